@@ -1,0 +1,942 @@
+package a2a
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Defaults of a [Client].
+const (
+	// DefaultMaxResponseBytes caps a response body: 10 MiB.
+	DefaultMaxResponseBytes = 10 << 20
+	// DefaultTimeout is the per-attempt timeout of the default HTTP client.
+	// A caller's ctx deadline applies on top of it.
+	DefaultTimeout = 60 * time.Second
+	// DefaultUserAgent is sent unless [WithUserAgent] says otherwise.
+	DefaultUserAgent = "caoliao-a2a-go/0.1"
+)
+
+// Client calls one A2A agent over JSON-RPC 2.0 on HTTP: message/send,
+// tasks/get and tasks/cancel (A2A v0.3 §7). It is safe for concurrent use
+// and should be reused: it holds a pool of connections.
+//
+// Every method takes a context first and honours it: when ctx is done the
+// call returns at once with ctx's error wrapped. A task that failed is
+// returned as a value with a nil error; see the package documentation for
+// the errors each method can return.
+type Client struct {
+	endpoint  string
+	header    http.Header
+	agentKey  string // "agent_id" or "agent_code", or ""
+	agentVal  string
+	rc        *retryablehttp.Client
+	maxBody   int64
+	log       *slog.Logger
+	redactor  *strings.Replacer
+	nextID    atomic.Int64
+	newMsgID  func() string
+	userAgent string
+
+	retryWaitMax time.Duration
+}
+
+// Option configures a [Client] in [NewClient]. An option given bad input
+// makes NewClient return an error.
+type Option func(*clientConfig) error
+
+type clientConfig struct {
+	apiKey, workspace, bearer string
+	header                    http.Header
+	agentID, agentCode        string
+	httpClient                *http.Client
+	maxRetries                int
+	waitMin, waitMax          time.Duration
+	maxBody                   int64
+	userAgent                 string
+	logger                    *slog.Logger
+}
+
+// WithAPIKey sends key in the X-API-Key header of every request (seed 002,
+// gateway style). It returns an error from NewClient when key is empty or
+// holds a line break. The key never appears in an error or a log record.
+func WithAPIKey(key string) Option {
+	return func(c *clientConfig) error {
+		if err := checkHeaderValue("API key", key); err != nil {
+			return err
+		}
+		c.apiKey = key
+		return nil
+	}
+}
+
+// WithWorkspace sends id in the X-Workspace-ID header of every request
+// (seed 002). It returns an error from NewClient when id is empty.
+func WithWorkspace(id string) Option {
+	return func(c *clientConfig) error {
+		if err := checkHeaderValue("workspace id", id); err != nil {
+			return err
+		}
+		c.workspace = id
+		return nil
+	}
+}
+
+// WithBearerToken sends "Authorization: Bearer <token>" with every request.
+// It returns an error from NewClient when token is empty. The token never
+// appears in an error or a log record.
+func WithBearerToken(token string) Option {
+	return func(c *clientConfig) error {
+		if err := checkHeaderValue("bearer token", token); err != nil {
+			return err
+		}
+		c.bearer = token
+		return nil
+	}
+}
+
+// WithHeader adds a header to every request. It may be given several times.
+// It returns an error from NewClient for an invalid name or value, or for a
+// header the client sets itself (Content-Type, Content-Length, Host).
+// Values of headers whose names suggest a credential (containing "auth",
+// "key", "token", "secret", "cookie", "session", "password") are redacted
+// from errors and logs like the API key.
+func WithHeader(name, value string) Option {
+	return func(c *clientConfig) error {
+		if !validHeaderName(name) {
+			return fmt.Errorf("a2a: invalid header name %q", name)
+		}
+		switch http.CanonicalHeaderKey(name) {
+		case "Content-Type", "Content-Length", "Host":
+			return fmt.Errorf("a2a: header %s is set by the client", http.CanonicalHeaderKey(name))
+		}
+		if strings.ContainsAny(value, "\r\n\x00") {
+			return fmt.Errorf("a2a: header %s: value holds a line break or NUL", http.CanonicalHeaderKey(name))
+		}
+		if c.header == nil {
+			c.header = http.Header{}
+		}
+		c.header.Add(name, value)
+		return nil
+	}
+}
+
+// WithAgentID puts "agent_id": id at the top level of every JSON-RPC request
+// body, tasks/get and tasks/cancel included, to select the agent behind a
+// gateway (seed 002). It cannot be combined with [WithAgentCode].
+func WithAgentID(id string) Option {
+	return func(c *clientConfig) error {
+		if id == "" {
+			return errors.New("a2a: empty agent id")
+		}
+		c.agentID = id
+		return nil
+	}
+}
+
+// WithAgentCode puts "agent_code": code at the top level of every JSON-RPC
+// request body (seed 002). It cannot be combined with [WithAgentID].
+func WithAgentCode(code string) Option {
+	return func(c *clientConfig) error {
+		if code == "" {
+			return errors.New("a2a: empty agent code")
+		}
+		c.agentCode = code
+		return nil
+	}
+}
+
+// WithHTTPClient makes the client send requests through a shallow copy of hc
+// (its Transport, Timeout and Jar are used). The copy's CheckRedirect
+// refuses redirects to another host and method-changing redirects (301, 302,
+// 303 on POST) before calling hc's own. The default is an [http.Client] with
+// a pooled transport and a [DefaultTimeout] per attempt.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *clientConfig) error {
+		if hc == nil {
+			return errors.New("a2a: nil *http.Client")
+		}
+		c.httpClient = hc
+		return nil
+	}
+}
+
+// WithMaxRetries sets how many times a retryable request is re-sent after
+// its first attempt (default [DefaultMaxRetries]); 0 disables retries. It
+// returns an error from NewClient when n is negative or above 20.
+func WithMaxRetries(n int) Option {
+	return func(c *clientConfig) error {
+		if n < 0 || n > 20 {
+			return fmt.Errorf("a2a: max retries %d out of range 0..20", n)
+		}
+		c.maxRetries = n
+		return nil
+	}
+}
+
+// WithRetryWait sets the backoff between retries: the first wait is about
+// minWait, doubling with jitter, each wait at most maxWait (defaults
+// [DefaultRetryWaitMin], [DefaultRetryWaitMax]). A server's Retry-After is
+// honoured up to maxWait; one asking for longer is not retried and its
+// delay is reported in [HTTPError.RetryAfter]. It returns an error from
+// NewClient unless 0 < minWait <= maxWait.
+func WithRetryWait(minWait, maxWait time.Duration) Option {
+	return func(c *clientConfig) error {
+		if minWait <= 0 || maxWait < minWait {
+			return fmt.Errorf("a2a: retry wait needs 0 < min (%s) <= max (%s)", minWait, maxWait)
+		}
+		c.waitMin, c.waitMax = minWait, maxWait
+		return nil
+	}
+}
+
+// WithMaxResponseBytes caps a response body at n bytes (default
+// [DefaultMaxResponseBytes], 10 MiB); a larger reply gives a
+// [*BodyTooLargeError]. It returns an error from NewClient when n < 1.
+func WithMaxResponseBytes(n int64) Option {
+	return func(c *clientConfig) error {
+		if n < 1 {
+			return fmt.Errorf("a2a: max response bytes %d must be positive", n)
+		}
+		c.maxBody = n
+		return nil
+	}
+}
+
+// WithUserAgent sets the User-Agent header (default [DefaultUserAgent]).
+func WithUserAgent(ua string) Option {
+	return func(c *clientConfig) error {
+		if err := checkHeaderValue("user agent", ua); err != nil {
+			return err
+		}
+		c.userAgent = ua
+		return nil
+	}
+}
+
+// WithLogger makes the client log each attempt, retry and reply at debug
+// level (method, request id, attempt, HTTP status, bytes, duration; never
+// URLs, headers or credentials). The default logs nothing.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *clientConfig) error {
+		if l == nil {
+			return errors.New("a2a: nil *slog.Logger")
+		}
+		c.logger = l
+		return nil
+	}
+}
+
+// NewClient returns a client for the A2A JSON-RPC endpoint at endpoint, for
+// example "https://a2a.objqr.com/a2a/jsonrpc" (seed 000) or a gateway's
+// ".../agents/a2a" (seed 002). It does no network I/O. It returns an error
+// when endpoint is not an absolute http or https URL, or an option is given
+// bad input.
+func NewClient(endpoint string, opts ...Option) (*Client, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return nil, errors.New("a2a: endpoint is not a valid URL")
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, errors.New("a2a: endpoint must be an absolute http:// or https:// URL")
+	}
+	cfg := clientConfig{
+		maxRetries: DefaultMaxRetries,
+		waitMin:    DefaultRetryWaitMin,
+		waitMax:    DefaultRetryWaitMax,
+		maxBody:    DefaultMaxResponseBytes,
+		userAgent:  DefaultUserAgent,
+	}
+	for _, opt := range opts {
+		if opt == nil {
+			return nil, errors.New("a2a: nil Option")
+		}
+		if err := opt(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.agentID != "" && cfg.agentCode != "" {
+		return nil, errors.New("a2a: WithAgentID and WithAgentCode are exclusive")
+	}
+
+	c := &Client{
+		endpoint:     endpoint,
+		maxBody:      cfg.maxBody,
+		log:          cfg.logger,
+		userAgent:    cfg.userAgent,
+		retryWaitMax: cfg.waitMax,
+		newMsgID:     uuid.NewString,
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	switch {
+	case cfg.agentID != "":
+		c.agentKey, c.agentVal = "agent_id", cfg.agentID
+	case cfg.agentCode != "":
+		c.agentKey, c.agentVal = "agent_code", cfg.agentCode
+	}
+
+	c.header = http.Header{}
+	for k, vs := range cfg.header {
+		c.header[k] = append([]string(nil), vs...)
+	}
+	c.header.Set("Content-Type", "application/json")
+	c.header.Set("Accept", "application/json")
+	c.header.Set("User-Agent", cfg.userAgent)
+	if cfg.apiKey != "" {
+		c.header.Set("X-API-Key", cfg.apiKey)
+	}
+	if cfg.workspace != "" {
+		c.header.Set("X-Workspace-ID", cfg.workspace)
+	}
+	if cfg.bearer != "" {
+		c.header.Set("Authorization", "Bearer "+cfg.bearer)
+	}
+	c.redactor = newRedactor(u, cfg)
+
+	c.rc = &retryablehttp.Client{
+		HTTPClient:     guardRedirects(cfg.httpClient),
+		Logger:         nil, // its own logger would print URLs; we log in hooks
+		RetryWaitMin:   cfg.waitMin,
+		RetryWaitMax:   cfg.waitMax,
+		RetryMax:       cfg.maxRetries,
+		CheckRetry:     c.checkRetry,
+		Backoff:        backoff,
+		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+		RequestLogHook: c.logAttempt,
+	}
+	return c, nil
+}
+
+// guardRedirects returns a copy of hc (or a default client) whose redirect
+// policy never leaves the endpoint's host and never turns a POST into a GET:
+// such a redirect ends the request with the 3xx reply ([*HTTPError]).
+func guardRedirects(hc *http.Client) *http.Client {
+	var cp http.Client
+	if hc != nil {
+		cp = *hc
+	} else {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = 64
+		cp = http.Client{Transport: t, Timeout: DefaultTimeout}
+	}
+	next := cp.CheckRedirect
+	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		first := via[0]
+		if req.URL.Host != first.URL.Host || req.URL.Scheme != first.URL.Scheme || req.Method != first.Method || len(via) > 3 {
+			return http.ErrUseLastResponse
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		return nil
+	}
+	return &cp
+}
+
+// newRedactor builds the replacer that removes every credential the client
+// sends from text that may reach an error or a log.
+func newRedactor(u *url.URL, cfg clientConfig) *strings.Replacer {
+	var secrets []string
+	add := func(s string) {
+		if len(s) >= 4 {
+			secrets = append(secrets, s, "[REDACTED]")
+		}
+	}
+	add(cfg.apiKey)
+	add(cfg.bearer)
+	if u.User != nil {
+		add(u.User.Username())
+		if p, ok := u.User.Password(); ok {
+			add(p)
+		}
+	}
+	for _, vs := range u.Query() {
+		for _, v := range vs {
+			add(v)
+		}
+	}
+	for name, vs := range cfg.header {
+		if credentialHeader(name) {
+			for _, v := range vs {
+				add(v)
+			}
+		}
+	}
+	return strings.NewReplacer(secrets...)
+}
+
+func credentialHeader(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"auth", "key", "token", "secret", "cookie", "session", "password", "signature"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func checkHeaderValue(what, v string) error {
+	if v == "" {
+		return fmt.Errorf("a2a: empty %s", what)
+	}
+	if strings.ContainsAny(v, "\r\n\x00") {
+		return fmt.Errorf("a2a: %s holds a line break or NUL", what)
+	}
+	return nil
+}
+
+func validHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if r > 0x7e || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// CallOption adjusts one call. Each option's doc says which methods use it;
+// the others ignore it. An option given bad input makes the call return an
+// error before anything is sent.
+type CallOption func(*callConfig) error
+
+type callConfig struct {
+	historyLength *int
+	blocking      bool
+	outputModes   []string
+	retrySend     bool
+}
+
+// HistoryLength asks for at most n of the most recent history messages in
+// the returned task (message/send configuration.historyLength; tasks/get
+// params.historyLength). Without it the field is not sent and the server's
+// default applies. n must be >= 0; the meaning of 0 differs between servers.
+// Spec: A2A v0.3 §7.1.1, §7.3.1.
+func HistoryLength(n int) CallOption {
+	return func(c *callConfig) error {
+		if n < 0 {
+			return fmt.Errorf("a2a: history length %d is negative", n)
+		}
+		c.historyLength = &n
+		return nil
+	}
+}
+
+// Blocking sets message/send configuration.blocking (default true: the agent
+// answers when the task is done or interrupted). With false the agent may
+// answer at once with a submitted or working task; use [Client.WaitTask].
+func Blocking(b bool) CallOption {
+	return func(c *callConfig) error { c.blocking = b; return nil }
+}
+
+// AcceptedOutputModes sets message/send configuration.acceptedOutputModes,
+// the MIME types the caller can read (e.g. "text/plain", "application/json").
+func AcceptedOutputModes(modes ...string) CallOption {
+	return func(c *callConfig) error {
+		c.outputModes = append([]string(nil), modes...)
+		return nil
+	}
+}
+
+// RetrySend lets message/send be retried like tasks/get (on 502, 504 and
+// connection errors after the request may have reached the agent). Use it
+// only for agents that drop duplicate messageIds or for queries without side
+// effects, such as Caoliao's read-only skills. Without it message/send is
+// retried only where the agent cannot have acted (connection not made, 429,
+// 503). Every retry carries the same messageId.
+func RetrySend() CallOption {
+	return func(c *callConfig) error { c.retrySend = true; return nil }
+}
+
+func buildCallConfig(opts []CallOption) (callConfig, error) {
+	cfg := callConfig{blocking: true}
+	for _, opt := range opts {
+		if opt == nil {
+			return cfg, errors.New("a2a: nil CallOption")
+		}
+		if err := opt(&cfg); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}
+
+// SendResult is what message/send returns: a [*Task] or a [*Message] (A2A
+// v0.3 §7.1: the agent chooses). Switch on the type; both must be handled:
+//
+//	switch r := res.(type) {
+//	case *a2a.Task:
+//	case *a2a.Message:
+//	}
+type SendResult interface {
+	isSendResult()
+}
+
+func (*Task) isSendResult()    {}
+func (*Message) isSendResult() {}
+
+type messageSendParams struct {
+	Message       Message           `json:"message"`
+	Configuration sendConfiguration `json:"configuration"`
+}
+
+type sendConfiguration struct {
+	AcceptedOutputModes []string `json:"acceptedOutputModes,omitempty"`
+	HistoryLength       *int     `json:"historyLength,omitempty"`
+	Blocking            bool     `json:"blocking"`
+}
+
+// SendMessage sends msg with message/send (A2A v0.3 §7.1) and returns the
+// [*Task] or [*Message] the agent answered with. An empty msg.MessageID is
+// filled with a fresh UUID and an empty Role with [RoleUser], both before any
+// retry. configuration.blocking is always sent (true unless [Blocking] says
+// otherwise).
+//
+// A task in state failed, canceled or rejected is returned with a nil error.
+// Errors: *[RPCError], *[HTTPError], *[ProtocolError] (including a result of
+// another kind or null), *[BodyTooLargeError], *[TransportError], ctx's error,
+// or a CallOption's validation error.
+func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOption) (SendResult, error) {
+	cfg, err := buildCallConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if msg.MessageID == "" {
+		msg.MessageID = c.newMsgID()
+	}
+	if msg.Role == "" {
+		msg.Role = RoleUser
+	}
+	params := messageSendParams{
+		Message: msg,
+		Configuration: sendConfiguration{
+			AcceptedOutputModes: cfg.outputModes,
+			HistoryLength:       cfg.historyLength,
+			Blocking:            cfg.blocking,
+		},
+	}
+	class := retryUnsafe
+	if cfg.retrySend {
+		class = retryIdempotent
+	}
+	const method = "message/send"
+	rep, err := c.call(ctx, method, params, class)
+	if err != nil {
+		return nil, err
+	}
+	kind, err := resultKind(rep.result)
+	if err != nil {
+		return nil, rep.protocolError(method, "result is not a JSON object", err)
+	}
+	switch kind {
+	case "task":
+		return rep.decodeTask(method)
+	case "message":
+		var m Message
+		if err := json.Unmarshal(rep.result, &m); err != nil {
+			return nil, rep.protocolError(method, "message result does not decode", err)
+		}
+		return &m, nil
+	case "":
+		return nil, rep.protocolError(method, `result has no "kind"`, nil)
+	default:
+		return nil, rep.protocolError(method, fmt.Sprintf("result kind %q is neither task nor message", truncate(kind, 40)), nil)
+	}
+}
+
+// SendText sends text as a one-part user message with message/send and
+// returns the task, for agents that always answer with a task (Caoliao
+// does, seed 000). A failed task is returned with a nil error; check
+// task.Status.State. When the agent answers with a Message instead, SendText
+// returns a *[MessageReplyError] holding it. Other errors are those of
+// [Client.SendMessage].
+func (c *Client) SendText(ctx context.Context, text string, opts ...CallOption) (*Task, error) {
+	res, err := c.SendMessage(ctx, NewTextMessage(text), opts...)
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := res.(*Message); ok {
+		return nil, &MessageReplyError{Message: m}
+	}
+	return res.(*Task), nil
+}
+
+// SendFollowUp answers a task that waits for input (state input-required,
+// or auth-required once credentials are in place): it sends msg with
+// message/send carrying task's taskId and contextId (A2A v0.3 §7.1,
+// multi-turn; seed 002 "提交后续输入"). It returns an error without sending
+// when task is nil or has no id; other errors are those of
+// [Client.SendMessage].
+func (c *Client) SendFollowUp(ctx context.Context, task *Task, msg Message, opts ...CallOption) (SendResult, error) {
+	if task == nil || task.ID == "" {
+		return nil, errors.New("a2a: SendFollowUp needs a task with an id")
+	}
+	msg.TaskID = task.ID
+	if task.ContextID != "" {
+		msg.ContextID = task.ContextID
+	}
+	return c.SendMessage(ctx, msg, opts...)
+}
+
+type taskQueryParams struct {
+	ID            string `json:"id"`
+	HistoryLength *int   `json:"historyLength,omitempty"`
+}
+
+// GetTask reads a task again with tasks/get (A2A v0.3 §7.3). historyLength
+// is sent only when [HistoryLength] is given. On a gateway (seed 002) the
+// agent selector configured on the client is sent too. Caoliao keeps tasks in
+// memory: after a service restart this returns an error matching
+// [ErrTaskNotFound].
+//
+// Errors: *[RPCError] (errors.Is with [ErrTaskNotFound] …), *[HTTPError],
+// *[ProtocolError], *[BodyTooLargeError], *[TransportError], ctx's error, or
+// an error without sending when id is empty.
+func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*Task, error) {
+	if id == "" {
+		return nil, errors.New("a2a: GetTask: empty task id")
+	}
+	cfg, err := buildCallConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	const method = "tasks/get"
+	rep, err := c.call(ctx, method, taskQueryParams{ID: id, HistoryLength: cfg.historyLength}, retryIdempotent)
+	if err != nil {
+		return nil, err
+	}
+	return rep.decodeTask(method)
+}
+
+type taskIDParams struct {
+	ID string `json:"id"`
+}
+
+// CancelTask asks the agent to stop a task with tasks/cancel (A2A v0.3 §7.4)
+// and returns the task in the state the agent reports after the attempt.
+// Cancellation does not undo side effects already made (seed 002). A task
+// that is already terminal gives an error matching [ErrTaskNotCancelable];
+// Caoliao's synchronous tasks always are (seed 000, "Cancellation").
+//
+// Errors: as [Client.GetTask].
+func (c *Client) CancelTask(ctx context.Context, id string) (*Task, error) {
+	if id == "" {
+		return nil, errors.New("a2a: CancelTask: empty task id")
+	}
+	const method = "tasks/cancel"
+	rep, err := c.call(ctx, method, taskIDParams{ID: id}, retryIdempotent)
+	if err != nil {
+		return nil, err
+	}
+	return rep.decodeTask(method)
+}
+
+// reply is a JSON-RPC success: the raw result and the HTTP reply it came in.
+type reply struct {
+	result json.RawMessage
+	status int
+	body   []byte
+}
+
+func (r *reply) protocolError(method, reason string, err error) *ProtocolError {
+	return &ProtocolError{Method: method, Reason: reason, StatusCode: r.status, Body: r.body, Err: err}
+}
+
+// decodeTask decodes the result as a Task: it must be a JSON object whose
+// kind is "task" (or absent, with the task's required id and status).
+func (r *reply) decodeTask(method string) (*Task, error) {
+	if bytes.Equal(bytes.TrimSpace(r.result), []byte("null")) {
+		return nil, r.protocolError(method, "result is null where a Task is due", nil)
+	}
+	var t Task
+	if err := json.Unmarshal(r.result, &t); err != nil {
+		return nil, r.protocolError(method, "task result does not decode", err)
+	}
+	switch t.kind {
+	case "task":
+	case "":
+		if t.ID == "" || t.Status.State == "" {
+			return nil, r.protocolError(method, `result has no "kind" and is not shaped like a Task`, nil)
+		}
+	default:
+		return nil, r.protocolError(method, fmt.Sprintf("result kind %q where a Task is due", truncate(t.kind, 40)), nil)
+	}
+	return &t, nil
+}
+
+// resultKind reads the "kind" member of a result object.
+func resultKind(raw json.RawMessage) (string, error) {
+	var k struct {
+		Kind string `json:"kind"`
+	}
+	err := json.Unmarshal(raw, &k)
+	return k.Kind, err
+}
+
+// request is the JSON-RPC 2.0 request envelope (A2A v0.3 §6.11), with the
+// gateway's agent selector at the top level (seed 002).
+type request struct {
+	JSONRPC   string `json:"jsonrpc"`
+	ID        int64  `json:"id"`
+	Method    string `json:"method"`
+	Params    any    `json:"params,omitempty"`
+	AgentID   string `json:"agent_id,omitempty"`
+	AgentCode string `json:"agent_code,omitempty"`
+}
+
+// response is the JSON-RPC 2.0 response envelope. Raw members keep "null"
+// apart from absence.
+type response struct {
+	JSONRPC *string         `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+type rpcErrorWire struct {
+	Code    *int            `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// callState is one call's bookkeeping, carried in the request context so the
+// shared retryablehttp hooks can read and update it. A call runs in one
+// goroutine, so it needs no lock.
+type callState struct {
+	method   string
+	id       int64
+	class    retryClass
+	attempts int
+	start    time.Time
+	body     []byte
+	read     bool // body has been read (or refused as too large)
+	tooLarge bool
+}
+
+type stateKey struct{}
+
+func stateFrom(ctx context.Context) *callState {
+	st, _ := ctx.Value(stateKey{}).(*callState)
+	return st
+}
+
+// call does one JSON-RPC round trip: encode the envelope once, POST it
+// (retrying per class, every retry byte-identical), read at most maxBody
+// bytes, decode the envelope and check it. It returns the raw result on
+// success. Errors: *RPCError, *HTTPError, *ProtocolError, *BodyTooLargeError,
+// *TransportError, or ctx's error wrapped.
+func (c *Client) call(ctx context.Context, method string, params any, class retryClass) (*reply, error) {
+	env := request{JSONRPC: "2.0", ID: c.nextID.Add(1), Method: method, Params: params}
+	switch c.agentKey {
+	case "agent_id":
+		env.AgentID = c.agentVal
+	case "agent_code":
+		env.AgentCode = c.agentVal
+	}
+	payload, err := json.Marshal(env)
+	if err != nil {
+		return nil, fmt.Errorf("a2a: %s: encode request: %w", method, err)
+	}
+
+	st := &callState{method: method, id: env.ID, class: class, start: time.Now()}
+	req, err := retryablehttp.NewRequestWithContext(context.WithValue(ctx, stateKey{}, st), http.MethodPost, c.endpoint, payload)
+	if err != nil {
+		return nil, fmt.Errorf("a2a: %s: build request: %w", method, err)
+	}
+	for k, vs := range c.header {
+		req.Header[k] = vs
+	}
+	req.SetResponseHandler(func(resp *http.Response) error { return c.readBody(st, resp) })
+
+	resp, err := c.rc.Do(req)
+	if resp != nil {
+		defer resp.Body.Close()
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("a2a: %s: %w", method, ctx.Err())
+	}
+	if err != nil {
+		return nil, &TransportError{Method: method, Attempts: st.attempts, Err: c.cleanErr(err)}
+	}
+	if !st.read { // a retryable status that ran out of retries
+		if err := c.readBody(st, resp); err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("a2a: %s: %w", method, ctx.Err())
+			}
+			return nil, &TransportError{Method: method, Attempts: st.attempts, Err: c.cleanErr(err)}
+		}
+	}
+	c.log.LogAttrs(ctx, slog.LevelDebug, "a2a reply",
+		slog.String("method", method), slog.Int64("id", st.id), slog.Int("status", resp.StatusCode),
+		slog.Int("bytes", len(st.body)), slog.Int("attempts", st.attempts), slog.Duration("elapsed", time.Since(st.start)))
+	if st.tooLarge {
+		return nil, &BodyTooLargeError{Method: method, Limit: c.maxBody, StatusCode: resp.StatusCode}
+	}
+	return c.checkResponse(st, resp)
+}
+
+// readBody reads the reply body into st, at most c.maxBody bytes. A body over
+// the cap is flagged, not an error (retrying would not help); a read failure
+// is returned so the retry policy can judge it.
+func (c *Client) readBody(st *callState, resp *http.Response) error {
+	st.read, st.body, st.tooLarge = true, nil, false
+	if resp.ContentLength > c.maxBody {
+		st.tooLarge = true
+		return nil
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 {
+		buf.Grow(int(resp.ContentLength) + bytes.MinRead)
+	}
+	n, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1))
+	if err != nil {
+		st.read = false
+		return err
+	}
+	if n > c.maxBody {
+		st.tooLarge = true
+		return nil
+	}
+	st.body = buf.Bytes()
+	return nil
+}
+
+// checkResponse is the one place that decides between a JSON-RPC result, a
+// JSON-RPC error, an HTTP error and a protocol error. A body that is a
+// JSON-RPC response is believed whatever the HTTP status (a failed task comes
+// as a result; some agents send errors with 4xx/5xx). A non-2xx reply whose
+// body is not JSON-RPC is an *HTTPError; a 2xx one is a *ProtocolError.
+func (c *Client) checkResponse(st *callState, resp *http.Response) (*reply, error) {
+	body := st.body
+	method := st.method
+	perr := func(reason string, err error) error {
+		return &ProtocolError{Method: method, Reason: reason, StatusCode: resp.StatusCode, Body: body, Err: err}
+	}
+	ok2xx := resp.StatusCode >= 200 && resp.StatusCode < 300
+
+	var env response
+	decErr := json.Unmarshal(body, &env)
+	looksRPC := decErr == nil && (env.JSONRPC != nil || env.Result != nil || env.Error != nil)
+	if !looksRPC {
+		if !ok2xx {
+			return nil, c.httpError(st, resp)
+		}
+		switch {
+		case len(bytes.TrimSpace(body)) == 0:
+			return nil, perr(fmt.Sprintf("empty body with HTTP %d", resp.StatusCode), nil)
+		case decErr != nil && !json.Valid(body):
+			return nil, perr("response is not JSON", nil)
+		default:
+			return nil, perr("response is not a JSON-RPC response object", decErr)
+		}
+	}
+	if env.JSONRPC == nil {
+		return nil, perr(`"jsonrpc" member is missing`, nil)
+	}
+	if *env.JSONRPC != "2.0" {
+		return nil, perr(fmt.Sprintf(`"jsonrpc" is %q, want "2.0"`, truncate(*env.JSONRPC, 20)), nil)
+	}
+	switch {
+	case env.Result != nil && env.Error != nil:
+		return nil, perr("both result and error are present", nil)
+	case env.Result == nil && env.Error == nil:
+		return nil, perr("neither result nor error is present", nil)
+	}
+	idOK := sameID(env.ID, st.id)
+	if env.Error != nil {
+		// JSON-RPC 2.0 §5: the id is null when the server could not read ours.
+		if !idOK && !isNull(env.ID) {
+			return nil, perr(c.idMismatch(env.ID, st.id), nil)
+		}
+		var w rpcErrorWire
+		if err := json.Unmarshal(env.Error, &w); err != nil || w.Code == nil {
+			return nil, perr("error member is not a JSON-RPC error object with an integer code", err)
+		}
+		return nil, &RPCError{Method: method, Code: *w.Code, Message: c.redactor.Replace(w.Message), Data: w.Data, StatusCode: resp.StatusCode}
+	}
+	if !idOK {
+		return nil, perr(c.idMismatch(env.ID, st.id), nil)
+	}
+	return &reply{result: env.Result, status: resp.StatusCode, body: body}, nil
+}
+
+func (c *Client) httpError(st *callState, resp *http.Response) *HTTPError {
+	excerpt := st.body
+	if len(excerpt) > 512 {
+		excerpt = excerpt[:512]
+	}
+	e := &HTTPError{
+		Method:      st.method,
+		StatusCode:  resp.StatusCode,
+		ContentType: resp.Header.Get("Content-Type"),
+		Body:        []byte(c.redactor.Replace(string(excerpt))),
+	}
+	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		e.RetryAfter = d
+	}
+	return e
+}
+
+func (c *Client) idMismatch(got json.RawMessage, want int64) string {
+	g := string(bytes.TrimSpace(got))
+	if g == "" {
+		g = "absent"
+	}
+	return fmt.Sprintf("response id %s does not match request id %d", truncate(c.redactor.Replace(g), 40), want)
+}
+
+// sameID reports whether a response id is the JSON number want.
+func sameID(raw json.RawMessage, want int64) bool {
+	s := string(bytes.TrimSpace(raw))
+	if s == "" || s[0] == '"' {
+		return false
+	}
+	got, err := strconv.ParseInt(s, 10, 64)
+	return err == nil && got == want
+}
+
+func isNull(raw json.RawMessage) bool {
+	return string(bytes.TrimSpace(raw)) == "null"
+}
+
+// cleanErr drops the *url.Error wrapper (its text holds the request URL,
+// which may carry credentials) and redacts what is left.
+func (c *Client) cleanErr(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if msg := c.redactor.Replace(err.Error()); msg != err.Error() {
+		return errors.New(msg)
+	}
+	return err
+}
+
+// logAttempt is the retryablehttp.RequestLogHook: it counts attempts and
+// logs each one at debug level without URL or headers.
+func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int) {
+	st := stateFrom(req.Context())
+	if st == nil {
+		return
+	}
+	st.attempts = retry + 1
+	c.log.LogAttrs(req.Context(), slog.LevelDebug, "a2a request",
+		slog.String("method", st.method), slog.Int64("id", st.id), slog.Int("attempt", st.attempts))
+}

@@ -1,0 +1,270 @@
+package a2a
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// Errors: every error a [Client] method returns is one of
+//
+//   - *[RPCError]: the agent answered with a JSON-RPC error object;
+//   - *[HTTPError]: an HTTP failure whose body is not a JSON-RPC response;
+//   - *[ProtocolError]: a reply that breaks JSON-RPC or A2A (not JSON, wrong
+//     id, both or neither of result and error, a null or mistyped result);
+//   - *[BodyTooLargeError]: a reply over the response size cap;
+//   - *[TransportError]: the request could not be made or no reply came
+//     (connection refused, reset, timeout), after any retries;
+//   - *[MessageReplyError]: from [Client.SendText] only, when the agent
+//     answered with a Message where a Task was expected;
+//   - *[PollError]: from [Client.WaitTask] when its budget runs out;
+//   - the context's error, wrapped, when ctx is done first;
+//   - an option validation error from [NewClient] or per-call options.
+//
+// A task in state failed, canceled or rejected is not an error.
+
+// rpcCode is the type of the code sentinels; an *RPCError matches one by code.
+type rpcCode int
+
+func (c rpcCode) Error() string {
+	return fmt.Sprintf("a2a: %s (code %d)", codeName(int(c)), int(c))
+}
+
+// Sentinels for errors.Is: each matches any *[RPCError] with its code, e.g.
+// errors.Is(err, a2a.ErrTaskNotFound). Spec: A2A v0.3 §8.1 (JSON-RPC codes)
+// and §8.2 (A2A codes).
+var (
+	ErrParse                                  error = rpcCode(-32700)
+	ErrInvalidRequest                         error = rpcCode(-32600)
+	ErrMethodNotFound                         error = rpcCode(-32601)
+	ErrInvalidParams                          error = rpcCode(-32602)
+	ErrInternal                               error = rpcCode(-32603)
+	ErrTaskNotFound                           error = rpcCode(-32001)
+	ErrTaskNotCancelable                      error = rpcCode(-32002)
+	ErrPushNotificationNotSupported           error = rpcCode(-32003)
+	ErrUnsupportedOperation                   error = rpcCode(-32004)
+	ErrContentTypeNotSupported                error = rpcCode(-32005)
+	ErrInvalidAgentResponse                   error = rpcCode(-32006)
+	ErrAuthenticatedExtendedCardNotConfigured error = rpcCode(-32007)
+)
+
+var codeNames = map[int]string{
+	-32700: "invalid JSON payload",
+	-32600: "invalid request",
+	-32601: "method not found",
+	-32602: "invalid parameters",
+	-32603: "internal error",
+	-32001: "task not found",
+	-32002: "task cannot be canceled",
+	-32003: "push notification is not supported",
+	-32004: "this operation is not supported",
+	-32005: "incompatible content types",
+	-32006: "invalid agent response",
+	-32007: "authenticated extended card is not configured",
+}
+
+func codeName(code int) string {
+	if n, ok := codeNames[code]; ok {
+		return n
+	}
+	if code <= -32000 && code >= -32099 {
+		return "server error"
+	}
+	return "error"
+}
+
+// maxMessageInError bounds how much of a server's error message Error() shows.
+const maxMessageInError = 200
+
+// RPCError is a JSON-RPC error object returned by the agent, whatever the
+// HTTP status it came with. Code is kept as sent, known or not; Data is the
+// optional "data" member exactly as received (any JSON value), nil when
+// absent. Spec: A2A v0.3 §6.11 (JSONRPCError) and §8.
+type RPCError struct {
+	// Method is the JSON-RPC method that failed, e.g. "tasks/get".
+	Method  string
+	Code    int
+	Message string
+	Data    json.RawMessage
+	// StatusCode is the HTTP status the error came with (200 for most agents).
+	StatusCode int
+}
+
+// Error returns a short description: method, the server's message
+// (truncated) and the code, e.g. "a2a: tasks/get: task not found (code -32001)".
+func (e *RPCError) Error() string {
+	msg := e.Message
+	if msg == "" {
+		msg = codeName(e.Code)
+	}
+	return fmt.Sprintf("a2a: %s: %s (code %d)", e.Method, truncate(msg, maxMessageInError), e.Code)
+}
+
+// Is reports whether target is the sentinel for e's code, such as
+// [ErrTaskNotFound], or an *RPCError with the same code.
+func (e *RPCError) Is(target error) bool {
+	switch t := target.(type) {
+	case rpcCode:
+		return int(t) == e.Code
+	case *RPCError:
+		return t.Code == e.Code
+	}
+	return false
+}
+
+// HTTPError is an HTTP reply that is not a JSON-RPC response: a gateway's
+// HTML 502 page, a 401 from an auth proxy, a 429 with no JSON body. It is
+// returned after retries, carrying the last reply.
+type HTTPError struct {
+	Method     string
+	StatusCode int
+	// RetryAfter is the server's Retry-After delay (seconds or HTTP date),
+	// or 0 when absent or unreadable.
+	RetryAfter time.Duration
+	// ContentType is the reply's Content-Type header.
+	ContentType string
+	// Body is the start of the reply body, at most 512 bytes, with any
+	// credential the client sent replaced by "[REDACTED]".
+	Body []byte
+}
+
+// Error returns e.g. "a2a: tasks/get: HTTP 502 Bad Gateway". It never
+// includes the body.
+func (e *HTTPError) Error() string {
+	s := fmt.Sprintf("a2a: %s: HTTP %d %s", e.Method, e.StatusCode, http.StatusText(e.StatusCode))
+	if e.RetryAfter > 0 {
+		s += fmt.Sprintf(" (retry after %s)", e.RetryAfter)
+	}
+	return s
+}
+
+// ProtocolError is a reply that breaks the JSON-RPC 2.0 or A2A rules, so no
+// faithful value can be made of it. Reason says what was wrong in a few words
+// ("response is not JSON", "response id 7 does not match request id 3",
+// "result is null where a Task is due", …).
+type ProtocolError struct {
+	Method string
+	Reason string
+	// StatusCode is the HTTP status of the reply.
+	StatusCode int
+	// Body is the whole reply body as received (bounded by the size cap),
+	// so nothing the server sent is lost.
+	Body []byte
+	// Err is the underlying decoding error, if any.
+	Err error
+}
+
+// Error returns e.g. "a2a: tasks/get: bad response: response is not JSON".
+func (e *ProtocolError) Error() string {
+	s := fmt.Sprintf("a2a: %s: bad response: %s", e.Method, e.Reason)
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the underlying decoding error.
+func (e *ProtocolError) Unwrap() error { return e.Err }
+
+// BodyTooLargeError is a reply body larger than the client's cap
+// ([WithMaxResponseBytes], default 10 MiB). Reading stops at the cap.
+type BodyTooLargeError struct {
+	Method string
+	// Limit is the cap in bytes.
+	Limit int64
+	// StatusCode is the HTTP status of the reply.
+	StatusCode int
+}
+
+func (e *BodyTooLargeError) Error() string {
+	return fmt.Sprintf("a2a: %s: response body exceeds %d bytes", e.Method, e.Limit)
+}
+
+// TransportError is a request that got no HTTP reply: connection refused or
+// reset, DNS failure, a per-attempt timeout, a refused redirect. Err is the
+// underlying error, stripped of the request URL (which may carry
+// credentials). Attempts counts the HTTP attempts made (1 + retries).
+type TransportError struct {
+	Method   string
+	Attempts int
+	Err      error
+}
+
+func (e *TransportError) Error() string {
+	return fmt.Sprintf("a2a: %s: transport: %v (after %d attempts)", e.Method, e.Err, e.Attempts)
+}
+
+// Unwrap returns the underlying error, so errors.Is(err, syscall.ECONNREFUSED)
+// and a net.Error's Timeout() are reachable.
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// MessageReplyError is returned by [Client.SendText] when the agent answered
+// with a [Message] instead of a [Task]. The message is kept.
+type MessageReplyError struct {
+	Message *Message
+}
+
+func (e *MessageReplyError) Error() string {
+	return "a2a: message/send: agent replied with a message, not a task"
+}
+
+// PollLimit names the budget that stopped a [Client.WaitTask].
+type PollLimit string
+
+// The budgets of a poll.
+const (
+	PollLimitDeadline PollLimit = "deadline" // the poll's own timeout ([PollTimeout])
+	PollLimitAttempts PollLimit = "attempts" // [PollMaxAttempts]
+	PollLimitContext  PollLimit = "context"  // the caller's ctx was canceled or hit its deadline
+)
+
+// PollError is returned by [Client.WaitTask] when the task has not reached a
+// terminal or interrupted state before a budget ran out. WaitTask returns the
+// last task it saw alongside it. A client-side timeout is not a server
+// failure: the task may still finish; poll again or call tasks/get later.
+type PollError struct {
+	TaskID string
+	// LastState is the state of the last task seen ("" if none was read).
+	LastState TaskState
+	// Attempts is the number of tasks/get calls made.
+	Attempts int
+	// Elapsed is the time spent polling.
+	Elapsed time.Duration
+	// Limit is what ran out.
+	Limit PollLimit
+	// Err is the context error for PollLimitContext, context.DeadlineExceeded
+	// for PollLimitDeadline, nil for PollLimitAttempts.
+	Err error
+}
+
+func (e *PollError) Error() string {
+	last := strconv.Quote(string(e.LastState))
+	return fmt.Sprintf("a2a: wait for task %s: %s ran out after %d attempts in %s, last state %s",
+		e.TaskID, e.Limit, e.Attempts, e.Elapsed.Round(time.Millisecond), last)
+}
+
+// Unwrap returns Err, so errors.Is(err, context.DeadlineExceeded) holds for
+// a poll that timed out.
+func (e *PollError) Unwrap() error { return e.Err }
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	// Cut on a rune boundary so Chinese text stays valid UTF-8.
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// errorsAs is errors.As with a typed target, to keep call sites short.
+func errorsAs[T error](err error) (T, bool) {
+	var t T
+	ok := errors.As(err, &t)
+	return t, ok
+}

@@ -1,0 +1,274 @@
+package a2a
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Part kinds on the wire (A2A v0.3 §6.5, the "kind" discriminator of Part).
+const (
+	KindText = "text"
+	KindData = "data"
+	KindFile = "file"
+)
+
+// Part is one piece of a [Message] or an [Artifact]: a [TextPart], a
+// [DataPart], a [FilePart], or an [UnknownPart] holding a kind this version
+// of the SDK does not know. The set is closed; switch on the concrete type:
+//
+//	switch p := part.(type) {
+//	case a2a.TextPart:
+//	case a2a.DataPart:
+//	case a2a.FilePart:
+//	case a2a.UnknownPart:
+//	}
+//
+// Spec: A2A v0.3 §6.5 (Part union, discriminated by "kind").
+type Part interface {
+	// Kind reports the wire discriminator: "text", "data", "file", or the
+	// unknown kind's own string.
+	Kind() string
+	isPart()
+}
+
+// TextPart is a part holding plain text. In a Caoliao artifact it is the
+// one-line summary, usually in Chinese (seed 000/001, "The two artifact
+// parts"). Spec: A2A v0.3 §6.5.1.
+type TextPart struct {
+	Text     string          `json:"text"`
+	Metadata json.RawMessage `json:"metadata,omitzero"`
+}
+
+// DataPart is a part holding structured JSON, kept exactly as received so it
+// can be decoded straight into a caller's type with [DecodeData] or
+// [DataPart.Decode]. The spec requires a JSON object; other JSON values are
+// kept as they came. Spec: A2A v0.3 §6.5.3.
+type DataPart struct {
+	Data     json.RawMessage `json:"data"`
+	Metadata json.RawMessage `json:"metadata,omitzero"`
+}
+
+// FilePart is a part holding a file, either inline as base64 bytes or by
+// URI. Spec: A2A v0.3 §6.5.2 (FileWithBytes, FileWithUri).
+type FilePart struct {
+	File     FileContent     `json:"file"`
+	Metadata json.RawMessage `json:"metadata,omitzero"`
+}
+
+// FileContent is the file inside a [FilePart]. Exactly one of Bytes and URI is
+// set on the wire. Bytes holds the base64 text exactly as received; use
+// [FileContent.Decode] for the raw bytes and [NewFileBytes] to build one.
+type FileContent struct {
+	Name     string `json:"name,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"`
+	// Bytes is the content as standard base64 (RFC 4648 §4), as on the wire.
+	Bytes string `json:"bytes,omitempty"`
+	// URI is where the content can be fetched. The SDK never fetches it.
+	URI string `json:"uri,omitempty"`
+}
+
+// UnknownPart keeps a part whose kind this version of the SDK does not know,
+// byte for byte, so the rest of a message or artifact still decodes and a
+// re-encoded task loses nothing.
+type UnknownPart struct {
+	// PartKind is the "kind" string as received ("" when it was absent).
+	PartKind string
+	// Raw is the part's JSON exactly as received.
+	Raw json.RawMessage
+}
+
+func (TextPart) Kind() string      { return KindText }
+func (DataPart) Kind() string      { return KindData }
+func (FilePart) Kind() string      { return KindFile }
+func (p UnknownPart) Kind() string { return p.PartKind }
+
+func (TextPart) isPart()    {}
+func (DataPart) isPart()    {}
+func (FilePart) isPart()    {}
+func (UnknownPart) isPart() {}
+
+// MarshalJSON encodes the part with "kind": "text".
+func (p TextPart) MarshalJSON() ([]byte, error) {
+	type wire TextPart
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+		wire
+	}{KindText, wire(p)})
+}
+
+// MarshalJSON encodes the part with "kind": "data". A nil Data is sent as {}
+// (the field is required and must be an object).
+func (p DataPart) MarshalJSON() ([]byte, error) {
+	type wire DataPart
+	if p.Data == nil {
+		p.Data = json.RawMessage("{}")
+	}
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+		wire
+	}{KindData, wire(p)})
+}
+
+// MarshalJSON encodes the part with "kind": "file".
+func (p FilePart) MarshalJSON() ([]byte, error) {
+	type wire FilePart
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+		wire
+	}{KindFile, wire(p)})
+}
+
+// MarshalJSON returns the part's bytes exactly as they were received.
+func (p UnknownPart) MarshalJSON() ([]byte, error) {
+	if len(p.Raw) == 0 {
+		return nil, errors.New("a2a: UnknownPart has no raw JSON")
+	}
+	return p.Raw, nil
+}
+
+// Decode unmarshals the part's data into v, as [encoding/json.Unmarshal] does.
+func (p DataPart) Decode(v any) error {
+	if len(p.Data) == 0 {
+		return errors.New("a2a: data part is empty")
+	}
+	return json.Unmarshal(p.Data, v)
+}
+
+// DecodeData decodes a [DataPart]'s JSON into a new value of type T, for
+// example the ObjectCard of a Caoliao "entity" artifact. It returns the
+// [encoding/json] error when the data does not fit T.
+func DecodeData[T any](p DataPart) (T, error) {
+	var v T
+	err := p.Decode(&v)
+	return v, err
+}
+
+// NewDataPart encodes v as JSON and returns it as a [DataPart]. It returns the
+// [encoding/json.Marshal] error when v cannot be encoded.
+func NewDataPart(v any) (DataPart, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return DataPart{}, fmt.Errorf("a2a: encode data part: %w", err)
+	}
+	return DataPart{Data: b}, nil
+}
+
+// NewFileBytes returns a [FilePart] carrying data inline, base64-encoded.
+// name and mimeType may be empty.
+func NewFileBytes(name, mimeType string, data []byte) FilePart {
+	return FilePart{File: FileContent{Name: name, MIMEType: mimeType, Bytes: base64.StdEncoding.EncodeToString(data)}}
+}
+
+// Decode returns the file's inline content, decoded from base64. It returns
+// an error when the file is given by URI only or its base64 is invalid.
+func (f FileContent) Decode() ([]byte, error) {
+	if f.Bytes == "" && f.URI != "" {
+		return nil, errors.New("a2a: file content is given by uri, not inline bytes")
+	}
+	b, err := base64.StdEncoding.DecodeString(f.Bytes)
+	if err != nil {
+		return nil, fmt.Errorf("a2a: file bytes are not valid base64: %w", err)
+	}
+	return b, nil
+}
+
+// Parts is the ordered list of parts of a [Message] or an [Artifact]. It
+// decodes every part by its "kind"; a kind this SDK does not know becomes an
+// [UnknownPart] instead of failing the whole response.
+type Parts []Part
+
+// partWire is the union of every known part's fields, so one decoding pass
+// over a part fills whichever kind it is.
+type partWire struct {
+	Kind     string          `json:"kind"`
+	Text     *string         `json:"text"`
+	Data     json.RawMessage `json:"data"`
+	File     *FileContent    `json:"file"`
+	Metadata json.RawMessage `json:"metadata"`
+}
+
+// UnmarshalJSON decodes a JSON array of parts. A known kind with a missing
+// or ill-typed required field ("text" for text, "data" for data, "file" for
+// file) is an error naming the part's index; unknown kinds are kept.
+func (ps *Parts) UnmarshalJSON(b []byte) error {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(b, &raws); err != nil {
+		return err
+	}
+	if raws == nil {
+		*ps = nil
+		return nil
+	}
+	out := make(Parts, 0, len(raws))
+	for i, raw := range raws {
+		p, err := decodePart(raw)
+		if err != nil {
+			return fmt.Errorf("part %d: %w", i, err)
+		}
+		out = append(out, p)
+	}
+	*ps = out
+	return nil
+}
+
+func decodePart(raw json.RawMessage) (Part, error) {
+	var w partWire
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, err
+	}
+	switch w.Kind {
+	case KindText:
+		if w.Text == nil {
+			return nil, errors.New(`text part has no "text" string`)
+		}
+		return TextPart{Text: *w.Text, Metadata: w.Metadata}, nil
+	case KindData:
+		if w.Data == nil {
+			return nil, errors.New(`data part has no "data"`)
+		}
+		return DataPart{Data: w.Data, Metadata: w.Metadata}, nil
+	case KindFile:
+		if w.File == nil {
+			return nil, errors.New(`file part has no "file" object`)
+		}
+		return FilePart{File: *w.File, Metadata: w.Metadata}, nil
+	default:
+		return UnknownPart{PartKind: w.Kind, Raw: bytes.Clone(raw)}, nil
+	}
+}
+
+// MarshalJSON encodes the parts as a JSON array; nil encodes as [] because
+// "parts" is required on the wire.
+func (ps Parts) MarshalJSON() ([]byte, error) {
+	if ps == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal([]Part(ps))
+}
+
+// Text joins the text of every [TextPart], in order, with newlines. It
+// returns "" when there is none.
+func (ps Parts) Text() string {
+	var texts []string
+	for _, p := range ps {
+		if t, ok := p.(TextPart); ok {
+			texts = append(texts, t.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// Data returns the first [DataPart] and true, or a zero DataPart and false
+// when there is none.
+func (ps Parts) Data() (DataPart, bool) {
+	for _, p := range ps {
+		if d, ok := p.(DataPart); ok {
+			return d, true
+		}
+	}
+	return DataPart{}, false
+}

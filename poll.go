@@ -1,0 +1,267 @@
+package a2a
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// Poll defaults: about 2 minutes of polling starting at half a second,
+// growing by half each attempt to at most 5 seconds between attempts.
+const (
+	DefaultPollInterval    = 500 * time.Millisecond
+	DefaultPollMultiplier  = 1.5
+	DefaultPollMaxInterval = 5 * time.Second
+	DefaultPollJitter      = 0.2
+	DefaultPollMaxAttempts = 60
+	DefaultPollTimeout     = 2 * time.Minute
+)
+
+// PollOption adjusts one [Client.WaitTask]. An option given bad input makes
+// WaitTask return an error before any request is sent.
+type PollOption func(*pollConfig) error
+
+type pollConfig struct {
+	interval, maxInterval time.Duration
+	multiplier, jitter    float64
+	maxAttempts           int
+	timeout               time.Duration
+	progress              func(PollAttempt)
+	call                  []CallOption
+}
+
+// PollInterval sets the wait before the second attempt (default
+// [DefaultPollInterval]). d must be positive.
+func PollInterval(d time.Duration) PollOption {
+	return func(c *pollConfig) error {
+		if d <= 0 {
+			return fmt.Errorf("a2a: poll interval %s must be positive", d)
+		}
+		c.interval = d
+		return nil
+	}
+}
+
+// PollMultiplier sets the factor each wait grows by (default
+// [DefaultPollMultiplier]); 1 keeps the interval fixed. f must be in [1, 10].
+func PollMultiplier(f float64) PollOption {
+	return func(c *pollConfig) error {
+		if !(f >= 1 && f <= 10) {
+			return fmt.Errorf("a2a: poll multiplier %g out of range [1, 10]", f)
+		}
+		c.multiplier = f
+		return nil
+	}
+}
+
+// PollMaxInterval caps the wait between two attempts (default
+// [DefaultPollMaxInterval]). d must be positive.
+func PollMaxInterval(d time.Duration) PollOption {
+	return func(c *pollConfig) error {
+		if d <= 0 {
+			return fmt.Errorf("a2a: poll max interval %s must be positive", d)
+		}
+		c.maxInterval = d
+		return nil
+	}
+}
+
+// PollJitter spreads each wait uniformly by ±f of its length (default
+// [DefaultPollJitter], 20 %), so many pollers do not beat in step. f must be
+// in [0, 1); 0 disables jitter.
+func PollJitter(f float64) PollOption {
+	return func(c *pollConfig) error {
+		if !(f >= 0 && f < 1) {
+			return fmt.Errorf("a2a: poll jitter %g out of range [0, 1)", f)
+		}
+		c.jitter = f
+		return nil
+	}
+}
+
+// PollMaxAttempts bounds the number of tasks/get calls (default
+// [DefaultPollMaxAttempts]). n must be at least 1.
+func PollMaxAttempts(n int) PollOption {
+	return func(c *pollConfig) error {
+		if n < 1 {
+			return fmt.Errorf("a2a: poll max attempts %d must be at least 1", n)
+		}
+		c.maxAttempts = n
+		return nil
+	}
+}
+
+// PollTimeout bounds the whole wait (default [DefaultPollTimeout]), on top of
+// any deadline ctx has. d must be positive.
+func PollTimeout(d time.Duration) PollOption {
+	return func(c *pollConfig) error {
+		if d <= 0 {
+			return fmt.Errorf("a2a: poll timeout %s must be positive", d)
+		}
+		c.timeout = d
+		return nil
+	}
+}
+
+// PollProgress calls fn after every tasks/get that returned a task, in the
+// polling goroutine, before WaitTask decides whether to go on. Use it for a
+// progress line or a log record; fn must not block for long.
+func PollProgress(fn func(PollAttempt)) PollOption {
+	return func(c *pollConfig) error {
+		if fn == nil {
+			return errors.New("a2a: nil poll progress func")
+		}
+		c.progress = fn
+		return nil
+	}
+}
+
+// PollCallOptions passes options to every tasks/get the poll makes, such as
+// [HistoryLength].
+func PollCallOptions(opts ...CallOption) PollOption {
+	return func(c *pollConfig) error {
+		c.call = append(c.call, opts...)
+		return nil
+	}
+}
+
+// PollAttempt describes one tasks/get made by [Client.WaitTask], for
+// [PollProgress].
+type PollAttempt struct {
+	// Attempt counts from 1.
+	Attempt int
+	// Task is the task as just read.
+	Task *Task
+	// Elapsed is the time since WaitTask started.
+	Elapsed time.Duration
+	// Next is the wait before the next attempt, or 0 when this one ends the poll.
+	Next time.Duration
+}
+
+// WaitTask polls a task with tasks/get until it is terminal (completed,
+// failed, canceled, rejected) or interrupted (input-required, auth-required),
+// and returns it with a nil error: a failed task is a value. A state that is
+// unknown, absent, submitted or working keeps it polling; it is never taken
+// for success. This is the gateway flow of seed 002 ("轮询应设置整体截止时间、
+// 最大次数和退避间隔").
+//
+// The first attempt is made at once; then the wait starts at [PollInterval]
+// and grows by [PollMultiplier] up to [PollMaxInterval], each spread by
+// [PollJitter]. The poll stops after [PollMaxAttempts] attempts or
+// [PollTimeout], whichever comes first, or when ctx is done (within one
+// wait: waits are cut short). It then returns the last task read (nil if
+// none) and a *[PollError] naming the task, the last state, the attempts
+// and what ran out. A client that gave up has not seen the task fail.
+//
+// A tasks/get error other than a timeout ends the poll at once and is
+// returned (wrapped, with the last task): a *[RPCError] matching
+// [ErrTaskNotFound] when the agent lost the task, or any error of
+// [Client.GetTask]. Transient HTTP faults are retried inside each tasks/get.
+func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption) (*Task, error) {
+	if taskID == "" {
+		return nil, errors.New("a2a: WaitTask: empty task id")
+	}
+	cfg := pollConfig{
+		interval:    DefaultPollInterval,
+		multiplier:  DefaultPollMultiplier,
+		maxInterval: DefaultPollMaxInterval,
+		jitter:      DefaultPollJitter,
+		maxAttempts: DefaultPollMaxAttempts,
+		timeout:     DefaultPollTimeout,
+	}
+	for _, opt := range opts {
+		if opt == nil {
+			return nil, errors.New("a2a: nil PollOption")
+		}
+		if err := opt(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := buildCallConfig(cfg.call); err != nil {
+		return nil, err
+	}
+
+	start := time.Now()
+	pctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+	defer cancel()
+
+	var last *Task
+	stop := func(attempts int, limit PollLimit, err error) (*Task, error) {
+		pe := &PollError{TaskID: taskID, Attempts: attempts, Elapsed: time.Since(start), Limit: limit, Err: err}
+		if last != nil {
+			pe.LastState = last.Status.State
+		}
+		return last, pe
+	}
+	// ranOut tells the caller's ctx apart from the poll's own timeout.
+	ranOut := func(attempts int) (*Task, error) {
+		if ctx.Err() != nil {
+			return stop(attempts, PollLimitContext, ctx.Err())
+		}
+		return stop(attempts, PollLimitDeadline, context.DeadlineExceeded)
+	}
+
+	wait := cfg.interval
+	for attempt := 1; ; attempt++ {
+		task, err := c.GetTask(pctx, taskID, cfg.call...)
+		if err != nil {
+			if pctx.Err() != nil {
+				return ranOut(attempt)
+			}
+			return last, fmt.Errorf("a2a: wait for task %s: attempt %d: %w", taskID, attempt, err)
+		}
+		last = task
+
+		done := false
+		switch task.Status.State {
+		case TaskStateCompleted, TaskStateFailed, TaskStateCanceled, TaskStateRejected:
+			done = true // terminal: a failed task is a value
+		case TaskStateInputRequired, TaskStateAuthRequired:
+			done = true // interrupted: the caller must answer
+		case TaskStateSubmitted, TaskStateWorking, TaskStateUnknown:
+			// still running, or the agent cannot tell
+		default:
+			// absent, or a state newer than this SDK: not finished, never success
+		}
+		next := time.Duration(0)
+		if !done && attempt < cfg.maxAttempts {
+			next = jittered(wait, cfg.jitter)
+		}
+		if cfg.progress != nil {
+			cfg.progress(PollAttempt{Attempt: attempt, Task: task, Elapsed: time.Since(start), Next: next})
+		}
+		if done {
+			return task, nil
+		}
+		if attempt >= cfg.maxAttempts {
+			return stop(attempt, PollLimitAttempts, nil)
+		}
+		if err := sleep(pctx, next); err != nil {
+			return ranOut(attempt)
+		}
+		wait = min(time.Duration(float64(wait)*cfg.multiplier), cfg.maxInterval)
+	}
+}
+
+// jittered spreads d uniformly over [d(1-f), d(1+f)].
+func jittered(d time.Duration, f float64) time.Duration {
+	if f == 0 {
+		return d
+	}
+	return time.Duration(float64(d) * (1 + f*(2*rand.Float64()-1)))
+}
+
+// sleep waits for d or until ctx is done, whichever is first, and returns
+// ctx.Err() in the second case. It is the one way this package waits.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,142 @@
+package a2a
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Retry defaults (DESIGN.md behaviour 4).
+const (
+	// DefaultMaxRetries is how many times a retryable request is re-sent
+	// after its first attempt.
+	DefaultMaxRetries = 3
+	// DefaultRetryWaitMin is the first backoff wait.
+	DefaultRetryWaitMin = 250 * time.Millisecond
+	// DefaultRetryWaitMax caps every backoff wait, Retry-After included.
+	DefaultRetryWaitMax = 5 * time.Second
+)
+
+// retryClass says when a method's request may be sent again.
+type retryClass int
+
+const (
+	// retryIdempotent: tasks/get, tasks/cancel, and message/send with
+	// [RetrySend]: retried on 429, 502, 503, 504 and connection errors.
+	retryIdempotent retryClass = iota
+	// retryUnsafe: message/send by default. Retried only where the agent
+	// cannot have acted: the connection was never made, 429, 503.
+	retryUnsafe
+)
+
+// checkRetry is the retryablehttp.CheckRetry of every Client. It reads the
+// call's retry class from the request context. It returns ctx.Err() first,
+// so a cancelled call never retries.
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	st := stateFrom(ctx)
+	if err != nil {
+		if st != nil && st.class == retryUnsafe {
+			return isDialError(err), nil
+		}
+		// retryablehttp knows which transport errors are permanent (bad
+		// scheme, certificate, redirect loop); everything else is retried.
+		retry, _ := retryablehttp.DefaultRetryPolicy(ctx, nil, err)
+		return retry, nil
+	}
+	retry := false
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+		retry = true
+	case http.StatusBadGateway, http.StatusGatewayTimeout:
+		retry = st == nil || st.class == retryIdempotent
+	}
+	if retry {
+		// A server that asks for a longer pause than the cap gets its answer
+		// back to the caller (HTTPError.RetryAfter) instead of a retry that
+		// would come too early.
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok && d > c.retryWaitMax {
+			return false, nil
+		}
+	}
+	return retry, nil
+}
+
+// isDialError reports whether err happened before a connection existed, so
+// the server cannot have seen the request.
+func isDialError(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// backoff is the retryablehttp.Backoff of every Client: Retry-After when the
+// server sent a usable one (never more than max), else exponential from min
+// with "equal jitter" (a random wait in [d/2, d]), capped at max.
+func backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			return clamp(d, 0, max)
+		}
+	}
+	d := float64(min) * math.Pow(2, float64(attempt))
+	if d > float64(max) || math.IsInf(d, 0) {
+		d = float64(max)
+	}
+	half := d / 2
+	return clamp(time.Duration(half+rand.Float64()*half), min/2, max)
+}
+
+func clamp(d, lo, hi time.Duration) time.Duration {
+	return min(max(d, lo), hi)
+}
+
+// maxRetryAfter bounds what parseRetryAfter accepts, so absurd values do not
+// overflow time.Duration.
+const maxRetryAfter = 24 * time.Hour
+
+// parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP date
+// (RFC 9110 §10.2.3), relative to now. It reports false for an empty,
+// negative or unreadable value. Values beyond a day are reported as a day.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if v[0] >= '0' && v[0] <= '9' {
+		secs, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			var ne *strconv.NumError
+			if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+				return maxRetryAfter, true
+			}
+			return 0, false
+		}
+		if secs > uint64(maxRetryAfter/time.Second) {
+			return maxRetryAfter, true
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	d := t.Sub(now)
+	if d < 0 {
+		d = 0
+	}
+	return min(d, maxRetryAfter), true
+}

@@ -1,0 +1,234 @@
+package a2a
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+)
+
+// TaskState is the state of a [Task] as the server spelled it. The nine
+// A2A v0.3 states have constants; any other string is kept as received, is
+// not [TaskState.Known], and is neither terminal nor interrupted, so a poller
+// keeps polling and never reports it as success.
+// Spec: A2A v0.3 §6.3 (TaskState); seed 002 ("应用应容忍尚未识别的新状态").
+type TaskState string
+
+// The A2A v0.3 task states.
+const (
+	TaskStateSubmitted     TaskState = "submitted"
+	TaskStateWorking       TaskState = "working"
+	TaskStateInputRequired TaskState = "input-required"
+	TaskStateAuthRequired  TaskState = "auth-required"
+	TaskStateCompleted     TaskState = "completed"
+	TaskStateCanceled      TaskState = "canceled"
+	TaskStateFailed        TaskState = "failed"
+	TaskStateRejected      TaskState = "rejected"
+	TaskStateUnknown       TaskState = "unknown"
+)
+
+// Terminal reports whether s is a final state: completed, failed, canceled or
+// rejected. A terminal task never changes again.
+func (s TaskState) Terminal() bool {
+	switch s {
+	case TaskStateCompleted, TaskStateFailed, TaskStateCanceled, TaskStateRejected:
+		return true
+	}
+	return false
+}
+
+// Interrupted reports whether the agent waits for the caller: input-required
+// (answer with [Client.SendFollowUp]) or auth-required (obtain credentials out
+// of band, then send a follow-up).
+func (s TaskState) Interrupted() bool {
+	return s == TaskStateInputRequired || s == TaskStateAuthRequired
+}
+
+// Known reports whether s is one of the nine A2A v0.3 states. The empty
+// state (absent on the wire) is not known.
+func (s TaskState) Known() bool {
+	switch s {
+	case TaskStateSubmitted, TaskStateWorking, TaskStateInputRequired, TaskStateAuthRequired,
+		TaskStateCompleted, TaskStateCanceled, TaskStateFailed, TaskStateRejected, TaskStateUnknown:
+		return true
+	}
+	return false
+}
+
+// Timestamp is an ISO 8601 time exactly as the server wrote it. It is kept as
+// text so an odd or zone-less value never fails decoding; [Timestamp.Time]
+// parses it.
+type Timestamp string
+
+// timestampLayouts are tried in order; layouts without a zone are read as UTC.
+var timestampLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+}
+
+// Time parses the timestamp. It accepts RFC 3339 with any fraction of a
+// second, and the same without a zone offset (read as UTC, as payloads such
+// as "2025-04-02T16:59:25.331844" in the spec need). It returns an error for
+// an empty or unparseable value.
+func (t Timestamp) Time() (time.Time, error) {
+	s := strings.TrimSpace(string(t))
+	if s == "" {
+		return time.Time{}, errors.New("a2a: empty timestamp")
+	}
+	var firstErr error
+	for _, layout := range timestampLayouts {
+		tm, err := time.Parse(layout, s)
+		if err == nil {
+			return tm, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	return time.Time{}, firstErr
+}
+
+// TaskStatus is a task's current state, with an optional agent message (the
+// failure reason, or the question when input is required) and the time the
+// state was set. Spec: A2A v0.3 §6.2.
+type TaskStatus struct {
+	State     TaskState `json:"state"`
+	Message   *Message  `json:"message,omitempty"`
+	Timestamp Timestamp `json:"timestamp,omitempty"`
+}
+
+// Task is the unit of work an agent reports on: what message/send, tasks/get
+// and tasks/cancel return. A task in state failed, canceled or rejected is a
+// normal value, not an error; read the reason with [Task.StatusText].
+// Spec: A2A v0.3 §6.1; seed 000 ("Task and Response").
+//
+// A Task decoded from JSON remembers the exact bytes it came from
+// ([Task.Raw]): Caoliao keeps tasks in memory only, so persist those bytes if
+// you need the result later.
+type Task struct {
+	ID        string          `json:"id"`
+	ContextID string          `json:"contextId"`
+	Status    TaskStatus      `json:"status"`
+	History   []Message       `json:"history,omitzero"`
+	Artifacts []Artifact      `json:"artifacts,omitzero"`
+	Metadata  json.RawMessage `json:"metadata,omitzero"`
+
+	raw  json.RawMessage // the bytes it was decoded from
+	kind string          // the "kind" it was decoded with
+}
+
+// Raw returns the JSON the task was decoded from, byte for byte, or nil for
+// a Task built in code. The returned slice must not be modified.
+func (t *Task) Raw() json.RawMessage {
+	if t == nil {
+		return nil
+	}
+	return t.raw
+}
+
+// StatusText returns the text of the status message: for a failed task the
+// reason (for example "查询失败:码不存在或无法解析", seed 000), for an
+// input-required task the agent's question. It returns "" when there is no
+// status message or it has no text part. It is safe on a nil *Task.
+func (t *Task) StatusText() string {
+	if t == nil || t.Status.Message == nil {
+		return ""
+	}
+	return t.Status.Message.Parts.Text()
+}
+
+// Artifact returns the first artifact with the given name (Caoliao names them
+// "entity", "records" or "actions"), or nil. The methods of *Artifact are
+// safe on nil, so task.Artifact("entity").Text() needs no check.
+func (t *Task) Artifact(name string) *Artifact {
+	if t == nil {
+		return nil
+	}
+	for i := range t.Artifacts {
+		if t.Artifacts[i].Name == name {
+			return &t.Artifacts[i]
+		}
+	}
+	return nil
+}
+
+// taskWire has Task's fields without its methods, for encoding and decoding.
+type taskWire Task
+
+// MarshalJSON encodes the task with "kind": "task". Use [Task.Raw] for the
+// exact bytes a decoded task came from.
+func (t Task) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+		taskWire
+	}{"task", taskWire(t)})
+}
+
+// UnmarshalJSON decodes a task and keeps a copy of b for [Task.Raw]. It does
+// not check "kind"; the client does that where a Task is due. Unknown fields
+// are ignored.
+func (t *Task) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Kind string `json:"kind"`
+		taskWire
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*t = Task(w.taskWire)
+	t.raw = bytes.Clone(b)
+	t.kind = w.Kind
+	return nil
+}
+
+// Role says who wrote a [Message]: the client ("user") or the agent
+// ("agent"). Other strings are kept as received. Spec: A2A v0.3 §6.4.
+type Role string
+
+// The A2A v0.3 message roles.
+const (
+	RoleUser  Role = "user"
+	RoleAgent Role = "agent"
+)
+
+// Message is one turn of a conversation: the caller's request, an agent's
+// reply, or the note in a [TaskStatus]. Spec: A2A v0.3 §6.4.
+//
+// When sending, MessageID may be left empty: the client fills in a fresh
+// UUID once, before any retry, so every retry carries the same id. Role
+// defaults to [RoleUser].
+type Message struct {
+	MessageID        string          `json:"messageId"`
+	Role             Role            `json:"role"`
+	Parts            Parts           `json:"parts"`
+	TaskID           string          `json:"taskId,omitempty"`
+	ContextID        string          `json:"contextId,omitempty"`
+	ReferenceTaskIDs []string        `json:"referenceTaskIds,omitzero"`
+	Extensions       []string        `json:"extensions,omitzero"`
+	Metadata         json.RawMessage `json:"metadata,omitzero"`
+}
+
+// MarshalJSON encodes the message with "kind": "message".
+func (m Message) MarshalJSON() ([]byte, error) {
+	type wire Message
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+		wire
+	}{"message", wire(m)})
+}
+
+// Text joins the text of the message's text parts with newlines.
+func (m *Message) Text() string {
+	if m == nil {
+		return ""
+	}
+	return m.Parts.Text()
+}
+
+// NewTextMessage returns a user message holding one [TextPart].
+func NewTextMessage(text string) Message {
+	return Message{Role: RoleUser, Parts: Parts{TextPart{Text: text}}}
+}
