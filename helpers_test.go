@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
@@ -59,6 +61,7 @@ type sentRequest struct {
 // recorder answers with a script of replies (the last one repeats) and
 // records every request body, so tests can assert on what was sent.
 type recorder struct {
+	mu      sync.Mutex
 	t       testing.TB
 	replies []mockReply
 	got     []sentRequest
@@ -87,6 +90,8 @@ func (r *recorder) respond(req *http.Request) (*http.Response, error) {
 		r.t.Errorf("client sent a body that is not JSON: %q", raw)
 	}
 	s.raw, s.header = raw, req.Header.Clone()
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.got = append(r.got, s)
 	i := min(len(r.got)-1, len(r.replies)-1)
 	rep := r.replies[i]
@@ -104,6 +109,13 @@ func (r *recorder) respond(req *http.Request) (*http.Response, error) {
 	}
 	resp.Request = req
 	return resp, nil
+}
+
+// count is the number of requests received so far; safe while a call runs.
+func (r *recorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.got)
 }
 
 // lastSent is the body of the reply the mock sent last.
@@ -174,4 +186,14 @@ func newEchoTransport(body string, echo bool) *echoTransport {
 		return resp, nil
 	})
 	return et
+}
+
+// containsAll reports whether s contains every one of subs.
+func containsAll(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
 }

@@ -110,7 +110,7 @@ type TaskStatus struct {
 // you need the result later.
 type Task struct {
 	ID        string          `json:"id"`
-	ContextID string          `json:"contextId"`
+	ContextID string          `json:"contextId,omitempty"`
 	Status    TaskStatus      `json:"status"`
 	History   []Message       `json:"history,omitzero"`
 	Artifacts []Artifact      `json:"artifacts,omitzero"`
@@ -201,7 +201,7 @@ const (
 // UUID once, before any retry, so every retry carries the same id. Role
 // defaults to [RoleUser].
 type Message struct {
-	MessageID        string          `json:"messageId"`
+	MessageID        string          `json:"messageId,omitempty"`
 	Role             Role            `json:"role"`
 	Parts            Parts           `json:"parts"`
 	TaskID           string          `json:"taskId,omitempty"`

@@ -1,0 +1,176 @@
+package a2a_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+	"github.com/google/go-cmp/cmp"
+)
+
+// scriptedAgent starts an a2atest agent whose every task goes through
+// states (one per tasks/get) and returns a client for it and the task sent.
+func scriptedAgent(t *testing.T, task *a2a.Task, states ...a2a.TaskState) (*a2a.Client, *a2a.Task, *a2atest.Server) {
+	t.Helper()
+	srv := a2atest.NewServer(a2atest.OnSend(func(a2a.Message) a2atest.Reply {
+		return a2atest.Reply{Task: task, States: states}
+	}))
+	t.Cleanup(srv.Close)
+	c, err := a2a.NewClient(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := c.SendText(context.Background(), "go", a2a.Blocking(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, first, srv
+}
+
+// fast makes polls quick and deterministic in tests.
+var fast = []a2a.PollOption{a2a.PollInterval(time.Millisecond), a2a.PollMaxInterval(2 * time.Millisecond), a2a.PollJitter(0)}
+
+func TestWaitTaskOutcomes(t *testing.T) {
+	working := a2a.TaskStateWorking
+	tests := []struct {
+		name      string
+		task      *a2a.Task
+		states    []a2a.TaskState
+		wantState a2a.TaskState
+		wantSeen  []a2a.TaskState
+	}{
+		{"completes", a2atest.CompletedTask("records", map[string]int{"n": 2}, "2 条"),
+			[]a2a.TaskState{"submitted", working, working, "completed"}, "completed",
+			[]a2a.TaskState{working, working, "completed"}},
+		{"fails as a value", a2atest.FailedTask("查询失败"), []a2a.TaskState{working, "failed"}, "failed",
+			[]a2a.TaskState{"failed"}},
+		{"stops on input-required", a2atest.StatusTask("input-required", "哪台设备？"), []a2a.TaskState{"submitted", "input-required"},
+			"input-required", []a2a.TaskState{"input-required"}},
+		{"stops on auth-required", a2atest.StatusTask("auth-required", ""), []a2a.TaskState{"auth-required"}, "auth-required",
+			[]a2a.TaskState{"auth-required"}},
+		{"unknown and absent states keep polling", a2atest.StatusTask("rejected", "no"),
+			[]a2a.TaskState{"submitted", "unknown", "", "paused", "TASK_STATE_WORKING", "rejected"}, "rejected",
+			[]a2a.TaskState{"unknown", "", "paused", "TASK_STATE_WORKING", "rejected"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, first, _ := scriptedAgent(t, tt.task, tt.states...)
+			var seen []a2a.TaskState
+			opts := append(fast, a2a.PollProgress(func(a a2a.PollAttempt) {
+				seen = append(seen, a.Task.Status.State)
+				if a.Attempt != len(seen) {
+					t.Errorf("attempt %d reported as %d", len(seen), a.Attempt)
+				}
+			}))
+			task, err := c.WaitTask(context.Background(), first.ID, opts...)
+			if err != nil {
+				t.Fatalf("WaitTask: %v", err)
+			}
+			if task.Status.State != tt.wantState || task.ID != first.ID {
+				t.Errorf("task %s in %q, want %s in %q", task.ID, task.Status.State, first.ID, tt.wantState)
+			}
+			if diff := cmp.Diff(tt.wantSeen, seen); diff != "" {
+				t.Errorf("states seen (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestWaitTaskRunsOut: each budget returns the last task and a *PollError
+// naming the task, last state, attempts and what ran out.
+func TestWaitTaskRunsOut(t *testing.T) {
+	t.Run("attempts", func(t *testing.T) {
+		c, first, srv := scriptedAgent(t, a2atest.StatusTask("working", ""), "submitted", "pending-review")
+		task, err := c.WaitTask(context.Background(), first.ID, append(fast, a2a.PollMaxAttempts(3))...)
+		pe, ok := errors.AsType[*a2a.PollError](err)
+		if !ok {
+			t.Fatalf("err = %v, want *PollError", err)
+		}
+		want := a2a.PollError{TaskID: first.ID, LastState: "pending-review", Attempts: 3, Limit: a2a.PollLimitAttempts}
+		pe.Elapsed = 0
+		if diff := cmp.Diff(want, *pe); diff != "" {
+			t.Errorf("PollError (-want +got):\n%s", diff)
+		}
+		if task == nil || task.Status.State != "pending-review" {
+			t.Errorf("last task = %+v", task)
+		}
+		if got := len(srv.Requests()); got != 1+3 {
+			t.Errorf("server saw %d requests, want 1 send + 3 gets", got)
+		}
+	})
+	t.Run("deadline", func(t *testing.T) {
+		c, first, _ := scriptedAgent(t, a2atest.StatusTask("working", ""), "working")
+		task, err := c.WaitTask(context.Background(), first.ID, append(fast, a2a.PollTimeout(30*time.Millisecond), a2a.PollMaxAttempts(1e6))...)
+		pe, ok := errors.AsType[*a2a.PollError](err)
+		if !ok || pe.Limit != a2a.PollLimitDeadline || !errors.Is(err, context.DeadlineExceeded) || pe.LastState != "working" || pe.Attempts < 1 {
+			t.Fatalf("err = %#v", err)
+		}
+		if task == nil || task.ID != first.ID {
+			t.Errorf("last task = %v", task)
+		}
+	})
+	t.Run("caller context", func(t *testing.T) {
+		c, first, _ := scriptedAgent(t, a2atest.StatusTask("working", ""), "working")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		task, err := c.WaitTask(ctx, first.ID, append(fast, a2a.PollProgress(func(a a2a.PollAttempt) {
+			if a.Attempt == 2 {
+				cancel()
+			}
+		}))...)
+		if task == nil || task.Status.State != "working" {
+			t.Errorf("last task = %v", task)
+		}
+		pe, ok := errors.AsType[*a2a.PollError](err)
+		if !ok || pe.Limit != a2a.PollLimitContext || !errors.Is(err, context.Canceled) || pe.Attempts != 2 {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+// TestWaitTaskCancelDuringFirstWait: the interval is an hour, so returning
+// at all shows a cancellation cuts the wait short.
+func TestWaitTaskCancelDuringFirstWait(t *testing.T) {
+	c, first, _ := scriptedAgent(t, a2atest.StatusTask("working", ""), "working")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := make(chan struct{})
+	go func() { <-started; cancel() }()
+	task, err := c.WaitTask(ctx, first.ID, a2a.PollInterval(time.Hour), a2a.PollTimeout(2*time.Hour),
+		a2a.PollProgress(func(a2a.PollAttempt) { close(started) }))
+	pe, ok := errors.AsType[*a2a.PollError](err)
+	if !ok || pe.Attempts != 1 || task == nil {
+		t.Fatalf("WaitTask = %v, %v", task, err)
+	}
+}
+
+// TestWaitTaskLostTask: a task the agent no longer knows (Caoliao restarted)
+// ends the poll at once with an error matching ErrTaskNotFound.
+func TestWaitTaskLostTask(t *testing.T) {
+	srv := a2atest.NewServer()
+	defer srv.Close()
+	c, _ := a2a.NewClient(srv.URL)
+	_, err := c.WaitTask(context.Background(), "gone", fast...)
+	if !errors.Is(err, a2a.ErrTaskNotFound) {
+		t.Fatalf("err = %v, want ErrTaskNotFound", err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("requests = %d, want 1", n)
+	}
+}
+
+// TestWaitTaskHistoryLength passes call options to each tasks/get.
+func TestWaitTaskHistoryLength(t *testing.T) {
+	c, first, srv := scriptedAgent(t, a2atest.CompletedTask("entity", map[string]int{}, "x"), "completed")
+	task, err := c.WaitTask(context.Background(), first.ID, a2a.PollCallOptions(a2a.HistoryLength(0)))
+	if err != nil || len(task.History) != 0 {
+		t.Fatalf("WaitTask = %v, %v", task, err)
+	}
+	reqs := srv.Requests()
+	if got := string(reqs[len(reqs)-1].Body); !containsAll(got, `"historyLength":0`, `"method":"tasks/get"`) {
+		t.Errorf("last request %s", got)
+	}
+}

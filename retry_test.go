@@ -1,0 +1,210 @@
+package a2a_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+)
+
+// TestRetryPolicy counts the POSTs each method makes against each fault
+// (DESIGN.md behaviour 4): tasks/get and tasks/cancel retry 429/502/503/504;
+// message/send only 429/503 unless RetrySend; nothing retries 500.
+func TestRetryPolicy(t *testing.T) {
+	const attempts = 4 // 1 + DefaultMaxRetries
+	tests := []struct {
+		status     int
+		retryAfter string
+		method     string
+		retrySend  bool
+		wantPOSTs  int
+		wantAfter  time.Duration
+	}{
+		{502, "", "get", false, attempts, 0},
+		{502, "", "cancel", false, attempts, 0},
+		{502, "", "send", false, 1, 0},
+		{502, "", "send", true, attempts, 0},
+		{503, "", "get", false, attempts, 0},
+		{503, "", "send", false, attempts, 0},
+		{504, "", "get", false, attempts, 0},
+		{504, "", "send", false, 1, 0},
+		{500, "", "get", false, 1, 0},
+		{500, "", "send", true, 1, 0},
+		{429, "0", "get", false, attempts, 0},
+		{429, "0", "send", false, attempts, 0},
+		// A Retry-After beyond the wait cap (2 ms here) is not waited for:
+		// the caller gets it in HTTPError.RetryAfter after one POST.
+		{429, "3600", "get", false, 1, time.Hour},
+		{503, "120", "send", false, 1, 2 * time.Minute},
+		{429, "Wed, 21 Oct 2015 07:28:00 GMT", "get", false, attempts, 0}, // a date in the past: retry now
+	}
+	for _, tt := range tests {
+		name := http.StatusText(tt.status) + "/" + tt.method + "/" + tt.retryAfter
+		if tt.retrySend {
+			name += "/RetrySend"
+		}
+		t.Run(name, func(t *testing.T) {
+			rep := mockReply{status: tt.status, ctype: "text/plain", body: []byte("busy")}
+			if tt.retryAfter != "" {
+				rep.header = http.Header{"Retry-After": {tt.retryAfter}}
+			}
+			c, rec := newMock(t, []mockReply{rep})
+			ctx := context.Background()
+			var err error
+			switch tt.method {
+			case "get":
+				_, err = c.GetTask(ctx, "t")
+			case "cancel":
+				_, err = c.CancelTask(ctx, "t")
+			case "send":
+				var opts []a2a.CallOption
+				if tt.retrySend {
+					opts = append(opts, a2a.RetrySend())
+				}
+				_, err = c.SendText(ctx, "hi", opts...)
+			}
+			he, ok := errors.AsType[*a2a.HTTPError](err)
+			if !ok || he.StatusCode != tt.status || he.RetryAfter != tt.wantAfter || string(he.Body) != "busy" {
+				t.Fatalf("err = %#v, want HTTPError %d retry-after %s", err, tt.status, tt.wantAfter)
+			}
+			if len(rec.got) != tt.wantPOSTs {
+				t.Errorf("POSTs = %d, want %d", len(rec.got), tt.wantPOSTs)
+			}
+			for i := 1; i < len(rec.got); i++ {
+				if !bytes.Equal(rec.got[i].raw, rec.got[0].raw) {
+					t.Errorf("retry %d sent different bytes:\n%s\n%s", i, rec.got[i].raw, rec.got[0].raw)
+				}
+			}
+		})
+	}
+}
+
+// TestRetryThenSuccess: a transient 503 followed by a result gives the result.
+func TestRetryThenSuccess(t *testing.T) {
+	busy := mockReply{status: 503, body: []byte("busy")}
+	c, rec := newMock(t, []mockReply{busy, busy, rpcReply(fixture(t, "send_completed_entity.json"))})
+	task, err := c.SendText(context.Background(), "这个二维码是什么？")
+	if err != nil || task.Status.State != a2a.TaskStateCompleted {
+		t.Fatalf("SendText = %v, %v", task, err)
+	}
+	if len(rec.got) != 3 || !bytes.Equal(rec.got[0].raw, rec.got[2].raw) {
+		t.Errorf("POSTs = %d; identical bodies: %v", len(rec.got), bytes.Equal(rec.got[0].raw, rec.got[2].raw))
+	}
+}
+
+// countingTransport counts round trips over a real transport.
+type countingTransport struct {
+	n  atomic.Int32
+	rt http.RoundTripper
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.rt.RoundTrip(r)
+}
+
+// closedPortURL returns a loopback URL on which nothing listens.
+func closedPortURL(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr + "/a2a/jsonrpc"
+}
+
+// TestConnectionRefused: every method retries a refused connection (the
+// agent cannot have acted), and the final error is a *TransportError
+// wrapping ECONNREFUSED.
+func TestConnectionRefused(t *testing.T) {
+	url := closedPortURL(t)
+	for _, method := range []string{"send", "get", "cancel"} {
+		ct := &countingTransport{rt: http.DefaultTransport.(*http.Transport).Clone()}
+		c, err := a2a.NewClient(url, a2a.WithHTTPClient(&http.Client{Transport: ct}), a2a.WithRetryWait(time.Millisecond, 2*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		switch method {
+		case "send":
+			_, err = c.SendText(ctx, "hi")
+		case "get":
+			_, err = c.GetTask(ctx, "t")
+		case "cancel":
+			_, err = c.CancelTask(ctx, "t")
+		}
+		te, ok := errors.AsType[*a2a.TransportError](err)
+		if !ok || !errors.Is(err, syscall.ECONNREFUSED) {
+			t.Fatalf("%s: err = %v, want *TransportError wrapping ECONNREFUSED", method, err)
+		}
+		if got := ct.n.Load(); got != 4 || te.Attempts != 4 {
+			t.Errorf("%s: round trips %d, Attempts %d; want 4", method, got, te.Attempts)
+		}
+	}
+}
+
+// TestResetAfterRequest: when the connection drops after the agent read the
+// request, tasks/get retries but message/send does not (the agent may have
+// acted) unless RetrySend is given.
+func TestResetAfterRequest(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.(*net.TCPConn).SetLinger(0)
+			conn.Close()
+		}
+	}))
+	defer srv.Close()
+	for _, tt := range []struct {
+		method string
+		opts   []a2a.CallOption
+		want   int32
+	}{{"get", nil, 4}, {"send", nil, 1}, {"send", []a2a.CallOption{a2a.RetrySend()}, 4}} {
+		hits.Store(0)
+		c, _ := a2a.NewClient(srv.URL, a2a.WithRetryWait(time.Millisecond, 2*time.Millisecond))
+		var err error
+		if tt.method == "get" {
+			_, err = c.GetTask(context.Background(), "t")
+		} else {
+			_, err = c.SendText(context.Background(), "hi", tt.opts...)
+		}
+		if _, ok := errors.AsType[*a2a.TransportError](err); !ok {
+			t.Errorf("%s: err = %v, want *TransportError", tt.method, err)
+		}
+		if got := hits.Load(); got != tt.want {
+			t.Errorf("%s %d opts: server saw %d requests, want %d", tt.method, len(tt.opts), got, tt.want)
+		}
+	}
+}
+
+// TestContextCancelDuringRetryWait: a cancelled ctx ends the call during a
+// backoff wait with ctx's error, not the transport's.
+func TestContextCancelDuringRetryWait(t *testing.T) {
+	busy := mockReply{status: 503, body: []byte("busy"), header: http.Header{"Retry-After": {"1"}}}
+	c, rec := newMock(t, []mockReply{busy}, a2a.WithRetryWait(time.Millisecond, time.Hour))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.GetTask(ctx, "t")
+		done <- err
+	}()
+	for rec.count() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	err := <-done
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
