@@ -1,0 +1,229 @@
+package a2a_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+)
+
+// TestRPCErrorIs: every standard JSON-RPC and A2A code matches its sentinel
+// and no other; unknown codes are kept as numbers.
+func TestRPCErrorIs(t *testing.T) {
+	sentinels := map[int]error{
+		-32700: a2a.ErrParse, -32600: a2a.ErrInvalidRequest, -32601: a2a.ErrMethodNotFound,
+		-32602: a2a.ErrInvalidParams, -32603: a2a.ErrInternal, -32001: a2a.ErrTaskNotFound,
+		-32002: a2a.ErrTaskNotCancelable, -32003: a2a.ErrPushNotificationNotSupported,
+		-32004: a2a.ErrUnsupportedOperation, -32005: a2a.ErrContentTypeNotSupported,
+		-32006: a2a.ErrInvalidAgentResponse, -32007: a2a.ErrAuthenticatedExtendedCardNotConfigured,
+	}
+	for code, sentinel := range sentinels {
+		var err error = fmt.Errorf("wrapped: %w", &a2a.RPCError{Method: "tasks/get", Code: code, Message: "m"})
+		for other, s := range sentinels {
+			if got := errors.Is(err, s); got != (other == code) {
+				t.Errorf("code %d: errors.Is(err, sentinel %d) = %v", code, other, got)
+			}
+		}
+		if !strings.Contains(sentinel.Error(), fmt.Sprint(code)) {
+			t.Errorf("sentinel %d Error() = %q", code, sentinel.Error())
+		}
+	}
+	unknown := &a2a.RPCError{Method: "message/send", Code: -32050, Message: "quota exceeded"}
+	for _, s := range sentinels {
+		if errors.Is(unknown, s) {
+			t.Errorf("code -32050 matched %v", s)
+		}
+	}
+	if got, want := unknown.Error(), "a2a: message/send: quota exceeded (code -32050)"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if got, want := (&a2a.RPCError{Method: "tasks/get", Code: -32001}).Error(), "a2a: tasks/get: task not found (code -32001)"; got != want {
+		t.Errorf("Error() without message = %q, want %q", got, want)
+	}
+	long := &a2a.RPCError{Method: "m", Code: 1, Message: strings.Repeat("错", 300)}
+	if len(long.Error()) > 300 || !strings.HasSuffix(long.Error(), "… (code 1)") {
+		t.Errorf("long message not truncated on a rune boundary: %q", long.Error())
+	}
+}
+
+func TestErrorStrings(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{&a2a.HTTPError{Method: "tasks/get", StatusCode: 502, Body: []byte("<html>")}, "a2a: tasks/get: HTTP 502 Bad Gateway"},
+		{&a2a.HTTPError{Method: "tasks/get", StatusCode: 429, RetryAfter: 30 * time.Second}, "a2a: tasks/get: HTTP 429 Too Many Requests (retry after 30s)"},
+		{&a2a.ProtocolError{Method: "tasks/get", Reason: "response is not JSON", Body: []byte("x")}, "a2a: tasks/get: bad response: response is not JSON"},
+		{&a2a.BodyTooLargeError{Method: "tasks/get", Limit: 10}, "a2a: tasks/get: response body exceeds 10 bytes"},
+		{&a2a.TransportError{Method: "message/send", Attempts: 4, Err: syscall.ECONNREFUSED}, "a2a: message/send: transport: connection refused (after 4 attempts)"},
+		{&a2a.PollError{TaskID: "t1", LastState: "working", Attempts: 5, Elapsed: 2100 * time.Millisecond, Limit: a2a.PollLimitDeadline},
+			`a2a: wait for task t1: deadline ran out after 5 attempts in 2.1s, last state "working"`},
+		{&a2a.MessageReplyError{}, "a2a: message/send: agent replied with a message, not a task"},
+	}
+	for _, tt := range tests {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("%T.Error() = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+	inner := errors.New("inner")
+	if !errors.Is(&a2a.ProtocolError{Err: inner}, inner) || !errors.Is(&a2a.TransportError{Err: inner}, inner) ||
+		!errors.Is(&a2a.PollError{Err: context.Canceled}, context.Canceled) {
+		t.Error("Unwrap chain broken")
+	}
+}
+
+// captureHandler is a slog handler that keeps every record with its attrs
+// rendered as text.
+type captureHandler struct {
+	mu   *sync.Mutex
+	recs *[]string
+}
+
+func (h captureHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h captureHandler) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString(r.Message)
+	r.Attrs(func(a slog.Attr) bool { fmt.Fprintf(&b, " %s=%v", a.Key, a.Value); return true })
+	h.mu.Lock()
+	*h.recs = append(*h.recs, b.String())
+	h.mu.Unlock()
+	return nil
+}
+func (h captureHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h captureHandler) WithGroup(string) slog.Handler      { return h }
+
+// TestSecretsStayPut: API key, bearer token, URL userinfo and query
+// credentials, and credential-like headers never appear in an error string,
+// an HTTPError body excerpt, or any log record, even when the server echoes
+// them back (DESIGN.md behaviour 6).
+func TestSecretsStayPut(t *testing.T) {
+	secrets := []string{"sk-live-APIKEY-123", "bearer-TOKEN-456", "url-PASSWORD-789", "query-SECRET-000", "hdr-SIGNATURE-111"}
+	echo := strings.Join(secrets, " ")
+	replies := []string{
+		`<html>bad key ` + echo + `</html>`, // HTTP 500, non-JSON
+		`{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32600,"message":"bad key ` + echo + `"}}`,
+		`{"jsonrpc":"2.0","id":"` + secrets[0] + `","result":{}}`, // id mismatch echoing a key
+		`not json ` + echo,
+	}
+	var mu sync.Mutex
+	i := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		body := replies[i%len(replies)]
+		i++
+		mu.Unlock()
+		if strings.HasPrefix(body, "<html>") {
+			w.WriteHeader(500)
+		}
+		w.Write([]byte(strings.ReplaceAll(body, "{{id}}", "0")))
+	}))
+	defer srv.Close()
+
+	var recs []string
+	logger := slog.New(captureHandler{&mu, &recs})
+	endpoint := strings.Replace(srv.URL, "http://", "http://user:"+secrets[2]+"@", 1) + "/a2a?key=" + secrets[3]
+	c, err := a2a.NewClient(endpoint, a2a.WithAPIKey(secrets[0]), a2a.WithBearerToken(secrets[1]),
+		a2a.WithHeader("X-Signature", secrets[4]), a2a.WithLogger(logger), a2a.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for range replies {
+		_, err := c.GetTask(context.Background(), "t")
+		if err == nil {
+			t.Fatal("want an error")
+		}
+		texts = append(texts, err.Error(), fmt.Sprintf("%+v", err))
+		if he, ok := errors.AsType[*a2a.HTTPError](err); ok {
+			texts = append(texts, string(he.Body))
+		}
+	}
+	// A transport failure (nothing listening) on the same credentials.
+	dead, _ := a2a.NewClient(strings.Replace(closedPortURL(t), "http://", "http://user:"+secrets[2]+"@", 1)+"?key="+secrets[3],
+		a2a.WithAPIKey(secrets[0]), a2a.WithLogger(logger), a2a.WithMaxRetries(0))
+	_, err = dead.SendText(context.Background(), "hi")
+	texts = append(texts, err.Error())
+
+	mu.Lock()
+	texts = append(texts, recs...)
+	nrecs := len(recs)
+	mu.Unlock()
+	if nrecs < 8 {
+		t.Errorf("only %d log records captured; the test would not see a leak", nrecs)
+	}
+	for _, text := range texts {
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("secret %q leaked in %q", s, text)
+			}
+		}
+	}
+}
+
+// TestRedirects: a redirect to another host is not followed, so credential
+// headers never reach it; a POST is never turned into a GET; a same-host
+// 307 is followed with the same body and headers.
+func TestRedirects(t *testing.T) {
+	var otherHits int
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { otherHits++ }))
+	defer other.Close()
+
+	var mu sync.Mutex
+	var seen []string
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path+" "+r.Header.Get("X-API-Key")+" "+string(body[:min(len(body), 30)]))
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/cross":
+			http.Redirect(w, r, other.URL+"/steal", http.StatusTemporaryRedirect)
+		case "/found":
+			http.Redirect(w, r, "/final", http.StatusFound)
+		case "/moved":
+			http.Redirect(w, r, "/final", http.StatusPermanentRedirect)
+		case "/final":
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t","contextId":"c","status":{"state":"completed"}}}`)
+		}
+	}))
+	defer agent.Close()
+
+	for path, wantStatus := range map[string]int{"/cross": 307, "/found": 302} {
+		c, _ := a2a.NewClient(agent.URL+path, a2a.WithAPIKey("k-secret"))
+		_, err := c.GetTask(context.Background(), "t")
+		he, ok := errors.AsType[*a2a.HTTPError](err)
+		if !ok || he.StatusCode != wantStatus {
+			t.Errorf("%s: err = %v, want HTTPError %d", path, err, wantStatus)
+		}
+	}
+	if otherHits != 0 {
+		t.Errorf("the other host received %d requests", otherHits)
+	}
+	c, _ := a2a.NewClient(agent.URL+"/moved", a2a.WithAPIKey("k-secret"))
+	if _, err := c.GetTask(context.Background(), "t"); err != nil {
+		t.Fatalf("same-host 308: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	last := seen[len(seen)-1]
+	prev := seen[len(seen)-2]
+	if !strings.HasPrefix(last, "POST /final k-secret ") || last[len("POST /final k-secret "):] != prev[len("POST /moved k-secret "):] {
+		t.Errorf("308 not re-sent as the same POST: %q after %q", last, prev)
+	}
+	for _, s := range seen {
+		if strings.HasPrefix(s, "GET") {
+			t.Errorf("a POST was turned into %q", s)
+		}
+	}
+}
