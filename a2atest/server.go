@@ -41,7 +41,8 @@ type Reply struct {
 	Task *a2a.Task
 	// States, when set, scripts the task's life: message/send returns the
 	// task in States[0], each tasks/get moves it one state on, and the last
-	// state repeats. Status messages set on Task apply to every state.
+	// state repeats. Task's artifacts appear only with the last state; its
+	// status message applies to every state.
 	States []a2a.TaskState
 	// Message is returned as the result instead of a task.
 	Message *a2a.Message
@@ -460,6 +461,9 @@ func (sc *scripted) current() a2a.Task {
 	t := sc.task
 	if len(sc.states) > 0 {
 		t.Status.State = sc.states[sc.pos]
+		if sc.pos < len(sc.states)-1 {
+			t.Artifacts = nil // results appear with the last state
+		}
 	}
 	return t
 }
