@@ -1,0 +1,78 @@
+// Package a2a is a client for A2A (Agent2Agent) agents that speak JSON-RPC
+// 2.0 over HTTP, built for Caoliao-style agents: synchronous agents whose
+// message/send returns a task that is already completed or failed, and
+// gateways that add API-key headers, an agent selector in every body, and
+// tasks that must be polled. It follows the A2A v0.3 JSON-RPC binding.
+//
+// # Getting started
+//
+// Make one [Client] per agent endpoint and reuse it; it is safe for
+// concurrent use:
+//
+//	c, err := a2a.NewClient("https://a2a.objqr.com/a2a/jsonrpc")
+//	task, err := c.SendText(ctx, "这个二维码是什么？https://qr71.cn/okDISU/qssTnoy")
+//	// err == nil; task.Status.State is completed or failed
+//	summary := task.Artifact("entity").Text()   // the one-line summary
+//	err = task.Artifact("entity").DecodeData(&myStruct) // the structured data
+//
+// For a gateway (seed 002) add [WithAPIKey], [WithWorkspace] and
+// [WithAgentID] or [WithAgentCode]; the selector goes into every request
+// body, tasks/get and tasks/cancel included.
+//
+// # Results
+//
+// [Client.SendMessage] returns a [SendResult], a [*Task] or a [*Message];
+// [Client.SendText] returns the task. A [Task] keeps the exact bytes it was
+// decoded from ([Task.Raw]): Caoliao keeps tasks in memory only, so persist
+// them when you receive them. Parts are a closed set of Go types
+// ([TextPart], [DataPart], [FilePart]) plus [UnknownPart], which keeps any
+// other kind byte for byte. A state this package does not know is kept as a
+// string and is never treated as success.
+//
+// # Errors
+//
+// A task in state failed, canceled or rejected is a value, returned with a
+// nil error; its reason is [Task.StatusText]. Errors are for everything
+// else, each a type to use with errors.As:
+//
+//   - [*RPCError]: the agent's JSON-RPC error; errors.Is matches it by code
+//     against [ErrTaskNotFound], [ErrMethodNotFound] and the other sentinels;
+//   - [*HTTPError]: an HTTP failure with no JSON-RPC body (a gateway's 502
+//     page, a 401), with the status, Retry-After and a body excerpt;
+//   - [*ProtocolError]: a reply that breaks JSON-RPC or A2A, with a reason
+//     and the whole body;
+//   - [*BodyTooLargeError]: a reply over the size cap ([WithMaxResponseBytes]);
+//   - [*TransportError]: no reply at all (refused, reset, timed out);
+//   - [*PollError]: [Client.WaitTask] ran out of time or attempts;
+//   - [*MessageReplyError]: [Client.SendText] got a Message, not a Task;
+//   - the context's error, wrapped, when ctx ends first.
+//
+// No error text or log record carries the API key, the bearer token, or
+// credentials from the endpoint URL.
+//
+// # Retries
+//
+// Retries go through github.com/hashicorp/go-retryablehttp. tasks/get and
+// tasks/cancel are retried on 429, 502, 503, 504 and connection errors;
+// message/send only where the agent cannot have acted (connection not made,
+// 429, 503), unless the call passes [RetrySend]. Waits grow from
+// [DefaultRetryWaitMin] with jitter, each at most [DefaultRetryWaitMax]; a
+// Retry-After longer than that is not waited for but returned in
+// [HTTPError.RetryAfter]. Every retry resends the identical bytes, with the
+// same JSON-RPC id and messageId. Redirects to another host, and redirects
+// that would turn the POST into a GET, are not followed.
+//
+// # Polling
+//
+// [Client.WaitTask] polls tasks/get with backoff until the task is terminal
+// (completed, failed, canceled, rejected) or interrupted (input-required,
+// auth-required), within an overall timeout and a maximum number of
+// attempts. Running out returns the last task and a [*PollError]. Answer an
+// input-required task with [Client.SendFollowUp].
+//
+// # Testing
+//
+// Package github.com/caoliao-a2a/a2a-go/a2atest runs a scripted fake agent
+// on loopback, including a Caoliao scenario ([a2atest.Caoliao]), so code
+// using this package can be tested offline.
+package a2a
