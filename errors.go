@@ -2,7 +2,6 @@ package a2a
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -260,11 +259,4 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
-}
-
-// errorsAs is errors.As with a typed target, to keep call sites short.
-func errorsAs[T error](err error) (T, bool) {
-	var t T
-	ok := errors.As(err, &t)
-	return t, ok
 }

@@ -1,0 +1,36 @@
+package a2atest_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+)
+
+func ExampleNewServer() {
+	// snippet: a2atest
+	agent := a2atest.NewServer(
+		a2atest.RequireAPIKey("test-key"), // 401 without it
+		a2atest.RequireAgentID("agent-1"), // JSON-RPC error without it, on every method
+		a2atest.OnSend(func(m a2a.Message) a2atest.Reply {
+			return a2atest.Reply{
+				Task:   a2atest.CompletedTask("entity", map[string]string{"echo": m.Parts.Text()}, "完成"),
+				States: []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateCompleted}, // one step per tasks/get
+			}
+		}),
+	)
+	defer agent.Close()
+
+	c, _ := a2a.NewClient(agent.URL, a2a.WithAPIKey("test-key"), a2a.WithAgentID("agent-1"))
+	task, err := c.SendText(context.Background(), "hello")
+	if err != nil {
+		log.Fatal(err)
+	}
+	task, err = c.WaitTask(context.Background(), task.ID)
+	fmt.Println(task.Status.State, task.Artifact("entity").Text(), err, len(agent.Requests()))
+	// snippet end
+
+	// Output: completed 完成 <nil> 2
+}

@@ -1,0 +1,92 @@
+package a2a_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// snippetsIn returns the code between "// snippet: NAME" and
+// "// snippet end" markers in a Go file, dedented, by name.
+func snippetsIn(t *testing.T, path string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	var name string
+	var lines []string
+	for _, line := range strings.Split(string(b), "\n") {
+		s := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(s, "// snippet: "):
+			name, lines = strings.TrimPrefix(s, "// snippet: "), nil
+		case s == "// snippet end" && name != "":
+			out[name] = dedent(lines)
+			name = ""
+		case name != "":
+			lines = append(lines, line)
+		}
+	}
+	return out
+}
+
+func dedent(lines []string) string {
+	indent := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, "\t"))
+		if indent < 0 || n < indent {
+			indent = n
+		}
+	}
+	for i, l := range lines {
+		if len(l) >= indent {
+			lines[i] = l[indent:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestReadmeSnippets: every Go block in README.md is marked with the name
+// of a snippet in an Example function that go test compiles and runs, and
+// matches it word for word.
+func TestReadmeSnippets(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := map[string]string{}
+	files, _ := filepath.Glob("*_test.go")
+	more, _ := filepath.Glob("a2atest/*_test.go")
+	for _, f := range append(files, more...) {
+		for name, body := range snippetsIn(t, f) {
+			code[name] = body
+		}
+	}
+	block := regexp.MustCompile("(?s)(<!-- snippet: ([a-z0-9-]+) -->\n)?```go\n(.*?)\n```")
+	matches := block.FindAllStringSubmatch(string(readme), -1)
+	if len(matches) < 10 {
+		t.Fatalf("README has %d Go blocks, want at least 10", len(matches))
+	}
+	for _, m := range matches {
+		name, body := m[2], m[3]
+		if name == "" {
+			t.Errorf("README Go block without a snippet marker:\n%s", body)
+			continue
+		}
+		want, ok := code[name]
+		if !ok {
+			t.Errorf("README snippet %q has no Example code", name)
+			continue
+		}
+		if body != want {
+			t.Errorf("README snippet %q differs from its Example:\nREADME:\n%s\nExample:\n%s", name, body, want)
+		}
+	}
+}
