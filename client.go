@@ -8,14 +8,18 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -163,7 +167,8 @@ func WithAgentCode(code string) Option {
 // (its Transport, Timeout and Jar are used). The copy's CheckRedirect
 // refuses redirects to another host and method-changing redirects (301, 302,
 // 303 on POST) before calling hc's own. The default is an [http.Client] with
-// a pooled transport and a [DefaultTimeout] per attempt.
+// its own pooled transport (go-cleanhttp; never [http.DefaultTransport], which
+// tests and tracing libraries replace) and a [DefaultTimeout] per attempt.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *clientConfig) error {
 		if hc == nil {
@@ -330,7 +335,7 @@ func guardRedirects(hc *http.Client) *http.Client {
 	if hc != nil {
 		cp = *hc
 	} else {
-		t := http.DefaultTransport.(*http.Transport).Clone()
+		t := cleanhttp.DefaultPooledTransport()
 		t.MaxIdleConnsPerHost = 64
 		cp = http.Client{Transport: t, Timeout: DefaultTimeout}
 	}
@@ -349,38 +354,84 @@ func guardRedirects(hc *http.Client) *http.Client {
 }
 
 // newRedactor builds the replacer that removes every credential the client
-// sends from text that may reach an error or a log.
+// sends from text that may reach an error or a log: the API key, the bearer
+// token, the endpoint's userinfo, query values that are credential-named or
+// at least 8 bytes long, and the values of credential-named headers (and the
+// token after "Bearer "). Each secret is also matched in its Go-quoted and
+// JSON-escaped spellings, longest first, so no part of one survives.
 func newRedactor(u *url.URL, cfg clientConfig) *strings.Replacer {
-	var secrets []string
-	add := func(s string) {
-		if len(s) >= 4 {
-			secrets = append(secrets, s, "[REDACTED]")
+	set := map[string]bool{}
+	add := func(s string, minLen int) {
+		if len(s) < max(minLen, 1) {
+			return
+		}
+		set[s] = true
+		q := strconv.Quote(s)
+		set[q[1:len(q)-1]] = true
+		if j, err := json.Marshal(s); err == nil {
+			set[string(j[1:len(j)-1])] = true
 		}
 	}
-	add(cfg.apiKey)
-	add(cfg.bearer)
+	add(cfg.apiKey, 1)
+	add(cfg.bearer, 1)
 	if u.User != nil {
-		add(u.User.Username())
+		add(u.User.Username(), 4)
 		if p, ok := u.User.Password(); ok {
-			add(p)
+			add(p, 1)
 		}
 	}
-	for _, vs := range u.Query() {
+	for name, vs := range u.Query() {
 		for _, v := range vs {
-			add(v)
-		}
-	}
-	for name, vs := range cfg.header {
-		if credentialHeader(name) {
-			for _, v := range vs {
-				add(v)
+			if credentialName(name) {
+				add(v, 1)
+			} else {
+				add(v, 8)
 			}
 		}
 	}
-	return strings.NewReplacer(secrets...)
+	for name, vs := range cfg.header {
+		if credentialName(name) {
+			for _, v := range vs {
+				add(v, 1)
+				if _, token, ok := strings.Cut(v, " "); ok { // "Bearer <token>"
+					add(strings.TrimSpace(token), 1)
+				}
+			}
+		}
+	}
+	secrets := slices.SortedFunc(maps.Keys(set), func(a, b string) int { return len(b) - len(a) })
+	pairs := make([]string, 0, 2*len(secrets))
+	for _, s := range secrets {
+		pairs = append(pairs, s, "[REDACTED]")
+	}
+	return strings.NewReplacer(pairs...)
 }
 
-func credentialHeader(name string) bool {
+// quote returns s redacted, cut to 40 bytes and Go-quoted, for naming a
+// server-sent value in an error.
+func (c *Client) quote(s string) string {
+	return strconv.Quote(truncate(c.redact(s), 40))
+}
+
+// maxBodyExcerpt bounds HTTPError.Body, in bytes.
+const maxBodyExcerpt = 512
+
+// redact replaces every credential the client sends with "[REDACTED]".
+func (c *Client) redact(s string) string { return c.redactor.Replace(s) }
+
+// redactBytes is redact for raw bytes; nil stays nil and bytes without a
+// secret are returned as they are.
+func (c *Client) redactBytes(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	if r := c.redact(string(b)); r != string(b) {
+		return []byte(r)
+	}
+	return b
+}
+
+func credentialName(name string) bool {
 	n := strings.ToLower(name)
 	for _, w := range []string{"auth", "key", "token", "secret", "cookie", "session", "password", "signature"} {
 		if strings.Contains(n, w) {
@@ -541,23 +592,30 @@ func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOptio
 	if err != nil {
 		return nil, err
 	}
+	if isNull(rep.result) {
+		return nil, rep.protocolError("result is null where a Task or Message is due", nil)
+	}
 	kind, err := resultKind(rep.result)
 	if err != nil {
-		return nil, rep.protocolError(method, "result is not a JSON object", err)
+		return nil, rep.protocolError("result is not a JSON object", err)
 	}
 	switch kind {
 	case "task":
-		return rep.decodeTask(method)
+		t, err := rep.decodeTask()
+		if err != nil {
+			return nil, err // not a typed nil inside the SendResult
+		}
+		return t, nil
 	case "message":
 		var m Message
 		if err := json.Unmarshal(rep.result, &m); err != nil {
-			return nil, rep.protocolError(method, "message result does not decode", err)
+			return nil, rep.protocolError("message result does not decode", err)
 		}
 		return &m, nil
 	case "":
-		return nil, rep.protocolError(method, `result has no "kind"`, nil)
+		return nil, rep.protocolError(`result has no "kind"`, nil)
 	default:
-		return nil, rep.protocolError(method, fmt.Sprintf("result kind %q is neither task nor message", truncate(kind, 40)), nil)
+		return nil, rep.protocolError(fmt.Sprintf("result kind %s is neither task nor message", rep.c.quote(kind)), nil)
 	}
 }
 
@@ -622,7 +680,7 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 	if err != nil {
 		return nil, err
 	}
-	return rep.decodeTask(method)
+	return rep.decodeTask()
 }
 
 type taskIDParams struct {
@@ -645,38 +703,48 @@ func (c *Client) CancelTask(ctx context.Context, id string) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rep.decodeTask(method)
+	return rep.decodeTask()
 }
 
-// reply is a JSON-RPC success: the raw result and the HTTP reply it came in.
+// reply is an HTTP reply to one call; after checkResponse, result holds the
+// JSON-RPC result.
 type reply struct {
-	result json.RawMessage
+	c      *Client
+	method string
 	status int
 	body   []byte
+	result json.RawMessage
 }
 
-func (r *reply) protocolError(method, reason string, err error) *ProtocolError {
-	return &ProtocolError{Method: method, Reason: reason, StatusCode: r.status, Body: r.body, Err: err}
+// protocolError builds the *ProtocolError for this reply, its body redacted.
+func (r *reply) protocolError(reason string, err error) *ProtocolError {
+	if err != nil {
+		err = r.c.cleanErr(err)
+	}
+	return &ProtocolError{Method: r.method, Reason: r.c.redact(reason), StatusCode: r.status, Body: r.c.redactBytes(r.body), Err: err}
 }
 
 // decodeTask decodes the result as a Task: it must be a JSON object whose
 // kind is "task" (or absent, with the task's required id and status).
-func (r *reply) decodeTask(method string) (*Task, error) {
-	if bytes.Equal(bytes.TrimSpace(r.result), []byte("null")) {
-		return nil, r.protocolError(method, "result is null where a Task is due", nil)
+func (r *reply) decodeTask() (*Task, error) {
+	if isNull(r.result) {
+		return nil, r.protocolError("result is null where a Task is due", nil)
 	}
 	var t Task
 	if err := json.Unmarshal(r.result, &t); err != nil {
-		return nil, r.protocolError(method, "task result does not decode", err)
+		return nil, r.protocolError("task result does not decode", err)
 	}
 	switch t.kind {
 	case "task":
+		if t.ID == "" {
+			return nil, r.protocolError(`task result has no "id"`, nil)
+		}
 	case "":
 		if t.ID == "" || t.Status.State == "" {
-			return nil, r.protocolError(method, `result has no "kind" and is not shaped like a Task`, nil)
+			return nil, r.protocolError(`result has no "kind" and is not shaped like a Task`, nil)
 		}
 	default:
-		return nil, r.protocolError(method, fmt.Sprintf("result kind %q where a Task is due", truncate(t.kind, 40)), nil)
+		return nil, r.protocolError(fmt.Sprintf("result kind %s where a Task is due", r.c.quote(t.kind)), nil)
 	}
 	return &t, nil
 }
@@ -792,20 +860,41 @@ func (c *Client) call(ctx context.Context, method string, params any, class retr
 	return c.checkResponse(st, resp)
 }
 
-// readBody reads the reply body into st, at most c.maxBody bytes. A body over
-// the cap is flagged, not an error (retrying would not help); a read failure
-// is returned so the retry policy can judge it.
+// maxPrealloc bounds the buffer allocated from a Content-Length, in bytes.
+const maxPrealloc = 4 << 20
+
+// readBody reads the reply body of the current attempt into st, at most
+// c.maxBody bytes, once. A body over the cap is flagged, not an error
+// (retrying would not help); a read failure is returned so the retry policy
+// can judge it. It runs from three places, all in the calling goroutine:
+// checkRetry (to look at a 429/503 before re-sending a message/send), the
+// request's response handler (replies retryablehttp will not retry), and
+// call itself (a retryable reply whose retries ran out, which retryablehttp
+// hands back without running the handler).
 func (c *Client) readBody(st *callState, resp *http.Response) error {
+	if st.read { // already read during this attempt (by checkRetry)
+		return nil
+	}
 	st.read, st.body, st.tooLarge = true, nil, false
+	if resp.StatusCode < 200 {
+		// A 101 hands over the raw connection as the body: reading it would
+		// wait for the peer, not for ctx. It is an HTTP failure.
+		return nil
+	}
 	if resp.ContentLength > c.maxBody {
 		st.tooLarge = true
 		return nil
 	}
 	var buf bytes.Buffer
 	if resp.ContentLength > 0 {
-		buf.Grow(int(resp.ContentLength) + bytes.MinRead)
+		// Trust the announced length only so far: it may be a lie.
+		buf.Grow(int(min(resp.ContentLength, maxPrealloc)) + bytes.MinRead)
 	}
-	n, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1))
+	limit := c.maxBody + 1
+	if limit < 0 {
+		limit = math.MaxInt64
+	}
+	n, err := buf.ReadFrom(io.LimitReader(resp.Body, limit))
 	if err != nil {
 		st.read = false
 		return err
@@ -825,15 +914,18 @@ func (c *Client) readBody(st *callState, resp *http.Response) error {
 // body is not JSON-RPC is an *HTTPError; a 2xx one is a *ProtocolError.
 func (c *Client) checkResponse(st *callState, resp *http.Response) (*reply, error) {
 	body := st.body
-	method := st.method
-	perr := func(reason string, err error) error {
-		return &ProtocolError{Method: method, Reason: reason, StatusCode: resp.StatusCode, Body: body, Err: err}
-	}
+	rep := &reply{c: c, method: st.method, status: resp.StatusCode, body: body}
+	perr := rep.protocolError
 	ok2xx := resp.StatusCode >= 200 && resp.StatusCode < 300
 
 	var env response
 	decErr := json.Unmarshal(body, &env)
 	looksRPC := decErr == nil && (env.JSONRPC != nil || env.Result != nil || env.Error != nil)
+	if !ok2xx && (env.JSONRPC == nil || *env.JSONRPC != "2.0") {
+		// A gateway's own JSON error ({"error":{"code":"UNAUTHORIZED"}}) on
+		// a 401/429 is an HTTP failure, not a JSON-RPC reply.
+		looksRPC = false
+	}
 	if !looksRPC {
 		if !ok2xx {
 			return nil, c.httpError(st, resp)
@@ -842,7 +934,7 @@ func (c *Client) checkResponse(st *callState, resp *http.Response) (*reply, erro
 		case len(bytes.TrimSpace(body)) == 0:
 			return nil, perr(fmt.Sprintf("empty body with HTTP %d", resp.StatusCode), nil)
 		case decErr != nil && !json.Valid(body):
-			return nil, perr("response is not JSON", nil)
+			return nil, perr("response is not JSON", decErr)
 		default:
 			return nil, perr("response is not a JSON-RPC response object", decErr)
 		}
@@ -851,16 +943,22 @@ func (c *Client) checkResponse(st *callState, resp *http.Response) (*reply, erro
 		return nil, perr(`"jsonrpc" member is missing`, nil)
 	}
 	if *env.JSONRPC != "2.0" {
-		return nil, perr(fmt.Sprintf(`"jsonrpc" is %q, want "2.0"`, truncate(*env.JSONRPC, 20)), nil)
+		return nil, perr(fmt.Sprintf(`"jsonrpc" is %s, want "2.0"`, c.quote(*env.JSONRPC)), nil)
+	}
+	// Lax servers write the absent member as null ("error": null beside a
+	// result); a null error is taken as absent.
+	if isNull(env.Error) {
+		env.Error = nil
 	}
 	switch {
-	case env.Result != nil && env.Error != nil:
+	case env.Result != nil && env.Error != nil && !isNull(env.Result):
 		return nil, perr("both result and error are present", nil)
 	case env.Result == nil && env.Error == nil:
 		return nil, perr("neither result nor error is present", nil)
 	}
 	idOK := sameID(env.ID, st.id)
 	if env.Error != nil {
+		env.Result = nil
 		// JSON-RPC 2.0 §5: the id is null when the server could not read ours.
 		if !idOK && !isNull(env.ID) {
 			return nil, perr(c.idMismatch(env.ID, st.id), nil)
@@ -869,24 +967,26 @@ func (c *Client) checkResponse(st *callState, resp *http.Response) (*reply, erro
 		if err := json.Unmarshal(env.Error, &w); err != nil || w.Code == nil {
 			return nil, perr("error member is not a JSON-RPC error object with an integer code", err)
 		}
-		return nil, &RPCError{Method: method, Code: *w.Code, Message: c.redactor.Replace(w.Message), Data: w.Data, StatusCode: resp.StatusCode}
+		return nil, &RPCError{Method: st.method, Code: *w.Code, Message: c.redact(w.Message), Data: c.redactBytes(w.Data), StatusCode: resp.StatusCode}
 	}
 	if !idOK {
 		return nil, perr(c.idMismatch(env.ID, st.id), nil)
 	}
-	return &reply{result: env.Result, status: resp.StatusCode, body: body}, nil
+	rep.result = env.Result
+	return rep, nil
 }
 
 func (c *Client) httpError(st *callState, resp *http.Response) *HTTPError {
-	excerpt := st.body
-	if len(excerpt) > 512 {
-		excerpt = excerpt[:512]
+	// Redact first: a secret cut in two by the excerpt would not match.
+	excerpt := c.redact(string(st.body))
+	if len(excerpt) > maxBodyExcerpt {
+		excerpt = truncate(excerpt, maxBodyExcerpt)
 	}
 	e := &HTTPError{
 		Method:      st.method,
 		StatusCode:  resp.StatusCode,
 		ContentType: resp.Header.Get("Content-Type"),
-		Body:        []byte(c.redactor.Replace(string(excerpt))),
+		Body:        []byte(excerpt),
 	}
 	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d
@@ -899,7 +999,7 @@ func (c *Client) idMismatch(got json.RawMessage, want int64) string {
 	if g == "" {
 		g = "absent"
 	}
-	return fmt.Sprintf("response id %s does not match request id %d", truncate(c.redactor.Replace(g), 40), want)
+	return fmt.Sprintf("response id %s does not match request id %d", truncate(c.redact(g), 40), want)
 }
 
 // sameID reports whether a response id is the JSON number want.
@@ -923,7 +1023,7 @@ func (c *Client) cleanErr(err error) error {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	if msg := c.redactor.Replace(err.Error()); msg != err.Error() {
+	if msg := c.redact(err.Error()); msg != err.Error() {
 		return errors.New(msg)
 	}
 	return err
@@ -937,6 +1037,7 @@ func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int
 		return
 	}
 	st.attempts = retry + 1
+	st.read, st.body, st.tooLarge = false, nil, false
 	c.log.LogAttrs(req.Context(), slog.LevelDebug, "a2a request",
 		slog.String("method", st.method), slog.Int64("id", st.id), slog.Int("attempt", st.attempts))
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/google/go-cmp/cmp"
@@ -310,6 +311,8 @@ func TestMalformedResponses(t *testing.T) {
 		{"empty object", "get", `{"jsonrpc":"2.0","id":{{id}},"result":{}}`, true, "not shaped like a Task"},
 		{"message for task", "get", `{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"message","role":"agent","messageId":"m","parts":[]}}`, true, `result kind "message" where a Task is due`},
 		{"send unknown kind", "send", `{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"status-update"}}`, true, `result kind "status-update" is neither`},
+		{"send null result", "send", `{"jsonrpc":"2.0","id":{{id}},"result":null}`, true, "result is null where a Task or Message is due"},
+		{"null result beside an error", "get", `{"jsonrpc":"2.0","id":{{id}},"result":null,"error":null}`, true, "result is null where a Task is due"},
 		{"send no kind", "send", `{"jsonrpc":"2.0","id":{{id}},"result":{"id":"t"}}`, true, `result has no "kind"`},
 		{"error string", "get", `{"jsonrpc":"2.0","id":{{id}},"error":"boom"}`, true, "not a JSON-RPC error object"},
 		{"error string code", "get", `{"jsonrpc":"2.0","id":{{id}},"error":{"code":"-32001","message":"x"}}`, true, "not a JSON-RPC error object"},
@@ -323,10 +326,14 @@ func TestMalformedResponses(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
+			var res a2a.SendResult
 			if tt.call == "send" {
-				_, err = c.SendMessage(ctx, a2a.NewTextMessage("x"))
+				res, err = c.SendMessage(ctx, a2a.NewTextMessage("x"))
 			} else {
 				_, err = c.GetTask(ctx, "t")
+			}
+			if tt.call == "send" && res != nil {
+				t.Errorf("SendMessage returned a non-nil result %#v with its error", res)
 			}
 			pe, ok := errors.AsType[*a2a.ProtocolError](err)
 			if !ok {
@@ -432,6 +439,42 @@ func TestNewClientValidation(t *testing.T) {
 	} {
 		if err := call(); err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// TestLaxEnvelopes: a null member beside the other one is taken as absent;
+// a decode failure of a task result never leaks a typed nil SendResult.
+func TestLaxEnvelopes(t *testing.T) {
+	task := `{"kind":"task","id":"t","contextId":"c","status":{"state":"failed"}}`
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":{{id}},"result":` + task + `,"error":null}`,
+		`{"jsonrpc":"2.0","error":null,"id":{{id}},"result":` + task + `}`,
+	} {
+		c, _ := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: newEchoTransport(body, true)}))
+		got, err := c.SendText(context.Background(), "x")
+		if err != nil || got.Status.State != a2a.TaskStateFailed {
+			t.Errorf("%s: %v, %v", body, got, err)
+		}
+	}
+	c, _ := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: newEchoTransport(
+		`{"jsonrpc":"2.0","id":{{id}},"result":null,"error":{"code":-32603,"message":"boom"}}`, true)}))
+	if _, err := c.GetTask(context.Background(), "t"); !errors.Is(err, a2a.ErrInternal) {
+		t.Errorf("null result beside an error: %v", err)
+	}
+}
+
+// TestNonRPCJSONOnErrorStatus: a gateway's own JSON error body on a 401 or
+// 429 is an *HTTPError (with Retry-After), not a JSON-RPC error.
+func TestNonRPCJSONOnErrorStatus(t *testing.T) {
+	for _, status := range []int{401, 403, 429} {
+		rep := mockReply{status: status, ctype: "application/json", body: []byte(`{"error":{"code":"UNAUTHORIZED","message":"bad key"}}`),
+			header: http.Header{"Retry-After": {"3600"}, "Www-Authenticate": {`Bearer realm="gw"`}}}
+		c, _ := newMock(t, []mockReply{rep})
+		_, err := c.GetTask(context.Background(), "t")
+		he, ok := errors.AsType[*a2a.HTTPError](err)
+		if !ok || he.StatusCode != status || he.RetryAfter != time.Hour {
+			t.Errorf("%d: err = %v, want *HTTPError with RetryAfter 1h", status, err)
 		}
 	}
 }

@@ -229,7 +229,7 @@ type PollError struct {
 	TaskID string
 	// LastState is the state of the last task seen ("" if none was read).
 	LastState TaskState
-	// Attempts is the number of tasks/get calls made.
+	// Attempts is the number of tasks/get calls started.
 	Attempts int
 	// Elapsed is the time spent polling.
 	Elapsed time.Duration
@@ -238,12 +238,32 @@ type PollError struct {
 	// Err is the context error for PollLimitContext, context.DeadlineExceeded
 	// for PollLimitDeadline, nil for PollLimitAttempts.
 	Err error
+	// LastErr is the transient fault (*TransportError or *HTTPError) of the
+	// last attempt, when it did not return a task; nil otherwise.
+	LastErr error
 }
 
+// Error returns e.g. `a2a: wait for task t1: poll timeout reached after 5
+// attempts in 2.1s, last state "working"`.
 func (e *PollError) Error() string {
-	last := strconv.Quote(string(e.LastState))
-	return fmt.Sprintf("a2a: wait for task %s: %s ran out after %d attempts in %s, last state %s",
-		e.TaskID, e.Limit, e.Attempts, e.Elapsed.Round(time.Millisecond), last)
+	var why string
+	switch e.Limit {
+	case PollLimitDeadline:
+		why = "poll timeout reached"
+	case PollLimitAttempts:
+		why = "attempt limit reached"
+	default:
+		why = "stopped"
+		if e.Err != nil {
+			why = e.Err.Error()
+		}
+	}
+	attempts := fmt.Sprintf("%d attempts", e.Attempts)
+	if e.Attempts == 1 {
+		attempts = "1 attempt"
+	}
+	return fmt.Sprintf("a2a: wait for task %s: %s after %s in %s, last state %s",
+		e.TaskID, why, attempts, e.Elapsed.Round(time.Millisecond), strconv.Quote(string(e.LastState)))
 }
 
 // Unwrap returns Err, so errors.Is(err, context.DeadlineExceeded) holds for

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
 )
 
 // TestRPCErrorIs: every standard JSON-RPC and A2A code matches its sentinel
@@ -67,7 +68,11 @@ func TestErrorStrings(t *testing.T) {
 		{&a2a.BodyTooLargeError{Method: "tasks/get", Limit: 10}, "a2a: tasks/get: response body exceeds 10 bytes"},
 		{&a2a.TransportError{Method: "message/send", Attempts: 4, Err: syscall.ECONNREFUSED}, "a2a: message/send: transport: connection refused (after 4 attempts)"},
 		{&a2a.PollError{TaskID: "t1", LastState: "working", Attempts: 5, Elapsed: 2100 * time.Millisecond, Limit: a2a.PollLimitDeadline},
-			`a2a: wait for task t1: deadline ran out after 5 attempts in 2.1s, last state "working"`},
+			`a2a: wait for task t1: poll timeout reached after 5 attempts in 2.1s, last state "working"`},
+		{&a2a.PollError{TaskID: "t1", Attempts: 1, Limit: a2a.PollLimitContext, Err: context.Canceled},
+			`a2a: wait for task t1: context canceled after 1 attempt in 0s, last state ""`},
+		{&a2a.PollError{TaskID: "t1", LastState: "paused", Attempts: 3, Limit: a2a.PollLimitAttempts},
+			`a2a: wait for task t1: attempt limit reached after 3 attempts in 0s, last state "paused"`},
 		{&a2a.MessageReplyError{}, "a2a: message/send: agent replied with a message, not a task"},
 	}
 	for _, tt := range tests {
@@ -225,5 +230,48 @@ func TestRedirects(t *testing.T) {
 		if strings.HasPrefix(s, "GET") {
 			t.Errorf("a POST was turned into %q", s)
 		}
+	}
+}
+
+// TestSecretCutByExcerpt: a key that straddles the 512-byte excerpt of an
+// HTTPError body is still redacted whole.
+func TestSecretCutByExcerpt(t *testing.T) {
+	const key = "sk-live-SECRET-KEY-0123456789"
+	body := strings.Repeat("x", 500) + key + strings.Repeat("y", 100)
+	c, _ := newMock(t, []mockReply{{status: 401, ctype: "text/plain", body: []byte(body)}}, a2a.WithAPIKey(key))
+	_, err := c.GetTask(context.Background(), "t")
+	he, ok := errors.AsType[*a2a.HTTPError](err)
+	if !ok {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(string(he.Body), key[:6]) || !strings.Contains(string(he.Body), "[REDACTED]") {
+		t.Errorf("excerpt end %q", he.Body[len(he.Body)-30:])
+	}
+	if len(he.Body) > 520 {
+		t.Errorf("excerpt is %d bytes", len(he.Body))
+	}
+}
+
+// rejectTransport is a stand-in for a replaced http.DefaultTransport.
+type rejectTransport struct{}
+
+func (rejectTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	return nil, errors.New("http.DefaultTransport must not be used")
+}
+
+// TestReplacedDefaultTransport: NewClient neither panics nor uses
+// http.DefaultTransport when a test or tracing library has replaced it.
+func TestReplacedDefaultTransport(t *testing.T) {
+	saved := http.DefaultTransport
+	http.DefaultTransport = rejectTransport{}
+	t.Cleanup(func() { http.DefaultTransport = saved })
+	srv := a2atest.NewServer()
+	defer srv.Close()
+	c, err := a2a.NewClient(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SendText(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
 	}
 }

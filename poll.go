@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"time"
 )
 
@@ -56,8 +57,8 @@ func PollMultiplier(f float64) PollOption {
 	}
 }
 
-// PollMaxInterval caps the wait between two attempts (default
-// [DefaultPollMaxInterval]). d must be positive.
+// PollMaxInterval caps the wait between two attempts, jitter included
+// (default [DefaultPollMaxInterval]). d must be positive.
 func PollMaxInterval(d time.Duration) PollOption {
 	return func(c *pollConfig) error {
 		if d <= 0 {
@@ -105,7 +106,8 @@ func PollTimeout(d time.Duration) PollOption {
 	}
 }
 
-// PollProgress calls fn after every tasks/get that returned a task, in the
+// PollProgress calls fn after every tasks/get that returned a task (not after
+// a transient fault), in the
 // polling goroutine, before WaitTask decides whether to go on. Use it for a
 // progress line or a log record; fn must not block for long.
 func PollProgress(fn func(PollAttempt)) PollOption {
@@ -155,10 +157,12 @@ type PollAttempt struct {
 // none) and a *[PollError] naming the task, the last state, the attempts
 // and what ran out. A client that gave up has not seen the task fail.
 //
-// A tasks/get error other than a timeout ends the poll at once and is
-// returned (wrapped, with the last task): a *[RPCError] matching
-// [ErrTaskNotFound] when the agent lost the task, or any error of
-// [Client.GetTask]. Transient HTTP faults are retried inside each tasks/get.
+// Each tasks/get retries transient HTTP faults itself. If one still ends in
+// a *[TransportError] or an *[HTTPError] with status 429, 502, 503 or 504,
+// the poll goes on within its budget (the fault is kept in
+// [PollError.LastErr]). Any other tasks/get error ends the poll at once and
+// is returned as it is, with the last task read: a *[RPCError] matching
+// [ErrTaskNotFound] when the agent lost the task, a *[ProtocolError], …
 func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption) (*Task, error) {
 	if taskID == "" {
 		return nil, errors.New("a2a: WaitTask: empty task id")
@@ -188,61 +192,83 @@ func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption
 	defer cancel()
 
 	var last *Task
-	stop := func(attempts int, limit PollLimit, err error) (*Task, error) {
-		pe := &PollError{TaskID: taskID, Attempts: attempts, Elapsed: time.Since(start), Limit: limit, Err: err}
+	stop := func(attempts int, limit PollLimit, err, lastErr error) (*Task, error) {
+		pe := &PollError{TaskID: taskID, Attempts: attempts, Elapsed: time.Since(start), Limit: limit, Err: err, LastErr: lastErr}
 		if last != nil {
 			pe.LastState = last.Status.State
 		}
 		return last, pe
 	}
 	// ranOut tells the caller's ctx apart from the poll's own timeout.
-	ranOut := func(attempts int) (*Task, error) {
+	ranOut := func(attempts int, lastErr error) (*Task, error) {
 		if ctx.Err() != nil {
-			return stop(attempts, PollLimitContext, ctx.Err())
+			return stop(attempts, PollLimitContext, ctx.Err(), lastErr)
 		}
-		return stop(attempts, PollLimitDeadline, context.DeadlineExceeded)
+		return stop(attempts, PollLimitDeadline, context.DeadlineExceeded, lastErr)
 	}
 
-	wait := cfg.interval
+	var lastErr error
+	wait := min(cfg.interval, cfg.maxInterval)
 	for attempt := 1; ; attempt++ {
-		task, err := c.GetTask(pctx, taskID, cfg.call...)
-		if err != nil {
-			if pctx.Err() != nil {
-				return ranOut(attempt)
-			}
-			return last, fmt.Errorf("a2a: wait for task %s: attempt %d: %w", taskID, attempt, err)
+		if pctx.Err() != nil {
+			return ranOut(attempt-1, lastErr)
 		}
-		last = task
-
+		task, err := c.GetTask(pctx, taskID, cfg.call...)
 		done := false
-		switch task.Status.State {
-		case TaskStateCompleted, TaskStateFailed, TaskStateCanceled, TaskStateRejected:
-			done = true // terminal: a failed task is a value
-		case TaskStateInputRequired, TaskStateAuthRequired:
-			done = true // interrupted: the caller must answer
-		case TaskStateSubmitted, TaskStateWorking, TaskStateUnknown:
-			// still running, or the agent cannot tell
+		switch {
+		case err != nil && pctx.Err() != nil:
+			return ranOut(attempt, lastErr)
+		case err != nil && !transient(err):
+			return last, err
+		case err != nil:
+			lastErr = err // a gateway blip: poll again within the budget
 		default:
-			// absent, or a state newer than this SDK: not finished, never success
+			last, lastErr = task, nil
+			switch task.Status.State {
+			case TaskStateCompleted, TaskStateFailed, TaskStateCanceled, TaskStateRejected:
+				done = true // terminal: a failed task is a value
+			case TaskStateInputRequired, TaskStateAuthRequired:
+				done = true // interrupted: the caller must answer
+			case TaskStateSubmitted, TaskStateWorking, TaskStateUnknown:
+				// still running, or the agent cannot tell
+			default:
+				// absent, or a state newer than this SDK: not finished, never success
+			}
 		}
 		next := time.Duration(0)
 		if !done && attempt < cfg.maxAttempts {
-			next = jittered(wait, cfg.jitter)
+			next = min(jittered(wait, cfg.jitter), cfg.maxInterval)
 		}
-		if cfg.progress != nil {
+		if cfg.progress != nil && err == nil {
 			cfg.progress(PollAttempt{Attempt: attempt, Task: task, Elapsed: time.Since(start), Next: next})
 		}
 		if done {
 			return task, nil
 		}
 		if attempt >= cfg.maxAttempts {
-			return stop(attempt, PollLimitAttempts, nil)
+			return stop(attempt, PollLimitAttempts, nil, lastErr)
 		}
 		if err := sleep(pctx, next); err != nil {
-			return ranOut(attempt)
+			return ranOut(attempt, lastErr)
 		}
 		wait = min(time.Duration(float64(wait)*cfg.multiplier), cfg.maxInterval)
 	}
+}
+
+// transient reports whether a tasks/get error is a passing fault of the way
+// to the agent (no reply, or 429/502/503/504 after the call's own retries),
+// after which a poll goes on within its budget.
+func transient(err error) bool {
+	if _, ok := errors.AsType[*TransportError](err); ok {
+		return true
+	}
+	if he, ok := errors.AsType[*HTTPError](err); ok {
+		switch he.StatusCode {
+		case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			return true
+		}
+	}
+	return false
 }
 
 // jittered spreads d uniformly over [d(1-f), d(1+f)].

@@ -174,3 +174,39 @@ func TestWaitTaskHistoryLength(t *testing.T) {
 		t.Errorf("last request %s", got)
 	}
 }
+
+// TestWaitTaskRidesOutGatewayFaults: a 502 or a dropped connection that
+// outlasts one tasks/get's own retries does not end the poll; a budget that
+// runs out during such faults reports the last one in PollError.LastErr.
+func TestWaitTaskRidesOutGatewayFaults(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+	defer srv.Close()
+	c, _ := a2a.NewClient(srv.URL, a2a.WithMaxRetries(0))
+	task, err := c.SendText(context.Background(), "本月巡检记录")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Enqueue(a2atest.Raw{Status: 502, ContentType: "text/html", Body: "<html>502</html>"},
+		a2atest.Raw{Status: 503, Body: "busy"})
+	done, err := c.WaitTask(context.Background(), task.ID, fast...)
+	if err != nil || done.Status.State != a2a.TaskStateCompleted {
+		t.Fatalf("WaitTask through two faults = %v, %v", done, err)
+	}
+
+	srv.Enqueue(a2atest.Raw{Status: 502, Body: "x"}, a2atest.Raw{Status: 502, Body: "x"}, a2atest.Raw{Status: 502, Body: "x"})
+	_, err = c.WaitTask(context.Background(), task.ID, append(fast, a2a.PollMaxAttempts(2))...)
+	pe, ok := errors.AsType[*a2a.PollError](err)
+	if !ok || pe.Attempts != 2 || pe.LastState != "" {
+		t.Fatalf("err = %v", err)
+	}
+	if he, ok := errors.AsType[*a2a.HTTPError](pe.LastErr); !ok || he.StatusCode != 502 {
+		t.Errorf("LastErr = %v, want the 502", pe.LastErr)
+	}
+
+	// A protocol fault is not transient: it ends the poll at once.
+	srv.Enqueue(a2atest.Raw{Status: 200, Body: "not json"})
+	_, err = c.WaitTask(context.Background(), task.ID, fast...)
+	if _, ok := errors.AsType[*a2a.ProtocolError](err); !ok {
+		t.Errorf("err = %v, want *ProtocolError", err)
+	}
+}

@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -61,15 +62,31 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	case http.StatusBadGateway, http.StatusGatewayTimeout:
 		retry = st == nil || st.class == retryIdempotent
 	}
-	if retry {
-		// A server that asks for a longer pause than the cap gets its answer
-		// back to the caller (HTTPError.RetryAfter) instead of a retry that
-		// would come too early.
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok && d > c.retryWaitMax {
+	if !retry {
+		return false, nil
+	}
+	// A server that asks for a longer pause than the cap gets its answer
+	// back to the caller (HTTPError.RetryAfter) instead of a retry that
+	// would come too early.
+	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok && d > c.retryWaitMax {
+		return false, nil
+	}
+	// A 429 or 503 whose body is a JSON-RPC response came from the agent
+	// itself, which may have acted on a message/send: believe the body.
+	if st != nil && st.class == retryUnsafe {
+		if err := c.readBody(st, resp); err == nil && isJSONRPC(st.body) {
 			return false, nil
 		}
 	}
-	return retry, nil
+	return true, nil
+}
+
+// isJSONRPC reports whether body is a JSON object with "jsonrpc": "2.0".
+func isJSONRPC(body []byte) bool {
+	var env struct {
+		JSONRPC string `json:"jsonrpc"`
+	}
+	return json.Unmarshal(body, &env) == nil && env.JSONRPC == "2.0"
 }
 
 // isDialError reports whether err happened before a connection existed, so

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -56,10 +57,30 @@ func (s TaskState) Known() bool {
 	return false
 }
 
-// Timestamp is an ISO 8601 time exactly as the server wrote it. It is kept as
-// text so an odd or zone-less value never fails decoding; [Timestamp.Time]
-// parses it.
+// Timestamp is an ISO 8601 time exactly as the server wrote it
+// (TaskStatus.timestamp, A2A v0.3 §6.2). It is kept as text so an odd or
+// zone-less value never fails decoding; [Timestamp.Time] parses it.
 type Timestamp string
+
+// UnmarshalJSON keeps a JSON string as it is, a null as "", and any other
+// JSON value (a number of epoch seconds, say) as its raw text, so an odd
+// timestamp never fails the decoding of a task.
+func (t *Timestamp) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*t = Timestamp(s)
+	case string(b) == "null":
+		*t = ""
+	default:
+		*t = Timestamp(b)
+	}
+	return nil
+}
 
 // timestampLayouts are tried in order; layouts without a zone are read as UTC.
 var timestampLayouts = []string{
@@ -98,6 +119,36 @@ type TaskStatus struct {
 	State     TaskState `json:"state"`
 	Message   *Message  `json:"message,omitempty"`
 	Timestamp Timestamp `json:"timestamp,omitempty"`
+}
+
+// UnmarshalJSON decodes a status matching member names exactly:
+// encoding/json alone would let a "State" or "STATE" member override
+// "state", and the state decides success (seed 000). Unknown members are
+// ignored; an odd timestamp is kept as text ([Timestamp.UnmarshalJSON]).
+func (s *TaskStatus) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	var out TaskStatus
+	if v, ok := m["state"]; ok {
+		if err := json.Unmarshal(v, &out.State); err != nil {
+			return fmt.Errorf("status.state: %w", err)
+		}
+	}
+	if v, ok := m["message"]; ok && !isNull(v) {
+		out.Message = new(Message)
+		if err := json.Unmarshal(v, out.Message); err != nil {
+			return fmt.Errorf("status.message: %w", err)
+		}
+	}
+	if v, ok := m["timestamp"]; ok {
+		if err := out.Timestamp.UnmarshalJSON(v); err != nil {
+			return err
+		}
+	}
+	*s = out
+	return nil
 }
 
 // Task is the unit of work an agent reports on: what message/send, tasks/get

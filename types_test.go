@@ -265,9 +265,14 @@ func TestTimestamp(t *testing.T) {
 		}
 	}
 	// An odd timestamp never fails decoding: the text is kept.
-	var st a2a.TaskStatus
-	if err := json.Unmarshal([]byte(`{"state":"working","timestamp":"soon"}`), &st); err != nil || st.Timestamp != "soon" {
-		t.Errorf("decode odd timestamp: %v %q", err, st.Timestamp)
+	for in, want := range map[string]a2a.Timestamp{
+		`"soon"`: "soon", `1723482853`: "1723482853", `null`: "", `{"s":1}`: `{"s":1}`, `true`: "true",
+	} {
+		var st a2a.TaskStatus
+		err := json.Unmarshal([]byte(`{"state":"working","timestamp":`+in+`}`), &st)
+		if err != nil || st.Timestamp != want {
+			t.Errorf("decode timestamp %s: %v %q, want %q", in, err, st.Timestamp, want)
+		}
 	}
 }
 
@@ -284,5 +289,26 @@ func TestUnknownFieldsIgnored(t *testing.T) {
 	}
 	if !strings.Contains(string(task.Raw()), `"future"`) {
 		t.Error("Raw lost an unknown field")
+	}
+}
+
+// TestStatusExactKeys: only the exact member "state" decides the state; a
+// differently cased duplicate cannot turn a failure into a success.
+func TestStatusExactKeys(t *testing.T) {
+	for _, in := range []string{
+		`{"kind":"task","id":"t","status":{"state":"failed","STATE":"completed","State":"completed"}}`,
+		`{"kind":"task","id":"t","status":{"State":"completed","state":"failed"}}`,
+	} {
+		var task a2a.Task
+		if err := json.Unmarshal([]byte(in), &task); err != nil {
+			t.Fatal(err)
+		}
+		if task.Status.State != a2a.TaskStateFailed {
+			t.Errorf("%s: state %q, want failed", in, task.Status.State)
+		}
+	}
+	var st a2a.TaskStatus
+	if err := json.Unmarshal([]byte(`{"state":5}`), &st); err == nil {
+		t.Error("a numeric state decoded without error")
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -42,7 +43,9 @@ type Reply struct {
 	// States, when set, scripts the task's life: message/send returns the
 	// task in States[0], each tasks/get moves it one state on, and the last
 	// state repeats. Task's artifacts appear only with the last state; its
-	// status message applies to every state.
+	// status message applies to every state. The script runs whatever
+	// configuration.blocking says, as a gateway that answers before the task
+	// is done would (seed 002).
 	States []a2a.TaskState
 	// Message is returned as the result instead of a task.
 	Message *a2a.Message
@@ -433,10 +436,13 @@ func (s *Server) send(raw json.RawMessage) (any, *a2a.RPCError) {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Copy the slices: the handler may hand the same *Task to every call.
 	t := *rep.Task
+	t.Artifacts = slices.Clone(t.Artifacts)
+	t.History = slices.Clone(t.History)
 	if prev != nil {
 		t.ID, t.ContextID = prev.task.ID, prev.task.ContextID
-		t.History = append(append([]a2a.Message(nil), prev.task.History...), t.History...)
+		t.History = append(slices.Clone(prev.task.History), t.History...)
 	} else {
 		s.nextTask++
 		if t.ID == "" {
@@ -478,6 +484,9 @@ func (s *Server) get(raw json.RawMessage) (any, *a2a.RPCError) {
 	if err := json.Unmarshal(raw, &p); err != nil || p.ID == "" {
 		return nil, invalid(codeInvalidParams, "tasks/get: params.id is missing")
 	}
+	if p.HistoryLength != nil && *p.HistoryLength < 0 {
+		return nil, invalid(codeInvalidParams, "tasks/get: historyLength is negative")
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sc := s.tasks[p.ID]
@@ -508,6 +517,7 @@ func (s *Server) cancel(raw json.RawMessage) (any, *a2a.RPCError) {
 	if sc.current().Status.State.Terminal() {
 		return nil, invalid(codeNotCancelable, "task cannot be canceled: %s", p.ID)
 	}
+	sc.task = sc.current() // results not yet reached stay hidden
 	sc.task.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: a2a.Timestamp(time.Now().UTC().Format(time.RFC3339Nano))}
 	sc.states = nil
 	return sc.task, nil

@@ -169,3 +169,43 @@ func TestEnqueue(t *testing.T) {
 		t.Errorf("after the queue: %v, %v", task, err)
 	}
 }
+
+// TestSharedTaskAndHistory: a handler may return the same *Task to every
+// call (under -race); a negative historyLength is refused, not a panic; a
+// task canceled before its last state does not show the final results.
+func TestSharedTaskAndHistory(t *testing.T) {
+	shared := a2atest.CompletedTask("entity", map[string]int{"n": 1}, "ok")
+	shared.History = make([]a2a.Message, 0, 8)
+	srv := a2atest.NewServer(a2atest.OnSend(func(a2a.Message) a2atest.Reply {
+		return a2atest.Reply{Task: shared, States: []a2a.TaskState{a2a.TaskStateWorking, a2a.TaskStateCompleted}}
+	}))
+	defer srv.Close()
+	c, _ := a2a.NewClient(srv.URL)
+	ctx := context.Background()
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			_, err := c.SendText(ctx, "hi")
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(shared.History) != 0 {
+		t.Errorf("the handler's task was modified: %d history entries", len(shared.History))
+	}
+	if _, err := c.GetTask(ctx, "task-1", a2a.HistoryLength(0)); err != nil {
+		t.Fatal(err)
+	}
+	code, body := post(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"task-1","historyLength":-1}}`, nil)
+	if code != 200 || !strings.Contains(body, "historyLength is negative") {
+		t.Errorf("negative historyLength: %d %s", code, body)
+	}
+	canceled, err := c.CancelTask(ctx, "task-2")
+	if err != nil || canceled.Status.State != a2a.TaskStateCanceled || len(canceled.Artifacts) != 0 {
+		t.Errorf("cancel before the last state: %+v, %v", canceled, err)
+	}
+}
