@@ -88,7 +88,8 @@ func WithAPIKey(key string) Option {
 }
 
 // WithWorkspace sends id in the X-Workspace-ID header of every request
-// (seed 002). It returns an error from NewClient when id is empty.
+// (seed 002). It returns an error from NewClient when id is empty or holds a
+// line break.
 func WithWorkspace(id string) Option {
 	return func(c *clientConfig) error {
 		if err := checkHeaderValue("workspace id", id); err != nil {
@@ -100,8 +101,8 @@ func WithWorkspace(id string) Option {
 }
 
 // WithBearerToken sends "Authorization: Bearer <token>" with every request.
-// It returns an error from NewClient when token is empty. The token never
-// appears in an error or a log record.
+// It returns an error from NewClient when token is empty or holds a line
+// break. The token never appears in an error or a log record.
 func WithBearerToken(token string) Option {
 	return func(c *clientConfig) error {
 		if err := checkHeaderValue("bearer token", token); err != nil {
@@ -221,7 +222,8 @@ func WithMaxResponseBytes(n int64) Option {
 	}
 }
 
-// WithUserAgent sets the User-Agent header (default [DefaultUserAgent]).
+// WithUserAgent sets the User-Agent header (default [DefaultUserAgent]). It
+// returns an error from NewClient when ua is empty or holds a line break.
 func WithUserAgent(ua string) Option {
 	return func(c *clientConfig) error {
 		if err := checkHeaderValue("user agent", ua); err != nil {
@@ -499,6 +501,7 @@ func Blocking(b bool) CallOption {
 
 // AcceptedOutputModes sets message/send configuration.acceptedOutputModes,
 // the MIME types the caller can read (e.g. "text/plain", "application/json").
+// With no modes the field is not sent.
 func AcceptedOutputModes(modes ...string) CallOption {
 	return func(c *callConfig) error {
 		c.outputModes = append([]string(nil), modes...)
@@ -562,12 +565,18 @@ type sendConfiguration struct {
 //
 // A task in state failed, canceled or rejected is returned with a nil error.
 // Errors: *[RPCError], *[HTTPError], *[ProtocolError] (including a result of
-// another kind or null), *[BodyTooLargeError], *[TransportError], ctx's error,
-// or a CallOption's validation error.
+// another kind or null), *[BodyTooLargeError], *[TransportError], ctx's error;
+// and, before anything is sent, an error for a message without parts, a
+// part that cannot be encoded (a [DataPart] holding invalid JSON, an empty
+// [UnknownPart]) or a CallOption's validation error. The result is nil
+// whenever the error is not.
 func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOption) (SendResult, error) {
 	cfg, err := buildCallConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	if len(msg.Parts) == 0 {
+		return nil, errors.New("a2a: SendMessage: message has no parts")
 	}
 	if msg.MessageID == "" {
 		msg.MessageID = c.newMsgID()

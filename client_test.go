@@ -478,3 +478,23 @@ func TestNonRPCJSONOnErrorStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestSendMessageCallerFaults: a message without parts or with a part that
+// cannot be encoded is refused before anything is sent.
+func TestSendMessageCallerFaults(t *testing.T) {
+	c, rec := newMock(t, []mockReply{rpcReply(fixture(t, "get_task.json"))})
+	ctx := context.Background()
+	for name, msg := range map[string]a2a.Message{
+		"no parts":      {},
+		"bad data":      {Parts: a2a.Parts{a2a.DataPart{Data: json.RawMessage(`{"a":`)}}},
+		"empty unknown": {Parts: a2a.Parts{a2a.UnknownPart{PartKind: "x"}}},
+	} {
+		res, err := c.SendMessage(ctx, msg)
+		if err == nil || res != nil {
+			t.Errorf("%s: %v, %v", name, res, err)
+		}
+	}
+	if len(rec.got) != 0 {
+		t.Errorf("%d requests sent", len(rec.got))
+	}
+}

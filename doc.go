@@ -10,10 +10,19 @@
 // concurrent use:
 //
 //	c, err := a2a.NewClient("https://a2a.objqr.com/a2a/jsonrpc")
+//	if err != nil {
+//		return err // a bad endpoint or option; NewClient does no I/O
+//	}
 //	task, err := c.SendText(ctx, "这个二维码是什么？https://qr71.cn/okDISU/qssTnoy")
-//	// err == nil; task.Status.State is completed or failed
-//	summary := task.Artifact("entity").Text()   // the one-line summary
-//	err = task.Artifact("entity").DecodeData(&myStruct) // the structured data
+//	if err != nil {
+//		return err // transport or protocol fault: no task came back
+//	}
+//	if task.Status.State == a2a.TaskStateFailed {
+//		return fmt.Errorf("query failed: %s", task.StatusText())
+//	}
+//	summary := task.Artifact("entity").Text() // the one-line summary
+//	var card struct{ Title string }
+//	err = task.Artifact("entity").DecodeData(&card) // the structured data
 //
 // For a gateway (seed 002) add [WithAPIKey], [WithWorkspace] and
 // [WithAgentID] or [WithAgentCode]; the selector goes into every request

@@ -22,7 +22,9 @@ import (
 //     answered with a Message where a Task was expected;
 //   - *[PollError]: from [Client.WaitTask] when its budget runs out;
 //   - the context's error, wrapped, when ctx is done first;
-//   - an option validation error from [NewClient] or per-call options.
+//   - a plain error, before anything is sent, for a caller fault: an option
+//     given bad input, an empty task id, a message without parts or one
+//     whose parts cannot be encoded.
 //
 // A task in state failed, canceled or rejected is not an error.
 

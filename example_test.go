@@ -89,7 +89,7 @@ func ExampleClient_SendText_failed() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// A failed query is a value, not an error (seed 000): err is nil.
+	// A failed query is a value, not an error: err is nil.
 	if task.Status.State == a2a.TaskStateFailed {
 		fmt.Printf("task %s failed: %s\n", task.ID, task.StatusText())
 	}
@@ -158,15 +158,16 @@ func ExampleClient_CancelTask() {
 	c, _ := a2a.NewClient(agent.URL)
 	ctx := context.Background()
 	slow, _ := c.SendText(ctx, "本月巡检记录", a2a.Blocking(false))
+	taskID := slow.ID
 
 	// snippet: cancel-task
-	task, err := c.CancelTask(ctx, slow.ID)
+	task, err := c.CancelTask(ctx, taskID)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(task.Status.State) // canceling does not undo side effects already made
 
-	_, err = c.CancelTask(ctx, slow.ID)
+	_, err = c.CancelTask(ctx, taskID) // already terminal now
 	fmt.Println(errors.Is(err, a2a.ErrTaskNotCancelable))
 	// snippet end
 

@@ -34,3 +34,29 @@ func ExampleNewServer() {
 
 	// Output: completed 完成 <nil> 2
 }
+
+func ExampleCaoliao() {
+	ctx := context.Background()
+
+	// snippet: offline
+	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+	defer agent.Close()
+	c, err := a2a.NewClient(agent.URL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, text := range []string{"这个二维码是什么？https://qr71.cn/okDISU/qssTnoy", "https://qr71.cn/nope", "本月巡检记录", "查一台设备"} {
+		task, err := c.SendText(ctx, text)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(task.Status.State)
+	}
+	// snippet end
+
+	// Output:
+	// completed
+	// failed
+	// submitted
+	// input-required
+}
