@@ -1,0 +1,21 @@
+module github.com/caoliao-a2a/a2a-go/interop
+
+go 1.26.0
+
+require (
+	github.com/a2aproject/a2a-go v0.3.15
+	github.com/caoliao-a2a/a2a-go v0.0.0
+	github.com/google/go-cmp v0.7.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	go.uber.org/goleak v1.3.0
+)
+
+require (
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
+	golang.org/x/sync v0.15.0 // indirect
+	golang.org/x/text v0.26.0 // indirect
+)
+
+replace github.com/caoliao-a2a/a2a-go => ../

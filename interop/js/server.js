@@ -1,0 +1,259 @@
+// A2A v0.3 JSON-RPC interoperability test peer built on @a2a-js/sdk.
+//
+// The Go client SDK's interop tests start this process, read the single line
+// "LISTENING <port>" from its stdout, and then talk JSON-RPC to
+// http://127.0.0.1:<port>/a2a/jsonrpc. Everything else (logs) goes to stderr.
+//
+// The agent is scripted by the text of the first text part of the user
+// message; see README.md next to this file for the scenarios.
+//
+// Environment:
+//   PORT                 port to listen on (default 0 = any free port)
+//   EXIT_ON_STDIN_CLOSE  "0" disables exiting when stdin is closed (handy for
+//                        running by hand in the background with stdin=/dev/null)
+
+import express from 'express';
+import { randomUUID as uuidv4 } from 'node:crypto';
+import { AGENT_CARD_PATH } from '@a2a-js/sdk';
+import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+
+// stdout carries exactly one line ("LISTENING <port>"); route every console
+// method that would write to stdout (including the SDK's) to stderr instead.
+for (const m of ['log', 'info', 'debug']) {
+  console[m] = (...args) => console.error(...args);
+}
+
+const HOST = '127.0.0.1';
+const JSONRPC_PATH = '/a2a/jsonrpc';
+const SLOW_DELAY_MS = 400;
+const CANCEL_WAIT_MS = 30_000;
+
+const ENTITY_DATA = { title: '数控车床-A08-03-06', status: { 设备运行状态: '正常' } };
+const ENTITY_TEXT =
+  '数控车床-A08-03-06;建档组织:草料二维码;状态:设备运行状态=正常;账本 1 条;属性 7 项;可执行操作 2 个';
+const FAIL_TEXT = '查询失败:码不存在或无法解析';
+const ASK_TEXT = '请提供要查询的设备编号';
+
+const now = () => new Date().toISOString();
+
+function firstText(message) {
+  const part = (message?.parts || []).find((p) => p && p.kind === 'text');
+  return part ? String(part.text) : '';
+}
+
+function agentMessage(text, taskId, contextId) {
+  const msg = {
+    kind: 'message',
+    role: 'agent',
+    messageId: uuidv4(),
+    parts: [{ kind: 'text', text }],
+    contextId,
+  };
+  if (taskId) msg.taskId = taskId;
+  return msg;
+}
+
+class ScriptedExecutor {
+  // taskId -> function(reason) that stops the pending work of a running task.
+  running = new Map();
+
+  async execute(ctx, bus) {
+    const { taskId, contextId, userMessage, task } = ctx;
+    const text = firstText(userMessage).trim();
+
+    const publishTask = (state) =>
+      bus.publish({
+        kind: 'task',
+        id: taskId,
+        contextId,
+        status: { state, timestamp: now() },
+        history: [userMessage],
+      });
+    const publishArtifact = (name, parts) =>
+      bus.publish({
+        kind: 'artifact-update',
+        taskId,
+        contextId,
+        artifact: { artifactId: uuidv4(), name, parts },
+      });
+    const publishStatus = (state, messageText, final = true) => {
+      const status = { state, timestamp: now() };
+      if (messageText !== undefined) status.message = agentMessage(messageText, taskId, contextId);
+      bus.publish({ kind: 'status-update', taskId, contextId, status, final });
+    };
+    const done = () => bus.finished();
+
+    // Follow-up on a task that is waiting for input ("ask" scenario).
+    if (task && task.status?.state === 'input-required') {
+      console.error(`[executor] follow-up on task ${taskId}: ${JSON.stringify(text)}`);
+      publishArtifact('entity', [{ kind: 'text', text: `设备 ${text} 正常` }]);
+      publishStatus('completed');
+      done();
+      return;
+    }
+
+    console.error(`[executor] task ${taskId} context ${contextId} scenario ${JSON.stringify(text)}`);
+    switch (text) {
+      case 'entity':
+        publishTask('submitted');
+        publishArtifact('entity', [
+          { kind: 'data', data: ENTITY_DATA },
+          { kind: 'text', text: ENTITY_TEXT },
+        ]);
+        publishStatus('completed');
+        done();
+        return;
+
+      case 'fail':
+        publishTask('submitted');
+        publishStatus('failed', FAIL_TEXT);
+        done();
+        return;
+
+      case 'ask':
+        publishTask('submitted');
+        publishStatus('input-required', ASK_TEXT);
+        done();
+        return;
+
+      case 'slow': {
+        publishTask('working');
+        const outcome = await this.#wait(taskId, SLOW_DELAY_MS);
+        if (outcome === 'canceled') return; // cancelTask already published the final event
+        publishArtifact('result', [{ kind: 'text', text: 'done' }]);
+        publishStatus('completed');
+        done();
+        return;
+      }
+
+      case 'cancel': {
+        publishTask('working');
+        const outcome = await this.#wait(taskId, CANCEL_WAIT_MS);
+        if (outcome === 'canceled') return;
+        publishStatus('failed', 'timed out waiting for tasks/cancel');
+        done();
+        return;
+      }
+
+      case 'message':
+        bus.publish({
+          kind: 'message',
+          role: 'agent',
+          messageId: uuidv4(),
+          parts: [{ kind: 'text', text: '你好' }],
+          contextId,
+        });
+        done();
+        return;
+
+      default:
+        publishTask('submitted');
+        publishStatus('failed', 'unknown scenario');
+        done();
+    }
+  }
+
+  // Resolves with 'timeout' after ms, or with 'canceled' if cancelTask stops it first.
+  #wait(taskId, ms) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.running.delete(taskId);
+        resolve('timeout');
+      }, ms);
+      this.running.set(taskId, () => {
+        clearTimeout(timer);
+        this.running.delete(taskId);
+        resolve('canceled');
+      });
+    });
+  }
+
+  // Called by DefaultRequestHandler.cancelTask while the task's event bus is
+  // still alive; the handler then waits for a final status-update on that bus.
+  cancelTask = async (taskId, bus) => {
+    const stop = this.running.get(taskId);
+    if (!stop) {
+      // Nothing of ours is running for this task: end the bus so the handler
+      // does not wait forever (it then answers TaskNotCancelable).
+      console.error(`[executor] cancel of ${taskId}: not running`);
+      bus.finished();
+      return;
+    }
+    stop();
+    const task = await taskStore.load(taskId);
+    const contextId = task?.contextId;
+    console.error(`[executor] cancel of ${taskId}: canceled`);
+    bus.publish({
+      kind: 'status-update',
+      taskId,
+      contextId,
+      status: { state: 'canceled', timestamp: now() },
+      final: true,
+    });
+    bus.finished();
+  };
+}
+
+// The card's url gets the real port once the server is listening;
+// DefaultRequestHandler serves this very object, so mutating it is enough.
+const agentCard = {
+  protocolVersion: '0.3.0',
+  name: 'a2a-go interop peer (a2a-js)',
+  description: 'Scripted A2A agent used to test the Go client SDK against @a2a-js/sdk.',
+  url: `http://${HOST}:0${JSONRPC_PATH}`,
+  preferredTransport: 'JSONRPC',
+  version: '0.1.0',
+  capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain', 'application/json'],
+  skills: [
+    {
+      id: 'scripted',
+      name: 'Scripted scenarios',
+      description: 'entity, fail, ask, slow, cancel, message',
+      tags: ['test'],
+    },
+  ],
+};
+
+const taskStore = new InMemoryTaskStore();
+const requestHandler = new DefaultRequestHandler(agentCard, taskStore, new ScriptedExecutor());
+
+const app = express();
+app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
+app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+
+const port = Number.parseInt(process.env.PORT ?? '0', 10) || 0;
+const server = app.listen(port, HOST, () => {
+  const actual = server.address().port;
+  agentCard.url = `http://${HOST}:${actual}${JSONRPC_PATH}`;
+  agentCard.additionalInterfaces = [{ url: agentCard.url, transport: 'JSONRPC' }];
+  console.error(`[server] A2A JSON-RPC at ${agentCard.url}, card at http://${HOST}:${actual}/${AGENT_CARD_PATH}`);
+  process.stdout.write(`LISTENING ${actual}\n`);
+});
+server.on('error', (err) => {
+  console.error('[server] error:', err);
+  process.exit(1);
+});
+
+let stopping = false;
+function shutdown(why) {
+  if (stopping) return;
+  stopping = true;
+  console.error(`[server] shutting down (${why})`);
+  server.close(() => process.exit(0));
+  server.closeAllConnections?.();
+  // Pending executor timers must not keep the process alive.
+  setTimeout(() => process.exit(0), 1000).unref();
+}
+
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
+
+if (process.env.EXIT_ON_STDIN_CLOSE !== '0') {
+  process.stdin.on('end', () => shutdown('stdin closed'));
+  process.stdin.on('close', () => shutdown('stdin closed'));
+  process.stdin.on('error', () => shutdown('stdin error'));
+  process.stdin.resume(); // read and discard, so that EOF is noticed
+}
