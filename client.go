@@ -48,6 +48,8 @@ type Client struct {
 	agentKey  string // "agent_id" or "agent_code", or ""
 	agentVal  string
 	rc        *retryablehttp.Client
+	streamRC  *retryablehttp.Client // rc without the default client's overall timeout
+	card      atomic.Pointer[AgentCard]
 	maxBody   int64
 	log       *slog.Logger
 	redactor  *strings.Replacer
@@ -315,8 +317,22 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	}
 	c.redactor = newRedactor(u, cfg)
 
-	c.rc = &retryablehttp.Client{
-		HTTPClient:     guardRedirects(cfg.httpClient),
+	hc := guardRedirects(cfg.httpClient)
+	c.rc = c.retryClient(hc, cfg)
+	c.streamRC = c.rc
+	if cfg.httpClient == nil {
+		// A stream lasts as long as the task; only ctx bounds it.
+		streamHC := *hc
+		streamHC.Timeout = 0
+		c.streamRC = c.retryClient(&streamHC, cfg)
+	}
+	return c, nil
+}
+
+// retryClient wraps hc in the retrying client every call goes through.
+func (c *Client) retryClient(hc *http.Client, cfg clientConfig) *retryablehttp.Client {
+	return &retryablehttp.Client{
+		HTTPClient:     hc,
 		Logger:         nil, // its own logger would print URLs; we log in hooks
 		RetryWaitMin:   cfg.waitMin,
 		RetryWaitMax:   cfg.waitMax,
@@ -326,7 +342,6 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
 		RequestLogHook: c.logAttempt,
 	}
-	return c, nil
 }
 
 // guardRedirects returns a copy of hc (or a default client) whose redirect
@@ -571,30 +586,9 @@ type sendConfiguration struct {
 // [UnknownPart]) or a CallOption's validation error. The result is nil
 // whenever the error is not.
 func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOption) (SendResult, error) {
-	cfg, err := buildCallConfig(opts)
+	params, class, err := c.sendParams(msg, opts)
 	if err != nil {
 		return nil, err
-	}
-	if len(msg.Parts) == 0 {
-		return nil, errors.New("a2a: SendMessage: message has no parts")
-	}
-	if msg.MessageID == "" {
-		msg.MessageID = c.newMsgID()
-	}
-	if msg.Role == "" {
-		msg.Role = RoleUser
-	}
-	params := messageSendParams{
-		Message: msg,
-		Configuration: sendConfiguration{
-			AcceptedOutputModes: cfg.outputModes,
-			HistoryLength:       cfg.historyLength,
-			Blocking:            cfg.blocking,
-		},
-	}
-	class := retryUnsafe
-	if cfg.retrySend {
-		class = retryIdempotent
 	}
 	const method = "message/send"
 	rep, err := c.call(ctx, method, params, class)
@@ -626,6 +620,37 @@ func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOptio
 	default:
 		return nil, rep.protocolError(fmt.Sprintf("result kind %s is neither task nor message", rep.c.quote(kind)), nil)
 	}
+}
+
+// sendParams builds the params of message/send or message/stream: the
+// message with its messageId and role filled in, and the configuration.
+func (c *Client) sendParams(msg Message, opts []CallOption) (messageSendParams, retryClass, error) {
+	cfg, err := buildCallConfig(opts)
+	if err != nil {
+		return messageSendParams{}, 0, err
+	}
+	if len(msg.Parts) == 0 {
+		return messageSendParams{}, 0, errors.New("a2a: message has no parts")
+	}
+	if msg.MessageID == "" {
+		msg.MessageID = c.newMsgID()
+	}
+	if msg.Role == "" {
+		msg.Role = RoleUser
+	}
+	params := messageSendParams{
+		Message: msg,
+		Configuration: sendConfiguration{
+			AcceptedOutputModes: cfg.outputModes,
+			HistoryLength:       cfg.historyLength,
+			Blocking:            cfg.blocking,
+		},
+	}
+	class := retryUnsafe
+	if cfg.retrySend {
+		class = retryIdempotent
+	}
+	return params, class, nil
 }
 
 // SendText sends text as a one-part user message with message/send and
@@ -800,6 +825,7 @@ type callState struct {
 	method   string
 	id       int64
 	class    retryClass
+	stream   bool // an SSE call: the reply body is read event by event
 	attempts int
 	start    time.Time
 	body     []byte
@@ -820,6 +846,21 @@ func stateFrom(ctx context.Context) *callState {
 // success. Errors: *RPCError, *HTTPError, *ProtocolError, *BodyTooLargeError,
 // *TransportError, or ctx's error wrapped.
 func (c *Client) call(ctx context.Context, method string, params any, class retryClass) (*reply, error) {
+	payload, id, err := c.envelope(method, params)
+	if err != nil {
+		return nil, err
+	}
+	st := &callState{method: method, id: id, class: class}
+	resp, err := c.do(ctx, http.MethodPost, c.endpoint, payload, st)
+	if err != nil {
+		return nil, err
+	}
+	return c.checkResponse(st, resp)
+}
+
+// envelope encodes a JSON-RPC request for method with a fresh id and the
+// agent selector, once, so every retry sends the same bytes.
+func (c *Client) envelope(method string, params any) ([]byte, int64, error) {
 	env := request{JSONRPC: "2.0", ID: c.nextID.Add(1), Method: method, Params: params}
 	switch c.agentKey {
 	case "agent_id":
@@ -829,29 +870,61 @@ func (c *Client) call(ctx context.Context, method string, params any, class retr
 	}
 	payload, err := json.Marshal(env)
 	if err != nil {
-		return nil, fmt.Errorf("a2a: %s: encode request: %w", method, err)
+		return nil, 0, fmt.Errorf("a2a: %s: encode request: %w", method, err)
 	}
+	return payload, env.ID, nil
+}
 
-	st := &callState{method: method, id: env.ID, class: class, start: time.Now()}
-	req, err := retryablehttp.NewRequestWithContext(context.WithValue(ctx, stateKey{}, st), http.MethodPost, c.endpoint, payload)
+// do sends one HTTP request (payload nil for a GET) through the retrying
+// client and reads the reply body into st.body, at most c.maxBody bytes. For
+// a call with st.stream set, a 2xx text/event-stream reply is returned with
+// its body open, for the caller to read and close; every other reply comes
+// back with its body read and closed. Errors: *TransportError,
+// *BodyTooLargeError, ctx's error wrapped, or a request-building error.
+func (c *Client) do(ctx context.Context, httpMethod, target string, payload []byte, st *callState) (*http.Response, error) {
+	st.start = time.Now()
+	method := st.method
+	req, err := retryablehttp.NewRequestWithContext(context.WithValue(ctx, stateKey{}, st), httpMethod, target, payload)
 	if err != nil {
 		return nil, fmt.Errorf("a2a: %s: build request: %w", method, err)
 	}
 	for k, vs := range c.header {
 		req.Header[k] = vs
 	}
-	req.SetResponseHandler(func(resp *http.Response) error { return c.readBody(st, resp) })
-
-	resp, err := c.rc.Do(req)
-	if resp != nil {
-		defer resp.Body.Close()
+	if payload == nil {
+		req.Header.Del("Content-Type")
 	}
+	rc := c.rc
+	if st.stream {
+		req.Header.Set("Accept", "text/event-stream")
+		rc = c.streamRC
+	}
+	req.SetResponseHandler(func(resp *http.Response) error {
+		if st.stream && isEventStream(resp) {
+			return nil // the caller reads it event by event
+		}
+		return c.readBody(st, resp)
+	})
+
+	resp, err := rc.Do(req)
 	if ctx.Err() != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
 		return nil, fmt.Errorf("a2a: %s: %w", method, ctx.Err())
 	}
 	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
 		return nil, &TransportError{Method: method, Attempts: st.attempts, Err: c.cleanErr(err)}
 	}
+	if st.stream && isEventStream(resp) {
+		c.log.LogAttrs(ctx, slog.LevelDebug, "a2a stream opened", slog.String("method", method), slog.Int64("id", st.id),
+			slog.Int("attempts", st.attempts), slog.Duration("elapsed", time.Since(st.start)))
+		return resp, nil
+	}
+	defer resp.Body.Close()
 	if !st.read { // a retryable status that ran out of retries
 		if err := c.readBody(st, resp); err != nil {
 			if ctx.Err() != nil {
@@ -866,7 +939,16 @@ func (c *Client) call(ctx context.Context, method string, params any, class retr
 	if st.tooLarge {
 		return nil, &BodyTooLargeError{Method: method, Limit: c.maxBody, StatusCode: resp.StatusCode}
 	}
-	return c.checkResponse(st, resp)
+	return resp, nil
+}
+
+// isEventStream reports whether resp is a 2xx Server-Sent Events reply.
+func isEventStream(resp *http.Response) bool {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return false
+	}
+	mt, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "text/event-stream")
 }
 
 // maxPrealloc bounds the buffer allocated from a Content-Length, in bytes.

@@ -51,6 +51,18 @@ type Reply struct {
 	Message *a2a.Message
 	// Error is returned as a JSON-RPC error (Code, Message, Data are used).
 	Error *a2a.RPCError
+	// Events, when set, are what message/stream sends, in order, as
+	// Server-Sent Events; the stream then closes. Without Events a stream
+	// sends the reply as a send would (Task or Message), then, for a
+	// scripted task, a status update per remaining state (the last one
+	// final, the artifacts just before it). Task ids of events are not
+	// filled in.
+	Events []a2a.Event
+	// StreamRaw, when set, is written verbatim as the body of a
+	// message/stream reply (Content-Type text/event-stream), with {{id}}
+	// replaced by the request's id: for comments, CRLF line ends, errors
+	// inside a stream, cut-off events and other faults.
+	StreamRaw string
 }
 
 // Raw is a canned HTTP reply, served to the next request instead of the
@@ -67,8 +79,10 @@ type Raw struct {
 
 // Request is a request the server received.
 type Request struct {
-	// Method is the JSON-RPC method ("" if the body did not parse).
+	// Method is the JSON-RPC method ("" if the body did not parse, or for a GET).
 	Method string
+	// Path is the URL path, e.g. "/a2a/jsonrpc" or a card path.
+	Path   string
 	Header http.Header
 	Body   []byte
 }
@@ -123,11 +137,17 @@ type Server struct {
 	selectorKey   string
 	selectorVal   string
 
+	card         *a2a.AgentCard
+	cardPaths    []string
+	extendedCard *a2a.AgentCard
+
 	mu       sync.Mutex
 	tasks    map[string]*scripted
 	nextTask int
 	queue    []Raw
 	requests []Request
+	push     map[string][]a2a.PushNotificationConfig
+	nextPush int
 }
 
 type scripted struct {
@@ -138,7 +158,7 @@ type scripted struct {
 
 // NewServer starts a fake agent on a loopback port. Close it when done.
 func NewServer(opts ...Option) *Server {
-	s := &Server{requireHeader: map[string]string{}, tasks: map[string]*scripted{}}
+	s := &Server{requireHeader: map[string]string{}, tasks: map[string]*scripted{}, push: map[string][]a2a.PushNotificationConfig{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -147,6 +167,11 @@ func NewServer(opts ...Option) *Server {
 	}
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.ts.URL + "/a2a/jsonrpc"
+	for _, c := range []*a2a.AgentCard{s.card, s.extendedCard} {
+		if c != nil && c.URL == "" {
+			c.URL = s.URL
+		}
+	}
 	return s
 }
 
@@ -218,6 +243,8 @@ const (
 	codeInvalidParams  = -32602
 	codeTaskNotFound   = -32001
 	codeNotCancelable  = -32002
+
+	codeExtendedCardNotConfigured = -32007
 )
 
 type envelope struct {
@@ -235,7 +262,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	parseErr := json.Unmarshal(body, &env)
 
 	s.mu.Lock()
-	rec := Request{Header: r.Header.Clone(), Body: body}
+	rec := Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
 	if env.Method != nil {
 		rec.Method = *env.Method
 	}
@@ -249,6 +276,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 
 	if canned != nil {
 		writeRaw(w, *canned, env.ID)
+		return
+	}
+	if r.Method == http.MethodGet {
+		s.serveCard(w, r)
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -269,6 +300,14 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if parseErr != nil {
 		writeJSON(w, nil, nil, &a2a.RPCError{Code: codeParse, Message: "invalid JSON payload"})
+		return
+	}
+	if env.Method != nil && (*env.Method == "message/stream" || *env.Method == "tasks/resubscribe") {
+		if rpcErr := s.check(env); rpcErr != nil {
+			writeJSON(w, env.ID, nil, rpcErr)
+			return
+		}
+		s.serveStream(w, env)
 		return
 	}
 	result, rpcErr := s.handle(env)
@@ -321,26 +360,8 @@ func invalid(code int, format string, args ...any) *a2a.RPCError {
 
 // handle checks the envelope and dispatches on the method.
 func (s *Server) handle(env envelope) (any, *a2a.RPCError) {
-	if env.JSONRPC == nil || *env.JSONRPC != "2.0" {
-		return nil, invalid(codeInvalidRequest, `"jsonrpc" must be "2.0"`)
-	}
-	if !validID(env.ID) {
-		return nil, invalid(codeInvalidRequest, `"id" must be a string or an integer`)
-	}
-	if env.Method == nil {
-		return nil, invalid(codeInvalidRequest, `"method" is missing`)
-	}
-	if s.selectorKey != "" {
-		got := env.AgentID
-		if s.selectorKey == "agent_code" {
-			got = env.AgentCode
-		}
-		if got == nil || *got != s.selectorVal {
-			return nil, invalid(codeInvalidParams, "%s missing or wrong on %s", s.selectorKey, *env.Method)
-		}
-	}
-	if len(env.Params) == 0 || env.Params[0] != '{' {
-		return nil, invalid(codeInvalidParams, `"params" must be an object`)
+	if rpcErr := s.check(env); rpcErr != nil {
+		return nil, rpcErr
 	}
 	switch *env.Method {
 	case "message/send":
@@ -349,9 +370,46 @@ func (s *Server) handle(env envelope) (any, *a2a.RPCError) {
 		return s.get(env.Params)
 	case "tasks/cancel":
 		return s.cancel(env.Params)
+	case "tasks/pushNotificationConfig/set", "tasks/pushNotificationConfig/get",
+		"tasks/pushNotificationConfig/list", "tasks/pushNotificationConfig/delete":
+		return s.pushConfig(*env.Method, env.Params)
+	case "agent/getAuthenticatedExtendedCard":
+		if s.extendedCard == nil {
+			return nil, invalid(codeExtendedCardNotConfigured, "authenticated extended card is not configured")
+		}
+		return s.extendedCard, nil
 	default:
 		return nil, invalid(codeMethodNotFound, "method not found: %s", *env.Method)
 	}
+}
+
+// check checks the JSON-RPC envelope and the agent selector.
+func (s *Server) check(env envelope) *a2a.RPCError {
+	if env.JSONRPC == nil || *env.JSONRPC != "2.0" {
+		return invalid(codeInvalidRequest, `"jsonrpc" must be "2.0"`)
+	}
+	if !validID(env.ID) {
+		return invalid(codeInvalidRequest, `"id" must be a string or an integer`)
+	}
+	if env.Method == nil {
+		return invalid(codeInvalidRequest, `"method" is missing`)
+	}
+	if s.selectorKey != "" {
+		got := env.AgentID
+		if s.selectorKey == "agent_code" {
+			got = env.AgentCode
+		}
+		if got == nil || *got != s.selectorVal {
+			return invalid(codeInvalidParams, "%s missing or wrong on %s", s.selectorKey, *env.Method)
+		}
+	}
+	if *env.Method == "agent/getAuthenticatedExtendedCard" {
+		return nil // the one method without params
+	}
+	if len(env.Params) == 0 || env.Params[0] != '{' {
+		return invalid(codeInvalidParams, `"params" must be an object`)
+	}
+	return nil
 }
 
 func validID(raw json.RawMessage) bool {
@@ -378,27 +436,35 @@ type sendParams struct {
 }
 
 func (s *Server) send(raw json.RawMessage) (any, *a2a.RPCError) {
+	_, result, rpcErr := s.sendReply(raw)
+	return result, rpcErr
+}
+
+// sendReply checks a message/send or message/stream request, runs the
+// OnSend handler, stores the task, and returns the Reply and the result to
+// send first (an a2a.Task or an a2a.Message).
+func (s *Server) sendReply(raw json.RawMessage) (Reply, any, *a2a.RPCError) {
 	var p sendParams
 	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, invalid(codeInvalidParams, "message/send params: %v", err)
+		return Reply{}, nil, invalid(codeInvalidParams, "message/send params: %v", err)
 	}
 	if p.Message == nil {
-		return nil, invalid(codeInvalidParams, "message/send: params.message is missing")
+		return Reply{}, nil, invalid(codeInvalidParams, "message/send: params.message is missing")
 	}
 	m := p.Message.Message
 	switch {
 	case p.Message.Kind != "message":
-		return nil, invalid(codeInvalidParams, `message/send: message.kind must be "message"`)
+		return Reply{}, nil, invalid(codeInvalidParams, `message/send: message.kind must be "message"`)
 	case m.Role != a2a.RoleUser:
-		return nil, invalid(codeInvalidParams, `message/send: message.role must be "user"`)
+		return Reply{}, nil, invalid(codeInvalidParams, `message/send: message.role must be "user"`)
 	case m.MessageID == "":
-		return nil, invalid(codeInvalidParams, "message/send: message.messageId is missing")
+		return Reply{}, nil, invalid(codeInvalidParams, "message/send: message.messageId is missing")
 	case len(m.Parts) == 0:
-		return nil, invalid(codeInvalidParams, "message/send: message.parts is empty")
+		return Reply{}, nil, invalid(codeInvalidParams, "message/send: message.parts is empty")
 	}
 	for i, part := range m.Parts {
 		if _, ok := part.(a2a.UnknownPart); ok {
-			return nil, invalid(codeInvalidParams, "message/send: part %d has unknown kind %q", i, part.Kind())
+			return Reply{}, nil, invalid(codeInvalidParams, "message/send: part %d has unknown kind %q", i, part.Kind())
 		}
 	}
 
@@ -408,11 +474,11 @@ func (s *Server) send(raw json.RawMessage) (any, *a2a.RPCError) {
 		prev = s.tasks[m.TaskID]
 		if prev == nil {
 			s.mu.Unlock()
-			return nil, invalid(codeTaskNotFound, "task not found: %s", m.TaskID)
+			return Reply{}, nil, invalid(codeTaskNotFound, "task not found: %s", m.TaskID)
 		}
 		if prev.current().Status.State.Terminal() {
 			s.mu.Unlock()
-			return nil, invalid(codeInvalidParams, "task %s is in a terminal state", m.TaskID)
+			return Reply{}, nil, invalid(codeInvalidParams, "task %s is in a terminal state", m.TaskID)
 		}
 	}
 	s.mu.Unlock()
@@ -420,7 +486,7 @@ func (s *Server) send(raw json.RawMessage) (any, *a2a.RPCError) {
 	rep := s.onSend(m) // outside the lock: the handler may call Server methods
 	switch {
 	case rep.Error != nil:
-		return nil, rep.Error
+		return rep, nil, rep.Error
 	case rep.Message != nil:
 		msg := *rep.Message
 		if msg.MessageID == "" {
@@ -429,9 +495,9 @@ func (s *Server) send(raw json.RawMessage) (any, *a2a.RPCError) {
 		if msg.Role == "" {
 			msg.Role = a2a.RoleAgent
 		}
-		return msg, nil
+		return rep, msg, nil
 	case rep.Task == nil:
-		return nil, invalid(codeInvalidParams, "a2atest: the OnSend handler returned an empty Reply")
+		return Reply{}, nil, invalid(codeInvalidParams, "a2atest: the OnSend handler returned an empty Reply")
 	}
 
 	s.mu.Lock()
@@ -459,7 +525,7 @@ func (s *Server) send(raw json.RawMessage) (any, *a2a.RPCError) {
 	}
 	sc := &scripted{task: t, states: rep.States}
 	s.tasks[t.ID] = sc
-	return sc.current(), nil
+	return rep, sc.current(), nil
 }
 
 // current returns the task in its current scripted state.

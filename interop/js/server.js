@@ -5,17 +5,29 @@
 // http://127.0.0.1:<port>/a2a/jsonrpc. Everything else (logs) goes to stderr.
 //
 // The agent is scripted by the text of the first text part of the user
-// message; see README.md next to this file for the scenarios.
+// message; see README.md next to this file for the scenarios. It also serves
+// message/stream and tasks/resubscribe (SSE), tasks/pushNotificationConfig/*
+// (in-memory store) and agent/getAuthenticatedExtendedCard.
 //
 // Environment:
 //   PORT                 port to listen on (default 0 = any free port)
 //   EXIT_ON_STDIN_CLOSE  "0" disables exiting when stdin is closed (handy for
 //                        running by hand in the background with stdin=/dev/null)
+//   PUSH_SEND            "1" makes the SDK's DefaultPushNotificationSender
+//                        really POST task updates to configured webhooks
+//                        (1 s timeout, failures only logged); by default a
+//                        no-op sender is used and nothing is ever POSTed
 
 import express from 'express';
 import { randomUUID as uuidv4 } from 'node:crypto';
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
-import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import {
+  DefaultExecutionEventBusManager,
+  DefaultPushNotificationSender,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+} from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
 // stdout carries exactly one line ("LISTENING <port>"); route every console
@@ -26,7 +38,9 @@ for (const m of ['log', 'info', 'debug']) {
 
 const HOST = '127.0.0.1';
 const JSONRPC_PATH = '/a2a/jsonrpc';
+const LEGACY_AGENT_CARD_PATH = '.well-known/agent.json';
 const SLOW_DELAY_MS = 400;
+const STREAM_SLOW_STEP_MS = 500;
 const CANCEL_WAIT_MS = 30_000;
 
 const ENTITY_DATA = { title: '数控车床-A08-03-06', status: { 设备运行状态: '正常' } };
@@ -76,6 +90,16 @@ class ScriptedExecutor {
         taskId,
         contextId,
         artifact: { artifactId: uuidv4(), name, parts },
+      });
+    // Streaming variant: fixed artifactId and explicit append/lastChunk.
+    const publishChunk = (artifactId, name, parts, append, lastChunk) =>
+      bus.publish({
+        kind: 'artifact-update',
+        taskId,
+        contextId,
+        artifact: { artifactId, name, parts },
+        append,
+        lastChunk,
       });
     const publishStatus = (state, messageText, final = true) => {
       const status = { state, timestamp: now() };
@@ -135,6 +159,33 @@ class ScriptedExecutor {
         done();
         return;
       }
+
+      case 'stream':
+        publishTask('submitted');
+        publishStatus('working', undefined, false);
+        publishChunk('art-1', 'story', [{ kind: 'text', text: '第一段' }], false, false);
+        publishChunk('art-1', 'story', [{ kind: 'text', text: '第二段' }], true, true);
+        publishStatus('completed');
+        done();
+        return;
+
+      case 'stream-slow': {
+        publishTask('submitted');
+        publishStatus('working', undefined, false);
+        if ((await this.#wait(taskId, STREAM_SLOW_STEP_MS)) === 'canceled') return;
+        publishChunk('art-slow', 'result', [{ kind: 'text', text: 'done' }], undefined, true);
+        if ((await this.#wait(taskId, STREAM_SLOW_STEP_MS)) === 'canceled') return;
+        publishStatus('completed');
+        done();
+        return;
+      }
+
+      case 'stream-fail':
+        publishTask('submitted');
+        publishStatus('working', undefined, false);
+        publishStatus('failed', FAIL_TEXT);
+        done();
+        return;
 
       case 'message':
         bus.publish({
@@ -197,31 +248,77 @@ class ScriptedExecutor {
 
 // The card's url gets the real port once the server is listening;
 // DefaultRequestHandler serves this very object, so mutating it is enough.
+// securitySchemes/security are declarative only: no key is ever checked.
 const agentCard = {
   protocolVersion: '0.3.0',
-  name: 'a2a-go interop peer (a2a-js)',
-  description: 'Scripted A2A agent used to test the Go client SDK against @a2a-js/sdk.',
+  name: 'Interop Peer (JS)',
+  description:
+    'Scripted A2A v0.3 agent (@a2a-js/sdk) used to test the Go client SDK: ' +
+    'entity, fail, ask, slow, cancel, message, stream, stream-slow, stream-fail.',
   url: `http://${HOST}:0${JSONRPC_PATH}`,
   preferredTransport: 'JSONRPC',
-  version: '0.1.0',
-  capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+  additionalInterfaces: [{ url: `http://${HOST}:0${JSONRPC_PATH}`, transport: 'JSONRPC' }],
+  provider: { organization: 'Interop', url: 'https://example.org' },
+  version: '1.0.0',
+  capabilities: { streaming: true, pushNotifications: true, stateTransitionHistory: false },
+  securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+  security: [{ apiKey: [] }],
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain', 'application/json'],
   skills: [
     {
-      id: 'scripted',
-      name: 'Scripted scenarios',
-      description: 'entity, fail, ask, slow, cancel, message',
-      tags: ['test'],
+      id: 'lookup',
+      name: 'Lookup',
+      description: 'Looks up a QR code',
+      tags: ['qr'],
+      examples: ['这个二维码是什么？'],
     },
   ],
+  supportsAuthenticatedExtendedCard: true,
 };
 
+// agent/getAuthenticatedExtendedCard. DefaultRequestHandler only returns a
+// static extended card to users whose isAuthenticated is true (never the case
+// with UserBuilder.noAuthentication), so use the provider-function form, which
+// it calls unconditionally. Built per call so it carries the real port.
+const extendedCardProvider = async () => ({
+  ...agentCard,
+  name: 'Interop Peer (JS, extended)',
+  skills: [
+    ...agentCard.skills,
+    { id: 'records', name: 'Records', description: 'Lists records', tags: ['records'] },
+  ],
+});
+
+// Push notifications: configs live in the SDK's in-memory store. The SDK
+// would POST the task to every configured webhook on each event (fire and
+// forget); by default hand it a sender that does nothing.
+const noopPushSender = {
+  async send(task) {
+    const n = (await pushStore.load(task.id)).length;
+    if (n > 0) console.error(`[push] task ${task.id} ${task.status?.state}: ${n} webhook(s) not called (PUSH_SEND!=1)`);
+  },
+};
+const pushStore = new InMemoryPushNotificationStore();
+const pushSender =
+  process.env.PUSH_SEND === '1'
+    ? new DefaultPushNotificationSender(pushStore, { timeout: 1000 })
+    : noopPushSender;
+
 const taskStore = new InMemoryTaskStore();
-const requestHandler = new DefaultRequestHandler(agentCard, taskStore, new ScriptedExecutor());
+const requestHandler = new DefaultRequestHandler(
+  agentCard,
+  taskStore,
+  new ScriptedExecutor(),
+  new DefaultExecutionEventBusManager(),
+  pushStore,
+  pushSender,
+  extendedCardProvider,
+);
 
 const app = express();
 app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
+app.use(`/${LEGACY_AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
 app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
 
 const port = Number.parseInt(process.env.PORT ?? '0', 10) || 0;
@@ -229,7 +326,7 @@ const server = app.listen(port, HOST, () => {
   const actual = server.address().port;
   agentCard.url = `http://${HOST}:${actual}${JSONRPC_PATH}`;
   agentCard.additionalInterfaces = [{ url: agentCard.url, transport: 'JSONRPC' }];
-  console.error(`[server] A2A JSON-RPC at ${agentCard.url}, card at http://${HOST}:${actual}/${AGENT_CARD_PATH}`);
+  console.error(`[server] A2A JSON-RPC at ${agentCard.url}, card at http://${HOST}:${actual}/${AGENT_CARD_PATH} (and /${LEGACY_AGENT_CARD_PATH})`);
   process.stdout.write(`LISTENING ${actual}\n`);
 });
 server.on('error', (err) => {

@@ -1,0 +1,391 @@
+package a2a
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Discovery paths (A2A v0.3 §5.3). Agents before v0.3.0 serve the legacy one.
+const (
+	AgentCardPath       = "/.well-known/agent-card.json"
+	LegacyAgentCardPath = "/.well-known/agent.json"
+)
+
+// Transport names of [AgentCard.PreferredTransport] and [AgentInterface]
+// (A2A v0.3 §5.5.5). This package speaks JSON-RPC only.
+const (
+	TransportJSONRPC  = "JSONRPC"
+	TransportGRPC     = "GRPC"
+	TransportHTTPJSON = "HTTP+JSON"
+)
+
+// AgentCard is an agent's self-description: who it is, where it listens,
+// what it can do and how to authenticate (A2A v0.3 §5.5). Unknown fields are
+// ignored; [AgentCard.Raw] keeps the bytes it was decoded from.
+type AgentCard struct {
+	ProtocolVersion string `json:"protocolVersion"`
+	Name            string `json:"name"`
+	Description     string `json:"description"`
+	Version         string `json:"version"`
+	// URL is the main endpoint; it speaks PreferredTransport.
+	URL string `json:"url"`
+	// PreferredTransport is the transport of URL; empty means JSONRPC.
+	PreferredTransport                string                    `json:"preferredTransport,omitempty"`
+	AdditionalInterfaces              []AgentInterface          `json:"additionalInterfaces,omitzero"`
+	Capabilities                      AgentCapabilities         `json:"capabilities"`
+	SecuritySchemes                   map[string]SecurityScheme `json:"securitySchemes,omitzero"`
+	Security                          []map[string][]string     `json:"security,omitzero"`
+	DefaultInputModes                 []string                  `json:"defaultInputModes"`
+	DefaultOutputModes                []string                  `json:"defaultOutputModes"`
+	Skills                            []AgentSkill              `json:"skills"`
+	SupportsAuthenticatedExtendedCard bool                      `json:"supportsAuthenticatedExtendedCard,omitempty"`
+	Provider                          *AgentProvider            `json:"provider,omitempty"`
+	IconURL                           string                    `json:"iconUrl,omitempty"`
+	DocumentationURL                  string                    `json:"documentationUrl,omitempty"`
+	Signatures                        []AgentCardSignature      `json:"signatures,omitzero"`
+
+	raw json.RawMessage
+}
+
+// Raw returns the JSON the card was decoded from, or nil for a card built in
+// code. The returned slice must not be modified.
+func (c *AgentCard) Raw() json.RawMessage {
+	if c == nil {
+		return nil
+	}
+	return c.raw
+}
+
+type cardWire AgentCard
+
+// UnmarshalJSON decodes a card and keeps a copy of b for [AgentCard.Raw].
+func (c *AgentCard) UnmarshalJSON(b []byte) error {
+	var w cardWire
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*c = AgentCard(w)
+	c.raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// AgentInterface is another endpoint of the agent and the transport it
+// speaks (A2A v0.3 §5.5.5).
+type AgentInterface struct {
+	URL       string `json:"url"`
+	Transport string `json:"transport"`
+}
+
+// AgentCapabilities says which optional A2A features the agent supports
+// (A2A v0.3 §5.5.2). Absent flags are false. Caoliao's card has streaming,
+// pushNotifications and stateTransitionHistory all false (seed 000).
+type AgentCapabilities struct {
+	Streaming              bool             `json:"streaming,omitempty"`
+	PushNotifications      bool             `json:"pushNotifications,omitempty"`
+	StateTransitionHistory bool             `json:"stateTransitionHistory,omitempty"`
+	Extensions             []AgentExtension `json:"extensions,omitzero"`
+}
+
+// AgentExtension is a protocol extension the agent supports (A2A v0.3 §5.5.2.1).
+type AgentExtension struct {
+	URI         string          `json:"uri"`
+	Description string          `json:"description,omitempty"`
+	Required    bool            `json:"required,omitempty"`
+	Params      json.RawMessage `json:"params,omitzero"`
+}
+
+// AgentSkill is one thing the agent can do (A2A v0.3 §5.5.4).
+type AgentSkill struct {
+	ID          string                `json:"id"`
+	Name        string                `json:"name"`
+	Description string                `json:"description"`
+	Tags        []string              `json:"tags"`
+	Examples    []string              `json:"examples,omitzero"`
+	InputModes  []string              `json:"inputModes,omitzero"`
+	OutputModes []string              `json:"outputModes,omitzero"`
+	Security    []map[string][]string `json:"security,omitzero"`
+}
+
+// AgentProvider names the organisation behind the agent (A2A v0.3 §5.5.1).
+type AgentProvider struct {
+	Organization string `json:"organization"`
+	URL          string `json:"url"`
+}
+
+// AgentCardSignature is a JWS signature over the card (A2A v0.3 §5.5.6).
+type AgentCardSignature struct {
+	Protected string          `json:"protected"`
+	Signature string          `json:"signature"`
+	Header    json.RawMessage `json:"header,omitzero"`
+}
+
+// SecurityScheme is one way to authenticate to the agent (A2A v0.3 §5.5.3,
+// the OpenAPI 3 security scheme object). Type is "apiKey", "http",
+// "oauth2", "openIdConnect" or "mutualTLS"; the other fields belong to the
+// types their comments name.
+type SecurityScheme struct {
+	Type        string `json:"type"`
+	Description string `json:"description,omitempty"`
+	// In and Name: apiKey ("query", "header" or "cookie"; the parameter name).
+	In   string `json:"in,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Scheme and BearerFormat: http (e.g. "Bearer", "JWT").
+	Scheme       string `json:"scheme,omitempty"`
+	BearerFormat string `json:"bearerFormat,omitempty"`
+	// Flows and OAuth2MetadataURL: oauth2.
+	Flows             *OAuthFlows `json:"flows,omitempty"`
+	OAuth2MetadataURL string      `json:"oauth2MetadataUrl,omitempty"`
+	// OpenIDConnectURL: openIdConnect.
+	OpenIDConnectURL string `json:"openIdConnectUrl,omitempty"`
+}
+
+// OAuthFlows lists the OAuth 2.0 flows an oauth2 [SecurityScheme] supports.
+type OAuthFlows struct {
+	AuthorizationCode *OAuthFlow `json:"authorizationCode,omitempty"`
+	ClientCredentials *OAuthFlow `json:"clientCredentials,omitempty"`
+	Implicit          *OAuthFlow `json:"implicit,omitempty"`
+	Password          *OAuthFlow `json:"password,omitempty"`
+}
+
+// OAuthFlow is one OAuth 2.0 flow: its endpoints and scopes (scope name →
+// description).
+type OAuthFlow struct {
+	AuthorizationURL string            `json:"authorizationUrl,omitempty"`
+	TokenURL         string            `json:"tokenUrl,omitempty"`
+	RefreshURL       string            `json:"refreshUrl,omitempty"`
+	Scopes           map[string]string `json:"scopes"`
+}
+
+// JSONRPCURL returns the card's JSON-RPC endpoint (A2A v0.3 §5.6): URL when
+// PreferredTransport is JSONRPC or empty, else the first JSONRPC entry of
+// AdditionalInterfaces. It returns [ErrNoJSONRPCInterface] when the agent
+// offers none.
+func (c *AgentCard) JSONRPCURL() (string, error) {
+	if c == nil {
+		return "", ErrNoJSONRPCInterface
+	}
+	if (c.PreferredTransport == "" || strings.EqualFold(c.PreferredTransport, TransportJSONRPC)) && c.URL != "" {
+		return c.URL, nil
+	}
+	for _, in := range c.AdditionalInterfaces {
+		if strings.EqualFold(in.Transport, TransportJSONRPC) && in.URL != "" {
+			return in.URL, nil
+		}
+	}
+	return "", ErrNoJSONRPCInterface
+}
+
+// ErrNoJSONRPCInterface is returned by [AgentCard.JSONRPCURL] and
+// [NewClientFromCard] for an agent that offers no JSON-RPC endpoint.
+var ErrNoJSONRPCInterface = errors.New("a2a: agent card offers no JSON-RPC interface")
+
+// CardAttempt is one URL [ResolveAgentCard] tried: its address (without
+// userinfo or query) and what came back.
+type CardAttempt struct {
+	URL string
+	// StatusCode is the HTTP status, 0 when no reply came.
+	StatusCode int
+	// Err is why this URL gave no card.
+	Err error
+}
+
+// CardError is returned by [ResolveAgentCard] when no card could be read. It
+// lists every URL tried with its status.
+type CardError struct {
+	Attempts []CardAttempt
+}
+
+func (e *CardError) Error() string {
+	var b strings.Builder
+	b.WriteString("a2a: no agent card:")
+	for i, a := range e.Attempts {
+		if i > 0 {
+			b.WriteString(";")
+		}
+		fmt.Fprintf(&b, " %s", a.URL)
+		if a.StatusCode != 0 {
+			fmt.Fprintf(&b, " (HTTP %d)", a.StatusCode)
+		} else if a.Err != nil {
+			fmt.Fprintf(&b, " (%v)", a.Err)
+		}
+	}
+	return b.String()
+}
+
+// Unwrap returns the errors of every attempt.
+func (e *CardError) Unwrap() []error {
+	var errs []error
+	for _, a := range e.Attempts {
+		if a.Err != nil {
+			errs = append(errs, a.Err)
+		}
+	}
+	return errs
+}
+
+// ResolveAgentCard fetches the agent card of the agent at baseURL (e.g.
+// "https://a2a.objqr.com"): GET baseURL + [AgentCardPath], and on a 404 GET
+// baseURL + [LegacyAgentCardPath] (A2A v0.3 §5.3). Paths are joined without
+// doubled slashes; a baseURL that already names a card file is fetched as
+// it is. opts are the client options that apply to a GET: credentials
+// (WithAPIKey, WithBearerToken, WithHeader), WithHTTPClient, retries,
+// WithMaxResponseBytes, WithUserAgent, WithLogger. The GET is retried like
+// tasks/get.
+//
+// It returns a *[CardError] listing every URL tried with its status when no
+// card could be read (each attempt's error is an *[HTTPError],
+// *[TransportError], *[BodyTooLargeError] or a JSON decoding error), ctx's
+// error, or an error for a baseURL that is not an absolute http(s) URL or
+// bad options.
+func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*AgentCard, error) {
+	c, err := NewClient(baseURL, opts...)
+	if err != nil {
+		return nil, err
+	}
+	u, _ := url.Parse(baseURL) // NewClient checked it
+	var paths []string
+	if strings.HasSuffix(u.Path, ".json") {
+		paths = []string{u.Path}
+	} else {
+		base := strings.TrimRight(u.Path, "/")
+		paths = []string{base + AgentCardPath, base + LegacyAgentCardPath}
+	}
+	cerr := &CardError{}
+	for _, p := range paths {
+		target := *u
+		target.Path, target.RawPath = p, ""
+		card, status, err := c.getCard(ctx, target.String())
+		if err == nil {
+			return card, nil
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("a2a: agent card: %w", ctx.Err())
+		}
+		shown := target
+		shown.User, shown.RawQuery = nil, ""
+		cerr.Attempts = append(cerr.Attempts, CardAttempt{URL: shown.String(), StatusCode: status, Err: err})
+		if status != http.StatusNotFound {
+			break
+		}
+	}
+	return nil, cerr
+}
+
+// getCard GETs one card URL through the client's retrying HTTP path. It
+// returns the HTTP status (0 without a reply) with any error.
+func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, error) {
+	const method = "agent card"
+	st := &callState{method: method, class: retryIdempotent}
+	resp, err := c.do(ctx, http.MethodGet, target, nil, st)
+	if err != nil {
+		status := 0
+		if he, ok := errors.AsType[*HTTPError](err); ok {
+			status = he.StatusCode
+		}
+		return nil, status, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, resp.StatusCode, c.httpError(st, resp)
+	}
+	var card AgentCard
+	if err := json.Unmarshal(st.body, &card); err != nil {
+		return nil, resp.StatusCode, &ProtocolError{Method: method, Reason: "agent card is not a JSON object", StatusCode: resp.StatusCode, Body: c.redactBytes(st.body), Err: err}
+	}
+	return &card, resp.StatusCode, nil
+}
+
+// NewClientFromCard returns a client for the card's JSON-RPC endpoint
+// ([AgentCard.JSONRPCURL]) that knows the card: it refuses, without sending
+// anything, calls the card says the agent cannot take (streaming and push
+// notification config when those capabilities are false, the extended card
+// when supportsAuthenticatedExtendedCard is false) with an
+// *[UnsupportedByCardError]. opts are as for [NewClient]. It returns
+// [ErrNoJSONRPCInterface] or NewClient's errors.
+func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
+	endpoint, err := card.JSONRPCURL()
+	if err != nil {
+		return nil, err
+	}
+	c, err := NewClient(endpoint, opts...)
+	if err != nil {
+		return nil, err
+	}
+	c.card.Store(card)
+	return c, nil
+}
+
+// Card returns the agent card the client knows ([NewClientFromCard], updated
+// by [Client.GetAuthenticatedExtendedCard]), or nil.
+func (c *Client) Card() *AgentCard { return c.card.Load() }
+
+// UnsupportedByCardError is returned, before anything is sent, by a call the
+// client's agent card says the agent cannot take.
+type UnsupportedByCardError struct {
+	Method string
+	// Capability is the card field that is false, e.g.
+	// "capabilities.streaming".
+	Capability string
+}
+
+func (e *UnsupportedByCardError) Error() string {
+	return fmt.Sprintf("a2a: %s: the agent card says %s is false", e.Method, e.Capability)
+}
+
+// requireCapability returns an *UnsupportedByCardError when the known card
+// rules method out.
+func (c *Client) requireCapability(method string) error {
+	card := c.card.Load()
+	if card == nil {
+		return nil
+	}
+	var capability string
+	var ok bool
+	switch {
+	case method == methodStream || method == methodResubscribe:
+		capability, ok = "capabilities.streaming", card.Capabilities.Streaming
+	case strings.HasPrefix(method, "tasks/pushNotificationConfig/"):
+		capability, ok = "capabilities.pushNotifications", card.Capabilities.PushNotifications
+	case method == methodExtendedCard:
+		capability, ok = "supportsAuthenticatedExtendedCard", card.SupportsAuthenticatedExtendedCard
+	default:
+		return nil
+	}
+	if !ok {
+		return &UnsupportedByCardError{Method: method, Capability: capability}
+	}
+	return nil
+}
+
+const methodExtendedCard = "agent/getAuthenticatedExtendedCard"
+
+// GetAuthenticatedExtendedCard fetches the card the agent shows to
+// authenticated callers (agent/getAuthenticatedExtendedCard, A2A v0.3
+// §7.10) and makes it the client's known card. The client's credentials
+// options authenticate the call. A client built by [NewClientFromCard] from
+// a card without supportsAuthenticatedExtendedCard refuses with an
+// *[UnsupportedByCardError]; otherwise the errors are those of
+// [Client.GetTask], an *[RPCError] matching
+// [ErrAuthenticatedExtendedCardNotConfigured] among them.
+func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context) (*AgentCard, error) {
+	if err := c.requireCapability(methodExtendedCard); err != nil {
+		return nil, err
+	}
+	rep, err := c.call(ctx, methodExtendedCard, nil, retryIdempotent)
+	if err != nil {
+		return nil, err
+	}
+	if isNull(rep.result) {
+		return nil, rep.protocolError("result is null where an AgentCard is due", nil)
+	}
+	var card AgentCard
+	if err := json.Unmarshal(rep.result, &card); err != nil {
+		return nil, rep.protocolError("agent card result does not decode", err)
+	}
+	c.card.Store(&card)
+	return &card, nil
+}

@@ -1,0 +1,121 @@
+package a2a
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+)
+
+// PushNotificationConfig is a webhook the agent POSTs task updates to (A2A
+// v0.3 §6.8). Token and Authentication.Credentials are secrets the agent
+// sends back to the webhook; they never appear in this package's errors or
+// logs, but they do travel in request bodies.
+type PushNotificationConfig struct {
+	// ID tells several webhooks of one task apart; the agent may assign it.
+	ID  string `json:"id,omitempty"`
+	URL string `json:"url"`
+	// Token is echoed to the webhook so it can check the call.
+	Token          string                              `json:"token,omitempty"`
+	Authentication *PushNotificationAuthenticationInfo `json:"authentication,omitempty"`
+}
+
+// PushNotificationAuthenticationInfo says how the agent authenticates to the
+// webhook (A2A v0.3 §6.9): schemes such as "Bearer", and optional
+// credentials.
+type PushNotificationAuthenticationInfo struct {
+	Schemes     []string `json:"schemes"`
+	Credentials string   `json:"credentials,omitempty"`
+}
+
+// TaskPushNotificationConfig binds a [PushNotificationConfig] to a task
+// (A2A v0.3 §6.10).
+type TaskPushNotificationConfig struct {
+	TaskID                 string                 `json:"taskId"`
+	PushNotificationConfig PushNotificationConfig `json:"pushNotificationConfig"`
+}
+
+type pushConfigParams struct {
+	ID       string `json:"id"`
+	ConfigID string `json:"pushNotificationConfigId,omitempty"`
+}
+
+// SetTaskPushNotificationConfig registers a webhook for a task with
+// tasks/pushNotificationConfig/set (A2A v0.3 §7.5) and returns the config as
+// the agent stored it (with its id). Errors: those of [Client.GetTask]; an
+// *[RPCError] matching [ErrPushNotificationNotSupported] from an agent
+// without push support; an *[UnsupportedByCardError], before anything is
+// sent, when the client's card says pushNotifications is false; an error for
+// an empty task id or URL.
+func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPushNotificationConfig) (*TaskPushNotificationConfig, error) {
+	if cfg.TaskID == "" || cfg.PushNotificationConfig.URL == "" {
+		return nil, errors.New("a2a: SetTaskPushNotificationConfig needs a task id and a webhook URL")
+	}
+	return callPush[TaskPushNotificationConfig](ctx, c, "tasks/pushNotificationConfig/set", cfg, false)
+}
+
+// GetTaskPushNotificationConfig reads a task's webhook config with
+// tasks/pushNotificationConfig/get (A2A v0.3 §7.6); configID may be empty
+// for the task's only config. Errors: as [Client.SetTaskPushNotificationConfig].
+func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, configID string) (*TaskPushNotificationConfig, error) {
+	if taskID == "" {
+		return nil, errors.New("a2a: GetTaskPushNotificationConfig: empty task id")
+	}
+	return callPush[TaskPushNotificationConfig](ctx, c, "tasks/pushNotificationConfig/get", pushConfigParams{ID: taskID, ConfigID: configID}, false)
+}
+
+// ListTaskPushNotificationConfigs returns every webhook config of a task
+// with tasks/pushNotificationConfig/list (A2A v0.3 §7.7); none (an empty
+// array, or null) is an empty slice. Errors: as [Client.SetTaskPushNotificationConfig].
+func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID string) ([]TaskPushNotificationConfig, error) {
+	if taskID == "" {
+		return nil, errors.New("a2a: ListTaskPushNotificationConfigs: empty task id")
+	}
+	list, err := callPush[[]TaskPushNotificationConfig](ctx, c, "tasks/pushNotificationConfig/list", pushConfigParams{ID: taskID}, true)
+	if err != nil {
+		return nil, err
+	}
+	if list == nil || *list == nil {
+		return []TaskPushNotificationConfig{}, nil
+	}
+	return *list, nil
+}
+
+// DeleteTaskPushNotificationConfig removes a task's webhook config with
+// tasks/pushNotificationConfig/delete (A2A v0.3 §7.8). The agent's
+// "result": null is success. Errors: as [Client.SetTaskPushNotificationConfig],
+// and an error for an empty task or config id.
+func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, configID string) error {
+	if taskID == "" || configID == "" {
+		return errors.New("a2a: DeleteTaskPushNotificationConfig needs a task id and a config id")
+	}
+	const method = "tasks/pushNotificationConfig/delete"
+	if err := c.requireCapability(method); err != nil {
+		return err
+	}
+	_, err := c.call(ctx, method, pushConfigParams{ID: taskID, ConfigID: configID}, retryIdempotent)
+	return err
+}
+
+// callPush makes one push-config call (retried like tasks/get: each is
+// idempotent) and decodes its result into a T. A null result is nil with
+// nullOK, else a protocol error.
+func callPush[T any](ctx context.Context, c *Client, method string, params any, nullOK bool) (*T, error) {
+	if err := c.requireCapability(method); err != nil {
+		return nil, err
+	}
+	rep, err := c.call(ctx, method, params, retryIdempotent)
+	if err != nil {
+		return nil, err
+	}
+	if isNull(rep.result) {
+		if nullOK {
+			return nil, nil
+		}
+		return nil, rep.protocolError("result is null", nil)
+	}
+	var v T
+	if err := json.Unmarshal(rep.result, &v); err != nil {
+		return nil, rep.protocolError("result does not decode", err)
+	}
+	return &v, nil
+}

@@ -1,0 +1,240 @@
+package a2a_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+	"github.com/google/go-cmp/cmp"
+)
+
+// collect runs a stream to its end and returns a line per event and the
+// error it ended with.
+func collect(seq func(func(a2a.Event, error) bool)) ([]string, error) {
+	var out []string
+	for ev, err := range seq {
+		if err != nil {
+			return out, err
+		}
+		switch e := ev.(type) {
+		case *a2a.Task:
+			out = append(out, "task "+string(e.Status.State))
+		case *a2a.Message:
+			out = append(out, "message "+e.Text())
+		case *a2a.TaskStatusUpdateEvent:
+			out = append(out, fmt.Sprintf("status %s final=%v", e.Status.State, e.Final))
+		case *a2a.TaskArtifactUpdateEvent:
+			out = append(out, fmt.Sprintf("artifact %s %q append=%v last=%v", e.Artifact.ArtifactID, e.Artifact.Text(), e.Append, e.LastChunk))
+		}
+	}
+	return out, nil
+}
+
+// TestStreamScripted: the a2atest agent streams a scripted task; the events
+// arrive in order and fold into the final task.
+func TestStreamScripted(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+	defer srv.Close()
+	c, _ := a2a.NewClient(srv.URL)
+	var task a2a.Task
+	var lines []string
+	for ev, err := range c.StreamMessage(context.Background(), a2a.NewTextMessage("本月巡检记录")) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		task.Apply(ev)
+		lines = append(lines, fmt.Sprintf("%T", ev))
+	}
+	want := []string{"*a2a.Task", "*a2a.TaskStatusUpdateEvent", "*a2a.TaskStatusUpdateEvent", "*a2a.TaskArtifactUpdateEvent", "*a2a.TaskStatusUpdateEvent"}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if task.ID != "task-1" || task.Status.State != a2a.TaskStateCompleted || task.Artifact("records").Text() != a2atest.RecordsSummary {
+		t.Errorf("folded task: %s %s %q", task.ID, task.Status.State, task.Artifact("records").Text())
+	}
+
+	// Resubscribing to a task at its end gives one final status update.
+	got, err := collect(c.Resubscribe(context.Background(), "task-1"))
+	if err != nil || len(got) != 1 || got[0] != "status completed final=true" {
+		t.Errorf("resubscribe: %v, %v", got, err)
+	}
+	if _, err := collect(c.Resubscribe(context.Background(), "nope")); !errors.Is(err, a2a.ErrTaskNotFound) {
+		t.Errorf("resubscribe unknown: %v", err)
+	}
+}
+
+// TestSSEFraming: comments, event/id/retry fields, multi-line data, CRLF
+// and CR line ends, a charset parameter and events far over 64 KiB all
+// parse; a JSON-RPC error inside the stream is a typed error.
+func TestSSEFraming(t *testing.T) {
+	big := strings.Repeat("长", 100_000) // 300 KB of UTF-8 on one line
+	task := `{"kind":"task","id":"t1","contextId":"c1","status":{"state":"working"}}`
+	up := func(state string, final bool) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"status-update","taskId":"t1","contextId":"c1","status":{"state":"%s"},"final":%v}}`, state, final)
+	}
+	tests := []struct {
+		name string
+		body string
+		want []string
+		err  error
+	}{
+		{"comments and fields", ": keep-alive\nevent: message\nid: 7\nretry: 100\ndata: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"result\":" + task + "}\n\n" +
+			"data: " + up("completed", true) + "\n\n", []string{"task working", "status completed final=true"}, nil},
+		{"multi-line data", "data: {\"jsonrpc\":\"2.0\",\ndata: \"id\":{{id}},\ndata: \"result\":" + task + "}\n\n", []string{"task working"}, nil},
+		{"CRLF", "data: " + up("working", false) + "\r\n\r\ndata: " + up("completed", true) + "\r\n\r\n", []string{"status working final=false", "status completed final=true"}, nil},
+		{"CR", "data: " + up("working", false) + "\r\rdata: " + up("failed", true) + "\r\r", []string{"status working final=false", "status failed final=true"}, nil},
+		{"no space after colon, no final blank line", "data:" + up("completed", true), []string{"status completed final=true"}, nil},
+		{"big event", `data: {"jsonrpc":"2.0","id":{{id}},"result":{"kind":"artifact-update","taskId":"t1","contextId":"c1","artifact":{"artifactId":"a","parts":[{"kind":"text","text":"` + big + `"}]},"lastChunk":true}}` + "\n\n",
+			[]string{fmt.Sprintf("artifact a %q append=false last=true", big)}, nil},
+		{"error inside the stream", "data: " + up("working", false) + "\n\nevent: error\ndata: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"error\":{\"code\":-32603,\"message\":\"boom\"}}\n\n", []string{"status working final=false"}, a2a.ErrInternal},
+		{"events after final are not read", "data: " + up("completed", true) + "\n\ndata: garbage\n\n", []string{"status completed final=true"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := a2atest.NewServer(a2atest.OnSend(func(a2a.Message) a2atest.Reply {
+				return a2atest.Reply{Task: a2atest.StatusTask("working", ""), StreamRaw: tt.body}
+			}))
+			defer srv.Close()
+			c, _ := a2a.NewClient(srv.URL)
+			got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go")))
+			if tt.err == nil && err != nil || tt.err != nil && !errors.Is(err, tt.err) {
+				t.Fatalf("err = %v, want %v", err, tt.err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestStreamFaults: replies that are not a stream, oversized events,
+// malformed events and a stream cut short each end with the right error.
+func TestStreamFaults(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/json-error", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32004,"message":"streaming is not supported"}}`)
+	})
+	mux.HandleFunc("/charset", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
+		fmt.Fprint(w, `data: {"jsonrpc":"2.0","id":1,"result":{"kind":"message","role":"agent","messageId":"m","parts":[{"kind":"text","text":"你好"}]}}`+"\n\n")
+	})
+	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: "+strings.Repeat("x", 5000)+"\n\n")
+	})
+	mux.HandleFunc("/many-lines", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, strings.Repeat("data: xxxxxxxx\n", 1000)+"\n")
+	})
+	mux.HandleFunc("/bad-kind", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"jsonrpc":"2.0","id":1,"result":{"kind":"progress"}}`+"\n\n")
+	})
+	mux.HandleFunc("/wrong-id", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"jsonrpc":"2.0","id":99,"result":{"kind":"message","role":"agent","messageId":"m","parts":[]}}`+"\n\n")
+	})
+	mux.HandleFunc("/html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(502)
+		fmt.Fprint(w, "<html>502</html>")
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	tests := []struct {
+		path  string
+		check func(error) bool
+		want  []string
+	}{
+		{"/json-error", func(err error) bool { return errors.Is(err, a2a.ErrUnsupportedOperation) }, nil},
+		{"/charset", func(err error) bool { return err == nil }, []string{"message 你好"}},
+		{"/big", func(err error) bool { _, ok := errors.AsType[*a2a.BodyTooLargeError](err); return ok }, nil},
+		{"/many-lines", func(err error) bool { _, ok := errors.AsType[*a2a.BodyTooLargeError](err); return ok }, nil},
+		{"/bad-kind", func(err error) bool { _, ok := errors.AsType[*a2a.ProtocolError](err); return ok }, nil},
+		{"/wrong-id", func(err error) bool { _, ok := errors.AsType[*a2a.ProtocolError](err); return ok }, nil},
+		{"/html", func(err error) bool { he, ok := errors.AsType[*a2a.HTTPError](err); return ok && he.StatusCode == 502 }, nil},
+	}
+	for _, tt := range tests {
+		c, _ := a2a.NewClient(srv.URL+tt.path, a2a.WithMaxResponseBytes(4096), a2a.WithMaxRetries(0))
+		got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go")))
+		if !tt.check(err) {
+			t.Errorf("%s: err = %v", tt.path, err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: events (-want +got):\n%s", tt.path, diff)
+		}
+	}
+}
+
+// TestStreamBreakReleases: leaving the loop closes the connection at once:
+// the server sees its request end while it still holds the stream open.
+func TestStreamBreakReleases(t *testing.T) {
+	released := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t","contextId":"c","status":{"state":"working"}}}`+"\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done() // would wait forever if the client kept the stream
+		close(released)
+	}))
+	defer srv.Close()
+	c, _ := a2a.NewClient(srv.URL)
+	for ev, err := range c.StreamMessage(context.Background(), a2a.NewTextMessage("go")) {
+		if err != nil || ev == nil {
+			t.Fatal(err)
+		}
+		break
+	}
+	select {
+	case <-released:
+	case <-time.After(10 * time.Second): // a hang guard, not a timing check
+		t.Fatal("the server still holds the stream after the loop was left")
+	}
+}
+
+// TestStreamContext: a cancelled ctx ends a stream that sends nothing.
+func TestStreamContext(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	c, _ := a2a.NewClient(srv.URL)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	_, err := collect(c.StreamMessage(ctx, a2a.NewTextMessage("go")))
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+// TestApplyFold folds artifact chunks: a new artifact, an appended chunk, a
+// replacement, and a status update.
+func TestApplyFold(t *testing.T) {
+	var task a2a.Task
+	text := func(s string) a2a.Parts { return a2a.Parts{a2a.TextPart{Text: s}} }
+	task.Apply(&a2a.TaskStatusUpdateEvent{TaskID: "t", ContextID: "c", Status: a2a.TaskStatus{State: "working"}})
+	task.Apply(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "a", Parts: text("第一段")}})
+	task.Apply(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "a", Parts: text("第二段")}, Append: true, LastChunk: true})
+	task.Apply(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "b", Parts: text("old")}})
+	task.Apply(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "b", Parts: text("new")}})
+	task.Apply(&a2a.Message{Parts: text("ignored")})
+	task.Apply(&a2a.TaskStatusUpdateEvent{TaskID: "t", Status: a2a.TaskStatus{State: "completed"}, Final: true})
+	want := a2a.Task{ID: "t", ContextID: "c", Status: a2a.TaskStatus{State: "completed"}, Artifacts: []a2a.Artifact{
+		{ArtifactID: "a", Parts: a2a.Parts{a2a.TextPart{Text: "第一段"}, a2a.TextPart{Text: "第二段"}}},
+		{ArtifactID: "b", Parts: text("new")},
+	}}
+	if diff := cmp.Diff(want, task, cmp.AllowUnexported(a2a.Task{})); diff != "" {
+		t.Errorf("folded (-want +got):\n%s", diff)
+	}
+}
