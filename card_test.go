@@ -141,7 +141,7 @@ func TestCardCapabilityRefusal(t *testing.T) {
 	}
 	ctx := context.Background()
 	checks := map[string]func() error{
-		"message/stream": func() error { _, err := collect(c.StreamMessage(ctx, a2a.NewTextMessage("x"))); return err },
+		"message/stream":    func() error { _, err := collect(c.StreamMessage(ctx, a2a.NewTextMessage("x"))); return err },
 		"tasks/resubscribe": func() error { _, err := collect(c.Resubscribe(ctx, "t")); return err },
 		"tasks/pushNotificationConfig/set": func() error {
 			_, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: "t", PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://h/"}})
