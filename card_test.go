@@ -238,6 +238,16 @@ func TestPushConfig(t *testing.T) {
 	if err != nil || list == nil || len(list) != 0 {
 		t.Errorf("list after delete: %#v, %v", list, err)
 	}
+	// A reply that omits the null result (a2a-go v0.3.15) is success for
+	// delete only.
+	srv.Enqueue(a2atest.Raw{Body: `{"jsonrpc":"2.0","id":{{id}}}`, EchoID: true, ContentType: "application/json"},
+		a2atest.Raw{Body: `{"jsonrpc":"2.0","id":{{id}}}`, EchoID: true, ContentType: "application/json"})
+	if err := c.DeleteTaskPushNotificationConfig(ctx, task.ID, "cfg-9"); err != nil {
+		t.Errorf("delete answered without result: %v", err)
+	}
+	if _, err := c.GetTaskPushNotificationConfig(ctx, task.ID, "cfg-9"); err == nil {
+		t.Error("get answered without result gave no error")
+	}
 	if _, err := c.ListTaskPushNotificationConfigs(ctx, "nope"); !errors.Is(err, a2a.ErrTaskNotFound) {
 		t.Errorf("list unknown task: %v", err)
 	}

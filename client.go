@@ -826,6 +826,10 @@ type callState struct {
 	id       int64
 	class    retryClass
 	stream   bool // an SSE call: the reply body is read event by event
+	// nullResult: the method's result is null, so a reply that omits
+	// "result" (a2a-go v0.3.15 does, for tasks/pushNotificationConfig/delete)
+	// is taken as a null result.
+	nullResult bool
 	attempts int
 	start    time.Time
 	body     []byte
@@ -846,11 +850,16 @@ func stateFrom(ctx context.Context) *callState {
 // success. Errors: *RPCError, *HTTPError, *ProtocolError, *BodyTooLargeError,
 // *TransportError, or ctx's error wrapped.
 func (c *Client) call(ctx context.Context, method string, params any, class retryClass) (*reply, error) {
-	payload, id, err := c.envelope(method, params)
+	return c.roundTrip(ctx, &callState{method: method, class: class}, params)
+}
+
+// roundTrip is call for a prepared callState (st.method and st.class set).
+func (c *Client) roundTrip(ctx context.Context, st *callState, params any) (*reply, error) {
+	payload, id, err := c.envelope(st.method, params)
 	if err != nil {
 		return nil, err
 	}
-	st := &callState{method: method, id: id, class: class}
+	st.id = id
 	resp, err := c.do(ctx, http.MethodPost, c.endpoint, payload, st)
 	if err != nil {
 		return nil, err
@@ -1044,6 +1053,8 @@ func (c *Client) checkResponse(st *callState, resp *http.Response) (*reply, erro
 	switch {
 	case env.Result != nil && env.Error != nil && !isNull(env.Result):
 		return nil, perr("both result and error are present", nil)
+	case env.Result == nil && env.Error == nil && st.nullResult:
+		env.Result = json.RawMessage("null")
 	case env.Result == nil && env.Error == nil:
 		return nil, perr("neither result nor error is present", nil)
 	}

@@ -82,7 +82,8 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 
 // DeleteTaskPushNotificationConfig removes a task's webhook config with
 // tasks/pushNotificationConfig/delete (A2A v0.3 §7.8). The agent's
-// "result": null is success. Errors: as [Client.SetTaskPushNotificationConfig],
+// "result": null is success, and so is a reply without "result" (a2a-go
+// v0.3.15 sends one, against JSON-RPC 2.0 §5). Errors: as [Client.SetTaskPushNotificationConfig],
 // and an error for an empty task or config id.
 func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, configID string) error {
 	if taskID == "" || configID == "" {
@@ -92,7 +93,8 @@ func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, c
 	if err := c.requireCapability(method); err != nil {
 		return err
 	}
-	_, err := c.call(ctx, method, pushConfigParams{ID: taskID, ConfigID: configID}, retryIdempotent)
+	st := &callState{method: method, class: retryIdempotent, nullResult: true}
+	_, err := c.roundTrip(ctx, st, pushConfigParams{ID: taskID, ConfigID: configID})
 	return err
 }
 

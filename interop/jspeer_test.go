@@ -44,7 +44,7 @@ func (l *lockedBuffer) String() string {
 // startJSPeer starts js/server.js (@a2a-js/sdk) on a free loopback port,
 // waits until it listens, and stops it when the test ends. It returns the
 // JSON-RPC endpoint.
-func startJSPeer(t *testing.T) string {
+func startJSPeer(t *testing.T) (base string) {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
 		needOrSkip(t, "node is not installed; the JavaScript peer needs Node 20")
@@ -102,7 +102,7 @@ func startJSPeer(t *testing.T) string {
 		if !ok {
 			t.Fatalf("peer printed %q, want LISTENING <port>", line)
 		}
-		return "http://127.0.0.1:" + port + "/a2a/jsonrpc"
+		return "http://127.0.0.1:" + port
 	case <-time.After(30 * time.Second):
 		t.Fatalf("the JavaScript peer did not start within 30s; stderr:\n%s", stderr.String())
 	}
@@ -112,5 +112,7 @@ func startJSPeer(t *testing.T) string {
 // TestJSPeer runs the scenario matrix against @a2a-js/sdk (0.3.x, pinned in
 // js/package-lock.json) serving JSON-RPC through express.
 func TestJSPeer(t *testing.T) {
-	runMatrix(t, startJSPeer(t))
+	base := startJSPeer(t)
+	runMatrix(t, base+"/a2a/jsonrpc")
+	runSurface(t, base, "Interop Peer (JS, extended)")
 }

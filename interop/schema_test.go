@@ -76,9 +76,16 @@ func validate(t testing.TB, name string, body []byte) error {
 // requestSchema maps each JSON-RPC method the client sends to its schema
 // definition.
 var requestSchema = map[string]string{
-	"message/send": "SendMessageRequest",
-	"tasks/get":    "GetTaskRequest",
-	"tasks/cancel": "CancelTaskRequest",
+	"message/send":                        "SendMessageRequest",
+	"message/stream":                      "SendStreamingMessageRequest",
+	"tasks/get":                           "GetTaskRequest",
+	"tasks/cancel":                        "CancelTaskRequest",
+	"tasks/resubscribe":                   "TaskResubscriptionRequest",
+	"tasks/pushNotificationConfig/set":    "SetTaskPushNotificationConfigRequest",
+	"tasks/pushNotificationConfig/get":    "GetTaskPushNotificationConfigRequest",
+	"tasks/pushNotificationConfig/list":   "ListTaskPushNotificationConfigRequest",
+	"tasks/pushNotificationConfig/delete": "DeleteTaskPushNotificationConfigRequest",
+	"agent/getAuthenticatedExtendedCard":  "GetAuthenticatedExtendedCardRequest",
 }
 
 // validateRequests checks every captured request body against the schema.
