@@ -822,19 +822,19 @@ type rpcErrorWire struct {
 // shared retryablehttp hooks can read and update it. A call runs in one
 // goroutine, so it needs no lock.
 type callState struct {
-	method   string
-	id       int64
-	class    retryClass
-	stream   bool // an SSE call: the reply body is read event by event
+	method string
+	id     int64
+	class  retryClass
+	stream bool // an SSE call: the reply body is read event by event
 	// nullResult: the method's result is null, so a reply that omits
 	// "result" (a2a-go v0.3.15 does, for tasks/pushNotificationConfig/delete)
 	// is taken as a null result.
 	nullResult bool
-	attempts int
-	start    time.Time
-	body     []byte
-	read     bool // body has been read (or refused as too large)
-	tooLarge bool
+	attempts   int
+	start      time.Time
+	body       []byte
+	read       bool // body has been read (or refused as too large)
+	tooLarge   bool
 }
 
 type stateKey struct{}
