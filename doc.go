@@ -79,6 +79,14 @@
 // attempts. Running out returns the last task and a [*PollError]. Answer an
 // input-required task with [Client.SendFollowUp].
 //
+// # Discovery, streaming, push
+//
+// [ResolveAgentCard] reads an agent's card and [NewClientFromCard] builds a
+// client for its JSON-RPC endpoint that refuses calls the card rules out.
+// [Client.StreamMessage] and [Client.Resubscribe] yield Server-Sent Events
+// as an iterator; [Task.Apply] folds them into a task. The
+// tasks/pushNotificationConfig methods register webhooks.
+//
 // # Testing
 //
 // Package github.com/caoliao-a2a/a2a-go/a2atest runs a scripted fake agent

@@ -21,6 +21,9 @@ import (
 //   - *[MessageReplyError]: from [Client.SendText] only, when the agent
 //     answered with a Message where a Task was expected;
 //   - *[PollError]: from [Client.WaitTask] when its budget runs out;
+//   - *[CardError]: from [ResolveAgentCard], listing every URL tried;
+//   - *[UnsupportedByCardError]: before anything is sent, a call the
+//     client's agent card rules out ([NewClientFromCard]);
 //   - the context's error, wrapped, when ctx is done first;
 //   - a plain error, before anything is sent, for a caller fault: an option
 //     given bad input, an empty task id, a message without parts or one

@@ -1,0 +1,99 @@
+// Command discover finds an agent from its base URL: it reads the agent card
+// (/.well-known/agent-card.json, falling back to /.well-known/agent.json),
+// prints what the agent says about itself, builds a client for its JSON-RPC
+// endpoint and calls it. The client knows the card, so a call the card rules
+// out (streaming, on an agent like Caoliao's) is refused before anything is
+// sent.
+//
+//	go run ./examples/discover                       # an offline fake agent
+//	go run ./examples/discover -base https://a2a.objqr.com
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+)
+
+func main() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := run(ctx, os.Stdout, os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "discover:", err)
+		os.Exit(1)
+	}
+}
+
+// offlineCard describes the fake agent the way Caoliao's card does: no
+// streaming, no push notifications.
+func offlineCard() *a2a.AgentCard {
+	return &a2a.AgentCard{
+		ProtocolVersion: "0.3.0", Name: "草料二维码 (offline)", Version: "1.0.0",
+		Description:        "Answers what a QR code is, from the organisation that owns it",
+		PreferredTransport: a2a.TransportJSONRPC,
+		DefaultInputModes:  []string{"text/plain"}, DefaultOutputModes: []string{"application/json", "text/plain"},
+		Skills: []a2a.AgentSkill{
+			{ID: "entity", Name: "Entity", Description: "What a code is", Tags: []string{"qr"}},
+			{ID: "records", Name: "Records", Description: "Records kept on a code", Tags: []string{"qr"}},
+		},
+		SecuritySchemes: map[string]a2a.SecurityScheme{"apiKey": {Type: "apiKey", In: "header", Name: "X-API-Key"}},
+	}
+}
+
+func run(ctx context.Context, w io.Writer, args []string) error {
+	fs := flag.NewFlagSet("discover", flag.ContinueOnError)
+	fs.SetOutput(w)
+	base := fs.String("base", "", "base URL of a real agent (default: an offline fake agent)")
+	apiKey := fs.String("api-key", "", "X-API-Key header, if the agent wants one")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *base == "" {
+		agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao), a2atest.WithCard(offlineCard()))
+		defer agent.Close()
+		*base = strings.TrimSuffix(agent.URL, "/a2a/jsonrpc")
+	}
+	var opts []a2a.Option
+	if *apiKey != "" {
+		opts = append(opts, a2a.WithAPIKey(*apiKey))
+	}
+
+	card, err := a2a.ResolveAgentCard(ctx, *base, opts...)
+	if err != nil {
+		return err // a *a2a.CardError lists every URL tried
+	}
+	fmt.Fprintf(w, "agent: %s (version %s, protocol %s)\n", card.Name, card.Version, card.ProtocolVersion)
+	for _, s := range card.Skills {
+		fmt.Fprintf(w, "  skill %s: %s\n", s.ID, s.Description)
+	}
+	fmt.Fprintf(w, "  streaming=%v pushNotifications=%v\n", card.Capabilities.Streaming, card.Capabilities.PushNotifications)
+
+	c, err := a2a.NewClientFromCard(card, opts...)
+	if err != nil {
+		return err
+	}
+	task, err := c.SendText(ctx, "这个二维码是什么？https://qr71.cn/okDISU/qssTnoy")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "message/send: %s: %s\n", task.Status.State, task.Artifact("entity").Text())
+
+	for _, err := range c.StreamMessage(ctx, a2a.NewTextMessage("stream this")) {
+		var ue *a2a.UnsupportedByCardError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(w, "message/stream: refused without a request (%s is false)\n", ue.Capability)
+		} else if err != nil {
+			return err
+		}
+		break
+	}
+	return nil
+}
