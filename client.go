@@ -591,9 +591,15 @@ func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOptio
 		return nil, err
 	}
 	const method = "message/send"
-	rep, err := c.call(ctx, method, params, class)
+	rep, err := c.callTask(ctx, method, params, class)
 	if err != nil {
 		return nil, err
+	}
+	switch {
+	case rep.task != nil:
+		return rep.task, nil
+	case rep.msg != nil:
+		return rep.msg, nil
 	}
 	if isNull(rep.result) {
 		return nil, rep.protocolError("result is null where a Task or Message is due", nil)
@@ -710,7 +716,7 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 		return nil, err
 	}
 	const method = "tasks/get"
-	rep, err := c.call(ctx, method, taskQueryParams{ID: id, HistoryLength: cfg.historyLength}, retryIdempotent)
+	rep, err := c.callTask(ctx, method, taskQueryParams{ID: id, HistoryLength: cfg.historyLength}, retryIdempotent)
 	if err != nil {
 		return nil, err
 	}
@@ -733,7 +739,7 @@ func (c *Client) CancelTask(ctx context.Context, id string) (*Task, error) {
 		return nil, errors.New("a2a: CancelTask: empty task id")
 	}
 	const method = "tasks/cancel"
-	rep, err := c.call(ctx, method, taskIDParams{ID: id}, retryIdempotent)
+	rep, err := c.callTask(ctx, method, taskIDParams{ID: id}, retryIdempotent)
 	if err != nil {
 		return nil, err
 	}
@@ -748,6 +754,10 @@ type reply struct {
 	status int
 	body   []byte
 	result json.RawMessage
+	// task or msg is the result already decoded by the fast path
+	// (decode.go); result is then nil.
+	task *Task
+	msg  *Message
 }
 
 // protocolError builds the *ProtocolError for this reply, its body redacted.
@@ -761,6 +771,12 @@ func (r *reply) protocolError(reason string, err error) *ProtocolError {
 // decodeTask decodes the result as a Task: it must be a JSON object whose
 // kind is "task" (or absent, with the task's required id and status).
 func (r *reply) decodeTask() (*Task, error) {
+	if r.task != nil {
+		return r.task, nil
+	}
+	if r.msg != nil {
+		return nil, r.protocolError(`result kind "message" where a Task is due`, nil)
+	}
 	if isNull(r.result) {
 		return nil, r.protocolError("result is null where a Task is due", nil)
 	}
@@ -830,6 +846,8 @@ type callState struct {
 	// "result" (a2a-go v0.3.15 does, for tasks/pushNotificationConfig/delete)
 	// is taken as a null result.
 	nullResult bool
+	// fast: the result is a Task or a Message; try decode.go's one pass.
+	fast bool
 	attempts   int
 	start      time.Time
 	body       []byte
@@ -853,6 +871,11 @@ func (c *Client) call(ctx context.Context, method string, params any, class retr
 	return c.roundTrip(ctx, &callState{method: method, class: class}, params)
 }
 
+// callTask is call for methods whose result is a Task or a Message.
+func (c *Client) callTask(ctx context.Context, method string, params any, class retryClass) (*reply, error) {
+	return c.roundTrip(ctx, &callState{method: method, class: class, fast: true}, params)
+}
+
 // roundTrip is call for a prepared callState (st.method and st.class set).
 func (c *Client) roundTrip(ctx context.Context, st *callState, params any) (*reply, error) {
 	payload, id, err := c.envelope(st.method, params)
@@ -863,6 +886,11 @@ func (c *Client) roundTrip(ctx context.Context, st *callState, params any) (*rep
 	resp, err := c.do(ctx, http.MethodPost, c.endpoint, payload, st)
 	if err != nil {
 		return nil, err
+	}
+	if st.fast {
+		if rep := c.fastReply(st, resp); rep != nil {
+			return rep, nil
+		}
 	}
 	return c.checkResponse(st, resp)
 }

@@ -84,7 +84,7 @@ func (t *Task) Apply(ev Event) {
 		if t.ContextID == "" {
 			t.ContextID = contextID
 		}
-		t.raw = nil
+		t.raw, t.body = nil, nil
 	}
 	switch e := ev.(type) {
 	case *Task:

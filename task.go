@@ -168,6 +168,7 @@ type Task struct {
 	Metadata  json.RawMessage `json:"metadata,omitzero"`
 
 	raw  json.RawMessage // the bytes it was decoded from
+	body []byte          // or the whole reply, its "result" the task (decode.go)
 	kind string          // the "kind" it was decoded with
 }
 
@@ -176,6 +177,16 @@ type Task struct {
 func (t *Task) Raw() json.RawMessage {
 	if t == nil {
 		return nil
+	}
+	if t.raw == nil && t.body != nil {
+		// The client's fast path keeps the reply, not a copy of the result:
+		// cut the result out of it now, for the callers who want it.
+		var env struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(t.body, &env) == nil {
+			return env.Result
+		}
 	}
 	return t.raw
 }

@@ -1,6 +1,7 @@
 package a2a_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // fixtureResults returns every task or message result in testdata, by name.
@@ -310,5 +312,39 @@ func TestStatusExactKeys(t *testing.T) {
 	var st a2a.TaskStatus
 	if err := json.Unmarshal([]byte(`{"state":5}`), &st); err == nil {
 		t.Error("a numeric state decoded without error")
+	}
+}
+
+// TestFastPathMatchesGeneral: the client's one-pass decoding of a reply
+// (decode.go) gives exactly the task that json.Unmarshal gives, Raw
+// included, for every task fixture; fixtures it cannot take (an unknown
+// part kind) fall back to the general path with the same result.
+func TestFastPathMatchesGeneral(t *testing.T) {
+	for name, raw := range fixtureResults(t) {
+		var kind struct{ Kind string }
+		json.Unmarshal(raw, &kind)
+		if kind.Kind != "task" {
+			continue
+		}
+		body := []byte(`{"jsonrpc":"2.0","id":1,"result":` + string(raw) + `}`)
+		c, rec := newMock(t, []mockReply{rpcReply(body)})
+		got, err := c.GetTask(context.Background(), "t")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var sent struct{ Result json.RawMessage }
+		if err := json.Unmarshal(rec.lastSent(), &sent); err != nil {
+			t.Fatal(err)
+		}
+		var general a2a.Task
+		if err := json.Unmarshal(sent.Result, &general); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(&general, got, cmpopts.IgnoreUnexported(a2a.Task{})); diff != "" {
+			t.Errorf("%s: client task differs from json.Unmarshal (-general +client):\n%s", name, diff)
+		}
+		if string(general.Raw()) != string(got.Raw()) {
+			t.Errorf("%s: Raw differs:\n%s\n%s", name, general.Raw(), got.Raw())
+		}
 	}
 }
