@@ -847,12 +847,12 @@ type callState struct {
 	// is taken as a null result.
 	nullResult bool
 	// fast: the result is a Task or a Message; try decode.go's one pass.
-	fast bool
-	attempts   int
-	start      time.Time
-	body       []byte
-	read       bool // body has been read (or refused as too large)
-	tooLarge   bool
+	fast     bool
+	attempts int
+	start    time.Time
+	body     []byte
+	read     bool // body has been read (or refused as too large)
+	tooLarge bool
 }
 
 type stateKey struct{}

@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 )
@@ -27,11 +28,17 @@ type fastResult struct {
 	Kind      string          `json:"kind"`
 	ID        string          `json:"id"`
 	ContextID string          `json:"contextId"`
-	Status    json.RawMessage `json:"status"` // exact keys: TaskStatus.UnmarshalJSON
+	Status    *fastStatus     `json:"status"`
 	History   []fastMessage   `json:"history"`
 	Artifacts []fastArtifact  `json:"artifacts"`
 	Metadata  json.RawMessage `json:"metadata"`
 	fastMessageFields
+}
+
+type fastStatus struct {
+	State     TaskState       `json:"state"`
+	Message   *fastMessage    `json:"message"`
+	Timestamp json.RawMessage `json:"timestamp"`
 }
 
 type fastMessageFields struct {
@@ -66,6 +73,12 @@ func (c *Client) fastReply(st *callState, resp *http.Response) *reply {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil
 	}
+	// encoding/json matches keys without regard to case; the state decides
+	// success, so a body with any "State"-like key but "state" goes the
+	// general way, where TaskStatus matches exactly.
+	if hasOddStateKey(st.body) {
+		return nil
+	}
 	var env fastEnvelope
 	if json.Unmarshal(st.body, &env) != nil || env.JSONRPC != "2.0" || env.Error != nil || env.Result == nil || !sameID(env.ID, st.id) {
 		return nil
@@ -78,8 +91,18 @@ func (c *Client) fastReply(st *callState, resp *http.Response) *reply {
 			return nil
 		}
 		t := &Task{ID: r.ID, ContextID: r.ContextID, Metadata: r.Metadata, kind: r.Kind, body: st.body}
-		if r.Status != nil && t.Status.UnmarshalJSON(r.Status) != nil {
-			return nil
+		if s := r.Status; s != nil {
+			t.Status.State = s.State
+			if s.Message != nil {
+				m, ok := s.Message.message()
+				if !ok {
+					return nil
+				}
+				t.Status.Message = &m
+			}
+			if s.Timestamp != nil && t.Status.Timestamp.UnmarshalJSON(s.Timestamp) != nil {
+				return nil
+			}
 		}
 		if r.History != nil {
 			t.History = make([]Message, len(r.History))
@@ -141,4 +164,21 @@ func fastParts(in []fastPart) (Parts, bool) {
 		}
 	}
 	return out, true
+}
+
+// hasOddStateKey reports whether body holds the string "state" spelled with
+// any upper-case letter, as a key or a value.
+func hasOddStateKey(body []byte) bool {
+	for i := 0; i+7 <= len(body); i++ {
+		j := bytes.IndexByte(body[i:], '"')
+		if j < 0 || i+j+7 > len(body) {
+			return false
+		}
+		i += j
+		w := body[i+1 : i+7]
+		if w[5] == '"' && bytes.EqualFold(w[:5], []byte("state")) && !bytes.Equal(w[:5], []byte("state")) {
+			return true
+		}
+	}
+	return false
 }

@@ -28,3 +28,22 @@ func TestFastReplyTaken(t *testing.T) {
 		}
 	}
 }
+
+func TestHasOddStateKey(t *testing.T) {
+	for in, want := range map[string]bool{
+		`{"status":{"state":"failed"}}`:             false,
+		`{"status":{"state":"failed","STATE":"x"}}`: true,
+		`{"State":1}`:                   true,
+		`{"text":"the \"State\" word"}`: false,
+		`{"a":"b"}`:                     false,
+		`"`:                             false,
+		`{"x":"sTaTe"}`:                 true,
+		``:                              false,
+		`{"stateful":"STATEFUL"}`:       false,
+		`{"state":"ok"}"`:               false,
+	} {
+		if got := hasOddStateKey([]byte(in)); got != want {
+			t.Errorf("hasOddStateKey(%s) = %v, want %v", in, got, want)
+		}
+	}
+}

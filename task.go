@@ -68,6 +68,8 @@ type Timestamp string
 func (t *Timestamp) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	switch {
+	case len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0:
+		*t = Timestamp(b[1 : len(b)-1]) // the usual case: nothing to unescape
 	case len(b) > 0 && b[0] == '"':
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {

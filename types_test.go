@@ -309,6 +309,18 @@ func TestStatusExactKeys(t *testing.T) {
 			t.Errorf("%s: state %q, want failed", in, task.Status.State)
 		}
 	}
+	// The same through the client, whose one-pass decoding must not match
+	// keys loosely either.
+	for _, result := range []string{
+		`{"kind":"task","id":"t","status":{"state":"failed","STATE":"completed"}}`,
+		`{"kind":"task","id":"t","status":{"State":"completed","state":"failed"}}`,
+	} {
+		c, _ := newMock(t, []mockReply{rpcReply([]byte(`{"jsonrpc":"2.0","id":1,"result":` + result + `}`))})
+		task, err := c.GetTask(context.Background(), "t")
+		if err != nil || task.Status.State != a2a.TaskStateFailed {
+			t.Errorf("client, %s: %v, %v", result, task, err)
+		}
+	}
 	var st a2a.TaskStatus
 	if err := json.Unmarshal([]byte(`{"state":5}`), &st); err == nil {
 		t.Error("a numeric state decoded without error")
