@@ -562,8 +562,58 @@ func (*Task) isSendResult()    {}
 func (*Message) isSendResult() {}
 
 type messageSendParams struct {
-	Message       Message           `json:"message"`
+	// Message is a messageOut when every part has a known kind (one
+	// encoding pass), else the Message itself (its MarshalJSON keeps
+	// UnknownPart bytes).
+	Message       any               `json:"message"`
 	Configuration sendConfiguration `json:"configuration"`
+}
+
+// messageOut is a Message as sent, with no custom marshalers on the way, so
+// json.Marshal encodes it in one pass. Field order follows Message.
+type messageOut struct {
+	Kind             string          `json:"kind"`
+	MessageID        string          `json:"messageId,omitempty"`
+	Role             Role            `json:"role"`
+	Parts            []partOut       `json:"parts"`
+	TaskID           string          `json:"taskId,omitempty"`
+	ContextID        string          `json:"contextId,omitempty"`
+	ReferenceTaskIDs []string        `json:"referenceTaskIds,omitzero"`
+	Extensions       []string        `json:"extensions,omitzero"`
+	Metadata         json.RawMessage `json:"metadata,omitzero"`
+}
+
+// partOut is a known part as sent.
+type partOut struct {
+	Kind     string          `json:"kind"`
+	Text     *string         `json:"text,omitempty"`
+	Data     json.RawMessage `json:"data,omitempty"`
+	File     *FileContent    `json:"file,omitempty"`
+	Metadata json.RawMessage `json:"metadata,omitzero"`
+}
+
+// wire returns m in its one-pass form, or false when a part is an
+// UnknownPart (or nil), whose bytes only Message.MarshalJSON keeps.
+func (m Message) wire() (messageOut, bool) {
+	out := messageOut{Kind: "message", MessageID: m.MessageID, Role: m.Role, Parts: make([]partOut, len(m.Parts)),
+		TaskID: m.TaskID, ContextID: m.ContextID, ReferenceTaskIDs: m.ReferenceTaskIDs, Extensions: m.Extensions, Metadata: m.Metadata}
+	for i, p := range m.Parts {
+		switch p := p.(type) {
+		case TextPart:
+			out.Parts[i] = partOut{Kind: KindText, Text: &p.Text, Metadata: p.Metadata}
+		case DataPart:
+			data := p.Data
+			if data == nil {
+				data = json.RawMessage("{}")
+			}
+			out.Parts[i] = partOut{Kind: KindData, Data: data, Metadata: p.Metadata}
+		case FilePart:
+			out.Parts[i] = partOut{Kind: KindFile, File: &p.File, Metadata: p.Metadata}
+		default:
+			return messageOut{}, false
+		}
+	}
+	return out, true
 }
 
 type sendConfiguration struct {
@@ -644,8 +694,12 @@ func (c *Client) sendParams(msg Message, opts []CallOption) (messageSendParams, 
 	if msg.Role == "" {
 		msg.Role = RoleUser
 	}
+	var wireMsg any = msg
+	if out, ok := msg.wire(); ok {
+		wireMsg = out
+	}
 	params := messageSendParams{
-		Message: msg,
+		Message: wireMsg,
 		Configuration: sendConfiguration{
 			AcceptedOutputModes: cfg.outputModes,
 			HistoryLength:       cfg.historyLength,

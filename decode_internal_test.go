@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"encoding/json"
 	"net/http"
 	"os"
 	"testing"
@@ -45,5 +46,38 @@ func TestHasOddStateKey(t *testing.T) {
 		if got := hasOddStateKey([]byte(in)); got != want {
 			t.Errorf("hasOddStateKey(%s) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// TestMessageWireMatchesMarshal: the one-pass form of an outgoing message
+// encodes to the same bytes as Message.MarshalJSON.
+func TestMessageWireMatchesMarshal(t *testing.T) {
+	dp, _ := NewDataPart(map[string]any{"code": "okDISU", "n": 1})
+	msgs := []Message{
+		NewTextMessage("这个二维码是什么？"),
+		{MessageID: "m1", Role: RoleUser, Parts: Parts{TextPart{Text: "a", Metadata: json.RawMessage(`{"k":1}`)}, dp, DataPart{},
+			NewFileBytes("f.txt", "text/plain", []byte("hi")), FilePart{File: FileContent{URI: "https://x/y"}}},
+			TaskID: "t", ContextID: "c", ReferenceTaskIDs: []string{"r"}, Extensions: []string{}, Metadata: json.RawMessage(`{"a":[1]}`)},
+		{Role: RoleUser, Parts: Parts{}},
+	}
+	for _, m := range msgs {
+		want, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, ok := m.wire()
+		if !ok {
+			t.Fatalf("wire refused %+v", m)
+		}
+		got, err := json.Marshal(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("wire form:\n got %s\nwant %s", got, want)
+		}
+	}
+	if _, ok := (Message{Parts: Parts{UnknownPart{PartKind: "x", Raw: json.RawMessage(`{"kind":"x"}`)}}}).wire(); ok {
+		t.Error("wire took an UnknownPart")
 	}
 }
