@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -208,9 +209,12 @@ func (e *CardError) Error() string {
 			b.WriteString(";")
 		}
 		fmt.Fprintf(&b, " %s", a.URL)
-		if a.StatusCode != 0 {
+		switch {
+		case a.StatusCode != 0 && (a.StatusCode < 200 || a.StatusCode > 299):
 			fmt.Fprintf(&b, " (HTTP %d)", a.StatusCode)
-		} else if a.Err != nil {
+		case a.StatusCode != 0 && a.Err != nil:
+			fmt.Fprintf(&b, " (HTTP %d: %v)", a.StatusCode, a.Err)
+		case a.Err != nil:
 			fmt.Fprintf(&b, " (%v)", a.Err)
 		}
 	}
@@ -239,9 +243,10 @@ func (e *CardError) Unwrap() []error {
 //
 // It returns a *[CardError] listing every URL tried with its status when no
 // card could be read (each attempt's error is an *[HTTPError],
-// *[TransportError], *[BodyTooLargeError] or a JSON decoding error), ctx's
-// error, or an error for a baseURL that is not an absolute http(s) URL or
-// bad options.
+// *[TransportError], *[BodyTooLargeError], or a *[ProtocolError] for a body
+// that is not a card object with a "url", an A2A v1.0 card among them),
+// ctx's error, or an error for a baseURL that is not an absolute http(s)
+// URL or bad options.
 func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*AgentCard, error) {
 	c, err := NewClient(baseURL, opts...)
 	if err != nil {
@@ -267,7 +272,7 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 			return nil, fmt.Errorf("a2a: agent card: %w", ctx.Err())
 		}
 		shown := target
-		shown.User, shown.RawQuery = nil, ""
+		shown.User, shown.RawQuery, shown.Fragment, shown.RawFragment = nil, "", "", ""
 		cerr.Attempts = append(cerr.Attempts, CardAttempt{URL: shown.String(), StatusCode: status, Err: err})
 		if status != http.StatusNotFound {
 			break
@@ -284,17 +289,33 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 	resp, err := c.do(ctx, http.MethodGet, target, nil, st)
 	if err != nil {
 		status := 0
-		if he, ok := errors.AsType[*HTTPError](err); ok {
-			status = he.StatusCode
+		if tl, ok := errors.AsType[*BodyTooLargeError](err); ok {
+			status = tl.StatusCode
 		}
 		return nil, status, err
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, resp.StatusCode, c.httpError(st, resp)
 	}
+	perr := func(reason string, err error) error {
+		return &ProtocolError{Method: method, Reason: reason, StatusCode: resp.StatusCode, Body: c.redactBytes(st.body), Err: err}
+	}
+	body := bytes.TrimSpace(st.body)
+	if len(body) == 0 || body[0] != '{' {
+		return nil, resp.StatusCode, perr("agent card is not a JSON object", nil)
+	}
 	var card AgentCard
-	if err := json.Unmarshal(st.body, &card); err != nil {
-		return nil, resp.StatusCode, &ProtocolError{Method: method, Reason: "agent card is not a JSON object", StatusCode: resp.StatusCode, Body: c.redactBytes(st.body), Err: err}
+	if err := json.Unmarshal(body, &card); err != nil {
+		return nil, resp.StatusCode, perr("agent card does not decode", err)
+	}
+	if card.URL == "" {
+		var v1 struct {
+			SupportedInterfaces json.RawMessage `json:"supportedInterfaces"`
+		}
+		if json.Unmarshal(body, &v1) == nil && v1.SupportedInterfaces != nil {
+			return nil, resp.StatusCode, perr("agent card is A2A v1.0 (supportedInterfaces, no url); this client speaks v0.3", nil)
+		}
+		return nil, resp.StatusCode, perr(`agent card has no "url"`, nil)
 	}
 	return &card, resp.StatusCode, nil
 }
@@ -386,6 +407,10 @@ func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context) (*AgentCard, 
 	if err := json.Unmarshal(rep.result, &card); err != nil {
 		return nil, rep.protocolError("agent card result does not decode", err)
 	}
-	c.card.Store(&card)
+	// The agent has just served an extended card; an extended card that
+	// leaves the flag out must not lock out the next refresh.
+	known := card
+	known.SupportsAuthenticatedExtendedCard = true
+	c.card.Store(&known)
 	return &card, nil
 }

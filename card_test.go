@@ -51,7 +51,9 @@ func TestResolveAgentCard(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(card, got, cmpopts.IgnoreUnexported(a2a.AgentCard{})); diff != "" {
+			want := *card
+			want.URL = srv.URL // a2atest fills in an empty URL
+			if diff := cmp.Diff(&want, got, cmpopts.IgnoreUnexported(a2a.AgentCard{})); diff != "" {
 				t.Errorf("card (-want +got):\n%s", diff)
 			}
 			if !json.Valid(got.Raw()) || !strings.Contains(string(got.Raw()), `"草料二维码"`) {
@@ -185,8 +187,13 @@ func TestExtendedCard(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := c.GetAuthenticatedExtendedCard(context.Background())
-	if err != nil || got.Name != extended.Name || c.Card() != got {
+	if err != nil || got.Name != extended.Name || c.Card().Name != extended.Name {
 		t.Fatalf("extended card: %v, %v; Card() = %v", got, err, c.Card())
+	}
+	// The extended card leaves supportsAuthenticatedExtendedCard out; that
+	// must not lock out the next refresh.
+	if _, err := c.GetAuthenticatedExtendedCard(context.Background()); err != nil {
+		t.Errorf("second fetch: %v", err)
 	}
 	reqs := srv.Requests()
 	if last := string(reqs[len(reqs)-1].Body); strings.Contains(last, `"params"`) {
@@ -253,5 +260,62 @@ func TestPushConfig(t *testing.T) {
 	}
 	if _, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID}); err == nil {
 		t.Error("set without a URL gave no error")
+	}
+}
+
+// TestCardBodies: bodies that are not a v0.3 card object are refused with a
+// *ProtocolError per URL, never an empty card.
+func TestCardBodies(t *testing.T) {
+	for body, reason := range map[string]string{
+		`null`: "not a JSON object",
+		`{}`:   `no "url"`,
+		`[1]`:  "not a JSON object",
+		`{"name":"x","supportedInterfaces":[{"url":"https://a","protocolBinding":"JSONRPC"}]}`: "A2A v1.0",
+		`<html>hi</html>`: "not a JSON object",
+	} {
+		srv := a2atest.NewServer()
+		srv.Enqueue(a2atest.Raw{Body: body, ContentType: "application/json"})
+		_, err := a2a.ResolveAgentCard(context.Background(), strings.TrimSuffix(srv.URL, "/a2a/jsonrpc")+"#access_token=frag-secret")
+		srv.Close()
+		pe, ok := errors.AsType[*a2a.ProtocolError](err)
+		if !ok || !strings.Contains(pe.Reason, reason) {
+			t.Errorf("%s: err = %v, want a ProtocolError saying %q", body, err, reason)
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, "HTTP 200: ") || strings.Contains(msg, "frag-secret") {
+			t.Errorf("%s: Error() = %q", body, msg)
+		}
+	}
+	// One card value serves two servers, each with its own URL.
+	card := &a2a.AgentCard{Name: "shared", ProtocolVersion: "0.3.0"}
+	a, b := a2atest.NewServer(a2atest.WithCard(card)), a2atest.NewServer(a2atest.WithCard(card))
+	defer a.Close()
+	defer b.Close()
+	got, err := a2a.ResolveAgentCard(context.Background(), strings.TrimSuffix(b.URL, "/a2a/jsonrpc"))
+	if err != nil || got.URL != b.URL || card.URL != "" {
+		t.Errorf("shared card: %v, %v (caller's card URL %q)", got, err, card.URL)
+	}
+}
+
+// TestPushSecretsScrubbed: the token and credentials given to set never
+// show in the error, even when the agent echoes them.
+func TestPushSecretsScrubbed(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+	defer srv.Close()
+	c, _ := a2a.NewClient(srv.URL)
+	task, _ := c.SendText(context.Background(), a2atest.SeedQRCode)
+	srv.Enqueue(a2atest.Raw{EchoID: true, ContentType: "application/json",
+		Body: `{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32602,"message":"bad config PUSHTOKEN-123 CRED-456","data":{"echo":"PUSHTOKEN-123"}}}`})
+	_, err := c.SetTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: task.ID,
+		PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://h/", Token: "PUSHTOKEN-123",
+			Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "CRED-456"}}})
+	rpcErr, ok := errors.AsType[*a2a.RPCError](err)
+	if !ok {
+		t.Fatalf("err = %v", err)
+	}
+	for _, text := range []string{err.Error(), string(rpcErr.Data)} {
+		if strings.Contains(text, "PUSHTOKEN") || strings.Contains(text, "CRED-456") {
+			t.Errorf("secret in %q", text)
+		}
 	}
 }

@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 )
 
 // PushNotificationConfig is a webhook the agent POSTs task updates to (A2A
 // v0.3 §6.8). Token and Authentication.Credentials are secrets the agent
-// sends back to the webhook; they never appear in this package's errors or
-// logs, but they do travel in request bodies.
+// sends back to the webhook. Those given to
+// [Client.SetTaskPushNotificationConfig] are redacted from the errors it
+// returns; they travel in request bodies, and configs the agent returns
+// (get, list) carry them as the agent stored them.
 type PushNotificationConfig struct {
 	// ID tells several webhooks of one task apart; the agent may assign it.
 	ID  string `json:"id,omitempty"`
@@ -50,7 +53,18 @@ func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPush
 	if cfg.TaskID == "" || cfg.PushNotificationConfig.URL == "" {
 		return nil, errors.New("a2a: SetTaskPushNotificationConfig needs a task id and a webhook URL")
 	}
-	return callPush[TaskPushNotificationConfig](ctx, c, "tasks/pushNotificationConfig/set", cfg, false)
+	out, err := callPush[TaskPushNotificationConfig](ctx, c, "tasks/pushNotificationConfig/set", cfg, false)
+	if err != nil {
+		var secrets []string
+		if cfg.PushNotificationConfig.Token != "" {
+			secrets = append(secrets, cfg.PushNotificationConfig.Token)
+		}
+		if a := cfg.PushNotificationConfig.Authentication; a != nil && a.Credentials != "" {
+			secrets = append(secrets, a.Credentials)
+		}
+		return nil, scrub(err, secrets)
+	}
+	return out, nil
 }
 
 // GetTaskPushNotificationConfig reads a task's webhook config with
@@ -120,4 +134,33 @@ func callPush[T any](ctx context.Context, c *Client, method string, params any, 
 		return nil, rep.protocolError("result does not decode", err)
 	}
 	return &v, nil
+}
+
+// scrub replaces secrets in the server-sent text of a typed error made for
+// this call (an echo of the request, say) with "[REDACTED]".
+func scrub(err error, secrets []string) error {
+	if len(secrets) == 0 {
+		return err
+	}
+	var pairs []string
+	for _, s := range secrets {
+		pairs = append(pairs, s, "[REDACTED]")
+	}
+	r := strings.NewReplacer(pairs...)
+	fix := func(b []byte) []byte {
+		if len(b) == 0 {
+			return b
+		}
+		return []byte(r.Replace(string(b)))
+	}
+	if e, ok := errors.AsType[*RPCError](err); ok {
+		e.Message, e.Data = r.Replace(e.Message), fix(e.Data)
+	}
+	if e, ok := errors.AsType[*ProtocolError](err); ok {
+		e.Reason, e.Body = r.Replace(e.Reason), fix(e.Body)
+	}
+	if e, ok := errors.AsType[*HTTPError](err); ok {
+		e.Body = fix(e.Body)
+	}
+	return err
 }

@@ -74,8 +74,10 @@ func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 // the event: a *Task replaces t; a status update sets t.Status; an artifact
 // update adds the artifact, replaces the one with the same ArtifactID, or,
 // with Append, adds its parts to that one. A *Message is ignored. Ids that
-// t lacks are taken from the event. Once changed by an event other than a
-// *Task, t.Raw() is nil: the bytes no longer describe it.
+// t lacks are taken from the event. Events are never modified: t gets its
+// own artifact and part slices (status messages and metadata are shared).
+// Once changed by an event other than a *Task, t.Raw() is nil: the bytes no
+// longer describe it.
 func (t *Task) Apply(ev Event) {
 	setIDs := func(taskID, contextID string) {
 		if t.ID == "" {
@@ -89,6 +91,11 @@ func (t *Task) Apply(ev Event) {
 	switch e := ev.(type) {
 	case *Task:
 		*t = *e
+		// Own the artifacts: later updates must not write into the event.
+		t.Artifacts = slices.Clone(e.Artifacts)
+		for i := range t.Artifacts {
+			t.Artifacts[i].Parts = slices.Clone(t.Artifacts[i].Parts)
+		}
 	case *TaskStatusUpdateEvent:
 		setIDs(e.TaskID, e.ContextID)
 		t.Status = e.Status
@@ -97,14 +104,16 @@ func (t *Task) Apply(ev Event) {
 		art := e.Artifact
 		art.Parts = slices.Clone(art.Parts)
 		i := slices.IndexFunc(t.Artifacts, func(a Artifact) bool { return a.ArtifactID == art.ArtifactID })
+		arts := slices.Clone(t.Artifacts) // t may share its slice with another task
 		switch {
 		case i < 0:
-			t.Artifacts = append(t.Artifacts, art)
+			arts = append(arts, art)
 		case e.Append:
-			t.Artifacts[i].Parts = append(slices.Clone(t.Artifacts[i].Parts), art.Parts...)
+			arts[i].Parts = append(slices.Clone(arts[i].Parts), art.Parts...)
 		default:
-			t.Artifacts[i] = art
+			arts[i] = art
 		}
+		t.Artifacts = arts
 	}
 }
 
@@ -217,8 +226,13 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 		if !yield(ev, nil) {
 			return
 		}
-		if su, ok := ev.(*TaskStatusUpdateEvent); ok && su.Final {
-			return
+		switch e := ev.(type) {
+		case *TaskStatusUpdateEvent:
+			if e.Final {
+				return
+			}
+		case *Message:
+			return // a message is the whole answer (A2A v0.3 §7.2: stream shape 1)
 		}
 	}
 }
@@ -262,13 +276,18 @@ var errEventTooLarge = errors.New("event exceeds the size cap")
 // "event", "id" and "retry" fields are ignored, as A2A gives them no
 // meaning. Lines and events are bounded by max bytes.
 type sseReader struct {
-	sc  *bufio.Scanner
-	max int64
+	sc      *bufio.Scanner
+	max     int64
+	started bool
 }
 
 func newSSEReader(r io.Reader, max int64) *sseReader {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), int(min(max+2, 1<<31-1)))
+	limit := 1<<31 - 1
+	if max < int64(limit)-2 {
+		limit = int(max) + 2 // the line, and room for its CRLF
+	}
+	sc.Buffer(make([]byte, 0, 64<<10), limit)
 	sc.Split(scanSSELines)
 	return &sseReader{sc: sc, max: max}
 }
@@ -280,6 +299,10 @@ func (s *sseReader) next() ([]byte, error) {
 	has := false
 	for s.sc.Scan() {
 		line := s.sc.Bytes()
+		if !s.started { // the format allows one leading byte-order mark
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+			s.started = true
+		}
 		if len(line) == 0 {
 			if has {
 				return data, nil

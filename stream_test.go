@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -236,5 +237,62 @@ func TestApplyFold(t *testing.T) {
 	}}
 	if diff := cmp.Diff(want, task, cmp.AllowUnexported(a2a.Task{})); diff != "" {
 		t.Errorf("folded (-want +got):\n%s", diff)
+	}
+}
+
+// TestApplyDoesNotAlias: folding never writes into an event, and two tasks
+// folded from one event stay apart.
+func TestApplyDoesNotAlias(t *testing.T) {
+	text := func(s string) a2a.Parts { return a2a.Parts{a2a.TextPart{Text: s}} }
+	art := func(id, s string) a2a.Artifact { return a2a.Artifact{ArtifactID: id, Name: id, Parts: text(s)} }
+	first := &a2a.Task{ID: "t", Artifacts: make([]a2a.Artifact, 1, 4)}
+	first.Artifacts[0] = art("a", "orig")
+	var t1, t2 a2a.Task
+	t1.Apply(first)
+	t2.Apply(first)
+	t1.Apply(&a2a.TaskArtifactUpdateEvent{Artifact: art("a", "new")})
+	t1.Apply(&a2a.TaskArtifactUpdateEvent{Artifact: art("a", "more"), Append: true})
+	t1.Apply(&a2a.TaskArtifactUpdateEvent{Artifact: art("b", "b1")})
+	t2.Apply(&a2a.TaskArtifactUpdateEvent{Artifact: art("c", "c1")})
+	if got := first.Artifacts[0].Text(); got != "orig" || len(first.Artifacts) != 1 {
+		t.Errorf("the event changed: %q, %d artifacts", got, len(first.Artifacts))
+	}
+	if t1.Artifact("a").Text() != "new\nmore" || t1.Artifact("b").Text() != "b1" || t1.Artifact("c") != nil {
+		t.Errorf("t1 = %+v", t1.Artifacts)
+	}
+	if t2.Artifact("a").Text() != "orig" || t2.Artifact("c").Text() != "c1" || t2.Artifact("b") != nil {
+		t.Errorf("t2 = %+v", t2.Artifacts)
+	}
+}
+
+// TestStreamEdges: a leading BOM, an uncapped client with a large event, a
+// stream-only script, and a Message ending the stream.
+func TestStreamEdges(t *testing.T) {
+	msg := `{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"message","role":"agent","messageId":"m","parts":[{"kind":"text","text":"你好"}]}}`
+	big := `{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"message","role":"agent","messageId":"m","parts":[{"kind":"text","text":"` + strings.Repeat("x", 100_000) + `"}]}}`
+	for name, tt := range map[string]struct {
+		raw  string
+		opts []a2a.Option
+		want int // events
+	}{
+		"BOM":                 {"\ufeffdata: " + msg + "\n\n", nil, 1},
+		"huge cap":            {"data: " + big + "\n\n", []a2a.Option{a2a.WithMaxResponseBytes(math.MaxInt64)}, 1},
+		"message ends stream": {"data: " + msg + "\n\ndata: garbage\n\n", nil, 1},
+	} {
+		srv := a2atest.NewServer(a2atest.OnSend(func(a2a.Message) a2atest.Reply { return a2atest.Reply{StreamRaw: tt.raw} }))
+		c, _ := a2a.NewClient(srv.URL, tt.opts...)
+		got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go")))
+		srv.Close()
+		if err != nil || len(got) != tt.want {
+			t.Errorf("%s: %d events %q, %v", name, len(got), got, err)
+		}
+	}
+	srv := a2atest.NewServer(a2atest.OnSend(func(a2a.Message) a2atest.Reply {
+		return a2atest.Reply{Events: []a2a.Event{&a2a.Message{Role: a2a.RoleAgent, MessageID: "m", Parts: a2a.Parts{a2a.TextPart{Text: "only"}}}}}
+	}))
+	defer srv.Close()
+	c, _ := a2a.NewClient(srv.URL)
+	if got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go"))); err != nil || len(got) != 1 || got[0] != "message only" {
+		t.Errorf("events-only reply: %q, %v", got, err)
 	}
 }

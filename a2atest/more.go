@@ -11,12 +11,13 @@ import (
 	a2a "github.com/caoliao-a2a/a2a-go"
 )
 
-// WithCard serves card (a GET, no credentials needed) at each of paths,
-// default [a2a.AgentCardPath]; pass [a2a.LegacyAgentCardPath] to play an
-// agent from before v0.3.0. An empty card.URL is set to the server's URL.
+// WithCard serves a copy of card (a GET, no credentials needed) at each of
+// paths, default [a2a.AgentCardPath]; pass [a2a.LegacyAgentCardPath] to
+// play an agent from before v0.3.0. An empty URL is set to the server's.
 func WithCard(card *a2a.AgentCard, paths ...string) Option {
 	return func(s *Server) {
-		s.card = card
+		cp := *card
+		s.card = &cp
 		s.cardPaths = paths
 		if len(paths) == 0 {
 			s.cardPaths = []string{a2a.AgentCardPath}
@@ -24,11 +25,14 @@ func WithCard(card *a2a.AgentCard, paths ...string) Option {
 	}
 }
 
-// WithExtendedCard makes agent/getAuthenticatedExtendedCard return card
-// (checked like every call against the Require* options). Without it the
-// method answers -32007. An empty card.URL is set to the server's URL.
+// WithExtendedCard makes agent/getAuthenticatedExtendedCard return a copy
+// of card (checked like every call against the Require* options). Without
+// it the method answers -32007. An empty URL is set to the server's.
 func WithExtendedCard(card *a2a.AgentCard) Option {
-	return func(s *Server) { s.extendedCard = card }
+	return func(s *Server) {
+		cp := *card
+		s.extendedCard = &cp
+	}
 }
 
 // serveCard answers a GET: the card on its paths, 404 elsewhere.

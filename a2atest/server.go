@@ -496,6 +496,8 @@ func (s *Server) sendReply(raw json.RawMessage) (Reply, any, *a2a.RPCError) {
 			msg.Role = a2a.RoleAgent
 		}
 		return rep, msg, nil
+	case rep.Task == nil && (rep.Events != nil || rep.StreamRaw != ""):
+		rep.Task = &a2a.Task{Status: a2a.TaskStatus{State: a2a.TaskStateSubmitted}} // for a stream-only script
 	case rep.Task == nil:
 		return Reply{}, nil, invalid(codeInvalidParams, "a2atest: the OnSend handler returned an empty Reply")
 	}
