@@ -43,19 +43,18 @@ const (
 // returned as a value with a nil error; see the package documentation for
 // the errors each method can return.
 type Client struct {
-	endpoint  string
-	header    http.Header
-	agentKey  string // "agent_id" or "agent_code", or ""
-	agentVal  string
-	rc        *retryablehttp.Client
-	streamRC  *retryablehttp.Client // rc without the default client's overall timeout
-	card      atomic.Pointer[AgentCard]
-	maxBody   int64
-	log       *slog.Logger
-	redactor  *strings.Replacer
-	nextID    atomic.Int64
-	newMsgID  func() string
-	userAgent string
+	endpoint string
+	header   http.Header
+	agentKey string // "agent_id" or "agent_code", or ""
+	agentVal string
+	rc       *retryablehttp.Client
+	streamRC *retryablehttp.Client // rc without the default client's overall timeout
+	card     atomic.Pointer[AgentCard]
+	maxBody  int64
+	log      *slog.Logger
+	redactor *strings.Replacer
+	nextID   atomic.Int64
+	newMsgID func() string
 
 	retryWaitMax time.Duration
 }
@@ -285,7 +284,6 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 		endpoint:     endpoint,
 		maxBody:      cfg.maxBody,
 		log:          cfg.logger,
-		userAgent:    cfg.userAgent,
 		retryWaitMax: cfg.waitMax,
 		newMsgID:     uuid.NewString,
 	}
