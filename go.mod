@@ -5,9 +5,8 @@ go 1.26.0
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/google/uuid v1.6.0
+	github.com/hashicorp/go-cleanhttp v0.5.2
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/jarcoal/httpmock v1.4.2
 	go.uber.org/goleak v1.3.0
 )
-
-require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
