@@ -603,6 +603,8 @@ func (m Message) wire() (messageOut, bool) {
 			data := p.Data
 			if data == nil {
 				data = json.RawMessage("{}")
+			} else if len(data) == 0 {
+				return messageOut{}, false // empty but not nil: MarshalJSON reports the error
 			}
 			out.Parts[i] = partOut{Kind: KindData, Data: data, Metadata: p.Metadata}
 		case FilePart:

@@ -1,7 +1,6 @@
 package a2a
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 )
@@ -12,12 +11,16 @@ import (
 // without custom unmarshalers. Anything else (errors, odd envelopes, parts
 // of unknown kinds or missing fields, decoding errors) falls back to the
 // general path (checkResponse, Task.UnmarshalJSON, Parts.UnmarshalJSON),
-// which gives the same values and the precise errors. The general path
+// which gives the same values and the precise errors. One difference is
+// left: when a reply repeats a member name, encoding/json merges the
+// values into the fast path's structs, where the general path keeps the
+// last one (RFC 8259 §4 leaves repeated names' meaning open). The task
+// status, which decides success, is decoded the same way on both paths. The general path
 // reads each byte of a result several times; this one twice, as a plain
 // json.Decoder does.
 
 type fastEnvelope struct {
-	JSONRPC string          `json:"jsonrpc"`
+	JSONRPC *string         `json:"jsonrpc"` // a pointer: a later "jsonrpc": null must clear it
 	ID      json.RawMessage `json:"id"`
 	Result  *fastResult     `json:"result"`
 	Error   json.RawMessage `json:"error"`
@@ -28,17 +31,11 @@ type fastResult struct {
 	Kind      string          `json:"kind"`
 	ID        string          `json:"id"`
 	ContextID string          `json:"contextId"`
-	Status    *fastStatus     `json:"status"`
+	Status    json.RawMessage `json:"status"` // decoded by TaskStatus.UnmarshalJSON: exact keys
 	History   []fastMessage   `json:"history"`
 	Artifacts []fastArtifact  `json:"artifacts"`
 	Metadata  json.RawMessage `json:"metadata"`
 	fastMessageFields
-}
-
-type fastStatus struct {
-	State     TaskState       `json:"state"`
-	Message   *fastMessage    `json:"message"`
-	Timestamp json.RawMessage `json:"timestamp"`
 }
 
 type fastMessageFields struct {
@@ -73,14 +70,8 @@ func (c *Client) fastReply(st *callState, resp *http.Response) *reply {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil
 	}
-	// encoding/json matches keys without regard to case; the state decides
-	// success, so a body with any "State"-like key but "state" goes the
-	// general way, where TaskStatus matches exactly.
-	if hasOddStateKey(st.body) {
-		return nil
-	}
 	var env fastEnvelope
-	if json.Unmarshal(st.body, &env) != nil || env.JSONRPC != "2.0" || env.Error != nil || env.Result == nil || !sameID(env.ID, st.id) {
+	if json.Unmarshal(st.body, &env) != nil || env.JSONRPC == nil || *env.JSONRPC != "2.0" || env.Error != nil || env.Result == nil || !sameID(env.ID, st.id) {
 		return nil
 	}
 	rep := &reply{c: c, method: st.method, status: resp.StatusCode, body: st.body}
@@ -91,18 +82,10 @@ func (c *Client) fastReply(st *callState, resp *http.Response) *reply {
 			return nil
 		}
 		t := &Task{ID: r.ID, ContextID: r.ContextID, Metadata: r.Metadata, kind: r.Kind, body: st.body}
-		if s := r.Status; s != nil {
-			t.Status.State = s.State
-			if s.Message != nil {
-				m, ok := s.Message.message()
-				if !ok {
-					return nil
-				}
-				t.Status.Message = &m
-			}
-			if s.Timestamp != nil && t.Status.Timestamp.UnmarshalJSON(s.Timestamp) != nil {
-				return nil
-			}
+		// The state decides success: the status goes through the same
+		// exact-key decoding as on the general path.
+		if r.Status != nil && t.Status.UnmarshalJSON(r.Status) != nil {
+			return nil
 		}
 		if r.History != nil {
 			t.History = make([]Message, len(r.History))
@@ -127,6 +110,9 @@ func (c *Client) fastReply(st *callState, resp *http.Response) *reply {
 		}
 		rep.task = t
 	case "message":
+		if st.method != "message/send" {
+			return nil // the general path names the wrong kind, or the decoding fault
+		}
 		m, ok := fastMessage{fastMessageFields: r.fastMessageFields, ContextID: r.ContextID, Metadata: r.Metadata}.message()
 		if !ok {
 			return nil
@@ -164,21 +150,4 @@ func fastParts(in []fastPart) (Parts, bool) {
 		}
 	}
 	return out, true
-}
-
-// hasOddStateKey reports whether body holds the string "state" spelled with
-// any upper-case letter, as a key or a value.
-func hasOddStateKey(body []byte) bool {
-	for i := 0; i+7 <= len(body); i++ {
-		j := bytes.IndexByte(body[i:], '"')
-		if j < 0 || i+j+7 > len(body) {
-			return false
-		}
-		i += j
-		w := body[i+1 : i+7]
-		if w[5] == '"' && bytes.EqualFold(w[:5], []byte("state")) && !bytes.Equal(w[:5], []byte("state")) {
-			return true
-		}
-	}
-	return false
 }

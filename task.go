@@ -134,7 +134,9 @@ func (s *TaskStatus) UnmarshalJSON(b []byte) error {
 	}
 	var out TaskStatus
 	if v, ok := m["state"]; ok {
-		if err := json.Unmarshal(v, &out.State); err != nil {
+		if s, ok := simpleString(v); ok {
+			out.State = TaskState(s)
+		} else if err := json.Unmarshal(v, &out.State); err != nil {
 			return fmt.Errorf("status.state: %w", err)
 		}
 	}
@@ -151,6 +153,20 @@ func (s *TaskStatus) UnmarshalJSON(b []byte) error {
 	}
 	*s = out
 	return nil
+}
+
+// simpleString returns the text of a JSON string with nothing to unescape
+// ("completed"), without a decoder; false for anything else.
+func simpleString(v json.RawMessage) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	for _, b := range v[1 : len(v)-1] {
+		if b == '\\' || b == '"' || b < 0x20 {
+			return "", false
+		}
+	}
+	return string(v[1 : len(v)-1]), true
 }
 
 // Task is the unit of work an agent reports on: what message/send, tasks/get
