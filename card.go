@@ -393,24 +393,14 @@ const methodExtendedCard = "agent/getAuthenticatedExtendedCard"
 // [Client.GetTask], an *[RPCError] matching
 // [ErrAuthenticatedExtendedCardNotConfigured] among them.
 func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context) (*AgentCard, error) {
-	if err := c.requireCapability(methodExtendedCard); err != nil {
-		return nil, err
-	}
-	rep, err := c.call(ctx, methodExtendedCard, nil, retryIdempotent)
+	card, err := callResult[AgentCard](ctx, c, methodExtendedCard, nil, false)
 	if err != nil {
 		return nil, err
 	}
-	if isNull(rep.result) {
-		return nil, rep.protocolError("result is null where an AgentCard is due", nil)
-	}
-	var card AgentCard
-	if err := json.Unmarshal(rep.result, &card); err != nil {
-		return nil, rep.protocolError("agent card result does not decode", err)
-	}
 	// The agent has just served an extended card; an extended card that
 	// leaves the flag out must not lock out the next refresh.
-	known := card
+	known := *card
 	known.SupportsAuthenticatedExtendedCard = true
 	c.card.Store(&known)
-	return &card, nil
+	return card, nil
 }

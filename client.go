@@ -54,7 +54,6 @@ type Client struct {
 	log      *slog.Logger
 	redactor *strings.Replacer
 	nextID   atomic.Int64
-	newMsgID func() string
 
 	retryWaitMax time.Duration
 }
@@ -285,7 +284,6 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 		maxBody:      cfg.maxBody,
 		log:          cfg.logger,
 		retryWaitMax: cfg.waitMax,
-		newMsgID:     uuid.NewString,
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
@@ -573,7 +571,7 @@ type messageOut struct {
 	Kind             string          `json:"kind"`
 	MessageID        string          `json:"messageId,omitempty"`
 	Role             Role            `json:"role"`
-	Parts            []partOut       `json:"parts"`
+	Parts            []partWire      `json:"parts"`
 	TaskID           string          `json:"taskId,omitempty"`
 	ContextID        string          `json:"contextId,omitempty"`
 	ReferenceTaskIDs []string        `json:"referenceTaskIds,omitzero"`
@@ -581,24 +579,15 @@ type messageOut struct {
 	Metadata         json.RawMessage `json:"metadata,omitzero"`
 }
 
-// partOut is a known part as sent.
-type partOut struct {
-	Kind     string          `json:"kind"`
-	Text     *string         `json:"text,omitempty"`
-	Data     json.RawMessage `json:"data,omitempty"`
-	File     *FileContent    `json:"file,omitempty"`
-	Metadata json.RawMessage `json:"metadata,omitzero"`
-}
-
 // wire returns m in its one-pass form, or false when a part is an
 // UnknownPart (or nil), whose bytes only Message.MarshalJSON keeps.
 func (m Message) wire() (messageOut, bool) {
-	out := messageOut{Kind: "message", MessageID: m.MessageID, Role: m.Role, Parts: make([]partOut, len(m.Parts)),
+	out := messageOut{Kind: "message", MessageID: m.MessageID, Role: m.Role, Parts: make([]partWire, len(m.Parts)),
 		TaskID: m.TaskID, ContextID: m.ContextID, ReferenceTaskIDs: m.ReferenceTaskIDs, Extensions: m.Extensions, Metadata: m.Metadata}
 	for i, p := range m.Parts {
 		switch p := p.(type) {
 		case TextPart:
-			out.Parts[i] = partOut{Kind: KindText, Text: &p.Text, Metadata: p.Metadata}
+			out.Parts[i] = partWire{Kind: KindText, Text: &p.Text, Metadata: p.Metadata}
 		case DataPart:
 			data := p.Data
 			if data == nil {
@@ -606,9 +595,9 @@ func (m Message) wire() (messageOut, bool) {
 			} else if len(data) == 0 {
 				return messageOut{}, false // empty but not nil: MarshalJSON reports the error
 			}
-			out.Parts[i] = partOut{Kind: KindData, Data: data, Metadata: p.Metadata}
+			out.Parts[i] = partWire{Kind: KindData, Data: data, Metadata: p.Metadata}
 		case FilePart:
-			out.Parts[i] = partOut{Kind: KindFile, File: &p.File, Metadata: p.Metadata}
+			out.Parts[i] = partWire{Kind: KindFile, File: &p.File, Metadata: p.Metadata}
 		default:
 			return messageOut{}, false
 		}
@@ -689,7 +678,7 @@ func (c *Client) sendParams(msg Message, opts []CallOption) (messageSendParams, 
 		return messageSendParams{}, 0, errors.New("a2a: message has no parts")
 	}
 	if msg.MessageID == "" {
-		msg.MessageID = c.newMsgID()
+		msg.MessageID = uuid.NewString()
 	}
 	if msg.Role == "" {
 		msg.Role = RoleUser

@@ -182,13 +182,14 @@ func (f FileContent) Decode() ([]byte, error) {
 type Parts []Part
 
 // partWire is the union of every known part's fields, so one decoding pass
-// over a part fills whichever kind it is.
+// over a part fills whichever kind it is, and one encoding pass writes it
+// (Message.wire). Absent fields are left out when encoding.
 type partWire struct {
 	Kind     string          `json:"kind"`
-	Text     *string         `json:"text"`
-	Data     json.RawMessage `json:"data"`
-	File     *FileContent    `json:"file"`
-	Metadata json.RawMessage `json:"metadata"`
+	Text     *string         `json:"text,omitempty"`
+	Data     json.RawMessage `json:"data,omitempty"`
+	File     *FileContent    `json:"file,omitempty"`
+	Metadata json.RawMessage `json:"metadata,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON array of parts. A known kind with a missing

@@ -53,7 +53,7 @@ func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPush
 	if cfg.TaskID == "" || cfg.PushNotificationConfig.URL == "" {
 		return nil, errors.New("a2a: SetTaskPushNotificationConfig needs a task id and a webhook URL")
 	}
-	out, err := callPush[TaskPushNotificationConfig](ctx, c, "tasks/pushNotificationConfig/set", cfg, false)
+	out, err := callResult[TaskPushNotificationConfig](ctx, c, "tasks/pushNotificationConfig/set", cfg, false)
 	if err != nil {
 		var secrets []string
 		if cfg.PushNotificationConfig.Token != "" {
@@ -74,7 +74,7 @@ func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, conf
 	if taskID == "" {
 		return nil, errors.New("a2a: GetTaskPushNotificationConfig: empty task id")
 	}
-	return callPush[TaskPushNotificationConfig](ctx, c, "tasks/pushNotificationConfig/get", pushConfigParams{ID: taskID, ConfigID: configID}, false)
+	return callResult[TaskPushNotificationConfig](ctx, c, "tasks/pushNotificationConfig/get", pushConfigParams{ID: taskID, ConfigID: configID}, false)
 }
 
 // ListTaskPushNotificationConfigs returns every webhook config of a task
@@ -84,7 +84,7 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 	if taskID == "" {
 		return nil, errors.New("a2a: ListTaskPushNotificationConfigs: empty task id")
 	}
-	list, err := callPush[[]TaskPushNotificationConfig](ctx, c, "tasks/pushNotificationConfig/list", pushConfigParams{ID: taskID}, true)
+	list, err := callResult[[]TaskPushNotificationConfig](ctx, c, "tasks/pushNotificationConfig/list", pushConfigParams{ID: taskID}, true)
 	if err != nil {
 		return nil, err
 	}
@@ -112,10 +112,11 @@ func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, c
 	return err
 }
 
-// callPush makes one push-config call (retried like tasks/get: each is
-// idempotent) and decodes its result into a T. A null result is nil with
-// nullOK, else a protocol error.
-func callPush[T any](ctx context.Context, c *Client, method string, params any, nullOK bool) (*T, error) {
+// callResult makes one call whose result decodes into a T (push config,
+// agent card), retried like tasks/get: each such method is idempotent. It
+// refuses first what the known card rules out. A null result is (nil, nil)
+// with nullOK, else a *ProtocolError, as is a result that does not decode.
+func callResult[T any](ctx context.Context, c *Client, method string, params any, nullOK bool) (*T, error) {
 	if err := c.requireCapability(method); err != nil {
 		return nil, err
 	}
