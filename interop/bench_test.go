@@ -311,16 +311,21 @@ func BenchmarkHTTP(b *testing.B) {
 				tr := newTransport()
 				defer tr.CloseIdleConnections()
 				call := cl.make(srv.URL+"/a2a/jsonrpc", &http.Client{Transport: tr})
-				ctx := context.Background()
-				b.SetBytes(int64(len(w.result)))
-				b.ReportAllocs()
-				b.ResetTimer()
-				for b.Loop() {
-					if state, err := call(ctx, w); err != nil || state != "completed" {
-						b.Fatalf("%s: %v", state, err)
-					}
-				}
+				runCalls(b, call, w)
 			})
+		}
+	}
+}
+
+// runCalls times call(w) once per op; every call must end completed.
+func runCalls(b *testing.B, call caller, w workload) {
+	ctx := context.Background()
+	b.SetBytes(int64(len(w.result)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if state, err := call(ctx, w); err != nil || state != "completed" {
+			b.Fatalf("%s: %v", state, err)
 		}
 	}
 }
@@ -352,22 +357,15 @@ func BenchmarkDecode(b *testing.B) {
 		for _, cl := range clients {
 			b.Run(w.name+"/"+cl.name, func(b *testing.B) {
 				call := cl.make("http://bench.invalid/a2a/jsonrpc", &http.Client{Transport: memTransport{w.result}})
-				ctx := context.Background()
-				b.SetBytes(int64(len(w.result)))
-				b.ReportAllocs()
-				b.ResetTimer()
-				for b.Loop() {
-					if state, err := call(ctx, w); err != nil || state != "completed" {
-						b.Fatalf("%s: %v", state, err)
-					}
-				}
+				runCalls(b, call, w)
 			})
 		}
 	}
 }
 
 // BenchmarkParallel1000: 1000 goroutines share one client calling tasks/get
-// of the seed task; conns/op... reports the connections the server saw.
+// of the seed task; the "conns" metric is the connections the server
+// accepted during the run.
 func BenchmarkParallel1000(b *testing.B) {
 	w := benchWorkloads(b)[0]
 	for _, cl := range clients {
