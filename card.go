@@ -201,6 +201,9 @@ type CardError struct {
 	Attempts []CardAttempt
 }
 
+// Error lists every URL tried, e.g. "a2a: no agent card:
+// https://h/.well-known/agent-card.json (HTTP 404);
+// https://h/.well-known/agent.json (HTTP 404)".
 func (e *CardError) Error() string {
 	var b strings.Builder
 	b.WriteString("a2a: no agent card:")
@@ -353,6 +356,8 @@ type UnsupportedByCardError struct {
 	Capability string
 }
 
+// Error returns e.g. "a2a: message/stream: the agent card says
+// capabilities.streaming is false".
 func (e *UnsupportedByCardError) Error() string {
 	return fmt.Sprintf("a2a: %s: the agent card says %s is false", e.Method, e.Capability)
 }

@@ -34,6 +34,7 @@ import (
 // rpcCode is the type of the code sentinels; an *RPCError matches one by code.
 type rpcCode int
 
+// Error names the code, e.g. "a2a: task not found (code -32001)".
 func (c rpcCode) Error() string {
 	return fmt.Sprintf("a2a: %s (code %d)", codeName(int(c)), int(c))
 }
@@ -184,6 +185,7 @@ type BodyTooLargeError struct {
 	StatusCode int
 }
 
+// Error returns e.g. "a2a: tasks/get: response body exceeds 10485760 bytes".
 func (e *BodyTooLargeError) Error() string {
 	return fmt.Sprintf("a2a: %s: response body exceeds %d bytes", e.Method, e.Limit)
 }
@@ -198,6 +200,9 @@ type TransportError struct {
 	Err      error
 }
 
+// Error returns e.g. "a2a: tasks/get: transport: dial tcp 127.0.0.1:1:
+// connect: connection refused (after 4 attempts)"; the request URL is
+// never in it.
 func (e *TransportError) Error() string {
 	return fmt.Sprintf("a2a: %s: transport: %v (after %d attempts)", e.Method, e.Err, e.Attempts)
 }
@@ -212,6 +217,8 @@ type MessageReplyError struct {
 	Message *Message
 }
 
+// Error says a message came where a task was expected; the message is in
+// e.Message.
 func (e *MessageReplyError) Error() string {
 	return "a2a: message/send: agent replied with a message, not a task"
 }

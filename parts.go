@@ -81,6 +81,8 @@ type UnknownPart struct {
 	Raw json.RawMessage
 }
 
+// Kind returns the part's wire discriminator: "text", "data", "file", or an
+// UnknownPart's own kind.
 func (TextPart) Kind() string      { return KindText }
 func (DataPart) Kind() string      { return KindData }
 func (FilePart) Kind() string      { return KindFile }
