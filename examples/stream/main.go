@@ -1,8 +1,8 @@
 // Command stream sends a message with message/stream and shows the agent's
 // events as they arrive (Server-Sent Events): a progress line per status
-// update and per artifact chunk, folded with Task.Apply into the final task.
-// If the connection drops before the final event, it resubscribes to the
-// task. It runs against an offline fake agent that streams in small steps.
+// update and per artifact chunk, folded with Task.Apply into the task as it
+// stands. The offline fake agent drops the stream before the final event,
+// so the program resubscribes to the task (tasks/resubscribe) for the rest.
 //
 //	go run ./examples/stream
 package main
@@ -28,29 +28,51 @@ func main() {
 	}
 }
 
-// storyEvents is what the offline agent streams: the task, a working
-// status, an artifact in two chunks, and the final status.
-func storyEvents() []a2a.Event {
-	chunk := func(text string, appendIt, last bool) *a2a.TaskArtifactUpdateEvent {
-		return &a2a.TaskArtifactUpdateEvent{TaskID: "task-1", ContextID: "ctx-1", Append: appendIt, LastChunk: last,
-			Artifact: a2a.Artifact{ArtifactID: "summary", Name: "entity", Parts: a2a.Parts{a2a.TextPart{Text: text}}}}
+// offlineAgent streams the task, a working status and the first chunk of
+// its summary, then drops the connection; a resubscription delivers the
+// rest from the task it keeps (the whole artifact, then the final status).
+func offlineAgent() *a2atest.Server {
+	summary := a2a.Artifact{ArtifactID: "summary", Name: "entity",
+		Parts: a2a.Parts{a2a.TextPart{Text: "数控车床-A08-03-06;"}, a2a.TextPart{Text: "状态:设备运行状态=正常"}}}
+	firstChunk := summary
+	firstChunk.Parts = summary.Parts[:1]
+	return a2atest.NewServer(a2atest.OnSend(func(a2a.Message) a2atest.Reply {
+		return a2atest.Reply{
+			Task:   &a2a.Task{Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}, Artifacts: []a2a.Artifact{summary}},
+			States: []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateWorking, a2a.TaskStateCompleted},
+			Events: []a2a.Event{
+				&a2a.Task{ID: "task-1", ContextID: "ctx-1", Status: a2a.TaskStatus{State: a2a.TaskStateSubmitted}},
+				&a2a.TaskStatusUpdateEvent{TaskID: "task-1", ContextID: "ctx-1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}},
+				&a2a.TaskArtifactUpdateEvent{TaskID: "task-1", ContextID: "ctx-1", Artifact: firstChunk},
+			},
+		}
+	}))
+}
+
+// show prints one event as a progress line and reports whether it ends
+// the stream (a final status, or a message).
+func show(w io.Writer, ev a2a.Event) (end bool) {
+	switch e := ev.(type) {
+	case *a2a.Task:
+		fmt.Fprintf(w, "task %s: %s\n", e.ID, e.Status.State)
+	case *a2a.TaskStatusUpdateEvent:
+		fmt.Fprintf(w, "  status: %s\n", e.Status.State)
+		return e.Final
+	case *a2a.TaskArtifactUpdateEvent:
+		mark := "="
+		if e.Append {
+			mark = "+"
+		}
+		fmt.Fprintf(w, "  artifact %s %s %q\n", e.Artifact.Name, mark, strings.Join(strings.Split(e.Artifact.Text(), "\n"), ""))
+	case *a2a.Message:
+		fmt.Fprintln(w, "agent says:", e.Text())
+		return true
 	}
-	status := func(s a2a.TaskState, final bool) *a2a.TaskStatusUpdateEvent {
-		return &a2a.TaskStatusUpdateEvent{TaskID: "task-1", ContextID: "ctx-1", Status: a2a.TaskStatus{State: s}, Final: final}
-	}
-	return []a2a.Event{
-		&a2a.Task{ID: "task-1", ContextID: "ctx-1", Status: a2a.TaskStatus{State: a2a.TaskStateSubmitted}},
-		status(a2a.TaskStateWorking, false),
-		chunk("数控车床-A08-03-06;", false, false),
-		chunk("状态:设备运行状态=正常", true, true),
-		status(a2a.TaskStateCompleted, true),
-	}
+	return false
 }
 
 func run(ctx context.Context, w io.Writer) error {
-	agent := a2atest.NewServer(a2atest.OnSend(func(a2a.Message) a2atest.Reply {
-		return a2atest.Reply{Task: a2atest.StatusTask(a2a.TaskStateSubmitted, ""), Events: storyEvents()}
-	}))
+	agent := offlineAgent()
 	defer agent.Close()
 	c, err := a2a.NewClient(agent.URL)
 	if err != nil {
@@ -58,32 +80,22 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 
 	var task a2a.Task
-	final := false
+	ended := false
 	for ev, err := range c.StreamMessage(ctx, a2a.NewTextMessage("这个二维码是什么？")) {
 		if err != nil {
 			return err // *a2a.RPCError inside the stream, *a2a.TransportError, …
 		}
-		task.Apply(ev)
-		switch e := ev.(type) {
-		case *a2a.Task:
-			fmt.Fprintf(w, "task %s: %s\n", e.ID, e.Status.State)
-		case *a2a.TaskStatusUpdateEvent:
-			fmt.Fprintf(w, "  status: %s\n", e.Status.State)
-			final = e.Final
-		case *a2a.TaskArtifactUpdateEvent:
-			fmt.Fprintf(w, "  artifact %s: +%q\n", e.Artifact.Name, e.Artifact.Text())
-		case *a2a.Message:
-			fmt.Fprintln(w, "agent says:", e.Text())
-			return nil
-		}
+		task.Apply(ev) // fold into the task as it stands
+		ended = show(w, ev)
 	}
-	if !final && task.ID != "" {
-		// The stream closed early: pick the task up again.
+	if !ended && task.ID != "" {
+		fmt.Fprintln(w, "(the stream closed before the final event: resubscribing)")
 		for ev, err := range c.Resubscribe(ctx, task.ID) {
 			if err != nil {
 				return err
 			}
 			task.Apply(ev)
+			show(w, ev)
 		}
 	}
 	fmt.Fprintf(w, "final: %s, %s = %q\n", task.Status.State, task.Artifact("entity").Name,

@@ -18,8 +18,10 @@ func TestStream(t *testing.T) {
 	}
 	want := `task task-1: submitted
   status: working
-  artifact entity: +"数控车床-A08-03-06;"
-  artifact entity: +"状态:设备运行状态=正常"
+  artifact entity = "数控车床-A08-03-06;"
+(the stream closed before the final event: resubscribing)
+  status: working
+  artifact entity = "数控车床-A08-03-06;状态:设备运行状态=正常"
   status: completed
 final: completed, entity = "数控车床-A08-03-06;状态:设备运行状态=正常"
 `
