@@ -316,7 +316,7 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 			SupportedInterfaces json.RawMessage `json:"supportedInterfaces"`
 		}
 		if json.Unmarshal(body, &v1) == nil && v1.SupportedInterfaces != nil {
-			return nil, resp.StatusCode, perr("agent card is A2A v1.0 (supportedInterfaces, no url); this client speaks v0.3", nil)
+			return nil, resp.StatusCode, perr("agent card is A2A v1.0 (supportedInterfaces, no url)", ErrVersionMismatch)
 		}
 		return nil, resp.StatusCode, perr(`agent card has no "url"`, nil)
 	}

@@ -2,6 +2,8 @@ package a2a
 
 import (
 	"bytes"
+	"compress/flate"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,6 +32,10 @@ const (
 	// DefaultTimeout is the per-attempt timeout of the default HTTP client.
 	// A caller's ctx deadline applies on top of it.
 	DefaultTimeout = 60 * time.Second
+	// ProtocolVersion is the A2A version this client speaks, sent in the
+	// A2A-Version header of every request (reference §11: v0.3 servers
+	// ignore it; a v1.0 server answers -32009, [ErrVersionNotSupported]).
+	ProtocolVersion = "0.3"
 	// DefaultUserAgent is sent unless [WithUserAgent] says otherwise.
 	DefaultUserAgent = "caoliao-a2a-go/0.1"
 )
@@ -302,6 +308,9 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	c.header.Set("Content-Type", "application/json")
 	c.header.Set("Accept", "application/json")
 	c.header.Set("User-Agent", cfg.userAgent)
+	// The version this client speaks; a v1.0 agent can then refuse it with
+	// -32009 (reference §11) instead of misreading the request.
+	c.header.Set("A2A-Version", ProtocolVersion)
 	if cfg.apiKey != "" {
 		c.header.Set("X-API-Key", cfg.apiKey)
 	}
@@ -634,36 +643,42 @@ func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOptio
 	if err != nil {
 		return nil, err
 	}
+	return rep.sendResult()
+}
+
+// sendResult decodes a message/send result: a Task or a Message, told
+// apart by "kind" or, without one, by shape ([reply.kind]).
+func (r *reply) sendResult() (SendResult, error) {
 	switch {
-	case rep.task != nil:
-		return rep.task, nil
-	case rep.msg != nil:
-		return rep.msg, nil
+	case r.task != nil:
+		return r.task, nil
+	case r.msg != nil:
+		return r.msg, nil
 	}
-	if isNull(rep.result) {
-		return nil, rep.protocolError("result is null where a Task or Message is due", nil)
+	if isNull(r.result) {
+		return nil, r.protocolError("result is null where a Task or Message is due", nil)
 	}
-	kind, err := resultKind(rep.result)
+	kind, err := r.kind()
 	if err != nil {
-		return nil, rep.protocolError("result is not a JSON object", err)
+		return nil, err
 	}
 	switch kind {
 	case "task":
-		t, err := rep.decodeTask()
+		t, err := r.decodeTask()
 		if err != nil {
 			return nil, err // not a typed nil inside the SendResult
 		}
 		return t, nil
 	case "message":
 		var m Message
-		if err := json.Unmarshal(rep.result, &m); err != nil {
-			return nil, rep.protocolError("message result does not decode", err)
+		if err := json.Unmarshal(r.result, &m); err != nil {
+			return nil, r.protocolError("message result does not decode", err)
 		}
 		return &m, nil
 	case "":
-		return nil, rep.protocolError(`result has no "kind"`, nil)
+		return nil, r.protocolError(`result has no "kind" and is shaped like neither a Task nor a Message`, nil)
 	default:
-		return nil, rep.protocolError(fmt.Sprintf("result kind %s is neither task nor message", rep.c.quote(kind)), nil)
+		return nil, r.protocolError(fmt.Sprintf("result kind %s is neither task nor message", r.c.quote(kind)), nil)
 	}
 }
 
@@ -823,32 +838,89 @@ func (r *reply) decodeTask() (*Task, error) {
 	if isNull(r.result) {
 		return nil, r.protocolError("result is null where a Task is due", nil)
 	}
+	kind, err := r.kind()
+	if err != nil {
+		return nil, err
+	}
+	switch kind {
+	case "task":
+	case "":
+		return nil, r.protocolError(`result has no "kind" and is not shaped like a Task`, nil)
+	default:
+		return nil, r.protocolError(fmt.Sprintf("result kind %s where a Task is due", r.c.quote(kind)), nil)
+	}
 	var t Task
 	if err := json.Unmarshal(r.result, &t); err != nil {
 		return nil, r.protocolError("task result does not decode", err)
 	}
-	switch t.kind {
-	case "task":
-		if t.ID == "" {
-			return nil, r.protocolError(`task result has no "id"`, nil)
-		}
-	case "":
-		if t.ID == "" || t.Status.State == "" {
-			return nil, r.protocolError(`result has no "kind" and is not shaped like a Task`, nil)
-		}
-	default:
-		return nil, r.protocolError(fmt.Sprintf("result kind %s where a Task is due", r.c.quote(t.kind)), nil)
+	if t.ID == "" {
+		return nil, r.protocolError(`task result has no "id"`, nil)
 	}
 	return &t, nil
 }
 
-// resultKind reads the "kind" member of a result object.
-func resultKind(raw json.RawMessage) (string, error) {
-	var k struct {
-		Kind string `json:"kind"`
+// resultShape holds the members of a result object that say what it is.
+// Raw members tell absence (nil) from any JSON value.
+type resultShape struct {
+	Kind      *string         `json:"kind"`
+	ID        json.RawMessage `json:"id"`
+	TaskID    json.RawMessage `json:"taskId"`
+	MessageID json.RawMessage `json:"messageId"`
+	Status    json.RawMessage `json:"status"`
+	Parts     json.RawMessage `json:"parts"`
+	Artifact  json.RawMessage `json:"artifact"`
+	// A2A v1.0 wraps results in an object with one of these members.
+	V1Task           json.RawMessage `json:"task"`
+	V1Message        json.RawMessage `json:"message"`
+	V1StatusUpdate   json.RawMessage `json:"statusUpdate"`
+	V1ArtifactUpdate json.RawMessage `json:"artifactUpdate"`
+}
+
+// kind returns what the result is: its "kind" member when present (any
+// string, known or not), else the kind its shape shows, else "". Shapes
+// (a lenient reading of off-spec replies, each needing its required
+// members): a string id and an object status make a "task"; a string
+// messageId and an array of parts a "message"; a string taskId with an
+// object status a "status-update", with an object artifact an
+// "artifact-update". It returns a *ProtocolError for a result that is not
+// a JSON object, and one wrapping [ErrVersionMismatch] for an A2A v1.0
+// wrapper ({"task": …}, {"message": …}, {"statusUpdate": …},
+// {"artifactUpdate": …}): this client does not unwrap them.
+func (r *reply) kind() (string, error) {
+	var sh resultShape
+	if err := json.Unmarshal(r.result, &sh); err != nil || jsonType(r.result) != '{' {
+		return "", r.protocolError("result is not a JSON object", err)
 	}
-	err := json.Unmarshal(raw, &k)
-	return k.Kind, err
+	if sh.Kind != nil {
+		return *sh.Kind, nil
+	}
+	switch {
+	case jsonType(sh.ID) == '"' && jsonType(sh.Status) == '{':
+		return "task", nil
+	case jsonType(sh.MessageID) == '"' && jsonType(sh.Parts) == '[':
+		return "message", nil
+	case jsonType(sh.TaskID) == '"' && jsonType(sh.Status) == '{':
+		return "status-update", nil
+	case jsonType(sh.TaskID) == '"' && jsonType(sh.Artifact) == '{':
+		return "artifact-update", nil
+	}
+	for i, v := range []json.RawMessage{sh.V1Task, sh.V1Message, sh.V1StatusUpdate, sh.V1ArtifactUpdate} {
+		if jsonType(v) == '{' {
+			name := [...]string{"task", "message", "statusUpdate", "artifactUpdate"}[i]
+			return "", r.protocolError(fmt.Sprintf(`result is wrapped as {%q: …}, an A2A v1.0 shape`, name), ErrVersionMismatch)
+		}
+	}
+	return "", nil
+}
+
+// jsonType returns the first byte of a JSON value ('{', '[', '"', 't',
+// 'f', 'n', or a digit or '-'), or 0 when raw is empty.
+func jsonType(raw json.RawMessage) byte {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return 0
+	}
+	return raw[0]
 }
 
 // request is the JSON-RPC 2.0 request envelope (A2A v0.3 §6.11), with the
@@ -896,6 +968,10 @@ type callState struct {
 	body     []byte
 	read     bool // body has been read (or refused as too large)
 	tooLarge bool
+	// bodyFault says why a body that arrived whole cannot be read: a
+	// corrupt gzip body (body is then nil) or an unsupported
+	// Content-Encoding (body holds the bytes as received).
+	bodyFault error
 }
 
 type stateKey struct{}
@@ -1019,7 +1095,19 @@ func (c *Client) do(ctx context.Context, httpMethod, target string, payload []by
 	if st.tooLarge {
 		return nil, &BodyTooLargeError{Method: method, Limit: c.maxBody, StatusCode: resp.StatusCode}
 	}
+	if st.bodyFault != nil && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		// A non-2xx reply stays an *HTTPError, with no body excerpt.
+		return nil, &ProtocolError{Method: method, Reason: "body cannot be read", StatusCode: resp.StatusCode,
+			Body: c.redactBytes(st.body), Err: st.bodyFault}
+	}
 	return resp, nil
+}
+
+// isGzipFault reports whether err says the gzip data itself is bad (as
+// opposed to the connection failing while it was read).
+func isGzipFault(err error) bool {
+	var ce flate.CorruptInputError
+	return errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &ce)
 }
 
 // isEventStream reports whether resp is a 2xx Server-Sent Events reply.
@@ -1046,18 +1134,41 @@ func (c *Client) readBody(st *callState, resp *http.Response) error {
 	if st.read { // already read during this attempt (by checkRetry)
 		return nil
 	}
-	st.read, st.body, st.tooLarge = true, nil, false
+	st.read, st.body, st.tooLarge, st.bodyFault = true, nil, false, nil
 	if resp.StatusCode < 200 {
 		// A 101 hands over the raw connection as the body: reading it would
 		// wait for the peer, not for ctx. It is an HTTP failure.
 		return nil
 	}
-	if resp.ContentLength > c.maxBody {
-		st.tooLarge = true
-		return nil
+	var src io.Reader = resp.Body
+	enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding")))
+	switch {
+	case enc == "" || enc == "identity" || resp.Uncompressed:
+		if resp.ContentLength > c.maxBody {
+			st.tooLarge = true
+			return nil
+		}
+	case enc == "gzip" || enc == "x-gzip":
+		// A gzip body the transport did not decode (a caller's transport
+		// with compression off, or a server that compresses unasked). The
+		// cap applies to the decompressed bytes.
+		zr, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			if isGzipFault(err) {
+				st.bodyFault = fmt.Errorf("gzip body does not decompress: %w", err)
+				return nil
+			}
+			st.read = false
+			return err
+		}
+		defer zr.Close()
+		src = zr
+	default:
+		// Kept as received, for the error to carry.
+		st.bodyFault = fmt.Errorf("Content-Encoding %s is not supported", c.quote(enc))
 	}
 	var buf bytes.Buffer
-	if resp.ContentLength > 0 {
+	if resp.ContentLength > 0 && src == resp.Body {
 		// Trust the announced length only so far: it may be a lie.
 		buf.Grow(int(min(resp.ContentLength, maxPrealloc)) + bytes.MinRead)
 	}
@@ -1065,9 +1176,13 @@ func (c *Client) readBody(st *callState, resp *http.Response) error {
 	if limit < 0 {
 		limit = math.MaxInt64
 	}
-	n, err := buf.ReadFrom(io.LimitReader(resp.Body, limit))
+	n, err := buf.ReadFrom(io.LimitReader(src, limit))
+	if err != nil && src != resp.Body && isGzipFault(err) {
+		st.bodyFault = fmt.Errorf("gzip body does not decompress: %w", err)
+		return nil
+	}
 	if err != nil {
-		st.read = false
+		st.read, st.bodyFault = false, nil
 		return err
 	}
 	if n > c.maxBody {
@@ -1161,6 +1276,12 @@ func (c *Client) httpError(st *callState, resp *http.Response) *HTTPError {
 		ContentType: resp.Header.Get("Content-Type"),
 		Body:        []byte(excerpt),
 	}
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusProxyAuthRequired {
+		e.WWWAuthenticate = c.redact(resp.Header.Get("WWW-Authenticate"))
+		if resp.StatusCode == http.StatusProxyAuthRequired {
+			e.WWWAuthenticate = c.redact(resp.Header.Get("Proxy-Authenticate"))
+		}
+	}
 	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d
 	}
@@ -1210,7 +1331,7 @@ func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int
 		return
 	}
 	st.attempts = retry + 1
-	st.read, st.body, st.tooLarge = false, nil, false
+	st.read, st.body, st.tooLarge, st.bodyFault = false, nil, false, nil
 	c.log.LogAttrs(req.Context(), slog.LevelDebug, "a2a request",
 		slog.String("method", st.method), slog.Int64("id", st.id), slog.Int("attempt", st.attempts))
 }

@@ -126,7 +126,8 @@ func (c *Client) fastReply(st *callState, resp *http.Response) *reply {
 
 func (m fastMessage) message() (Message, bool) {
 	parts, ok := fastParts(m.Parts)
-	return Message{MessageID: m.MessageID, Role: m.Role, Parts: parts, TaskID: m.TaskID, ContextID: m.ContextID,
+	role, rawRole := v03Role(m.Role)
+	return Message{MessageID: m.MessageID, Role: role, RawRole: rawRole, Parts: parts, TaskID: m.TaskID, ContextID: m.ContextID,
 		ReferenceTaskIDs: m.ReferenceTaskIDs, Extensions: m.Extensions, Metadata: m.Metadata}, ok
 }
 

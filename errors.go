@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -55,7 +56,19 @@ var (
 	ErrContentTypeNotSupported                error = rpcCode(-32005)
 	ErrInvalidAgentResponse                   error = rpcCode(-32006)
 	ErrAuthenticatedExtendedCardNotConfigured error = rpcCode(-32007)
+	// ErrVersionNotSupported is A2A v1.0's VersionNotSupportedError: the
+	// agent refuses the protocol version this client speaks (v0.3). It
+	// also matches [ErrVersionMismatch].
+	ErrVersionNotSupported error = rpcCode(codeVersionNotSupported)
 )
+
+// ErrVersionMismatch matches every error that says the peer speaks another
+// A2A version than this client's v0.3: a *[ProtocolError] for a reply in
+// A2A v1.0 shapes (a result wrapped as {"task": …} or {"message": …}, a
+// v1.0 agent card) and an *[RPCError] with code -32009
+// ([ErrVersionNotSupported]). Spec: reference §11, "How a v0.3 client
+// should detect a v1.0 server".
+var ErrVersionMismatch = errors.New("a2a: the peer speaks another A2A version (this client speaks v0.3)")
 
 var codeNames = map[int]string{
 	-32700: "invalid JSON payload",
@@ -70,6 +83,7 @@ var codeNames = map[int]string{
 	-32005: "incompatible content types",
 	-32006: "invalid agent response",
 	-32007: "authenticated extended card is not configured",
+	-32009: "protocol version not supported",
 }
 
 func codeName(code int) string {
@@ -109,8 +123,11 @@ func (e *RPCError) Error() string {
 	return fmt.Sprintf("a2a: %s: %s (code %d)", e.Method, truncate(msg, maxMessageInError), e.Code)
 }
 
+const codeVersionNotSupported = -32009
+
 // Is reports whether target is the sentinel for e's code, such as
-// [ErrTaskNotFound], or an *RPCError with the same code.
+// [ErrTaskNotFound], or an *RPCError with the same code; code -32009 also
+// matches [ErrVersionMismatch].
 func (e *RPCError) Is(target error) bool {
 	switch t := target.(type) {
 	case rpcCode:
@@ -118,7 +135,7 @@ func (e *RPCError) Is(target error) bool {
 	case *RPCError:
 		return t.Code == e.Code
 	}
-	return false
+	return target == ErrVersionMismatch && e.Code == codeVersionNotSupported
 }
 
 // HTTPError is an HTTP reply that is not a JSON-RPC response: a gateway's
@@ -132,6 +149,10 @@ type HTTPError struct {
 	RetryAfter time.Duration
 	// ContentType is the reply's Content-Type header.
 	ContentType string
+	// WWWAuthenticate is the challenge of a 401 (its WWW-Authenticate
+	// header) or a 407 (Proxy-Authenticate), e.g. `Bearer realm="a2a",
+	// error="invalid_token"`, redacted like Body; "" otherwise.
+	WWWAuthenticate string
 	// Body is the start of the reply body, at most 512 bytes, with any
 	// credential the client sent replaced by "[REDACTED]".
 	Body []byte

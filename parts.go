@@ -59,8 +59,9 @@ type FilePart struct {
 	Metadata json.RawMessage `json:"metadata,omitzero"`
 }
 
-// FileContent is the file inside a [FilePart]. Exactly one of Bytes and URI is
-// set on the wire. Bytes holds the base64 text exactly as received; use
+// FileContent is the file inside a [FilePart]. Exactly one of Bytes and URI
+// should be set on the wire; a file with both or neither is kept as received
+// (see [FileContent.Decode]). Bytes holds the base64 text exactly as received; use
 // [FileContent.Decode] for the raw bytes and [NewFileBytes] to build one.
 type FileContent struct {
 	Name     string `json:"name,omitempty"`
@@ -166,10 +167,14 @@ func NewFileBytes(name, mimeType string, data []byte) FilePart {
 }
 
 // Decode returns the file's inline content, decoded from base64. It returns
-// an error when the file is given by URI only or its base64 is invalid.
+// an error when the file is given by URI only, has neither bytes nor URI, or
+// its base64 is invalid. A file with both (off-spec) decodes its bytes.
 func (f FileContent) Decode() ([]byte, error) {
-	if f.Bytes == "" && f.URI != "" {
+	switch {
+	case f.Bytes == "" && f.URI != "":
 		return nil, errors.New("a2a: file content is given by uri, not inline bytes")
+	case f.Bytes == "":
+		return nil, errors.New("a2a: file content has neither bytes nor uri")
 	}
 	b, err := base64.StdEncoding.DecodeString(f.Bytes)
 	if err != nil {
@@ -196,7 +201,11 @@ type partWire struct {
 
 // UnmarshalJSON decodes a JSON array of parts. A known kind with a missing
 // or ill-typed required field ("text" for text, "data" for data, "file" for
-// file) is an error naming the part's index; unknown kinds are kept.
+// file) is an error naming the part's index; unknown kinds are kept as
+// [UnknownPart]. A part without "kind" whose only content member is "text",
+// "data" or "file" is read as that kind (a lenient reading of an off-spec
+// part); any other kind-less part, such as an A2A v1.0 {"raw": …} or
+// {"url": …} part, is kept as an UnknownPart with PartKind "".
 func (ps *Parts) UnmarshalJSON(b []byte) error {
 	var raws []json.RawMessage
 	if err := json.Unmarshal(b, &raws); err != nil {
@@ -222,6 +231,18 @@ func decodePart(raw json.RawMessage) (Part, error) {
 	var w partWire
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, err
+	}
+	if w.Kind == "" {
+		// No discriminator (off-spec in v0.3): infer the kind when exactly
+		// one known content member is there, else keep the bytes.
+		switch {
+		case w.Text != nil && w.Data == nil && w.File == nil:
+			return TextPart{Text: *w.Text, Metadata: w.Metadata}, nil
+		case w.Data != nil && w.Text == nil && w.File == nil:
+			return DataPart{Data: w.Data, Metadata: w.Metadata}, nil
+		case w.File != nil && w.Text == nil && w.Data == nil:
+			return FilePart{File: *w.File, Metadata: w.Metadata}, nil
+		}
 	}
 	switch w.Kind {
 	case KindText:

@@ -52,8 +52,8 @@ func TestWaitTaskOutcomes(t *testing.T) {
 		{"stops on auth-required", a2atest.StatusTask("auth-required", ""), []a2a.TaskState{"auth-required"}, "auth-required",
 			[]a2a.TaskState{"auth-required"}},
 		{"unknown and absent states keep polling", a2atest.StatusTask("rejected", "no"),
-			[]a2a.TaskState{"submitted", "unknown", "", "paused", "TASK_STATE_WORKING", "rejected"}, "rejected",
-			[]a2a.TaskState{"unknown", "", "paused", "TASK_STATE_WORKING", "rejected"}},
+			[]a2a.TaskState{"submitted", "unknown", "", "paused", "TASK_STATE_PAUSED", "rejected"}, "rejected",
+			[]a2a.TaskState{"unknown", "", "paused", "TASK_STATE_PAUSED", "rejected"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -242,9 +242,9 @@ func (r *reply) decodeEvent() (Event, error) {
 	if isNull(r.result) {
 		return nil, r.protocolError("result is null where an event is due", nil)
 	}
-	kind, err := resultKind(r.result)
+	kind, err := r.kind()
 	if err != nil {
-		return nil, r.protocolError("result is not a JSON object", err)
+		return nil, err
 	}
 	var ev Event
 	switch kind {
@@ -257,7 +257,7 @@ func (r *reply) decodeEvent() (Event, error) {
 	case "artifact-update":
 		ev = new(TaskArtifactUpdateEvent)
 	case "":
-		return nil, r.protocolError(`event has no "kind"`, nil)
+		return nil, r.protocolError(`event has no "kind" and is shaped like no stream event`, nil)
 	default:
 		return nil, r.protocolError(fmt.Sprintf("event kind %s is not a stream event", r.c.quote(kind)), nil)
 	}

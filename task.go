@@ -46,6 +46,32 @@ func (s TaskState) Interrupted() bool {
 	return s == TaskStateInputRequired || s == TaskStateAuthRequired
 }
 
+// v1States maps the A2A v1.0 spellings of task states (ProtoJSON enum
+// names) onto the v0.3 constants. TASK_STATE_UNSPECIFIED, v1.0's zero value,
+// is v0.3's "unknown". Spec: reference §11 ("Enums").
+var v1States = map[string]TaskState{
+	"TASK_STATE_SUBMITTED":      TaskStateSubmitted,
+	"TASK_STATE_WORKING":        TaskStateWorking,
+	"TASK_STATE_INPUT_REQUIRED": TaskStateInputRequired,
+	"TASK_STATE_AUTH_REQUIRED":  TaskStateAuthRequired,
+	"TASK_STATE_COMPLETED":      TaskStateCompleted,
+	"TASK_STATE_CANCELED":       TaskStateCanceled,
+	"TASK_STATE_FAILED":         TaskStateFailed,
+	"TASK_STATE_REJECTED":       TaskStateRejected,
+	"TASK_STATE_UNSPECIFIED":    TaskStateUnknown,
+}
+
+// v03State returns the v0.3 state for a received spelling, and the spelling
+// itself when it was a v1.0 one that had to be mapped ("" otherwise).
+func v03State(s TaskState) (TaskState, string) {
+	if len(s) > 11 && s[:11] == "TASK_STATE_" {
+		if m, ok := v1States[string(s)]; ok {
+			return m, string(s)
+		}
+	}
+	return s, ""
+}
+
 // Known reports whether s is one of the nine A2A v0.3 states. The empty
 // state (absent on the wire) is not known.
 func (s TaskState) Known() bool {
@@ -118,9 +144,16 @@ func (t Timestamp) Time() (time.Time, error) {
 // failure reason, or the question when input is required) and the time the
 // state was set. Spec: A2A v0.3 §6.2.
 type TaskStatus struct {
+	// State is the state as a v0.3 value. An A2A v1.0 spelling such as
+	// "TASK_STATE_COMPLETED" is mapped onto its v0.3 constant
+	// ([TaskStateCompleted]); any other string is kept as received.
 	State     TaskState `json:"state"`
 	Message   *Message  `json:"message,omitempty"`
 	Timestamp Timestamp `json:"timestamp,omitempty"`
+	// RawState is the state exactly as the server wrote it when that was a
+	// v1.0 spelling mapped onto State; "" when State is the received text.
+	// It is not encoded: a re-encoded status uses the v0.3 spelling.
+	RawState string `json:"-"`
 }
 
 // UnmarshalJSON decodes a status matching member names exactly:
@@ -139,6 +172,7 @@ func (s *TaskStatus) UnmarshalJSON(b []byte) error {
 		} else if err := json.Unmarshal(v, &out.State); err != nil {
 			return fmt.Errorf("status.state: %w", err)
 		}
+		out.State, out.RawState = v03State(out.State)
 	}
 	if v, ok := m["message"]; ok && !isNull(v) {
 		out.Message = new(Message)
@@ -265,8 +299,23 @@ func (t *Task) UnmarshalJSON(b []byte) error {
 }
 
 // Role says who wrote a [Message]: the client ("user") or the agent
-// ("agent"). Other strings are kept as received. Spec: A2A v0.3 §6.4.
+// ("agent"). The A2A v1.0 spellings "ROLE_USER" and "ROLE_AGENT" are mapped
+// onto these when decoding (the received text is kept in
+// [Message.RawRole]); other strings are kept as received. Spec: A2A v0.3
+// §6.4; reference §11 for v1.0.
 type Role string
+
+// v03Role returns the v0.3 role for a received spelling, and the spelling
+// itself when it was a v1.0 one that had to be mapped ("" otherwise).
+func v03Role(r Role) (Role, string) {
+	switch r {
+	case "ROLE_USER":
+		return RoleUser, string(r)
+	case "ROLE_AGENT":
+		return RoleAgent, string(r)
+	}
+	return r, ""
+}
 
 // The A2A v0.3 message roles.
 const (
@@ -289,6 +338,24 @@ type Message struct {
 	ReferenceTaskIDs []string        `json:"referenceTaskIds,omitzero"`
 	Extensions       []string        `json:"extensions,omitzero"`
 	Metadata         json.RawMessage `json:"metadata,omitzero"`
+	// RawRole is the role exactly as the server wrote it when that was an
+	// A2A v1.0 spelling ("ROLE_AGENT") mapped onto Role; "" otherwise. It
+	// is not encoded.
+	RawRole string `json:"-"`
+}
+
+// UnmarshalJSON decodes a message, mapping a v1.0 role spelling onto its
+// v0.3 constant ([Role]). The "kind" member is not checked here; the
+// client does that where a Message is due. Unknown members are ignored.
+func (m *Message) UnmarshalJSON(b []byte) error {
+	type wire Message
+	var w wire
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*m = Message(w)
+	m.Role, m.RawRole = v03Role(m.Role)
+	return nil
 }
 
 // MarshalJSON encodes the message with "kind": "message".

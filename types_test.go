@@ -146,7 +146,7 @@ func TestUnknownPartKept(t *testing.T) {
 func TestPartsDecoding(t *testing.T) {
 	var ps a2a.Parts
 	in := `[{"kind":"text","text":"摘要","metadata":{"lang":"zh"}},{"kind":"data","data":[1,2]},{"kind":"data","data":null},` +
-		`{"kind":"file","file":{"bytes":"aGVsbG8=","mimeType":"text/plain"}},{"text":"no kind"}]`
+		`{"kind":"file","file":{"bytes":"aGVsbG8=","mimeType":"text/plain"}},{"text":"no kind"},{"raw":"aGk=","mediaType":"text/plain"}]`
 	if err := json.Unmarshal([]byte(in), &ps); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,8 @@ func TestPartsDecoding(t *testing.T) {
 		a2a.DataPart{Data: json.RawMessage(`[1,2]`)},
 		a2a.DataPart{Data: json.RawMessage(`null`)},
 		a2a.FilePart{File: a2a.FileContent{Bytes: "aGVsbG8=", MIMEType: "text/plain"}},
-		a2a.UnknownPart{Raw: json.RawMessage(`{"text":"no kind"}`)},
+		a2a.TextPart{Text: "no kind"},
+		a2a.UnknownPart{Raw: json.RawMessage(`{"raw":"aGk=","mediaType":"text/plain"}`)},
 	}
 	if diff := cmp.Diff(want, ps); diff != "" {
 		t.Errorf("parts (-want +got):\n%s", diff)

@@ -426,10 +426,9 @@ func validID(raw json.RawMessage) bool {
 }
 
 type sendParams struct {
-	Message *struct {
-		Kind string `json:"kind"`
-		a2a.Message
-	} `json:"message"`
+	// Message's kind is read apart (sendReply): a2a.Message has its own
+	// UnmarshalJSON, so it cannot be embedded beside a Kind field.
+	Message       *a2a.Message `json:"message"`
 	Configuration *struct {
 		Blocking *bool `json:"blocking"`
 	} `json:"configuration"`
@@ -451,9 +450,15 @@ func (s *Server) sendReply(raw json.RawMessage) (Reply, any, *a2a.RPCError) {
 	if p.Message == nil {
 		return Reply{}, nil, invalid(codeInvalidParams, "message/send: params.message is missing")
 	}
-	m := p.Message.Message
+	var kind struct {
+		Message struct {
+			Kind string `json:"kind"`
+		} `json:"message"`
+	}
+	json.Unmarshal(raw, &kind) // raw decoded above
+	m := *p.Message
 	switch {
-	case p.Message.Kind != "message":
+	case kind.Message.Kind != "message":
 		return Reply{}, nil, invalid(codeInvalidParams, `message/send: message.kind must be "message"`)
 	case m.Role != a2a.RoleUser:
 		return Reply{}, nil, invalid(codeInvalidParams, `message/send: message.role must be "user"`)
