@@ -887,9 +887,13 @@ type resultShape struct {
 // wrapper ({"task": …}, {"message": …}, {"statusUpdate": …},
 // {"artifactUpdate": …}): this client does not unwrap them.
 func (r *reply) kind() (string, error) {
+	if jsonType(r.result) != '{' {
+		return "", r.protocolError("result is not a JSON object", nil)
+	}
 	var sh resultShape
-	if err := json.Unmarshal(r.result, &sh); err != nil || jsonType(r.result) != '{' {
-		return "", r.protocolError("result is not a JSON object", err)
+	if err := json.Unmarshal(r.result, &sh); err != nil {
+		// Every other member is raw: only "kind" can have the wrong type.
+		return "", r.protocolError(`result "kind" is not a string`, err)
 	}
 	if sh.Kind != nil {
 		return *sh.Kind, nil
