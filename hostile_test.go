@@ -430,13 +430,17 @@ func hostileRows(other *httptest.Server) []hostileRow {
 			want: rpcErr(a2a.RPCError{Code: -32009, Message: "Version not supported", StatusCode: 200}, a2a.ErrVersionNotSupported, a2a.ErrVersionMismatch)},
 		{name: "v1.0 state completed", body: rpc(v1Task), want: isTask(wantTask(func(t *a2a.Task) { t.Status.RawState = "TASK_STATE_COMPLETED" }))},
 		{name: "v1.0 state canceled", body: rpc(taskWith(`{"state":"TASK_STATE_CANCELED"}`)),
-			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, RawState: "TASK_STATE_CANCELED"} }))},
+			want: isTask(wantTask(func(t *a2a.Task) {
+				t.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, RawState: "TASK_STATE_CANCELED"}
+			}))},
 		{name: "v1.0 state input required", body: rpc(taskWith(`{"state":"TASK_STATE_INPUT_REQUIRED"}`)),
 			want: isTask(wantTask(func(t *a2a.Task) {
 				t.Status = a2a.TaskStatus{State: a2a.TaskStateInputRequired, RawState: "TASK_STATE_INPUT_REQUIRED"}
 			}))},
 		{name: "v1.0 state unspecified", body: rpc(taskWith(`{"state":"TASK_STATE_UNSPECIFIED"}`)),
-			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: a2a.TaskStateUnknown, RawState: "TASK_STATE_UNSPECIFIED"} }))},
+			want: isTask(wantTask(func(t *a2a.Task) {
+				t.Status = a2a.TaskStatus{State: a2a.TaskStateUnknown, RawState: "TASK_STATE_UNSPECIFIED"}
+			}))},
 		{name: "v1.0-looking state nobody knows", body: rpc(taskWith(`{"state":"TASK_STATE_PAUSED"}`)),
 			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: "TASK_STATE_PAUSED"} }))},
 		{name: "v1.0 roles", body: rpc(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"failed","message":{"kind":"message","messageId":"m2","role":"ROLE_AGENT","parts":[{"kind":"text","text":"码不存在"}]}},` +
@@ -614,7 +618,7 @@ func hostileRows(other *httptest.Server) []hostileRow {
 		}, want: transportErr(1)},
 		{name: "body trickled slower than the per-attempt timeout", opts: []a2a.Option{a2a.WithHTTPClient(&http.Client{Timeout: 300 * time.Millisecond}), a2a.WithMaxRetries(0)},
 			serve: func(w http.ResponseWriter, r *http.Request, id string) { trickle(w, r) },
-			want: all(transportErr(1), deadline())},
+			want:  all(transportErr(1), deadline())},
 		{name: "body trickled past the caller's deadline", timeout: 300 * time.Millisecond,
 			serve: func(w http.ResponseWriter, r *http.Request, id string) { trickle(w, r) }, want: deadline()},
 		{name: "headers never sent before the caller's deadline", call: "send", timeout: 300 * time.Millisecond,
