@@ -160,7 +160,10 @@ type PollAttempt struct {
 // Each tasks/get retries transient HTTP faults itself. If one still ends in
 // a *[TransportError] or an *[HTTPError] with status 429, 502, 503 or 504,
 // the poll goes on within its budget (the fault is kept in
-// [PollError.LastErr]). Any other tasks/get error ends the poll at once and
+// [PollError.LastErr]). When that HTTPError carries a Retry-After longer
+// than the next wait, the next attempt waits for it; if it would fall after
+// the poll's deadline, WaitTask stops at once with [PollLimitDeadline]
+// (or [PollLimitContext]) instead of sleeping into it. Any other tasks/get error ends the poll at once and
 // is returned as it is, with the last task read: a *[RPCError] matching
 // [ErrTaskNotFound] when the agent lost the task, a *[ProtocolError], …
 func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption) (*Task, error) {
@@ -247,6 +250,18 @@ func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption
 		}
 		if attempt >= cfg.maxAttempts {
 			return stop(attempt, PollLimitAttempts, nil, lastErr)
+		}
+		if he, ok := errors.AsType[*HTTPError](err); ok && he.RetryAfter > next {
+			// The server asked for a longer pause (a Retry-After over the
+			// call's retry cap): honour it, or stop now if the poll's
+			// deadline comes first, rather than sleep into it.
+			if dl, ok := pctx.Deadline(); ok && time.Until(dl) < he.RetryAfter {
+				if cd, ok := ctx.Deadline(); ok && !cd.After(dl) {
+					return stop(attempt, PollLimitContext, context.DeadlineExceeded, lastErr)
+				}
+				return stop(attempt, PollLimitDeadline, context.DeadlineExceeded, lastErr)
+			}
+			next = he.RetryAfter
 		}
 		if err := sleep(pctx, next); err != nil {
 			return ranOut(attempt, lastErr)

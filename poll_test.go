@@ -2,7 +2,12 @@ package a2a_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -209,4 +214,66 @@ func TestWaitTaskRidesOutGatewayFaults(t *testing.T) {
 	if _, ok := errors.AsType[*a2a.ProtocolError](err); !ok {
 		t.Errorf("err = %v, want *ProtocolError", err)
 	}
+}
+
+// TestWaitTaskHonoursLongRetryAfter: a 429 whose Retry-After is over the
+// call's retry cap is not retried by tasks/get; the poller then waits as
+// long as the server asked instead of polling again at its own pace, and
+// stops at once when that wait would pass its deadline.
+func TestWaitTaskHonoursLongRetryAfter(t *testing.T) {
+	var mu sync.Mutex
+	var hits int
+	var start time.Time
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ ID json.RawMessage }
+		json.NewDecoder(r.Body).Decode(&req)
+		mu.Lock()
+		hits++
+		busy := time.Since(start) < 900*time.Millisecond
+		mu.Unlock()
+		if busy {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"}}}`)
+	}))
+	defer srv.Close()
+	c, err := a2a.NewClient(srv.URL, a2a.WithRetryWait(time.Millisecond, 10*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("waits for it", func(t *testing.T) {
+		mu.Lock()
+		hits, start = 0, time.Now()
+		mu.Unlock()
+		task, err := c.WaitTask(context.Background(), "t1", a2a.PollInterval(5*time.Millisecond), a2a.PollMaxInterval(10*time.Millisecond), a2a.PollTimeout(10*time.Second))
+		if err != nil || task.Status.State != a2a.TaskStateCompleted {
+			t.Fatalf("WaitTask = %v, %v", task, err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if hits != 2 {
+			t.Errorf("server saw %d requests, want 2 (one 429, then one after the asked-for second)", hits)
+		}
+	})
+	t.Run("stops when it passes the deadline", func(t *testing.T) {
+		mu.Lock()
+		hits, start = 0, time.Now()
+		mu.Unlock()
+		_, err := c.WaitTask(context.Background(), "t1", a2a.PollInterval(5*time.Millisecond), a2a.PollTimeout(300*time.Millisecond))
+		pe, ok := errors.AsType[*a2a.PollError](err)
+		if !ok || pe.Limit != a2a.PollLimitDeadline || pe.Attempts != 1 {
+			t.Fatalf("err = %v, want a PollError after 1 attempt, limit deadline", err)
+		}
+		if he, ok := errors.AsType[*a2a.HTTPError](pe.LastErr); !ok || he.RetryAfter != time.Second {
+			t.Errorf("LastErr = %v, want the 429 with its Retry-After", pe.LastErr)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if hits != 1 {
+			t.Errorf("server saw %d requests, want 1", hits)
+		}
+	})
 }
