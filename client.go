@@ -242,7 +242,8 @@ func WithUserAgent(ua string) Option {
 
 // WithLogger makes the client log each attempt, retry and reply at debug
 // level (method, request id, attempt, HTTP status, bytes, duration; never
-// URLs, headers or credentials). The default logs nothing.
+// URLs, headers or credentials), and each call that got no reply with its
+// error text (redacted). The default logs nothing.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *clientConfig) error {
 		if l == nil {
@@ -1067,17 +1068,17 @@ func (c *Client) do(ctx context.Context, httpMethod, target string, payload []by
 	})
 
 	resp, err := rc.Do(req)
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || err != nil {
 		if resp != nil {
 			resp.Body.Close()
 		}
-		return nil, fmt.Errorf("a2a: %s: %w", method, ctx.Err())
-	}
-	if err != nil {
-		if resp != nil {
-			resp.Body.Close()
+		var fail error
+		if ctx.Err() != nil {
+			fail = fmt.Errorf("a2a: %s: %w", method, ctx.Err())
+		} else {
+			fail = &TransportError{Method: method, Attempts: st.attempts, Err: c.cleanErr(err)}
 		}
-		return nil, &TransportError{Method: method, Attempts: st.attempts, Err: c.cleanErr(err)}
+		return nil, c.noReply(ctx, st, fail)
 	}
 	if st.stream && isEventStream(resp) {
 		c.log.LogAttrs(ctx, slog.LevelDebug, "a2a stream opened", slog.String("method", method), slog.Int64("id", st.id),
@@ -1087,10 +1088,11 @@ func (c *Client) do(ctx context.Context, httpMethod, target string, payload []by
 	defer resp.Body.Close()
 	if !st.read { // a retryable status that ran out of retries
 		if err := c.readBody(st, resp); err != nil {
+			var fail error = &TransportError{Method: method, Attempts: st.attempts, Err: c.cleanErr(err)}
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("a2a: %s: %w", method, ctx.Err())
+				fail = fmt.Errorf("a2a: %s: %w", method, ctx.Err())
 			}
-			return nil, &TransportError{Method: method, Attempts: st.attempts, Err: c.cleanErr(err)}
+			return nil, c.noReply(ctx, st, fail)
 		}
 	}
 	c.log.LogAttrs(ctx, slog.LevelDebug, "a2a reply",
@@ -1112,6 +1114,14 @@ func (c *Client) do(ctx context.Context, httpMethod, target string, payload []by
 func isGzipFault(err error) bool {
 	var ce flate.CorruptInputError
 	return errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &ce)
+}
+
+// noReply logs a call that got no usable reply (its error is already
+// redacted) and returns the error.
+func (c *Client) noReply(ctx context.Context, st *callState, fail error) error {
+	c.log.LogAttrs(ctx, slog.LevelDebug, "a2a no reply", slog.String("method", st.method), slog.Int64("id", st.id),
+		slog.Int("attempts", st.attempts), slog.Duration("elapsed", time.Since(st.start)), slog.String("error", fail.Error()))
+	return fail
 }
 
 // isEventStream reports whether resp is a 2xx Server-Sent Events reply.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -736,8 +737,17 @@ func runHostile(t *testing.T, row hostileRow) {
 	}))
 	defer srv.Close()
 
-	opts := append([]a2a.Option{a2a.WithRetryWait(time.Millisecond, 2*time.Millisecond), a2a.WithAPIKey("sk-hostile-key")}, row.opts...)
-	c, err := a2a.NewClient(srv.URL+"/a2a", opts...)
+	// Every credential the client can carry, and a logger taking every
+	// record at debug level: none may show in an error or a record,
+	// whatever the fault.
+	secrets := []string{"sk-hostile-key", "bearer-hostile-tok", "url-hostile-pass", "query-hostile-sig", "hdr-hostile-token"}
+	var logMu sync.Mutex
+	var records []string
+	logger := slog.New(captureHandler{&logMu, &records})
+	opts := append([]a2a.Option{a2a.WithRetryWait(time.Millisecond, 2*time.Millisecond), a2a.WithAPIKey(secrets[0]),
+		a2a.WithBearerToken(secrets[1]), a2a.WithHeader("X-Custom-Token", secrets[4]), a2a.WithWorkspace("ws-1"), a2a.WithLogger(logger)}, row.opts...)
+	endpoint := strings.Replace(srv.URL, "http://", "http://caller:"+secrets[2]+"@", 1) + "/a2a?sig=" + secrets[3]
+	c, err := a2a.NewClient(endpoint, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -772,8 +782,18 @@ func runHostile(t *testing.T, row hostileRow) {
 	if want := cmpOr(row.reqs, 1); len(o.bodies) != want {
 		t.Errorf("server saw %d requests, want %d", len(o.bodies), want)
 	}
-	if o.err != nil && strings.Contains(fmt.Sprintf("%v %+v", o.err, o.err), "sk-hostile-key") {
-		t.Errorf("the API key leaked into %v", o.err)
+	logMu.Lock()
+	texts := append([]string{fmt.Sprintf("%v %+v %#v", o.err, o.err, o.err)}, records...)
+	logMu.Unlock()
+	if len(texts) < 3 {
+		t.Errorf("only %d log records; the secret check would see nothing", len(texts)-1)
+	}
+	for _, text := range texts {
+		for _, secret := range secrets {
+			if strings.Contains(text, secret) {
+				t.Errorf("secret %q leaked into %q", secret, text)
+			}
+		}
 	}
 	row.want(t, o)
 }
