@@ -453,6 +453,8 @@ func hostileRows(other *httptest.Server) []hostileRow {
 		{name: "state nobody knows", body: rpc(taskWith(`{"state":"paused"}`)), want: isTask(wantTask(func(t *a2a.Task) { t.Status.State = "paused" }))},
 		{name: "state absent", body: rpc(taskWith(`{}`)), want: isTask(wantTask(func(t *a2a.Task) { t.Status.State = "" }))},
 		{name: "state spelled State only", body: rpc(taskWith(`{"State":"completed"}`)), want: isTask(wantTask(func(t *a2a.Task) { t.Status.State = "" }))},
+		{name: "invalid UTF-8 in state and timestamp", body: rpc(taskWith("{\"state\":\"done\xff\",\"timestamp\":\"2025\xfe\"}")),
+			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: "done\uFFFD", Timestamp: "2025\uFFFD"} }))},
 		{name: "state a number", body: rpc(taskWith(`{"state":3}`)), want: protoErr("task result does not decode", nil)},
 		{name: "status a string", body: rpc(`{"kind":"task","id":"t1","status":"completed"}`), want: protoErr("task result does not decode", nil)},
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // TaskState is the state of a [Task] as the server spelled it. The nine
@@ -94,7 +95,7 @@ type Timestamp string
 func (t *Timestamp) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	switch {
-	case len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0:
+	case len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b):
 		*t = Timestamp(b[1 : len(b)-1]) // the usual case: nothing to unescape
 	case len(b) > 0 && b[0] == '"':
 		var s string
@@ -189,14 +190,15 @@ func (s *TaskStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// simpleString returns the text of a JSON string with nothing to unescape
-// ("completed"), without a decoder; false for anything else.
+// simpleString returns the text of a JSON string of plain ASCII with
+// nothing to unescape ("completed"), without a decoder; false for anything
+// else (json.Unmarshal then replaces invalid UTF-8 as everywhere else).
 func simpleString(v json.RawMessage) (string, bool) {
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return "", false
 	}
 	for _, b := range v[1 : len(v)-1] {
-		if b == '\\' || b == '"' || b < 0x20 {
+		if b == '\\' || b == '"' || b < 0x20 || b >= 0x80 {
 			return "", false
 		}
 	}
