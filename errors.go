@@ -15,7 +15,9 @@ import (
 //   - *[RPCError]: the agent answered with a JSON-RPC error object;
 //   - *[HTTPError]: an HTTP failure whose body is not a JSON-RPC response;
 //   - *[ProtocolError]: a reply that breaks JSON-RPC or A2A (not JSON, wrong
-//     id, both or neither of result and error, a null or mistyped result);
+//     id, both or neither of result and error, a null or mistyped result, a
+//     body in an encoding that cannot be read); one for an A2A v1.0 reply
+//     shape also matches [ErrVersionMismatch];
 //   - *[BodyTooLargeError]: a reply over the response size cap;
 //   - *[TransportError]: the request could not be made or no reply came
 //     (connection refused, reset, timeout), after any retries;

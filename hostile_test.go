@@ -551,6 +551,8 @@ func hostileRows(other *httptest.Server) []hostileRow {
 		{name: "401 with WWW-Authenticate", status: 401, header: map[string]string{"WWW-Authenticate": `Bearer realm="a2a", error="invalid_token"`, "Content-Type": "application/json"},
 			body: `{"error":{"code":"UNAUTHORIZED","message":"bad key"}}`,
 			want: httpErr(a2a.HTTPError{StatusCode: 401, ContentType: "application/json", WWWAuthenticate: `Bearer realm="a2a", error="invalid_token"`}, `{"error":{"code":"UNAUTHORIZED"`)},
+		{name: "407 with Proxy-Authenticate", status: 407, header: map[string]string{"Proxy-Authenticate": `Basic realm="corp"`},
+			want: httpErr(a2a.HTTPError{StatusCode: 407, ContentType: "", WWWAuthenticate: `Basic realm="corp"`}, "")},
 		{name: "403 from a gateway", call: "send", status: 403, header: map[string]string{"Content-Type": "application/json"}, body: `{"code":403,"msg":"workspace denied"}`,
 			want: httpErr(a2a.HTTPError{StatusCode: 403, ContentType: "application/json"}, `{"code":403`)},
 		{name: "307 on POST, same host", reqs: 2, serve: func(w http.ResponseWriter, r *http.Request, id string) {
