@@ -282,6 +282,9 @@ func TestCardBodies(t *testing.T) {
 			t.Errorf("%s: err = %v, want a ProtocolError saying %q", body, err, reason)
 			continue
 		}
+		if v1 := reason == "A2A v1.0"; errors.Is(err, a2a.ErrVersionMismatch) != v1 {
+			t.Errorf("%s: errors.Is(err, ErrVersionMismatch) = %v, want %v", body, !v1, v1)
+		}
 		if msg := err.Error(); !strings.Contains(msg, "HTTP 200: ") || strings.Contains(msg, "frag-secret") {
 			t.Errorf("%s: Error() = %q", body, msg)
 		}
