@@ -1109,6 +1109,32 @@ func (c *Client) do(ctx context.Context, httpMethod, target string, payload []by
 	return resp, nil
 }
 
+// contentReader returns resp's body decoded per its Content-Encoding: the
+// body itself, or a gzip reader over it for a gzip body the transport left
+// encoded (a caller's transport with compression off, or a server that
+// compresses unasked); done releases it. fault (rd then nil) says why the
+// body cannot be decoded: an encoding this client does not read, or a
+// corrupt gzip header. err is a failure of the connection itself.
+func contentReader(resp *http.Response) (rd io.Reader, done func(), fault, err error) {
+	nothing := func() {}
+	enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding")))
+	switch {
+	case enc == "" || enc == "identity" || resp.Uncompressed:
+		return resp.Body, nothing, nil, nil
+	case enc == "gzip" || enc == "x-gzip":
+		zr, err := gzip.NewReader(resp.Body)
+		switch {
+		case err == nil:
+			return zr, func() { zr.Close() }, nil, nil
+		case isGzipFault(err):
+			return nil, nothing, fmt.Errorf("gzip body does not decompress: %w", err), nil
+		default:
+			return nil, nothing, nil, err
+		}
+	}
+	return nil, nothing, fmt.Errorf("Content-Encoding %s is not supported", strconv.Quote(truncate(enc, 40))), nil
+}
+
 // isGzipFault reports whether err says the gzip data itself is bad (as
 // opposed to the connection failing while it was read).
 func isGzipFault(err error) bool {
@@ -1154,32 +1180,18 @@ func (c *Client) readBody(st *callState, resp *http.Response) error {
 		// wait for the peer, not for ctx. It is an HTTP failure.
 		return nil
 	}
-	var src io.Reader = resp.Body
-	enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding")))
-	switch {
-	case enc == "" || enc == "identity" || resp.Uncompressed:
-		if resp.ContentLength > c.maxBody {
-			st.tooLarge = true
-			return nil
-		}
-	case enc == "gzip" || enc == "x-gzip":
-		// A gzip body the transport did not decode (a caller's transport
-		// with compression off, or a server that compresses unasked). The
-		// cap applies to the decompressed bytes.
-		zr, err := gzip.NewReader(resp.Body)
-		if err != nil {
-			if isGzipFault(err) {
-				st.bodyFault = fmt.Errorf("gzip body does not decompress: %w", err)
-				return nil
-			}
-			st.read = false
-			return err
-		}
-		defer zr.Close()
-		src = zr
-	default:
-		// Kept as received, for the error to carry.
-		st.bodyFault = fmt.Errorf("Content-Encoding %s is not supported", c.quote(enc))
+	src, done, fault, err := contentReader(resp)
+	if err != nil {
+		st.read = false
+		return err
+	}
+	defer done()
+	if fault != nil {
+		st.bodyFault, src = c.cleanErr(fault), resp.Body // kept as received, for the error to carry
+	}
+	if src == resp.Body && resp.ContentLength > c.maxBody {
+		st.tooLarge = true
+		return nil
 	}
 	var buf bytes.Buffer
 	if resp.ContentLength > 0 && src == resp.Body {

@@ -324,6 +324,9 @@ func gzipBytes(s string) []byte {
 	return b.Bytes()
 }
 
+// gzipBomb is 4 MiB of spaces in about 4 KiB of gzip, made once.
+var gzipBomb = sync.OnceValue(func() []byte { return gzipBytes(strings.Repeat(" ", 4<<20)) })
+
 // hijack takes over the connection and writes raw bytes to it; with reset
 // it closes with an RST (SO_LINGER 0), else with a FIN.
 func hijack(w http.ResponseWriter, raw string, reset bool) {
@@ -540,7 +543,7 @@ func hostileRows(other *httptest.Server) []hostileRow {
 		{name: "gzip bomb past the cap", opts: []a2a.Option{a2a.WithMaxResponseBytes(1 << 20), a2a.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableCompression: true}})},
 			serve: func(w http.ResponseWriter, r *http.Request, id string) {
 				w.Header().Set("Content-Encoding", "gzip")
-				w.Write(gzipBytes(strings.Repeat(" ", 64<<20)))
+				w.Write(gzipBomb())
 			}, want: tooLarge(1 << 20)},
 		{name: "Content-Encoding br", header: map[string]string{"Content-Encoding": "br"}, body: "\x0b\x02\x80{}\x03",
 			want: all(protoErr("body cannot be read", nil), func(t *testing.T, o outcome) {

@@ -196,21 +196,34 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 		return
 	}
 	defer resp.Body.Close()
+	body, done, fault, err := contentReader(resp)
+	switch {
+	case fault != nil:
+		yield(nil, &ProtocolError{Method: method, Reason: "stream cannot be read", StatusCode: resp.StatusCode, Err: c.cleanErr(fault)})
+		return
+	case err != nil:
+		yield(nil, c.streamFault(ctx, st, err))
+		return
+	}
+	defer done()
 
-	events := newSSEReader(resp.Body, c.maxBody)
+	events := newSSEReader(body, c.maxBody)
 	for {
 		data, err := events.next()
 		switch {
 		case err == io.EOF:
 			return // the agent closed the stream
 		case ctx.Err() != nil:
-			yield(nil, fmt.Errorf("a2a: %s: %w", method, ctx.Err()))
+			yield(nil, c.streamFault(ctx, st, err))
 			return
 		case errors.Is(err, bufio.ErrTooLong) || errors.Is(err, errEventTooLarge):
 			yield(nil, &BodyTooLargeError{Method: method, Limit: c.maxBody, StatusCode: resp.StatusCode})
 			return
+		case isGzipFault(err):
+			yield(nil, &ProtocolError{Method: method, Reason: "stream cannot be read", StatusCode: resp.StatusCode, Err: c.cleanErr(err)})
+			return
 		case err != nil:
-			yield(nil, &TransportError{Method: method, Attempts: st.attempts, Err: c.cleanErr(err)})
+			yield(nil, c.streamFault(ctx, st, err))
 			return
 		}
 		st.body = data
@@ -235,6 +248,15 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 			return // a message is the whole answer (A2A v0.3 §7.2: stream shape 1)
 		}
 	}
+}
+
+// streamFault is the error for a stream whose connection failed: ctx's
+// error when ctx is done, else a *TransportError.
+func (c *Client) streamFault(ctx context.Context, st *callState, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("a2a: %s: %w", st.method, ctx.Err())
+	}
+	return &TransportError{Method: st.method, Attempts: st.attempts, Err: c.cleanErr(err)}
 }
 
 // decodeEvent decodes a stream result by its kind.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -294,5 +295,61 @@ func TestStreamEdges(t *testing.T) {
 	c, _ := a2a.NewClient(srv.URL)
 	if got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go"))); err != nil || len(got) != 1 || got[0] != "message only" {
 		t.Errorf("events-only reply: %q, %v", got, err)
+	}
+}
+
+// TestStreamContentEncoding: a gzip event stream the transport left
+// encoded is decompressed; corrupt gzip and an unknown encoding end the
+// stream with a *ProtocolError, not a transport fault.
+func TestStreamContentEncoding(t *testing.T) {
+	const sse = "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"kind\":\"status-update\",\"taskId\":\"t1\",\"contextId\":\"c1\",\"status\":{\"state\":\"completed\"},\"final\":true}}\n\n"
+	// Not final, so the stream is read to its end, where gzip checks its CRC.
+	corrupt := gzipBytes(strings.Replace(sse, `"final":true`, `"final":false`, 1))
+	corrupt[len(corrupt)-6] ^= 0xff
+	for name, tt := range map[string]struct {
+		enc  string
+		body []byte
+		want string // "" for one completed status event
+	}{
+		"gzip":         {"gzip", gzipBytes(sse), ""},
+		"corrupt gzip": {"gzip", corrupt, "stream cannot be read"},
+		"br":           {"br", []byte(sse), `Content-Encoding "br" is not supported`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.Header().Set("Content-Encoding", tt.enc)
+				w.Write(tt.body)
+			}))
+			defer srv.Close()
+			tr := &http.Transport{DisableCompression: true}
+			defer tr.CloseIdleConnections()
+			c, err := a2a.NewClient(srv.URL, a2a.WithHTTPClient(&http.Client{Transport: tr}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var states []a2a.TaskState
+			var last error
+			for ev, err := range c.StreamMessage(context.Background(), a2a.NewTextMessage("hi")) {
+				if err != nil {
+					last = err
+					break
+				}
+				if su, ok := ev.(*a2a.TaskStatusUpdateEvent); ok {
+					states = append(states, su.Status.State)
+				}
+			}
+			if tt.want == "" {
+				if last != nil || len(states) != 1 || states[0] != a2a.TaskStateCompleted {
+					t.Fatalf("states %v, err %v; want one completed event", states, last)
+				}
+				return
+			}
+			pe, ok := errors.AsType[*a2a.ProtocolError](last)
+			if !ok || !strings.Contains(pe.Error(), tt.want) {
+				t.Fatalf("err = %T %v, want a ProtocolError saying %q", last, last, tt.want)
+			}
+		})
 	}
 }
