@@ -1101,38 +1101,85 @@ func (c *Client) do(ctx context.Context, httpMethod, target string, payload []by
 	if st.tooLarge {
 		return nil, &BodyTooLargeError{Method: method, Limit: c.maxBody, StatusCode: resp.StatusCode}
 	}
-	if st.bodyFault != nil && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-		// A non-2xx reply stays an *HTTPError, with no body excerpt.
+	if st.bodyFault != nil {
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			// Not believed as JSON-RPC whatever it holds: an *HTTPError,
+			// its excerpt the bytes as received.
+			return nil, c.httpError(st, resp)
+		}
 		return nil, &ProtocolError{Method: method, Reason: "body cannot be read", StatusCode: resp.StatusCode,
 			Body: c.redactBytes(st.body), Err: st.bodyFault}
 	}
 	return resp, nil
 }
 
+// wireReader reads a body as it came off the connection, for a
+// decompressor: it stops past a cap of compressed bytes and remembers
+// whether the body ended cleanly, so a decompressor's "unexpected EOF" can
+// be told apart from a connection that broke.
+type wireReader struct {
+	r     io.Reader
+	left  int64 // bytes that may still be read; < 0: no cap
+	ended bool  // r returned io.EOF
+}
+
+// errWireTooLarge is a compressed body longer than the cap.
+var errWireTooLarge = errors.New("compressed body exceeds the size cap")
+
+func (w *wireReader) Read(p []byte) (int, error) {
+	if w.left == 0 {
+		return 0, errWireTooLarge
+	}
+	if w.left > 0 && int64(len(p)) > w.left {
+		p = p[:w.left]
+	}
+	n, err := w.r.Read(p)
+	if w.left > 0 {
+		w.left -= int64(n)
+	}
+	w.ended = w.ended || err == io.EOF
+	return n, err
+}
+
 // contentReader returns resp's body decoded per its Content-Encoding: the
-// body itself, or a gzip reader over it for a gzip body the transport left
-// encoded (a caller's transport with compression off, or a server that
-// compresses unasked); done releases it. fault (rd then nil) says why the
-// body cannot be decoded: an encoding this client does not read, or a
-// corrupt gzip header. err is a failure of the connection itself.
-func contentReader(resp *http.Response) (rd io.Reader, done func(), fault, err error) {
+// body itself, or a gzip reader over wire (which reads resp.Body) for a
+// gzip body the transport left encoded (a caller's transport with
+// compression off, or a server that compresses unasked); done releases it.
+// An empty gzip body reads as empty. fault says why the body cannot be
+// decoded: an encoding this client does not read (rd is then resp.Body, to
+// keep the bytes as received) or gzip data that is corrupt or cut short
+// inside a complete body (rd nil). err is a failure of the connection.
+func contentReader(resp *http.Response, wire *wireReader) (rd io.Reader, done func(), fault, err error) {
 	nothing := func() {}
 	enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding")))
 	switch {
 	case enc == "" || enc == "identity" || resp.Uncompressed:
 		return resp.Body, nothing, nil, nil
 	case enc == "gzip" || enc == "x-gzip":
-		zr, err := gzip.NewReader(resp.Body)
+		zr, err := gzip.NewReader(wire)
 		switch {
 		case err == nil:
 			return zr, func() { zr.Close() }, nil, nil
-		case isGzipFault(err):
+		case err == io.EOF && wire.ended:
+			return bytes.NewReader(nil), nothing, nil, nil
+		case wire.gzipFault(err):
 			return nil, nothing, fmt.Errorf("gzip body does not decompress: %w", err), nil
 		default:
 			return nil, nothing, nil, err
 		}
 	}
-	return nil, nothing, fmt.Errorf("Content-Encoding %s is not supported", strconv.Quote(truncate(enc, 40))), nil
+	return resp.Body, nothing, fmt.Errorf("Content-Encoding %s is not supported", strconv.Quote(truncate(enc, 40))), nil
+}
+
+// gzipFault reports whether err, from a gzip reader over w (or from a
+// transport's own gzip reader, w nil), says the gzip data is bad rather
+// than the connection: corrupt data, or data cut short although the body
+// itself ended cleanly.
+func (w *wireReader) gzipFault(err error) bool {
+	if isGzipFault(err) {
+		return true
+	}
+	return w != nil && w.ended && (errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF)
 }
 
 // isGzipFault reports whether err says the gzip data itself is bad (as
@@ -1180,15 +1227,25 @@ func (c *Client) readBody(st *callState, resp *http.Response) error {
 		// wait for the peer, not for ctx. It is an HTTP failure.
 		return nil
 	}
-	src, done, fault, err := contentReader(resp)
-	if err != nil {
+	wire := &wireReader{r: resp.Body, left: c.maxBody + 1}
+	if wire.left < 0 {
+		wire.left = -1
+	}
+	src, done, fault, err := contentReader(resp, wire)
+	switch {
+	case errors.Is(err, errWireTooLarge):
+		st.tooLarge = true
+		return nil
+	case err != nil:
 		st.read = false
 		return err
+	case fault != nil && src == nil:
+		st.bodyFault = fault
+		return nil
+	case fault != nil:
+		st.bodyFault = c.cleanErr(fault) // the body is kept as received, for the error to carry
 	}
 	defer done()
-	if fault != nil {
-		st.bodyFault, src = c.cleanErr(fault), resp.Body // kept as received, for the error to carry
-	}
 	if src == resp.Body && resp.ContentLength > c.maxBody {
 		st.tooLarge = true
 		return nil
@@ -1203,11 +1260,19 @@ func (c *Client) readBody(st *callState, resp *http.Response) error {
 		limit = math.MaxInt64
 	}
 	n, err := buf.ReadFrom(io.LimitReader(src, limit))
-	if err != nil && src != resp.Body && isGzipFault(err) {
+	var gzipped *wireReader // the wire under our own gzip reader, if any
+	if src != resp.Body {
+		gzipped = wire
+	}
+	switch {
+	case errors.Is(err, errWireTooLarge):
+		st.tooLarge = true
+		return nil
+	case err != nil && gzipped.gzipFault(err):
+		// Also a transport's own gzip reader reporting corrupt data.
 		st.bodyFault = fmt.Errorf("gzip body does not decompress: %w", err)
 		return nil
-	}
-	if err != nil {
+	case err != nil:
 		st.read, st.bodyFault = false, nil
 		return err
 	}

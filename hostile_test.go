@@ -324,6 +324,12 @@ func gzipBytes(s string) []byte {
 	return b.Bytes()
 }
 
+// noCompression is a client whose transport neither asks for gzip nor
+// decodes it, so a gzip body reaches the client as the server sent it.
+func noCompression() []a2a.Option {
+	return []a2a.Option{a2a.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableCompression: true}})}
+}
+
 // gzipBomb is 4 MiB of spaces in about 4 KiB of gzip, made once.
 var gzipBomb = sync.OnceValue(func() []byte { return gzipBytes(strings.Repeat(" ", 4<<20)) })
 
@@ -524,7 +530,7 @@ func hostileRows(other *httptest.Server) []hostileRow {
 			w.Header().Set("Content-Encoding", "gzip")
 			w.Write(gzipBytes(strings.ReplaceAll(rpc(completedTask), "{{id}}", id)))
 		}, want: isTask(wantTask(nil))},
-		{name: "unrequested gzip", opts: []a2a.Option{a2a.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableCompression: true}})},
+		{name: "unrequested gzip", opts: noCompression(),
 			serve: func(w http.ResponseWriter, r *http.Request, id string) {
 				if r.Header.Get("Accept-Encoding") != "" {
 					http.Error(w, "asked for "+r.Header.Get("Accept-Encoding"), 400)
@@ -533,18 +539,50 @@ func hostileRows(other *httptest.Server) []hostileRow {
 				w.Header().Set("Content-Encoding", "gzip")
 				w.Write(gzipBytes(strings.ReplaceAll(rpc(completedTask), "{{id}}", id)))
 			}, want: isTask(wantTask(nil))},
-		{name: "corrupt gzip", opts: []a2a.Option{a2a.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableCompression: true}})},
+		{name: "corrupt gzip", opts: noCompression(),
 			serve: func(w http.ResponseWriter, r *http.Request, id string) {
 				w.Header().Set("Content-Encoding", "gzip")
 				z := gzipBytes(strings.ReplaceAll(rpc(completedTask), "{{id}}", id))
 				z[len(z)-6] ^= 0xff // break the CRC
 				w.Write(z)
 			}, want: protoErr("body cannot be read", nil)},
-		{name: "gzip bomb past the cap", opts: []a2a.Option{a2a.WithMaxResponseBytes(1 << 20), a2a.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableCompression: true}})},
+		{name: "gzip bomb past the cap", opts: append(noCompression(), a2a.WithMaxResponseBytes(1<<20)),
 			serve: func(w http.ResponseWriter, r *http.Request, id string) {
 				w.Header().Set("Content-Encoding", "gzip")
 				w.Write(gzipBomb())
 			}, want: tooLarge(1 << 20)},
+		{name: "corrupt gzip the transport decodes", serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			w.Header().Set("Content-Encoding", "gzip")
+			z := gzipBytes(strings.ReplaceAll(rpc(completedTask), "{{id}}", id))
+			z[len(z)-6] ^= 0xff
+			w.Write(z)
+		}, want: protoErr("body cannot be read", nil)},
+		{name: "gzip cut short inside a whole body", opts: noCompression(),
+			serve: func(w http.ResponseWriter, r *http.Request, id string) {
+				w.Header().Set("Content-Encoding", "gzip")
+				z := gzipBytes(strings.ReplaceAll(rpc(completedTask), "{{id}}", id))
+				w.Write(z[:len(z)/2])
+			}, want: protoErr("body cannot be read", nil)},
+		{name: "empty 200 labelled gzip", opts: noCompression(), header: map[string]string{"Content-Encoding": "gzip"},
+			want: protoErr("empty body with HTTP 200", nil)},
+		{name: "204 labelled gzip", opts: noCompression(), status: 204, header: map[string]string{"Content-Encoding": "gzip"},
+			want: protoErr("empty body with HTTP 204", nil)},
+		{name: "empty gzip members past the cap", opts: append(noCompression(), a2a.WithMaxResponseBytes(4096)),
+			serve: func(w http.ResponseWriter, r *http.Request, id string) {
+				w.Header().Set("Content-Encoding", "gzip")
+				empty := gzipBytes("")
+				for range 1000 {
+					w.Write(empty)
+				}
+				w.Write(gzipBytes(strings.ReplaceAll(rpc(completedTask), "{{id}}", id)))
+			}, want: tooLarge(4096)},
+		{name: "JSON-RPC body labelled br on a 500", status: 500, header: map[string]string{"Content-Encoding": "br"}, body: rpcError(`{"code":-32603,"message":"x"}`),
+			want: httpErr(a2a.HTTPError{StatusCode: 500}, `{"jsonrpc"`)},
+		{name: "503 cut off mid JSON-RPC on message/send, not retried", call: "send", serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			hijack(w, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":"+id+",\"result\":{\"kind\":\"ta", true)
+		}, want: transportErr(1)},
+		{name: "503 over the cap on message/send, not retried", call: "send", status: 503, opts: []a2a.Option{a2a.WithMaxResponseBytes(4096)},
+			body: rpcError(`{"code":-32603,"message":"` + strings.Repeat("x", 5000) + `"}`), want: tooLarge(4096)},
 		{name: "Content-Encoding br", header: map[string]string{"Content-Encoding": "br"}, body: "\x0b\x02\x80{}\x03",
 			want: all(protoErr("body cannot be read", nil), func(t *testing.T, o outcome) {
 				if pe, _ := errors.AsType[*a2a.ProtocolError](o.err); pe == nil || string(pe.Body) != "\x0b\x02\x80{}\x03" || !strings.Contains(pe.Error(), `Content-Encoding "br" is not supported`) {

@@ -71,10 +71,12 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok && d > c.retryWaitMax {
 		return false, nil
 	}
-	// A 429 or 503 whose body is a JSON-RPC response came from the agent
-	// itself, which may have acted on a message/send: believe the body.
+	// A 429 or 503 may come from the agent itself, which may have acted
+	// on a message/send. Re-send only when the body was read whole and is
+	// not a JSON-RPC response; a body cut off, too large or unreadable may
+	// be the agent's answer, so it is not retried either.
 	if st != nil && st.class == retryUnsafe {
-		if err := c.readBody(st, resp); err == nil && isJSONRPC(st.body) {
+		if err := c.readBody(st, resp); err != nil || st.tooLarge || st.bodyFault != nil || isJSONRPC(st.body) {
 			return false, nil
 		}
 	}

@@ -196,7 +196,8 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 		return
 	}
 	defer resp.Body.Close()
-	body, done, fault, err := contentReader(resp)
+	wire := &wireReader{r: resp.Body, left: -1} // each event is capped instead
+	body, done, fault, err := contentReader(resp, wire)
 	switch {
 	case fault != nil:
 		yield(nil, &ProtocolError{Method: method, Reason: "stream cannot be read", StatusCode: resp.StatusCode, Err: c.cleanErr(fault)})
@@ -219,7 +220,7 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 		case errors.Is(err, bufio.ErrTooLong) || errors.Is(err, errEventTooLarge):
 			yield(nil, &BodyTooLargeError{Method: method, Limit: c.maxBody, StatusCode: resp.StatusCode})
 			return
-		case isGzipFault(err):
+		case body != resp.Body && wire.gzipFault(err), isGzipFault(err):
 			yield(nil, &ProtocolError{Method: method, Reason: "stream cannot be read", StatusCode: resp.StatusCode, Err: c.cleanErr(err)})
 			return
 		case err != nil:
