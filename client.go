@@ -3,6 +3,7 @@ package a2a
 import (
 	"bytes"
 	"compress/flate"
+	"encoding/base64"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -123,8 +124,9 @@ func WithBearerToken(token string) Option {
 // It returns an error from NewClient for an invalid name or value, or for a
 // header the client sets itself (Content-Type, Content-Length, Host).
 // Values of headers whose names suggest a credential (containing "auth",
-// "key", "token", "secret", "cookie", "session", "password") are redacted
-// from errors and logs like the API key.
+// "key", "token", "secret", "cookie", "session", "pass", "pwd", "sig",
+// "credential" or "access", in any case) are redacted from errors and logs
+// like the API key.
 func WithHeader(name, value string) Option {
 	return func(c *clientConfig) error {
 		if !validHeaderName(name) {
@@ -380,19 +382,24 @@ func guardRedirects(hc *http.Client) *http.Client {
 // sends from text that may reach an error or a log: the API key, the bearer
 // token, the endpoint's userinfo, query values that are credential-named or
 // at least 8 bytes long, and the values of credential-named headers (and the
-// token after "Bearer "). Each secret is also matched in its Go-quoted and
-// JSON-escaped spellings, longest first, so no part of one survives.
+// token after "Bearer "), and the Basic credentials net/http makes of the
+// userinfo. Each secret is also matched in its Go-quoted, JSON-escaped
+// (with and without "\\/"), query-escaped and path-escaped spellings,
+// longest first, so no part of one survives.
 func newRedactor(u *url.URL, cfg clientConfig) *strings.Replacer {
 	set := map[string]bool{}
 	add := func(s string, minLen int) {
 		if len(s) < max(minLen, 1) {
 			return
 		}
-		set[s] = true
 		q := strconv.Quote(s)
-		set[q[1:len(q)-1]] = true
+		forms := []string{s, q[1 : len(q)-1], url.QueryEscape(s), url.PathEscape(s)}
 		if j, err := json.Marshal(s); err == nil {
-			set[string(j[1:len(j)-1])] = true
+			js := string(j[1 : len(j)-1])
+			forms = append(forms, js, strings.ReplaceAll(js, "/", `\/`)) // PHP-style "\/"
+		}
+		for _, f := range forms {
+			set[f] = true
 		}
 	}
 	add(cfg.apiKey, 1)
@@ -401,15 +408,22 @@ func newRedactor(u *url.URL, cfg clientConfig) *strings.Replacer {
 		add(u.User.Username(), 4)
 		if p, ok := u.User.Password(); ok {
 			add(p, 1)
+			// net/http sends userinfo as "Authorization: Basic <this>".
+			add(base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+p)), 1)
 		}
+		add(u.User.String(), 4) // as written in the URL, escapes and all
 	}
-	for name, vs := range u.Query() {
-		for _, v := range vs {
-			if credentialName(name) {
-				add(v, 1)
-			} else {
-				add(v, 8)
-			}
+	for pair := range strings.SplitSeq(u.RawQuery, "&") {
+		rawName, rawValue, _ := strings.Cut(pair, "=")
+		name, err1 := url.QueryUnescape(rawName)
+		value, err2 := url.QueryUnescape(rawValue)
+		minLen := 8
+		if credentialName(name) || err1 != nil {
+			minLen = 1
+		}
+		add(rawValue, minLen) // as written, as it goes on the wire
+		if err2 == nil {
+			add(value, minLen)
 		}
 	}
 	for name, vs := range cfg.header {
@@ -456,7 +470,7 @@ func (c *Client) redactBytes(b []byte) []byte {
 
 func credentialName(name string) bool {
 	n := strings.ToLower(name)
-	for _, w := range []string{"auth", "key", "token", "secret", "cookie", "session", "password", "signature"} {
+	for _, w := range []string{"auth", "key", "token", "secret", "cookie", "session", "pass", "pwd", "sig", "credential", "access"} {
 		if strings.Contains(n, w) {
 			return true
 		}

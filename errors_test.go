@@ -1,15 +1,21 @@
 package a2a_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -273,5 +279,107 @@ func TestReplacedDefaultTransport(t *testing.T) {
 	}
 	if _, err := c.SendText(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSecretsInEncodings: a server (or an error page) that echoes the
+// request as it went on the wire shows credentials escaped, percent-encoded
+// or as Basic auth; none of those spellings reaches an error or a record.
+func TestSecretsInEncodings(t *testing.T) {
+	const (
+		apiKey   = "sk/live+KEY=1"
+		password = "pw/Secr3t+9"
+		query    = "tok/en+Secr3t=="
+		cred     = "cred-VALUE-42"
+	)
+	echo := func(r *http.Request) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %s\n", r.Method, r.URL.RequestURI())
+		r.Header.Write(&b)
+		return b.String()
+	}
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		req := echo(r)
+		switch n.Add(1) % 3 {
+		case 1: // an HTML error page echoing the request
+			w.WriteHeader(500)
+			io.WriteString(w, "<pre>"+req+"</pre>")
+		case 2: // a JSON-RPC error echoing it PHP-style, "/" as "\/"
+			msg, _ := json.Marshal(req)
+			io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":`+strings.ReplaceAll(string(msg), "/", `\/`)+`,"data":`+strings.ReplaceAll(string(msg), "/", `\/`)+`}}`)
+		default: // a challenge echoing the Authorization header
+			w.Header().Set("WWW-Authenticate", `Basic realm="`+r.Header.Get("Authorization")+`"`)
+			w.WriteHeader(401)
+		}
+	}))
+	defer srv.Close()
+
+	// A peer that answers with the request line as its status line.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() {
+		conn, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		line, _ := bufio.NewReader(conn).ReadString('\n')
+		fields := strings.Fields(line)
+		if len(fields) > 1 {
+			io.WriteString(conn, "HTTP/1.1 "+fields[1]+"\r\n\r\n")
+		}
+	})
+
+	var mu sync.Mutex
+	var recs []string
+	logger := slog.New(captureHandler{&mu, &recs})
+	userinfo := url.UserPassword("alice", password).String()
+	opts := []a2a.Option{a2a.WithAPIKey(apiKey), a2a.WithHeader("X-Credential", cred), a2a.WithLogger(logger), a2a.WithMaxRetries(0)}
+	var texts []string
+	for _, base := range []string{srv.URL, "http://" + l.Addr().String()} {
+		endpoint := strings.Replace(base, "http://", "http://"+userinfo+"@", 1) + "/a2a?access_token=" + url.QueryEscape(query)
+		c, err := a2a.NewClient(endpoint, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			_, err := c.GetTask(context.Background(), "t")
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			texts = append(texts, err.Error())
+			if he, ok := errors.AsType[*a2a.HTTPError](err); ok {
+				texts = append(texts, string(he.Body), he.WWWAuthenticate)
+			}
+			if re, ok := errors.AsType[*a2a.RPCError](err); ok {
+				texts = append(texts, re.Message, string(re.Data))
+			}
+			if base != srv.URL {
+				break // the raw peer answers once
+			}
+		}
+	}
+	mu.Lock()
+	texts = append(texts, recs...)
+	mu.Unlock()
+	basic := base64.StdEncoding.EncodeToString([]byte("alice:" + password))
+	secrets := []string{apiKey, password, query, cred, basic, url.QueryEscape(query), url.QueryEscape(apiKey), url.PathEscape(password),
+		strings.ReplaceAll(apiKey, "/", `\/`), strings.ReplaceAll(password, "/", `\/`), "Secr3t"}
+	if len(texts) < 10 {
+		t.Fatalf("only %d texts to search", len(texts))
+	}
+	for _, text := range texts {
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("secret %q leaked in %q", s, text)
+			}
+		}
 	}
 }
