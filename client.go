@@ -3,9 +3,9 @@ package a2a
 import (
 	"bytes"
 	"compress/flate"
-	"encoding/base64"
 	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
