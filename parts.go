@@ -230,17 +230,34 @@ func (ps *Parts) UnmarshalJSON(b []byte) error {
 func decodePart(raw json.RawMessage) (Part, error) {
 	var w partWire
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, err
+		// A member of a known kind's name with another type ("file" as a
+		// URL string) is that kind's fault only if the part is of it.
+		var k struct {
+			Kind *string `json:"kind"`
+		}
+		if json.Unmarshal(raw, &k) != nil {
+			return nil, err
+		}
+		kind := ""
+		if k.Kind != nil {
+			kind = *k.Kind
+		}
+		if kind == KindText || kind == KindData || kind == KindFile {
+			return nil, err
+		}
+		return UnknownPart{PartKind: kind, Raw: bytes.Clone(raw)}, nil
 	}
 	if w.Kind == "" {
 		// No discriminator (off-spec in v0.3): infer the kind when exactly
-		// one known content member is there, else keep the bytes.
+		// one known content member is there (null counts as absent), else
+		// keep the bytes.
+		hasText, hasData, hasFile := w.Text != nil, w.Data != nil && !isNull(w.Data), w.File != nil
 		switch {
-		case w.Text != nil && w.Data == nil && w.File == nil:
+		case hasText && !hasData && !hasFile:
 			return TextPart{Text: *w.Text, Metadata: w.Metadata}, nil
-		case w.Data != nil && w.Text == nil && w.File == nil:
+		case hasData && !hasText && !hasFile:
 			return DataPart{Data: w.Data, Metadata: w.Metadata}, nil
-		case w.File != nil && w.Text == nil && w.Data == nil:
+		case hasFile && !hasText && !hasData:
 			return FilePart{File: *w.File, Metadata: w.Metadata}, nil
 		}
 	}
