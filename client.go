@@ -993,6 +993,14 @@ type callState struct {
 	bodyFault error
 }
 
+// names is the schema checkNames walks a reply to this call with.
+func (st *callState) names() *nameSchema {
+	if st.fast || st.stream {
+		return replySchema
+	}
+	return envelopeSchema
+}
+
 type stateKey struct{}
 
 func stateFrom(ctx context.Context) *callState {
@@ -1329,6 +1337,9 @@ func (c *Client) checkResponse(st *callState, resp *http.Response) (*reply, erro
 		default:
 			return nil, perr("response is not a JSON-RPC response object", decErr)
 		}
+	}
+	if fault := checkNames(body, st.names()); fault != "" {
+		return nil, perr(fault, nil)
 	}
 	if env.JSONRPC == nil {
 		return nil, perr(`"jsonrpc" member is missing`, nil)

@@ -11,13 +11,13 @@ import (
 // without custom unmarshalers. Anything else (errors, odd envelopes, parts
 // of unknown kinds or missing fields, decoding errors) falls back to the
 // general path (checkResponse, Task.UnmarshalJSON, Parts.UnmarshalJSON),
-// which gives the same values and the precise errors. One difference is
-// left: when a reply repeats a member name, encoding/json merges the
-// values into the fast path's structs, where the general path keeps the
-// last one (RFC 8259 §4 leaves repeated names' meaning open). The task
-// status, which decides success, is decoded the same way on both paths. The general path
-// reads each byte of a result several times; this one twice, as a plain
-// json.Decoder does.
+// which gives the same values and the precise errors. Both paths first
+// pass the body through checkNames (names.go): a known member name that
+// repeats or appears in another case is refused there, so encoding/json's
+// loose matching and its handling of repeated names (merging on one path,
+// last-wins on the other) never decide a value. The general path reads
+// each byte of a result several times; this one about three times (the
+// name check, then json.Unmarshal's validation and decoding).
 
 type fastEnvelope struct {
 	JSONRPC *string         `json:"jsonrpc"` // a pointer: a later "jsonrpc": null must clear it
@@ -69,6 +69,9 @@ type fastPart = partWire
 func (c *Client) fastReply(st *callState, resp *http.Response) *reply {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil
+	}
+	if checkNames(st.body, replySchema) != "" {
+		return nil // the general path reports it
 	}
 	var env fastEnvelope
 	if json.Unmarshal(st.body, &env) != nil || env.JSONRPC == nil || *env.JSONRPC != "2.0" || env.Error != nil || env.Result == nil || !sameID(env.ID, st.id) {

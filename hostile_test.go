@@ -461,7 +461,26 @@ func hostileRows(other *httptest.Server) []hostileRow {
 			}))},
 		{name: "state nobody knows", body: rpc(taskWith(`{"state":"paused"}`)), want: isTask(wantTask(func(t *a2a.Task) { t.Status.State = "paused" }))},
 		{name: "state absent", body: rpc(taskWith(`{}`)), want: isTask(wantTask(func(t *a2a.Task) { t.Status.State = "" }))},
-		{name: "state spelled State only", body: rpc(taskWith(`{"State":"completed"}`)), want: isTask(wantTask(func(t *a2a.Task) { t.Status.State = "" }))},
+		{name: "state spelled State only", body: rpc(taskWith(`{"State":"completed"}`)), want: protoErr(`member "State" is "state" in another case`, nil)},
+		{name: "status beside a Status", body: rpc(`{"kind":"task","id":"t1","status":{"state":"failed"},"Status":{"state":"completed"}}`),
+			want: protoErr(`member "Status" is "status" in another case`, nil)},
+		{name: "kind beside a Kind", call: "send", body: rpc(`{"kind":"task","Kind":"message","id":"t1","status":{"state":"completed"}}`),
+			want: protoErr(`member "Kind" is "kind" in another case`, nil)},
+		{name: "an Id beside the id", body: `{"jsonrpc":"2.0","id":99,"Id":{{id}},"result":` + completedTask + `}`,
+			want: protoErr(`member "Id" is "id" in another case`, nil)},
+		{name: "envelope names in capitals", body: `{"JSONRPC":"2.0","ID":{{id}},"RESULT":` + completedTask + `}`,
+			want: protoErr(`member "JSONRPC" is "jsonrpc" in another case`, nil)},
+		{name: "an escaped, Unicode-folded state name", body: rpc(taskWith(`{"state":"failed","ſtate":"completed"}`)),
+			want: protoErr(`member "ſtate" is "state" in another case`, nil)},
+		{name: "result twice", body: `{"jsonrpc":"2.0","id":{{id}},"result":` + completedTask + `,"result":{"kind":"task","id":"t2"}}`,
+			want: protoErr(`member "result" appears twice`, nil)},
+		{name: "state twice", body: rpc(taskWith(`{"state":"failed","state":"completed"}`)), want: protoErr(`member "state" appears twice`, nil)},
+		{name: "case-variant names inside data and metadata", body: rpc(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"},"metadata":{"Status":1,"status":2},` +
+			`"artifacts":[{"artifactId":"a1","name":"entity","parts":[{"kind":"data","data":{"State":"正常","state":"x","Kind":"设备","kind":"y"}}]}]}`),
+			want: isTask(wantTask(func(t *a2a.Task) {
+				t.Metadata = json.RawMessage(`{"Status":1,"status":2}`)
+				t.Artifacts = []a2a.Artifact{{ArtifactID: "a1", Name: "entity", Parts: a2a.Parts{a2a.DataPart{Data: json.RawMessage(`{"State":"正常","state":"x","Kind":"设备","kind":"y"}`)}}}}
+			}))},
 		{name: "invalid UTF-8 in state and timestamp", body: rpc(taskWith("{\"state\":\"done\xff\",\"timestamp\":\"2025\xfe\"}")),
 			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: "done\uFFFD", Timestamp: "2025\uFFFD"} }))},
 		{name: "state a number", body: rpc(taskWith(`{"state":3}`)), want: protoErr("task result does not decode", nil)},

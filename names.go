@@ -1,0 +1,260 @@
+package a2a
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// JSON member names are case-sensitive (RFC 8259 §4 and every A2A schema),
+// but encoding/json binds a member to a field whatever its case ("Status"
+// fills Status as "status" does) and, when a name repeats, keeps or merges
+// the values. A reply could then be read differently than it was written:
+// a "Status" after "status" would decide success. Before a reply is
+// decoded, checkNames walks the levels of it that the client decodes into
+// named fields (the envelope, the error object, the result, its status,
+// messages, artifacts, parts and files) and refuses a member whose name
+// matches a known one only without regard to case, or a known member that
+// appears twice in one object. Values the client keeps as raw JSON (data,
+// metadata, ids) are skipped unread, as are unknown members.
+
+// nameSchema describes one level of a reply: the members of an object, or
+// the elements of an array.
+type nameSchema struct {
+	index     map[string]int         // known member name → bit in a seen set
+	names     []string               // the same names, by bit
+	nameBytes [][]byte               // and as bytes, for the case-folding check
+	fields    map[string]*nameSchema // what to walk inside a member; nil: skip it
+	elem      *nameSchema            // for an array: each element's schema
+}
+
+// object builds the schema of an object from its known member names; a
+// name given in walk has its value walked with that schema.
+func object(names []string, walk map[string]*nameSchema) *nameSchema {
+	s := &nameSchema{index: map[string]int{}, names: names, fields: walk}
+	for i, n := range names {
+		s.index[n] = i
+		s.nameBytes = append(s.nameBytes, []byte(n))
+	}
+	return s
+}
+
+func arrayOf(elem *nameSchema) *nameSchema { return &nameSchema{elem: elem} }
+
+var (
+	fileSchema = object([]string{"name", "mimeType", "bytes", "uri"}, nil)
+	partSchema = object([]string{"kind", "text", "data", "file", "metadata"},
+		map[string]*nameSchema{"file": fileSchema})
+	partsSchema   = arrayOf(partSchema)
+	messageSchema = object([]string{"kind", "messageId", "role", "parts", "taskId", "contextId", "referenceTaskIds", "extensions", "metadata"},
+		map[string]*nameSchema{"parts": partsSchema})
+	statusSchema = object([]string{"state", "message", "timestamp"},
+		map[string]*nameSchema{"message": messageSchema})
+	artifactSchema = object([]string{"artifactId", "name", "description", "parts", "metadata", "extensions"},
+		map[string]*nameSchema{"parts": partsSchema})
+	// resultSchema covers every result the client decodes by kind or
+	// shape: Task, Message, the two stream events, and the names of the
+	// A2A v1.0 wrappers (reply.kind).
+	resultSchema = object([]string{"kind", "id", "contextId", "status", "history", "artifacts", "metadata",
+		"messageId", "role", "parts", "taskId", "referenceTaskIds", "extensions",
+		"final", "artifact", "append", "lastChunk",
+		"task", "message", "statusUpdate", "artifactUpdate"},
+		map[string]*nameSchema{"status": statusSchema, "history": arrayOf(messageSchema), "artifacts": arrayOf(artifactSchema),
+			"parts": partsSchema, "artifact": artifactSchema})
+	errorSchema = object([]string{"code", "message", "data"}, nil)
+	// replySchema is a reply whose result is a Task, a Message or an event;
+	// envelopeSchema one whose result the client decodes otherwise.
+	replySchema    = object([]string{"jsonrpc", "id", "result", "error"}, map[string]*nameSchema{"result": resultSchema, "error": errorSchema})
+	envelopeSchema = object([]string{"jsonrpc", "id", "result", "error"}, map[string]*nameSchema{"error": errorSchema})
+)
+
+// checkNames walks body with schema and returns what is wrong with its
+// member names ("" when nothing is). Malformed JSON is not its business:
+// it stops and leaves that to the decoder.
+func checkNames(body []byte, schema *nameSchema) string {
+	w := nameWalker{b: body}
+	return w.walk(schema)
+}
+
+type nameWalker struct {
+	b    []byte
+	i    int
+	stop bool // malformed JSON: give up, the decoder will say why
+}
+
+func (w *nameWalker) space() {
+	for w.i < len(w.b) {
+		switch w.b[w.i] {
+		case ' ', '\t', '\n', '\r':
+			w.i++
+		default:
+			return
+		}
+	}
+}
+
+// str reads the string starting at w.i and returns its raw contents
+// (escapes not undone).
+func (w *nameWalker) str() []byte {
+	start := w.i + 1
+	for from := start; ; {
+		j := bytes.IndexByte(w.b[from:], '"')
+		if j < 0 {
+			w.stop = true
+			return nil
+		}
+		end := from + j
+		backslashes := 0
+		for k := end - 1; k >= start && w.b[k] == '\\'; k-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			w.i = end + 1
+			return w.b[start:end]
+		}
+		from = end + 1
+	}
+}
+
+// skip passes over one value without looking into it.
+func (w *nameWalker) skip() {
+	w.space()
+	if w.i >= len(w.b) {
+		w.stop = true
+		return
+	}
+	switch w.b[w.i] {
+	case '"':
+		w.str()
+	case '{', '[':
+		depth := 0
+		for !w.stop && w.i < len(w.b) {
+			switch w.b[w.i] {
+			case '"':
+				w.str()
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					w.i++
+					return
+				}
+			}
+			w.i++
+		}
+		w.stop = true
+	default: // a number, true, false or null
+		start := w.i
+	scalar:
+		for w.i < len(w.b) {
+			switch w.b[w.i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				break scalar
+			}
+			w.i++
+		}
+		if w.i == start {
+			w.stop = true
+		}
+	}
+}
+
+// walk checks the value at w.i against s and moves past it.
+func (w *nameWalker) walk(s *nameSchema) string {
+	w.space()
+	if w.i >= len(w.b) {
+		w.stop = true
+		return ""
+	}
+	switch {
+	case s.index != nil && w.b[w.i] == '{':
+		return w.object(s)
+	case s.elem != nil && w.b[w.i] == '[':
+		w.i++
+		for !w.stop {
+			w.space()
+			switch {
+			case w.i >= len(w.b):
+				w.stop = true
+			case w.b[w.i] == ']':
+				w.i++
+				return ""
+			case w.b[w.i] == ',':
+				w.i++
+			default:
+				if f := w.walk(s.elem); f != "" {
+					return f
+				}
+			}
+		}
+		return ""
+	default:
+		w.skip()
+		return ""
+	}
+}
+
+func (w *nameWalker) object(s *nameSchema) string {
+	w.i++ // '{'
+	var seen uint64
+	for !w.stop {
+		w.space()
+		if w.i >= len(w.b) {
+			w.stop = true
+			break
+		}
+		switch w.b[w.i] {
+		case '}':
+			w.i++
+			return ""
+		case ',':
+			w.i++
+			continue
+		case '"':
+		default:
+			w.stop = true
+			return ""
+		}
+		raw := w.str()
+		if w.stop {
+			break
+		}
+		if bytes.IndexByte(raw, '\\') >= 0 { // "\u0053tate": undo the escapes
+			var name string
+			if json.Unmarshal(w.b[w.i-len(raw)-2:w.i], &name) != nil {
+				w.stop = true
+				break
+			}
+			raw = []byte(name)
+		}
+		w.space()
+		if w.i >= len(w.b) || w.b[w.i] != ':' {
+			w.stop = true
+			break
+		}
+		w.i++
+		if bit, ok := s.index[string(raw)]; ok {
+			if seen&(1<<bit) != 0 {
+				return fmt.Sprintf("member %q appears twice in one object", raw)
+			}
+			seen |= 1 << bit
+			if child := s.fields[s.names[bit]]; child != nil {
+				if f := w.walk(child); f != "" {
+					return f
+				}
+			} else {
+				w.skip()
+			}
+			continue
+		}
+		for i, known := range s.nameBytes {
+			if bytes.EqualFold(raw, known) {
+				return fmt.Sprintf("member %q is %q in another case (JSON names are case-sensitive)", raw, s.names[i])
+			}
+		}
+		w.skip()
+	}
+	return ""
+}
