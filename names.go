@@ -21,20 +21,34 @@ import (
 // nameSchema describes one level of a reply: the members of an object, or
 // the elements of an array.
 type nameSchema struct {
-	index     map[string]int         // known member name → bit in a seen set
-	names     []string               // the same names, by bit
-	nameBytes [][]byte               // and as bytes, for the case-folding check
-	fields    map[string]*nameSchema // what to walk inside a member; nil: skip it
-	elem      *nameSchema            // for an array: each element's schema
+	byLen     [24][]int     // bits of the known names, by name length
+	names     []string      // the known names, by bit
+	nameBytes [][]byte      // and as bytes, for comparing and case folding
+	walk      []*nameSchema // by bit: what to walk inside a member; nil: skip it
+	elem      *nameSchema   // for an array: each element's schema
+}
+
+// bit returns the bit of a known member name, or false.
+func (s *nameSchema) bit(name []byte) (int, bool) {
+	if len(name) >= len(s.byLen) {
+		return 0, false
+	}
+	for _, b := range s.byLen[len(name)] {
+		if string(s.nameBytes[b]) == string(name) {
+			return b, true
+		}
+	}
+	return 0, false
 }
 
 // object builds the schema of an object from its known member names; a
 // name given in walk has its value walked with that schema.
 func object(names []string, walk map[string]*nameSchema) *nameSchema {
-	s := &nameSchema{index: map[string]int{}, names: names, fields: walk}
+	s := &nameSchema{names: names, walk: make([]*nameSchema, len(names))}
 	for i, n := range names {
-		s.index[n] = i
+		s.byLen[len(n)] = append(s.byLen[len(n)], i) // every name is shorter than 24 bytes
 		s.nameBytes = append(s.nameBytes, []byte(n))
+		s.walk[i] = walk[n]
 	}
 	return s
 }
@@ -97,6 +111,17 @@ func (w *nameWalker) space() {
 // (escapes not undone).
 func (w *nameWalker) str() []byte {
 	start := w.i + 1
+	// Member names and most values are short: a plain loop first, then
+	// IndexByte, which is faster over long text.
+	for k := start; k < len(w.b) && k < start+32; k++ {
+		switch w.b[k] {
+		case '"':
+			w.i = k + 1
+			return w.b[start:k]
+		case '\\':
+			k++
+		}
+	}
 	for from := start; ; {
 		j := bytes.IndexByte(w.b[from:], '"')
 		if j < 0 {
@@ -169,7 +194,7 @@ func (w *nameWalker) walk(s *nameSchema) string {
 		return ""
 	}
 	switch {
-	case s.index != nil && w.b[w.i] == '{':
+	case s.names != nil && w.b[w.i] == '{':
 		return w.object(s)
 	case s.elem != nil && w.b[w.i] == '[':
 		w.i++
@@ -235,12 +260,12 @@ func (w *nameWalker) object(s *nameSchema) string {
 			break
 		}
 		w.i++
-		if bit, ok := s.index[string(raw)]; ok {
+		if bit, ok := s.bit(raw); ok {
 			if seen&(1<<bit) != 0 {
 				return fmt.Sprintf("member %q appears twice in one object", raw)
 			}
 			seen |= 1 << bit
-			if child := s.fields[s.names[bit]]; child != nil {
+			if child := s.walk[bit]; child != nil {
 				if f := w.walk(child); f != "" {
 					return f
 				}
