@@ -1393,9 +1393,9 @@ func (c *Client) httpError(st *callState, resp *http.Response) *HTTPError {
 		Body:        []byte(excerpt),
 	}
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusProxyAuthRequired {
-		e.WWWAuthenticate = c.redact(resp.Header.Get("WWW-Authenticate"))
+		e.Challenge = c.redact(resp.Header.Get("WWW-Authenticate"))
 		if resp.StatusCode == http.StatusProxyAuthRequired {
-			e.WWWAuthenticate = c.redact(resp.Header.Get("Proxy-Authenticate"))
+			e.Challenge = c.redact(resp.Header.Get("Proxy-Authenticate"))
 		}
 	}
 	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {

@@ -151,10 +151,11 @@ type HTTPError struct {
 	RetryAfter time.Duration
 	// ContentType is the reply's Content-Type header.
 	ContentType string
-	// WWWAuthenticate is the challenge of a 401 (its WWW-Authenticate
-	// header) or a 407 (Proxy-Authenticate), e.g. `Bearer realm="a2a",
-	// error="invalid_token"`, redacted like Body; "" otherwise.
-	WWWAuthenticate string
+	// Challenge is the authentication challenge of a 401 (its
+	// WWW-Authenticate header) or a 407 (Proxy-Authenticate), e.g.
+	// `Bearer realm="a2a", error="invalid_token"`, redacted like Body; ""
+	// for other statuses.
+	Challenge string
 	// Body is the start of the reply body, at most 512 bytes, with any
 	// credential the client sent replaced by "[REDACTED]".
 	Body []byte

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -20,32 +19,13 @@ import (
 // `go test -fuzz` under testdata/fuzz/<Target>/ and run as regression cases
 // by every plain `go test`. .ci/run fuzzes each target for a short fixed time.
 
-// fixedReply is an in-memory RoundTripper that answers every request with
-// one status and body. The fuzzers run a whole client call per input
-// without sockets.
-type fixedReply struct {
-	status int
-	body   []byte
-}
-
-func (f fixedReply) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Body != nil {
-		io.Copy(io.Discard, req.Body)
-		req.Body.Close()
-	}
-	return &http.Response{
-		StatusCode:    f.status,
-		Header:        http.Header{"Content-Type": {"application/json"}},
-		Body:          io.NopCloser(bytes.NewReader(f.body)),
-		ContentLength: int64(len(f.body)),
-		Request:       req,
-	}, nil
-}
-
 // replyClient is a fresh client (its first request has id 1) whose every
-// call gets status and body.
+// call gets status and body, from an in-memory httpmock transport: the
+// fuzzers run a whole client call per input without sockets.
 func replyClient(t *testing.T, status int, body []byte) *a2a.Client {
-	c, err := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: fixedReply{status, body}}), a2a.WithMaxRetries(0))
+	tr := newEchoTransport(string(body), false)
+	tr.status = status
+	c, err := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: tr}), a2a.WithMaxRetries(0))
 	if err != nil {
 		t.Fatal(err)
 	}

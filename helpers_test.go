@@ -160,6 +160,7 @@ func jsonEqual(t testing.TB, a, b []byte) bool {
 // replaced by the request's JSON-RPC id when echo is set.
 type echoTransport struct {
 	*httpmock.MockTransport
+	status   int    // the reply's HTTP status; 0 means 200
 	chunked  bool   // send no Content-Length
 	lastBody []byte // the body last sent
 }
@@ -175,7 +176,7 @@ func newEchoTransport(body string, echo bool) *echoTransport {
 			out = bytes.ReplaceAll(out, []byte("{{id}}"), env.ID)
 		}
 		et.lastBody = out
-		resp := httpmock.NewBytesResponse(http.StatusOK, out)
+		resp := httpmock.NewBytesResponse(max(et.status, http.StatusOK), out)
 		resp.Header.Set("Content-Type", "application/json")
 		if et.chunked {
 			resp.ContentLength = -1

@@ -2,6 +2,7 @@ package a2a_test
 
 import (
 	"bytes"
+	stdcmp "cmp"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -53,10 +54,11 @@ type hostileRow struct {
 
 // outcome is what a call returned and what the server saw.
 type outcome struct {
-	res    any // *a2a.Task, *a2a.Message or nil
-	err    error
-	bodies []string // request bodies in arrival order
-	reply  string   // the last reply body, for rows without a serve func
+	res      any // *a2a.Task, *a2a.Message or nil
+	err      error
+	bodies   []string    // request bodies in arrival order
+	arrivals []time.Time // when each arrived
+	reply    string      // the last reply body, for rows without a serve func
 }
 
 type expect func(t *testing.T, o outcome)
@@ -228,6 +230,21 @@ func sameBodies(t *testing.T, o outcome) {
 	}
 }
 
+// waited wants the second request to come at least d after the first: the
+// client slept as the server's Retry-After asked. (A lower bound only: a
+// slow machine can only make the gap longer.)
+func waited(d time.Duration) expect {
+	return func(t *testing.T, o outcome) {
+		t.Helper()
+		if len(o.arrivals) < 2 {
+			t.Fatalf("%d requests, want a retry", len(o.arrivals))
+		}
+		if gap := o.arrivals[1].Sub(o.arrivals[0]); gap < d {
+			t.Errorf("retried %s after the first request, want at least %s", gap, d)
+		}
+	}
+}
+
 func noResult(t *testing.T, o outcome) {
 	t.Helper()
 	if o.res != nil {
@@ -392,6 +409,7 @@ func hostileRows(other *httptest.Server) []hostileRow {
 		{name: "result null on tasks/get", body: rpc(`null`), want: protoErr("result is null where a Task is due", nil)},
 		{name: "result null on message/send", call: "send", body: rpc(`null`), want: protoErr("result is null where a Task or Message is due", nil)},
 		{name: "error null beside a result", body: `{"jsonrpc":"2.0","id":{{id}},"result":` + completedTask + `,"error":null}`, want: isTask(wantTask(nil))},
+		{name: "result and error both null", body: `{"jsonrpc":"2.0","id":{{id}},"result":null,"error":null}`, want: protoErr("result is null where a Task is due", nil)},
 		{name: "result null beside an error", body: `{"jsonrpc":"2.0","id":{{id}},"result":null,"error":{"code":-32001,"message":"gone"}}`,
 			want: rpcErr(a2a.RPCError{Code: -32001, Message: "gone", StatusCode: 200}, a2a.ErrTaskNotFound)},
 		{name: "error a bare string", body: rpcError(`"boom"`), want: protoErr("not a JSON-RPC error object", nil)},
@@ -613,9 +631,27 @@ func hostileRows(other *httptest.Server) []hostileRow {
 			})},
 		{name: "401 with WWW-Authenticate", status: 401, header: map[string]string{"WWW-Authenticate": `Bearer realm="a2a", error="invalid_token"`, "Content-Type": "application/json"},
 			body: `{"error":{"code":"UNAUTHORIZED","message":"bad key"}}`,
-			want: httpErr(a2a.HTTPError{StatusCode: 401, ContentType: "application/json", WWWAuthenticate: `Bearer realm="a2a", error="invalid_token"`}, `{"error":{"code":"UNAUTHORIZED"`)},
+			want: httpErr(a2a.HTTPError{StatusCode: 401, ContentType: "application/json", Challenge: `Bearer realm="a2a", error="invalid_token"`}, `{"error":{"code":"UNAUTHORIZED"`)},
+		{name: "401 echoing the credentials", serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="`+r.Header.Get("Authorization")+`"`)
+			w.WriteHeader(401)
+			fmt.Fprintf(w, "<pre>%s %s\n", r.Method, r.URL.RequestURI())
+			r.Header.Write(w)
+		}, want: httpErr(a2a.HTTPError{StatusCode: 401, ContentType: "text/plain; charset=utf-8", Challenge: `Bearer realm="Bearer [REDACTED]"`}, "<pre>POST /a2a?sig=[REDACTED]")},
+		{name: "JSON-RPC error echoing the credentials", serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			var hdr strings.Builder
+			r.Header.Write(&hdr)
+			msg, _ := json.Marshal("bad key " + r.Header.Get("X-API-Key") + " for " + r.URL.RequestURI())
+			data, _ := json.Marshal(hdr.String())
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":%s,"data":%s}}`, id, msg, data)
+		}, want: func(t *testing.T, o outcome) {
+			re, ok := errors.AsType[*a2a.RPCError](o.err)
+			if !ok || re.Message != "bad key [REDACTED] for /a2a?sig=[REDACTED]" || !strings.Contains(string(re.Data), "[REDACTED]") {
+				t.Errorf("err = %#v, want the echoed credentials redacted", o.err)
+			}
+		}},
 		{name: "407 with Proxy-Authenticate", status: 407, header: map[string]string{"Proxy-Authenticate": `Basic realm="corp"`},
-			want: httpErr(a2a.HTTPError{StatusCode: 407, ContentType: "", WWWAuthenticate: `Basic realm="corp"`}, "")},
+			want: httpErr(a2a.HTTPError{StatusCode: 407, ContentType: "", Challenge: `Basic realm="corp"`}, "")},
 		{name: "403 from a gateway", call: "send", status: 403, header: map[string]string{"Content-Type": "application/json"}, body: `{"code":403,"msg":"workspace denied"}`,
 			want: httpErr(a2a.HTTPError{StatusCode: 403, ContentType: "application/json"}, `{"code":403`)},
 		{name: "307 on POST, same host", reqs: 2, serve: func(w http.ResponseWriter, r *http.Request, id string) {
@@ -648,9 +684,12 @@ func hostileRows(other *httptest.Server) []hostileRow {
 			http.Redirect(w, r, r.URL.Path+"x", http.StatusTemporaryRedirect)
 		}, want: all(httpErr(a2a.HTTPError{StatusCode: 307}, ""), sameBodies)},
 		{name: "Retry-After in seconds under the cap", reqs: 2, opts: []a2a.Option{a2a.WithRetryWait(time.Millisecond, 2*time.Second)},
-			serve: retryOnce("1"), want: all(isTask(wantTask(nil)), sameBodies)},
-		{name: "Retry-After 0", reqs: 2, serve: retryOnce("0"), want: isTask(wantTask(nil))},
-		{name: "Retry-After an HTTP date in the past", reqs: 2, serve: retryOnce("Wed, 21 Oct 2015 07:28:00 GMT"), want: isTask(wantTask(nil))},
+			serve: retryOnce(func() string { return "1" }), want: all(isTask(wantTask(nil)), sameBodies, waited(900*time.Millisecond))},
+		{name: "Retry-After an HTTP date ahead, under the cap", reqs: 2, opts: []a2a.Option{a2a.WithRetryWait(time.Millisecond, 4*time.Second)},
+			serve: retryOnce(func() string { return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat) }),
+			want:  all(isTask(wantTask(nil)), waited(500*time.Millisecond))},
+		{name: "Retry-After 0", reqs: 2, serve: retryOnce(func() string { return "0" }), want: isTask(wantTask(nil))},
+		{name: "Retry-After an HTTP date in the past", reqs: 2, serve: retryOnce(func() string { return "Wed, 21 Oct 2015 07:28:00 GMT" }), want: isTask(wantTask(nil))},
 		{name: "Retry-After an HTTP date an hour ahead, over the cap", status: 503, header: map[string]string{"Retry-After": time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)},
 			want: func(t *testing.T, o outcome) {
 				he, ok := errors.AsType[*a2a.HTTPError](o.err)
@@ -658,13 +697,13 @@ func hostileRows(other *httptest.Server) []hostileRow {
 					t.Errorf("err = %#v, want HTTPError 503 with RetryAfter about 1h", o.err)
 				}
 			}},
-		{name: "Retry-After negative, ignored", reqs: 2, serve: retryOnce("-5"), want: isTask(wantTask(nil))},
-		{name: "Retry-After garbage, ignored", reqs: 2, serve: retryOnce("soon, maybe"), want: isTask(wantTask(nil))},
+		{name: "Retry-After negative, ignored", reqs: 2, serve: retryOnce(func() string { return "-5" }), want: isTask(wantTask(nil))},
+		{name: "Retry-After garbage, ignored", reqs: 2, serve: retryOnce(func() string { return "soon, maybe" }), want: isTask(wantTask(nil))},
 		{name: "Retry-After absurdly large, not retried", status: 429, header: map[string]string{"Retry-After": "99999999999999999999999"},
 			want: httpErr(a2a.HTTPError{StatusCode: 429, RetryAfter: 24 * time.Hour}, "")},
 		{name: "Retry-After an hour, not retried", call: "send", status: 503, header: map[string]string{"Retry-After": "3600"},
 			want: httpErr(a2a.HTTPError{StatusCode: 503, RetryAfter: time.Hour}, "")},
-		{name: "429 without body on message/send, retried", call: "send", reqs: 2, serve: retryOnce(""), want: all(isTask(wantTask(nil)), sameBodies)},
+		{name: "429 without body on message/send, retried", call: "send", reqs: 2, serve: retryOnce(func() string { return "" }), want: all(isTask(wantTask(nil)), sameBodies)},
 		{name: "429 with a JSON-RPC body on message/send, not retried", call: "send", status: 429, body: rpcError(`{"code":-32603,"message":"slow down"}`),
 			want: rpcErr(a2a.RPCError{Code: -32603, Message: "slow down", StatusCode: 429})},
 		{name: "body cut off mid-JSON on tasks/get, retried", reqs: 4, serve: func(w http.ResponseWriter, r *http.Request, id string) {
@@ -721,9 +760,10 @@ func hostileRows(other *httptest.Server) []hostileRow {
 	}
 }
 
-// retryOnce answers the first request with 429 (Retry-After ra, when not
-// empty) and the next with the completed task.
-func retryOnce(ra string) func(w http.ResponseWriter, r *http.Request, id string) {
+// retryOnce answers the first request with 429 (with the Retry-After
+// retryAfter returns then, unless empty) and the next with the completed
+// task.
+func retryOnce(retryAfter func() string) func(w http.ResponseWriter, r *http.Request, id string) {
 	var mu sync.Mutex
 	n := 0
 	return func(w http.ResponseWriter, r *http.Request, id string) {
@@ -732,7 +772,7 @@ func retryOnce(ra string) func(w http.ResponseWriter, r *http.Request, id string
 		first := n == 1
 		mu.Unlock()
 		if first {
-			if ra != "" {
+			if ra := retryAfter(); ra != "" {
 				w.Header().Set("Retry-After", ra)
 			}
 			w.WriteHeader(http.StatusTooManyRequests)
@@ -779,13 +819,14 @@ func TestHostileServers(t *testing.T) {
 func runHostile(t *testing.T, row hostileRow) {
 	var mu sync.Mutex
 	var bodies []string
+	var arrivals []time.Time
 	var lastReply string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(r.Body)
 		var req struct{ ID json.RawMessage }
 		json.Unmarshal(raw, &req)
 		mu.Lock()
-		bodies = append(bodies, string(raw))
+		bodies, arrivals = append(bodies, string(raw)), append(arrivals, time.Now())
 		mu.Unlock()
 		id := string(req.ID)
 		if row.serve != nil {
@@ -795,7 +836,7 @@ func runHostile(t *testing.T, row hostileRow) {
 		for k, v := range row.header {
 			w.Header().Set(k, v)
 		}
-		w.WriteHeader(cmpOr(row.status, 200))
+		w.WriteHeader(stdcmp.Or(row.status, 200))
 		reply := strings.ReplaceAll(row.body, "{{id}}", id)
 		mu.Lock()
 		lastReply = reply
@@ -818,7 +859,7 @@ func runHostile(t *testing.T, row hostileRow) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cmpOr(row.timeout, 10*time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), stdcmp.Or(row.timeout, 10*time.Second))
 	defer cancel()
 	var o outcome
 	switch row.call {
@@ -844,14 +885,23 @@ func runHostile(t *testing.T, row hostileRow) {
 		t.Fatalf("unknown call %q", row.call)
 	}
 	mu.Lock()
-	o.bodies, o.reply = bodies, lastReply
+	o.bodies, o.arrivals, o.reply = bodies, arrivals, lastReply
 	mu.Unlock()
-	if want := cmpOr(row.reqs, 1); len(o.bodies) != want {
+	if want := stdcmp.Or(row.reqs, 1); len(o.bodies) != want {
 		t.Errorf("server saw %d requests, want %d", len(o.bodies), want)
 	}
 	logMu.Lock()
 	texts := append([]string{fmt.Sprintf("%v %+v %#v", o.err, o.err, o.err)}, records...)
 	logMu.Unlock()
+	if e, ok := errors.AsType[*a2a.HTTPError](o.err); ok {
+		texts = append(texts, string(e.Body), e.Challenge)
+	}
+	if e, ok := errors.AsType[*a2a.RPCError](o.err); ok {
+		texts = append(texts, e.Message, string(e.Data))
+	}
+	if e, ok := errors.AsType[*a2a.ProtocolError](o.err); ok {
+		texts = append(texts, e.Reason, string(e.Body))
+	}
 	if len(texts) < 3 {
 		t.Errorf("only %d log records; the secret check would see nothing", len(texts)-1)
 	}
@@ -863,16 +913,4 @@ func runHostile(t *testing.T, row hostileRow) {
 		}
 	}
 	row.want(t, o)
-}
-
-// cmpOr returns the first non-zero value (the standard library's cmp.Or;
-// cmp here is go-cmp).
-func cmpOr[T comparable](vals ...T) T {
-	var zero T
-	for _, v := range vals {
-		if v != zero {
-			return v
-		}
-	}
-	return zero
 }
