@@ -642,8 +642,12 @@ type sendConfiguration struct {
 // otherwise).
 //
 // A task in state failed, canceled or rejected is returned with a nil error.
+// A result without "kind" is read by its shape (a string id and an object
+// status make a Task; a string messageId and an array of parts a Message).
 // Errors: *[RPCError], *[HTTPError], *[ProtocolError] (including a result of
-// another kind or null), *[BodyTooLargeError], *[TransportError], ctx's error;
+// another kind, of no recognisable shape or null, and an A2A v1.0 wrapped
+// result, which matches [ErrVersionMismatch]), *[BodyTooLargeError],
+// *[TransportError], ctx's error;
 // and, before anything is sent, an error for a message without parts, a
 // part that cannot be encoded (a [DataPart] holding invalid JSON, an empty
 // [UnknownPart]) or a CallOption's validation error. The result is nil
@@ -778,8 +782,10 @@ type taskQueryParams struct {
 // [ErrTaskNotFound].
 //
 // Errors: *[RPCError] (errors.Is with [ErrTaskNotFound] …), *[HTTPError],
-// *[ProtocolError], *[BodyTooLargeError], *[TransportError], ctx's error, or
-// an error without sending when id is empty.
+// *[ProtocolError] (a result that is not a Task, by "kind" or, without one,
+// by shape; an A2A v1.0 wrapped result matches [ErrVersionMismatch]),
+// *[BodyTooLargeError], *[TransportError], ctx's error, or an error without
+// sending when id is empty.
 func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*Task, error) {
 	if id == "" {
 		return nil, errors.New("a2a: GetTask: empty task id")

@@ -36,7 +36,12 @@
 // them when you receive them. Parts are a closed set of Go types
 // ([TextPart], [DataPart], [FilePart]) plus [UnknownPart], which keeps any
 // other kind byte for byte. A state this package does not know is kept as a
-// string and is never treated as success.
+// string and is never treated as success. Off-spec replies are read
+// leniently where one reading is certain (a result or part without "kind"
+// by its shape; A2A v1.0 state and role spellings onto the v0.3 constants,
+// keeping the original in [TaskStatus.RawState] and [Message.RawRole]) and
+// refused where it is not. The README's "When the server misbehaves" lists
+// every case.
 //
 // # Errors
 //
@@ -49,7 +54,10 @@
 //   - [*HTTPError]: an HTTP failure with no JSON-RPC body (a gateway's 502
 //     page, a 401), with the status, Retry-After and a body excerpt;
 //   - [*ProtocolError]: a reply that breaks JSON-RPC or A2A, with a reason
-//     and the whole body;
+//     and the whole body: not JSON, a wrong id, a null or mistyped result,
+//     a known member name repeated or in another case ("Status" beside
+//     "status"), an undecodable body; one for an A2A v1.0 reply shape
+//     matches [ErrVersionMismatch];
 //   - [*BodyTooLargeError]: a reply over the size cap ([WithMaxResponseBytes]);
 //   - [*TransportError]: no reply at all (refused, reset, timed out);
 //   - [*PollError]: [Client.WaitTask] ran out of time or attempts;

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -191,7 +192,7 @@ type ProtocolError struct {
 func (e *ProtocolError) Error() string {
 	s := fmt.Sprintf("a2a: %s: bad response: %s", e.Method, e.Reason)
 	if e.Err != nil {
-		s += ": " + e.Err.Error()
+		s += ": " + strings.TrimPrefix(e.Err.Error(), "a2a: ")
 	}
 	return s
 }

@@ -301,8 +301,8 @@ func (t *Task) UnmarshalJSON(b []byte) error {
 }
 
 // Role says who wrote a [Message]: the client ("user") or the agent
-// ("agent"). The A2A v1.0 spellings "ROLE_USER" and "ROLE_AGENT" are mapped
-// onto these when decoding (the received text is kept in
+// ("agent"). When a Message is decoded, the A2A v1.0 spellings "ROLE_USER"
+// and "ROLE_AGENT" are mapped onto these (the received text is kept in
 // [Message.RawRole]); other strings are kept as received. Spec: A2A v0.3
 // §6.4; reference §11 for v1.0.
 type Role string
@@ -349,6 +349,8 @@ type Message struct {
 // UnmarshalJSON decodes a message, mapping a v1.0 role spelling onto its
 // v0.3 constant ([Role]). The "kind" member is not checked here; the
 // client does that where a Message is due. Unknown members are ignored.
+// Because Message has this method, a struct that embeds a Message is
+// decoded by it alone: give the Message a named field instead.
 func (m *Message) UnmarshalJSON(b []byte) error {
 	type wire Message
 	var w wire

@@ -460,7 +460,7 @@ func (s *Server) sendReply(raw json.RawMessage) (Reply, any, *a2a.RPCError) {
 	switch {
 	case kind.Message.Kind != "message":
 		return Reply{}, nil, invalid(codeInvalidParams, `message/send: message.kind must be "message"`)
-	case m.Role != a2a.RoleUser:
+	case m.Role != a2a.RoleUser || m.RawRole != "": // "ROLE_USER" is v1.0, not v0.3
 		return Reply{}, nil, invalid(codeInvalidParams, `message/send: message.role must be "user"`)
 	case m.MessageID == "":
 		return Reply{}, nil, invalid(codeInvalidParams, "message/send: message.messageId is missing")

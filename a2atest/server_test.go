@@ -52,6 +52,7 @@ func TestEnvelopeChecks(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"a","method":"tasks/get","params":{"id":"nope"},"agent_id":"agent-1"}`, `{"code":-32001,"message":"task not found: nope"},"id":"a"`},
 		{`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":` + strings.Replace(msg, `"kind":"message",`, "", 1) + `},"agent_id":"agent-1"}`, `message.kind must be`},
 		{`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":` + strings.Replace(msg, `"user"`, `"agent"`, 1) + `},"agent_id":"agent-1"}`, `message.role must be`},
+		{`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":` + strings.Replace(msg, `"user"`, `"ROLE_USER"`, 1) + `},"agent_id":"agent-1"}`, `message.role must be`},
 		{`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":` + strings.Replace(msg, `"m1"`, `""`, 1) + `},"agent_id":"agent-1"}`, `messageId is missing`},
 		{`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":` + strings.Replace(msg, `"text","text"`, `"blob","text"`, 1) + `},"agent_id":"agent-1"}`, `unknown kind \"blob\"`},
 		{`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":` + msg + `},"agent_id":"agent-1"}`, `"state":"completed"`},
