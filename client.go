@@ -310,6 +310,12 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	}
 	c.header.Set("Content-Type", "application/json")
 	c.header.Set("Accept", "application/json")
+	// Asking for gzip ourselves keeps net/http from decoding it out of
+	// sight: the client's own reader (contentReader) then caps the
+	// compressed bytes and tells corrupt data from a broken connection.
+	if c.header.Get("Accept-Encoding") == "" {
+		c.header.Set("Accept-Encoding", "gzip")
+	}
 	c.header.Set("User-Agent", cfg.userAgent)
 	// The version this client speaks; a v1.0 agent can then refuse it with
 	// -32009 (reference §11) instead of misreading the request.

@@ -570,9 +570,9 @@ func hostileRows(other *httptest.Server) []hostileRow {
 			w.Header().Set("Content-Encoding", "gzip")
 			w.Write(gzipBytes(strings.ReplaceAll(rpc(completedTask), "{{id}}", id)))
 		}, want: isTask(wantTask(nil))},
-		{name: "unrequested gzip", opts: noCompression(),
+		{name: "unrequested gzip", opts: []a2a.Option{a2a.WithHeader("Accept-Encoding", "identity")},
 			serve: func(w http.ResponseWriter, r *http.Request, id string) {
-				if r.Header.Get("Accept-Encoding") != "" {
+				if r.Header.Get("Accept-Encoding") != "identity" {
 					http.Error(w, "asked for "+r.Header.Get("Accept-Encoding"), 400)
 					return
 				}
@@ -603,6 +603,27 @@ func hostileRows(other *httptest.Server) []hostileRow {
 				z := gzipBytes(strings.ReplaceAll(rpc(completedTask), "{{id}}", id))
 				w.Write(z[:len(z)/2])
 			}, want: protoErr("body cannot be read", nil)},
+		{name: "gzip cut short, default transport", serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			w.Header().Set("Content-Encoding", "gzip")
+			z := gzipBytes(strings.ReplaceAll(rpc(completedTask), "{{id}}", id))
+			w.Write(z[:len(z)-10])
+		}, want: protoErr("body cannot be read", nil)},
+		{name: "empty gzip members past the cap, default transport", opts: []a2a.Option{a2a.WithMaxResponseBytes(4096)},
+			serve: func(w http.ResponseWriter, r *http.Request, id string) {
+				w.Header().Set("Content-Encoding", "gzip")
+				for range 1000 {
+					w.Write(gzipBytes(""))
+				}
+				w.Write(gzipBytes(strings.ReplaceAll(rpc(completedTask), "{{id}}", id)))
+			}, want: tooLarge(4096)},
+		{name: "503 with a result but no jsonrpc on message/send, not retried", call: "send", status: 503, body: `{"id":{{id}},"result":` + completedTask + `}`,
+			want: httpErr(a2a.HTTPError{StatusCode: 503, ContentType: "text/plain; charset=utf-8"}, `{"id":`)},
+		{name: "429 with a BOM and JSON-RPC on message/send, not retried", call: "send", status: 429, body: "\ufeff" + rpcError(`{"code":-32603,"message":"x"}`),
+			want: httpErr(a2a.HTTPError{StatusCode: 429, ContentType: "text/plain; charset=utf-8"}, "\ufeff")},
+		{name: "503 with a JSON-RPC batch on message/send, not retried", call: "send", status: 503, body: `[` + rpc(completedTask) + `]`,
+			want: httpErr(a2a.HTTPError{StatusCode: 503, ContentType: "text/plain; charset=utf-8"}, `[{"jsonrpc"`)},
+		{name: "503 with a gateway's JSON error on message/send, retried", call: "send", status: 503, reqs: 4, body: `{"error":{"code":"UNAVAILABLE"}}`,
+			want: all(httpErr(a2a.HTTPError{StatusCode: 503, ContentType: "text/plain; charset=utf-8"}, `{"error"`), sameBodies)},
 		{name: "empty 200 labelled gzip", opts: noCompression(), header: map[string]string{"Content-Encoding": "gzip"},
 			want: protoErr("empty body with HTTP 200", nil)},
 		{name: "204 labelled gzip", opts: noCompression(), status: 204, header: map[string]string{"Content-Encoding": "gzip"},

@@ -1,8 +1,8 @@
 package a2a
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -72,23 +72,28 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		return false, nil
 	}
 	// A 429 or 503 may come from the agent itself, which may have acted
-	// on a message/send. Re-send only when the body was read whole and is
-	// not a JSON-RPC response; a body cut off, too large or unreadable may
-	// be the agent's answer, so it is not retried either.
+	// on a message/send. Re-send only when the body was read whole and
+	// cannot be the agent's answer; a body cut off, too large or
+	// unreadable might be, so it is not retried either.
 	if st != nil && st.class == retryUnsafe {
-		if err := c.readBody(st, resp); err != nil || st.tooLarge || st.bodyFault != nil || isJSONRPC(st.body) {
+		if err := c.readBody(st, resp); err != nil || st.tooLarge || st.bodyFault != nil || mayBeAgentReply(st.body) {
 			return false, nil
 		}
 	}
 	return true, nil
 }
 
-// isJSONRPC reports whether body is a JSON object with "jsonrpc": "2.0".
-func isJSONRPC(body []byte) bool {
-	var env struct {
-		JSONRPC string `json:"jsonrpc"`
+// mayBeAgentReply reports whether body might be a JSON-RPC reply from the
+// agent, however malformed: JSON-looking text that mentions "jsonrpc" or
+// "result" in any case. A gateway's own page or error object does not;
+// when in doubt a message/send is not re-sent.
+func mayBeAgentReply(body []byte) bool {
+	b := bytes.TrimLeft(body, " \t\r\n\ufeff")
+	if len(b) == 0 || (b[0] != '{' && b[0] != '[') {
+		return false
 	}
-	return json.Unmarshal(body, &env) == nil && env.JSONRPC == "2.0"
+	lower := bytes.ToLower(b)
+	return bytes.Contains(lower, []byte(`"jsonrpc"`)) || bytes.Contains(lower, []byte(`"result"`))
 }
 
 // isDialError reports whether err happened before a connection existed, so
