@@ -387,11 +387,12 @@ func guardRedirects(hc *http.Client) *http.Client {
 // newRedactor builds the replacer that removes every credential the client
 // sends from text that may reach an error or a log: the API key, the bearer
 // token, the endpoint's userinfo, query values that are credential-named or
-// at least 8 bytes long, and the values of credential-named headers (and the
+// at least 4 bytes long, and the values of credential-named headers (and the
 // token after "Bearer "), and the Basic credentials net/http makes of the
 // userinfo. Each secret is also matched in its Go-quoted, JSON-escaped
-// (with and without "\\/"), query-escaped and path-escaped spellings,
-// longest first, so no part of one survives.
+// (with and without "\/"), query-escaped and path-escaped spellings,
+// and every run of 6 or more letters and digits of a secret on its own,
+// longest first, so no part of one survives in any common encoding.
 func newRedactor(u *url.URL, cfg clientConfig) *strings.Replacer {
 	set := map[string]bool{}
 	add := func(s string, minLen int) {
@@ -408,12 +409,24 @@ func newRedactor(u *url.URL, cfg clientConfig) *strings.Replacer {
 			set[f] = true
 		}
 	}
-	add(cfg.apiKey, 1)
-	add(cfg.bearer, 1)
+	// secret adds s and, for the spellings no list can foresee (an encoder
+	// that writes "+" as \u002B or &#43; or %2b), each run of 6 or more
+	// letters and digits in it: what is left visible is separators and
+	// short fragments.
+	secret := func(s string) {
+		add(s, 1)
+		for run := range strings.FieldsFuncSeq(s, func(r rune) bool {
+			return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+		}) {
+			add(run, minSecretRun)
+		}
+	}
+	secret(cfg.apiKey)
+	secret(cfg.bearer)
 	if u.User != nil {
 		add(u.User.Username(), 4)
 		if p, ok := u.User.Password(); ok {
-			add(p, 1)
+			secret(p)
 			// net/http sends userinfo as "Authorization: Basic <this>".
 			add(base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+p)), 1)
 		}
@@ -423,13 +436,17 @@ func newRedactor(u *url.URL, cfg clientConfig) *strings.Replacer {
 		rawName, rawValue, _ := strings.Cut(pair, "=")
 		name, err1 := url.QueryUnescape(rawName)
 		value, err2 := url.QueryUnescape(rawValue)
-		minLen := 8
-		if credentialName(name) || err1 != nil {
-			minLen = 1
-		}
-		add(rawValue, minLen) // as written, as it goes on the wire
-		if err2 == nil {
-			add(value, minLen)
+		switch {
+		case credentialName(name) || err1 != nil:
+			add(rawValue, 1) // as written, as it goes on the wire
+			if err2 == nil {
+				secret(value)
+			}
+		default: // perhaps a credential all the same, unless very short
+			add(rawValue, 4)
+			if err2 == nil {
+				add(value, 4)
+			}
 		}
 	}
 	for name, vs := range cfg.header {
@@ -437,7 +454,9 @@ func newRedactor(u *url.URL, cfg clientConfig) *strings.Replacer {
 			for _, v := range vs {
 				add(v, 1)
 				if _, token, ok := strings.Cut(v, " "); ok { // "Bearer <token>"
-					add(strings.TrimSpace(token), 1)
+					secret(strings.TrimSpace(token))
+				} else {
+					secret(v)
 				}
 			}
 		}
@@ -449,6 +468,10 @@ func newRedactor(u *url.URL, cfg clientConfig) *strings.Replacer {
 	}
 	return strings.NewReplacer(pairs...)
 }
+
+// minSecretRun is the shortest run of letters and digits in a secret that
+// is redacted on its own, in bytes.
+const minSecretRun = 6
 
 // quote returns s redacted, cut to 40 bytes and Go-quoted, for naming a
 // server-sent value in an error.
@@ -1202,7 +1225,20 @@ func contentReader(resp *http.Response, wire *wireReader) (rd io.Reader, done fu
 			return nil, nothing, nil, err
 		}
 	}
-	return resp.Body, nothing, fmt.Errorf("Content-Encoding %s is not supported", strconv.Quote(truncate(enc, 40))), nil
+	return resp.Body, nothing, errUnsupportedEncoding, nil
+}
+
+// errUnsupportedEncoding is a Content-Encoding other than gzip or identity;
+// encodingFault names it.
+var errUnsupportedEncoding = errors.New("unsupported Content-Encoding")
+
+// encodingFault is the error for a body contentReader cannot decode, the
+// server's header value redacted before it is cut.
+func (c *Client) encodingFault(resp *http.Response, fault error) error {
+	if fault == errUnsupportedEncoding {
+		return fmt.Errorf("Content-Encoding %s is not supported", c.quote(resp.Header.Get("Content-Encoding")))
+	}
+	return c.cleanErr(fault)
 }
 
 // gzipFault reports whether err, from a gzip reader over w (or from a
@@ -1274,10 +1310,10 @@ func (c *Client) readBody(st *callState, resp *http.Response) error {
 		st.read = false
 		return err
 	case fault != nil && src == nil:
-		st.bodyFault = fault
+		st.bodyFault = c.encodingFault(resp, fault)
 		return nil
 	case fault != nil:
-		st.bodyFault = c.cleanErr(fault) // the body is kept as received, for the error to carry
+		st.bodyFault = c.encodingFault(resp, fault) // the body is kept as received, for the error to carry
 	}
 	defer done()
 	if src == resp.Body && resp.ContentLength > c.maxBody {
@@ -1401,7 +1437,7 @@ func (c *Client) httpError(st *callState, resp *http.Response) *HTTPError {
 	e := &HTTPError{
 		Method:      st.method,
 		StatusCode:  resp.StatusCode,
-		ContentType: resp.Header.Get("Content-Type"),
+		ContentType: c.redact(resp.Header.Get("Content-Type")),
 		Body:        []byte(excerpt),
 	}
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusProxyAuthRequired {

@@ -326,3 +326,73 @@ func TestSecretsInEncodings(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretsInServerText: credentials a server writes back in headers,
+// in a task's state, or in encodings no list foresees (\u002B, &#43;,
+// lowercase %2b) stay out of errors and records; what is left of a secret
+// is separators and fragments under 6 bytes.
+func TestSecretsInServerText(t *testing.T) {
+	const (
+		apiKey = "sk-live-9f8e7d6c5b4a3210"
+		bearer = "tok+Zm9vYmFyYmF6/cXV1eA=="
+		short  = "s3cr3t"
+	)
+	enc := strings.NewReplacer("+", `\u002B`, "/", `\u002F`).Replace(bearer)
+	html := strings.NewReplacer("+", "&#43;", "/", "&#x2F;", "=", "&#61;").Replace(bearer)
+	pct := strings.ToLower(url.QueryEscape(bearer))
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ ID json.RawMessage }
+		json.NewDecoder(r.Body).Decode(&req)
+		switch n.Add(1) {
+		case 1: // the key in the Content-Type of an error page
+			w.Header().Set("Content-Type", "text/html; key="+apiKey)
+			w.WriteHeader(502)
+		case 2: // the key as a Content-Encoding
+			w.Header().Set("Content-Encoding", strings.ToUpper(apiKey)+apiKey)
+			io.WriteString(w, "{}")
+		case 3: // the token in three escapings, the short query value plain
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"token %s from ?k=%s","data":"%s %s"}}`, req.ID, html, short, enc, pct)
+		default: // the key as the task's state
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"kind":"task","id":"t","status":{"state":%q}}}`, req.ID, apiKey)
+		}
+	}))
+	defer srv.Close()
+	var mu sync.Mutex
+	var recs []string
+	c, err := a2a.NewClient(srv.URL+"/a2a?k="+short, a2a.WithAPIKey(apiKey), a2a.WithBearerToken(bearer),
+		a2a.WithLogger(slog.New(captureHandler{&mu, &recs})), a2a.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for range 3 {
+		_, err := c.GetTask(context.Background(), "t")
+		if err == nil {
+			t.Fatal("want an error")
+		}
+		texts = append(texts, fmt.Sprintf("%v", err))
+		if he, ok := errors.AsType[*a2a.HTTPError](err); ok {
+			texts = append(texts, he.ContentType, string(he.Body))
+		}
+		if re, ok := errors.AsType[*a2a.RPCError](err); ok {
+			texts = append(texts, re.Message, string(re.Data))
+		}
+	}
+	_, err = c.WaitTask(context.Background(), "t", a2a.PollMaxAttempts(1))
+	pe, ok := errors.AsType[*a2a.PollError](err)
+	if !ok {
+		t.Fatalf("WaitTask: %v, want a PollError", err)
+	}
+	texts = append(texts, err.Error(), string(pe.LastState))
+	mu.Lock()
+	texts = append(texts, recs...)
+	mu.Unlock()
+	for _, text := range texts {
+		for _, s := range []string{apiKey, strings.ToLower(apiKey), "9f8e7d6c5b4a3210", "Zm9vYmFyYmF6", "cXV1eA", short} {
+			if strings.Contains(text, s) {
+				t.Errorf("%q leaked in %q", s, text)
+			}
+		}
+	}
+}

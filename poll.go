@@ -198,7 +198,8 @@ func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption
 	stop := func(attempts int, limit PollLimit, err, lastErr error) (*Task, error) {
 		pe := &PollError{TaskID: taskID, Attempts: attempts, Elapsed: time.Since(start), Limit: limit, Err: err, LastErr: lastErr}
 		if last != nil {
-			pe.LastState = last.Status.State
+			// The state is server text going into an error: redacted.
+			pe.LastState = TaskState(c.redact(string(last.Status.State)))
 		}
 		return last, pe
 	}

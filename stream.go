@@ -200,7 +200,7 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 	body, done, fault, err := contentReader(resp, wire)
 	switch {
 	case fault != nil:
-		yield(nil, &ProtocolError{Method: method, Reason: "stream cannot be read", StatusCode: resp.StatusCode, Err: c.cleanErr(fault)})
+		yield(nil, &ProtocolError{Method: method, Reason: "stream cannot be read", StatusCode: resp.StatusCode, Err: c.encodingFault(resp, fault)})
 		return
 	case err != nil:
 		yield(nil, c.streamFault(ctx, st, err))
