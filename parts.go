@@ -230,22 +230,7 @@ func (ps *Parts) UnmarshalJSON(b []byte) error {
 func decodePart(raw json.RawMessage) (Part, error) {
 	var w partWire
 	if err := json.Unmarshal(raw, &w); err != nil {
-		// A member of a known kind's name with another type ("file" as a
-		// URL string) is that kind's fault only if the part is of it.
-		var k struct {
-			Kind *string `json:"kind"`
-		}
-		if json.Unmarshal(raw, &k) != nil {
-			return nil, err
-		}
-		kind := ""
-		if k.Kind != nil {
-			kind = *k.Kind
-		}
-		if kind == KindText || kind == KindData || kind == KindFile {
-			return nil, err
-		}
-		return UnknownPart{PartKind: kind, Raw: bytes.Clone(raw)}, nil
+		return decodeOddPart(raw, err)
 	}
 	if w.Kind == "" {
 		// No discriminator (off-spec in v0.3): infer the kind when exactly
@@ -280,6 +265,48 @@ func decodePart(raw json.RawMessage) (Part, error) {
 	default:
 		return UnknownPart{PartKind: w.Kind, Raw: bytes.Clone(raw)}, nil
 	}
+}
+
+// decodeOddPart decodes a part that partWire could not take (err): a member
+// of another kind's name with its own type ("file" as a URL string in a
+// text part), an unknown kind, or a part that is not an object. A known
+// kind is decoded from its own members only, the others being unknown to
+// it; anything else is kept as an UnknownPart.
+func decodeOddPart(raw json.RawMessage, err error) (Part, error) {
+	var k struct {
+		Kind     *string         `json:"kind"`
+		Metadata json.RawMessage `json:"metadata"`
+	}
+	if json.Unmarshal(raw, &k) != nil || k.Kind == nil {
+		return UnknownPart{Raw: bytes.Clone(raw)}, nil // not an object, or no usable kind
+	}
+	switch *k.Kind {
+	case KindText:
+		var p struct {
+			Text *string `json:"text"`
+		}
+		if json.Unmarshal(raw, &p) != nil || p.Text == nil {
+			return nil, err
+		}
+		return TextPart{Text: *p.Text, Metadata: k.Metadata}, nil
+	case KindData:
+		var p struct {
+			Data json.RawMessage `json:"data"`
+		}
+		if json.Unmarshal(raw, &p) != nil || p.Data == nil {
+			return nil, err
+		}
+		return DataPart{Data: p.Data, Metadata: k.Metadata}, nil
+	case KindFile:
+		var p struct {
+			File *FileContent `json:"file"`
+		}
+		if json.Unmarshal(raw, &p) != nil || p.File == nil {
+			return nil, err
+		}
+		return FilePart{File: *p.File, Metadata: k.Metadata}, nil
+	}
+	return UnknownPart{PartKind: *k.Kind, Raw: bytes.Clone(raw)}, nil
 }
 
 // MarshalJSON encodes the parts as a JSON array; nil encodes as [] because

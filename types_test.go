@@ -172,11 +172,23 @@ func TestPartsDecoding(t *testing.T) {
 	if _, err := (a2a.FileContent{URI: "https://x"}).Decode(); err == nil {
 		t.Error("uri-only file decoded without error")
 	}
-	for _, bad := range []string{`[{"kind":"text"}]`, `[{"kind":"text","text":1}]`, `[{"kind":"data"}]`, `[{"kind":"file"}]`, `{"kind":"text"}`, `[1]`} {
+	for _, bad := range []string{`[{"kind":"text"}]`, `[{"kind":"text","text":1}]`, `[{"kind":"data"}]`, `[{"kind":"file"}]`, `{"kind":"text"}`,
+		`[{"kind":"file","file":"https://x"}]`} {
 		var ps a2a.Parts
 		if err := json.Unmarshal([]byte(bad), &ps); err == nil {
 			t.Errorf("%s decoded without error: %v", bad, ps)
 		}
+	}
+	// Parts that are not objects are kept, like unknown kinds; a known
+	// kind ignores another kind's member of an odd type.
+	var odd a2a.Parts
+	if err := json.Unmarshal([]byte(`[1,null,[],{"kind":"text","text":"hi","file":"https://x"},{"kind":"data","data":{},"text":{"a":1}}]`), &odd); err != nil {
+		t.Fatal(err)
+	}
+	wantOdd := a2a.Parts{a2a.UnknownPart{Raw: json.RawMessage(`1`)}, a2a.UnknownPart{Raw: json.RawMessage(`null`)}, a2a.UnknownPart{Raw: json.RawMessage(`[]`)},
+		a2a.TextPart{Text: "hi"}, a2a.DataPart{Data: json.RawMessage(`{}`)}}
+	if diff := cmp.Diff(wantOdd, odd); diff != "" {
+		t.Errorf("odd parts (-want +got):\n%s", diff)
 	}
 }
 
