@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 )
 
@@ -306,6 +307,9 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 	body := bytes.TrimSpace(st.body)
 	if len(body) == 0 || body[0] != '{' {
 		return nil, resp.StatusCode, perr("agent card is not a JSON object", nil)
+	}
+	if fault := checkNames(body, schemaOf(reflect.TypeFor[AgentCard]())); fault != "" {
+		return nil, resp.StatusCode, perr(fault, nil)
 	}
 	var card AgentCard
 	if err := json.Unmarshal(body, &card); err != nil {

@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -319,6 +323,44 @@ func TestPushSecretsScrubbed(t *testing.T) {
 	for _, text := range []string{err.Error(), string(rpcErr.Data)} {
 		if strings.Contains(text, "PUSHTOKEN") || strings.Contains(text, "CRED-456") {
 			t.Errorf("secret in %q", text)
+		}
+	}
+}
+
+// TestCardAndPushNames: push config results and agent cards pass the same
+// name check as task replies: a member in another case cannot replace the
+// real one (a webhook URL, a capability), while keys the agent chooses
+// (security scheme names) may differ in case freely.
+func TestCardAndPushNames(t *testing.T) {
+	push := `{"taskId":"t1","pushNotificationConfig":{"id":"c1","url":"https://good.example/hook","URL":"https://evil.example/hook"}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ ID json.RawMessage }
+		json.NewDecoder(r.Body).Decode(&req)
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, push)
+	}))
+	defer srv.Close()
+	c, _ := a2a.NewClient(srv.URL)
+	cfg, err := c.GetTaskPushNotificationConfig(context.Background(), "t1", "c1")
+	if pe, ok := errors.AsType[*a2a.ProtocolError](err); !ok || cfg != nil || !strings.Contains(pe.Reason, `member "URL" is "url" in another case`) {
+		t.Errorf("push config with a URL beside the url: %+v, %v", cfg, err)
+	}
+
+	for body, want := range map[string]string{
+		`{"name":"a","url":"https://a.example/a2a","capabilities":{"streaming":false,"Streaming":true}}`:                                                       `member "Streaming" is "streaming" in another case`,
+		`{"name":"a","url":"https://a.example/a2a","url":"https://evil.example/a2a"}`:                                                                          `member "url" appears twice`,
+		`{"name":"a","url":"https://a.example/a2a","securitySchemes":{"Bearer":{"type":"http","scheme":"bearer"},"bearer":{"type":"http","scheme":"Bearer"}}}`: "",
+	} {
+		card := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) }))
+		got, err := a2a.ResolveAgentCard(context.Background(), card.URL)
+		card.Close()
+		if want == "" {
+			if err != nil || len(got.SecuritySchemes) != 2 {
+				t.Errorf("%s: %v, %v; want a card with two schemes", body, got, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, %v; want an error saying %q", body, got, err, want)
 		}
 	}
 }

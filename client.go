@@ -1016,7 +1016,9 @@ type callState struct {
 	// is taken as a null result.
 	nullResult bool
 	// fast: the result is a Task or a Message; try decode.go's one pass.
-	fast     bool
+	fast bool
+	// schema, when set, is what checkNames walks the reply with (names.go).
+	schema   *nameSchema
 	attempts int
 	start    time.Time
 	body     []byte
@@ -1030,7 +1032,10 @@ type callState struct {
 
 // names is the schema checkNames walks a reply to this call with.
 func (st *callState) names() *nameSchema {
-	if st.fast || st.stream {
+	switch {
+	case st.schema != nil:
+		return st.schema
+	case st.fast || st.stream:
 		return replySchema
 	}
 	return envelopeSchema
@@ -1048,8 +1053,8 @@ func stateFrom(ctx context.Context) *callState {
 // bytes, decode the envelope and check it. It returns the raw result on
 // success. Errors: *RPCError, *HTTPError, *ProtocolError, *BodyTooLargeError,
 // *TransportError, or ctx's error wrapped.
-func (c *Client) call(ctx context.Context, method string, params any, class retryClass) (*reply, error) {
-	return c.roundTrip(ctx, &callState{method: method, class: class}, params)
+func (c *Client) call(ctx context.Context, method string, params any, class retryClass, names *nameSchema) (*reply, error) {
+	return c.roundTrip(ctx, &callState{method: method, class: class, schema: names}, params)
 }
 
 // callTask is call for methods whose result is a Task or a Message.

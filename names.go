@@ -2,8 +2,12 @@ package a2a
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
+	"sync"
 )
 
 // JSON member names are case-sensitive (RFC 8259 §4 and every A2A schema),
@@ -21,11 +25,12 @@ import (
 // nameSchema describes one level of a reply: the members of an object, or
 // the elements of an array.
 type nameSchema struct {
-	byLen     [24][]int     // bits of the known names, by name length
+	byLen     [][]int       // bits of the known names, by name length
 	names     []string      // the known names, by bit
 	nameBytes [][]byte      // and as bytes, for comparing and case folding
 	walk      []*nameSchema // by bit: what to walk inside a member; nil: skip it
 	elem      *nameSchema   // for an array: each element's schema
+	values    *nameSchema   // for an object with keys of the sender's choosing: each value's
 }
 
 // bit returns the bit of a known member name, or false.
@@ -44,9 +49,15 @@ func (s *nameSchema) bit(name []byte) (int, bool) {
 // object builds the schema of an object from its known member names; a
 // name given in walk has its value walked with that schema.
 func object(names []string, walk map[string]*nameSchema) *nameSchema {
+	if len(names) > 64 {
+		panic("a2a: a name schema holds at most 64 names") // the seen set is a uint64
+	}
 	s := &nameSchema{names: names, walk: make([]*nameSchema, len(names))}
 	for i, n := range names {
-		s.byLen[len(n)] = append(s.byLen[len(n)], i) // every name is shorter than 24 bytes
+		for len(s.byLen) <= len(n) {
+			s.byLen = append(s.byLen, nil)
+		}
+		s.byLen[len(n)] = append(s.byLen[len(n)], i)
 		s.nameBytes = append(s.nameBytes, []byte(n))
 		s.walk[i] = walk[n]
 	}
@@ -54,6 +65,77 @@ func object(names []string, walk map[string]*nameSchema) *nameSchema {
 }
 
 func arrayOf(elem *nameSchema) *nameSchema { return &nameSchema{elem: elem} }
+
+// schemaOf derives the schema of values of Go type t from its json tags:
+// a struct's member names (embedded structs' included), walking members
+// whose types have a schema; a slice's elements; a map's values. Types
+// without named members (strings, numbers, json.RawMessage) have none (nil).
+// Results are cached; t must not be recursive.
+func schemaOf(t reflect.Type) *nameSchema {
+	if s, ok := schemaCache.Load(t); ok {
+		return s.(*nameSchema)
+	}
+	s := buildSchema(t)
+	schemaCache.Store(t, s)
+	return s
+}
+
+var schemaCache sync.Map // reflect.Type → *nameSchema
+
+func buildSchema(t reflect.Type) *nameSchema {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		if e := schemaOf(t.Elem()); e != nil {
+			return arrayOf(e)
+		}
+	case reflect.Map:
+		if v := schemaOf(t.Elem()); v != nil {
+			return &nameSchema{values: v}
+		}
+	case reflect.Struct:
+		var names []string
+		walk := map[string]*nameSchema{}
+		var add func(t reflect.Type)
+		add = func(t reflect.Type) {
+			for f := range t.Fields() {
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				switch {
+				case name == "-" || !f.IsExported() && !f.Anonymous:
+				case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
+					add(f.Type)
+				default:
+					name = cmp.Or(name, f.Name)
+					names = append(names, name)
+					if fs := schemaOf(f.Type); fs != nil {
+						walk[name] = fs
+					}
+				}
+			}
+		}
+		add(t)
+		if len(names) > 0 {
+			return object(names, walk)
+		}
+	}
+	return nil
+}
+
+// resultNames is the schema of a JSON-RPC reply whose result is a T.
+func resultNames[T any]() *nameSchema {
+	t := reflect.TypeFor[resultEnvelope[T]]()
+	return schemaOf(t)
+}
+
+// resultEnvelope is a JSON-RPC reply with a T result, for resultNames.
+type resultEnvelope[T any] struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  T               `json:"result"`
+	Error   rpcErrorWire    `json:"error"`
+}
 
 var (
 	fileSchema = object([]string{"name", "mimeType", "bytes", "uri"}, nil)
@@ -196,6 +278,8 @@ func (w *nameWalker) walk(s *nameSchema) string {
 	switch {
 	case s.names != nil && w.b[w.i] == '{':
 		return w.object(s)
+	case s.values != nil && w.b[w.i] == '{':
+		return w.object(s)
 	case s.elem != nil && w.b[w.i] == '[':
 		w.i++
 		for !w.stop {
@@ -260,6 +344,12 @@ func (w *nameWalker) object(s *nameSchema) string {
 			break
 		}
 		w.i++
+		if s.values != nil { // keys of the sender's choosing
+			if f := w.walk(s.values); f != "" {
+				return f
+			}
+			continue
+		}
 		if bit, ok := s.bit(raw); ok {
 			if seen&(1<<bit) != 0 {
 				return fmt.Sprintf("member %q appears twice in one object", raw)

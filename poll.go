@@ -162,8 +162,9 @@ type PollAttempt struct {
 // the poll goes on within its budget (the fault is kept in
 // [PollError.LastErr]). When that HTTPError carries a Retry-After longer
 // than the next wait, the next attempt waits for it; if it would fall after
-// the poll's deadline, WaitTask stops at once with [PollLimitDeadline]
-// (or [PollLimitContext]) instead of sleeping into it. Any other tasks/get error ends the poll at once and
+// the poll's deadline, WaitTask stops at once instead of sleeping into it,
+// with [PollLimitContext] when ctx's deadline is the nearer one (ctx itself
+// is then not yet done) and [PollLimitDeadline] otherwise. Any other tasks/get error ends the poll at once and
 // is returned as it is, with the last task read: a *[RPCError] matching
 // [ErrTaskNotFound] when the agent lost the task, a *[ProtocolError], …
 func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption) (*Task, error) {

@@ -120,7 +120,7 @@ func callResult[T any](ctx context.Context, c *Client, method string, params any
 	if err := c.requireCapability(method); err != nil {
 		return nil, err
 	}
-	rep, err := c.call(ctx, method, params, retryIdempotent)
+	rep, err := c.call(ctx, method, params, retryIdempotent, resultNames[T]())
 	if err != nil {
 		return nil, err
 	}
