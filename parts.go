@@ -230,7 +230,9 @@ func (ps *Parts) UnmarshalJSON(b []byte) error {
 func decodePart(raw json.RawMessage) (Part, error) {
 	var w partWire
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return decodeOddPart(raw, err)
+		if w, err = ownMembers(raw, err); err != nil {
+			return nil, err
+		}
 	}
 	if w.Kind == "" {
 		// No discriminator (off-spec in v0.3): infer the kind when exactly
@@ -267,46 +269,42 @@ func decodePart(raw json.RawMessage) (Part, error) {
 	}
 }
 
-// decodeOddPart decodes a part that partWire could not take (err): a member
-// of another kind's name with its own type ("file" as a URL string in a
-// text part), an unknown kind, or a part that is not an object. A known
-// kind is decoded from its own members only, the others being unknown to
-// it; anything else is kept as an UnknownPart.
-func decodeOddPart(raw json.RawMessage, err error) (Part, error) {
+// ownMembers decodes a part that partWire could not take (its error err):
+// its kind and metadata, and only the member of its own kind, for a member
+// of another kind's name may have that kind's type ("file" as a URL string
+// in a text part) and is unknown to this one. A part of another kind, or no
+// object at all, comes back with no content member, to be kept as an
+// UnknownPart; err is returned when the part's own member does not decode.
+func ownMembers(raw json.RawMessage, err error) (partWire, error) {
 	var k struct {
 		Kind     *string         `json:"kind"`
 		Metadata json.RawMessage `json:"metadata"`
 	}
 	if json.Unmarshal(raw, &k) != nil || k.Kind == nil {
-		return UnknownPart{Raw: bytes.Clone(raw)}, nil // not an object, or no usable kind
+		return partWire{}, nil
 	}
-	switch *k.Kind {
+	w := partWire{Kind: *k.Kind, Metadata: k.Metadata}
+	var own any // points into w, so the member lands there
+	switch w.Kind {
 	case KindText:
-		var p struct {
-			Text *string `json:"text"`
-		}
-		if json.Unmarshal(raw, &p) != nil || p.Text == nil {
-			return nil, err
-		}
-		return TextPart{Text: *p.Text, Metadata: k.Metadata}, nil
+		own = &struct {
+			Text **string `json:"text"`
+		}{&w.Text}
 	case KindData:
-		var p struct {
-			Data json.RawMessage `json:"data"`
-		}
-		if json.Unmarshal(raw, &p) != nil || p.Data == nil {
-			return nil, err
-		}
-		return DataPart{Data: p.Data, Metadata: k.Metadata}, nil
+		own = &struct {
+			Data *json.RawMessage `json:"data"`
+		}{&w.Data}
 	case KindFile:
-		var p struct {
-			File *FileContent `json:"file"`
-		}
-		if json.Unmarshal(raw, &p) != nil || p.File == nil {
-			return nil, err
-		}
-		return FilePart{File: *p.File, Metadata: k.Metadata}, nil
+		own = &struct {
+			File **FileContent `json:"file"`
+		}{&w.File}
+	default:
+		return w, nil
 	}
-	return UnknownPart{PartKind: *k.Kind, Raw: bytes.Clone(raw)}, nil
+	if json.Unmarshal(raw, own) != nil {
+		return partWire{}, err
+	}
+	return w, nil
 }
 
 // MarshalJSON encodes the parts as a JSON array; nil encodes as [] because
