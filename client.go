@@ -1103,7 +1103,9 @@ func (c *Client) envelope(method string, params any) ([]byte, int64, error) {
 // a call with st.stream set, a 2xx text/event-stream reply is returned with
 // its body open, for the caller to read and close; every other reply comes
 // back with its body read and closed. Errors: *TransportError,
-// *BodyTooLargeError, ctx's error wrapped, or a request-building error.
+// *BodyTooLargeError, a *ProtocolError (2xx) or *HTTPError (other statuses)
+// for a body that cannot be decoded, ctx's error wrapped, or a
+// request-building error.
 func (c *Client) do(ctx context.Context, httpMethod, target string, payload []byte, st *callState) (*http.Response, error) {
 	st.start = time.Now()
 	method := st.method
@@ -1205,32 +1207,31 @@ func (w *wireReader) Read(p []byte) (int, error) {
 
 // contentReader returns resp's body decoded per its Content-Encoding: the
 // body itself, or a gzip reader over wire (which reads resp.Body) for a
-// gzip body the transport left encoded (a caller's transport with
-// compression off, or a server that compresses unasked); done releases it.
-// An empty gzip body reads as empty. fault says why the body cannot be
-// decoded: an encoding this client does not read (rd is then resp.Body, to
-// keep the bytes as received) or gzip data that is corrupt or cut short
-// inside a complete body (rd nil). err is a failure of the connection.
-func contentReader(resp *http.Response, wire *wireReader) (rd io.Reader, done func(), fault, err error) {
-	nothing := func() {}
+// gzip body, which the client decodes itself (it asks for gzip, so net/http
+// leaves it encoded). An empty gzip body reads as empty. fault says why the
+// body cannot be decoded: an encoding this client does not read (rd is then
+// resp.Body, to keep the bytes as received) or gzip data that is corrupt or
+// cut short inside a complete body (rd nil). err is a failure of the
+// connection. A gzip reader holds nothing to release.
+func contentReader(resp *http.Response, wire *wireReader) (rd io.Reader, fault, err error) {
 	enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding")))
 	switch {
 	case enc == "" || enc == "identity" || resp.Uncompressed:
-		return resp.Body, nothing, nil, nil
+		return resp.Body, nil, nil
 	case enc == "gzip" || enc == "x-gzip":
 		zr, err := gzip.NewReader(wire)
 		switch {
 		case err == nil:
-			return zr, func() { zr.Close() }, nil, nil
+			return zr, nil, nil
 		case err == io.EOF && wire.ended:
-			return bytes.NewReader(nil), nothing, nil, nil
+			return bytes.NewReader(nil), nil, nil
 		case wire.gzipFault(err):
-			return nil, nothing, fmt.Errorf("gzip body does not decompress: %w", err), nil
+			return nil, fmt.Errorf("gzip body does not decompress: %w", err), nil
 		default:
-			return nil, nothing, nil, err
+			return nil, nil, err
 		}
 	}
-	return resp.Body, nothing, errUnsupportedEncoding, nil
+	return resp.Body, errUnsupportedEncoding, nil
 }
 
 // errUnsupportedEncoding is a Content-Encoding other than gzip or identity;
@@ -1306,7 +1307,7 @@ func (c *Client) readBody(st *callState, resp *http.Response) error {
 	if wire.left < 0 {
 		wire.left = -1
 	}
-	src, done, fault, err := contentReader(resp, wire)
+	src, fault, err := contentReader(resp, wire)
 	switch {
 	case errors.Is(err, errWireTooLarge):
 		st.tooLarge = true
@@ -1320,7 +1321,6 @@ func (c *Client) readBody(st *callState, resp *http.Response) error {
 	case fault != nil:
 		st.bodyFault = c.encodingFault(resp, fault) // the body is kept as received, for the error to carry
 	}
-	defer done()
 	if src == resp.Body && resp.ContentLength > c.maxBody {
 		st.tooLarge = true
 		return nil
@@ -1445,11 +1445,11 @@ func (c *Client) httpError(st *callState, resp *http.Response) *HTTPError {
 		ContentType: c.redact(resp.Header.Get("Content-Type")),
 		Body:        []byte(excerpt),
 	}
-	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusProxyAuthRequired {
+	switch resp.StatusCode {
+	case http.StatusUnauthorized:
 		e.Challenge = c.redact(resp.Header.Get("WWW-Authenticate"))
-		if resp.StatusCode == http.StatusProxyAuthRequired {
-			e.Challenge = c.redact(resp.Header.Get("Proxy-Authenticate"))
-		}
+	case http.StatusProxyAuthRequired:
+		e.Challenge = c.redact(resp.Header.Get("Proxy-Authenticate"))
 	}
 	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d

@@ -197,7 +197,7 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 	}
 	defer resp.Body.Close()
 	wire := &wireReader{r: resp.Body, left: -1} // each event is capped instead
-	body, done, fault, err := contentReader(resp, wire)
+	body, fault, err := contentReader(resp, wire)
 	switch {
 	case fault != nil:
 		yield(nil, &ProtocolError{Method: method, Reason: "stream cannot be read", StatusCode: resp.StatusCode, Err: c.encodingFault(resp, fault)})
@@ -206,7 +206,6 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 		yield(nil, c.streamFault(ctx, st, err))
 		return
 	}
-	defer done()
 
 	events := newSSEReader(body, c.maxBody)
 	for {
