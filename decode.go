@@ -70,7 +70,7 @@ func (c *Client) fastReply(st *callState, resp *http.Response) *reply {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil
 	}
-	if checkNames(st.body, replySchema) != "" {
+	if checkNames(st.body, st.names()) != "" {
 		return nil // the general path reports it
 	}
 	var env fastEnvelope

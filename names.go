@@ -157,11 +157,11 @@ var (
 		"task", "message", "statusUpdate", "artifactUpdate"},
 		map[string]*nameSchema{"status": statusSchema, "history": arrayOf(messageSchema), "artifacts": arrayOf(artifactSchema),
 			"parts": partsSchema, "artifact": artifactSchema})
-	errorSchema = object([]string{"code", "message", "data"}, nil)
-	// replySchema is a reply whose result is a Task, a Message or an event;
-	// envelopeSchema one whose result the client decodes otherwise.
-	replySchema    = object([]string{"jsonrpc", "id", "result", "error"}, map[string]*nameSchema{"result": resultSchema, "error": errorSchema})
-	envelopeSchema = object([]string{"jsonrpc", "id", "result", "error"}, map[string]*nameSchema{"error": errorSchema})
+	// envelopeSchema is a reply whose result is not walked (its names are
+	// the client's own); replySchema one whose result is a Task, a Message
+	// or an event.
+	envelopeSchema = resultNames[json.RawMessage]()
+	replySchema    = object(envelopeSchema.names, map[string]*nameSchema{"result": resultSchema, "error": schemaOf(reflect.TypeFor[rpcErrorWire]())})
 )
 
 // checkNames walks body with schema and returns what is wrong with its
@@ -276,9 +276,7 @@ func (w *nameWalker) walk(s *nameSchema) string {
 		return ""
 	}
 	switch {
-	case s.names != nil && w.b[w.i] == '{':
-		return w.object(s)
-	case s.values != nil && w.b[w.i] == '{':
+	case (s.names != nil || s.values != nil) && w.b[w.i] == '{':
 		return w.object(s)
 	case s.elem != nil && w.b[w.i] == '[':
 		w.i++
