@@ -88,6 +88,25 @@ type chaosRequest struct {
 	} `json:"params"`
 }
 
+// chaosFaults are the faults injected, each with its share of requests;
+// the remaining half of the requests get none.
+var chaosFaults = []struct {
+	name  string
+	share float64
+}{
+	{"500", 0.03},
+	{"502", 0.07},
+	{"503", 0.05},
+	{"503 Retry-After 0", 0.03},
+	{"503 Retry-After 1", 0.02},
+	{"429", 0.05},
+	{"429 Retry-After 0", 0.02},
+	{"reset before the agent", 0.03},
+	{"reset after the agent acted", 0.03},
+	{"503 with the agent's JSON-RPC reply", 0.02},
+	{"delay", 0.15},
+}
+
 // roll picks the fault for one request, by name ("" for none).
 func (a *chaosAgent) roll() (string, time.Duration) {
 	a.mu.Lock()
@@ -95,29 +114,12 @@ func (a *chaosAgent) roll() (string, time.Duration) {
 	r := a.rng.Float64()
 	delay := time.Duration(a.rng.IntN(30)) * time.Millisecond
 	var fault string
-	switch {
-	case r < 0.03:
-		fault = "500"
-	case r < 0.10:
-		fault = "502"
-	case r < 0.15:
-		fault = "503"
-	case r < 0.18:
-		fault = "503 Retry-After 0"
-	case r < 0.20:
-		fault = "503 Retry-After 1"
-	case r < 0.25:
-		fault = "429"
-	case r < 0.27:
-		fault = "429 Retry-After 0"
-	case r < 0.30:
-		fault = "reset before the agent"
-	case r < 0.33:
-		fault = "reset after the agent acted"
-	case r < 0.35:
-		fault = "503 with the agent's JSON-RPC reply"
-	case r < 0.50:
-		fault = "delay"
+	for _, f := range chaosFaults {
+		if r < f.share {
+			fault = f.name
+			break
+		}
+		r -= f.share
 	}
 	if fault != "" {
 		a.faults[fault]++
