@@ -293,7 +293,7 @@ func TestSendFollowUp(t *testing.T) {
 func TestBodyTooLarge(t *testing.T) {
 	big := `{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"task","id":"t","contextId":"c","status":{"state":"completed"},"metadata":{"pad":"` + strings.Repeat("x", 5000) + `"}}}`
 	for _, chunked := range []bool{false, true} {
-		tr := newEchoTransport(big, true)
+		tr := newEchoTransport(big)
 		tr.chunked = chunked
 		c, _ := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: tr}), a2a.WithMaxResponseBytes(4096))
 		_, err := c.GetTask(context.Background(), "t")
@@ -375,14 +375,14 @@ func TestLaxEnvelopes(t *testing.T) {
 		`{"jsonrpc":"2.0","id":{{id}},"result":` + task + `,"error":null}`,
 		`{"jsonrpc":"2.0","error":null,"id":{{id}},"result":` + task + `}`,
 	} {
-		c, _ := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: newEchoTransport(body, true)}))
+		c, _ := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: newEchoTransport(body)}))
 		got, err := c.SendText(context.Background(), "x")
 		if err != nil || got.Status.State != a2a.TaskStateFailed {
 			t.Errorf("%s: %v, %v", body, got, err)
 		}
 	}
 	c, _ := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: newEchoTransport(
-		`{"jsonrpc":"2.0","id":{{id}},"result":null,"error":{"code":-32603,"message":"boom"}}`, true)}))
+		`{"jsonrpc":"2.0","id":{{id}},"result":null,"error":{"code":-32603,"message":"boom"}}`)}))
 	if _, err := c.GetTask(context.Background(), "t"); !errors.Is(err, a2a.ErrInternal) {
 		t.Errorf("null result beside an error: %v", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -93,26 +92,6 @@ func TestErrorStrings(t *testing.T) {
 	}
 }
 
-// captureHandler is a slog handler that keeps every record with its attrs
-// rendered as text.
-type captureHandler struct {
-	mu   *sync.Mutex
-	recs *[]string
-}
-
-func (h captureHandler) Enabled(context.Context, slog.Level) bool { return true }
-func (h captureHandler) Handle(_ context.Context, r slog.Record) error {
-	var b strings.Builder
-	b.WriteString(r.Message)
-	r.Attrs(func(a slog.Attr) bool { fmt.Fprintf(&b, " %s=%v", a.Key, a.Value); return true })
-	h.mu.Lock()
-	*h.recs = append(*h.recs, b.String())
-	h.mu.Unlock()
-	return nil
-}
-func (h captureHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h captureHandler) WithGroup(string) slog.Handler      { return h }
-
 // TestSecretsStayPut: API key, bearer token, URL userinfo and query
 // credentials, and credential-like headers never appear in an error string,
 // an HTTPError body excerpt, or any log record, even when the server echoes
@@ -129,7 +108,8 @@ func TestSecretsStayPut(t *testing.T) {
 	var mu sync.Mutex
 	i := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
+		var req struct{ ID json.RawMessage }
+		json.NewDecoder(r.Body).Decode(&req)
 		mu.Lock()
 		body := replies[i%len(replies)]
 		i++
@@ -137,12 +117,11 @@ func TestSecretsStayPut(t *testing.T) {
 		if strings.HasPrefix(body, "<html>") {
 			w.WriteHeader(500)
 		}
-		w.Write([]byte(strings.ReplaceAll(body, "{{id}}", "0")))
+		w.Write([]byte(strings.ReplaceAll(body, "{{id}}", string(req.ID))))
 	}))
 	defer srv.Close()
 
-	var recs []string
-	logger := slog.New(captureHandler{&mu, &recs})
+	logger, records := newCapture()
 	endpoint := strings.Replace(srv.URL, "http://", "http://user:"+secrets[2]+"@", 1) + "/a2a?key=" + secrets[3]
 	c, err := a2a.NewClient(endpoint, a2a.WithAPIKey(secrets[0]), a2a.WithBearerToken(secrets[1]),
 		a2a.WithHeader("X-Signature", secrets[4]), a2a.WithLogger(logger), a2a.WithMaxRetries(0))
@@ -155,31 +134,19 @@ func TestSecretsStayPut(t *testing.T) {
 		if err == nil {
 			t.Fatal("want an error")
 		}
-		texts = append(texts, err.Error(), fmt.Sprintf("%+v", err))
-		if he, ok := errors.AsType[*a2a.HTTPError](err); ok {
-			texts = append(texts, string(he.Body))
-		}
+		texts = append(texts, errorTexts(err)...)
 	}
 	// A transport failure (nothing listening) on the same credentials.
 	dead, _ := a2a.NewClient(strings.Replace(closedPortURL(t), "http://", "http://user:"+secrets[2]+"@", 1)+"?key="+secrets[3],
 		a2a.WithAPIKey(secrets[0]), a2a.WithLogger(logger), a2a.WithMaxRetries(0))
 	_, err = dead.SendText(context.Background(), "hi")
-	texts = append(texts, err.Error())
+	texts = append(texts, errorTexts(err)...)
 
-	mu.Lock()
-	texts = append(texts, recs...)
-	nrecs := len(recs)
-	mu.Unlock()
-	if nrecs < 8 {
-		t.Errorf("only %d log records captured; the test would not see a leak", nrecs)
+	recs := records()
+	if len(recs) < 8 {
+		t.Errorf("only %d log records captured; the test would not see a leak", len(recs))
 	}
-	for _, text := range texts {
-		for _, s := range secrets {
-			if strings.Contains(text, s) {
-				t.Errorf("secret %q leaked in %q", s, text)
-			}
-		}
-	}
+	noSecrets(t, append(texts, recs...), secrets...)
 }
 
 // TestSecretCutByExcerpt: a key that straddles the 512-byte excerpt of an
@@ -280,9 +247,7 @@ func TestSecretsInEncodings(t *testing.T) {
 		}
 	})
 
-	var mu sync.Mutex
-	var recs []string
-	logger := slog.New(captureHandler{&mu, &recs})
+	logger, records := newCapture()
 	userinfo := url.UserPassword("alice", password).String()
 	opts := []a2a.Option{a2a.WithAPIKey(apiKey), a2a.WithHeader("X-Credential", cred), a2a.WithLogger(logger), a2a.WithMaxRetries(0)}
 	var texts []string
@@ -297,34 +262,20 @@ func TestSecretsInEncodings(t *testing.T) {
 			if err == nil {
 				t.Fatal("want an error")
 			}
-			texts = append(texts, err.Error())
-			if he, ok := errors.AsType[*a2a.HTTPError](err); ok {
-				texts = append(texts, string(he.Body), he.Challenge)
-			}
-			if re, ok := errors.AsType[*a2a.RPCError](err); ok {
-				texts = append(texts, re.Message, string(re.Data))
-			}
+			texts = append(texts, errorTexts(err)...)
 			if base != srv.URL {
 				break // the raw peer answers once
 			}
 		}
 	}
-	mu.Lock()
-	texts = append(texts, recs...)
-	mu.Unlock()
+	texts = append(texts, records()...)
 	basic := base64.StdEncoding.EncodeToString([]byte("alice:" + password))
 	secrets := []string{apiKey, password, query, cred, basic, url.QueryEscape(query), url.QueryEscape(apiKey), url.PathEscape(password),
 		strings.ReplaceAll(apiKey, "/", `\/`), strings.ReplaceAll(password, "/", `\/`), "Secr3t"}
 	if len(texts) < 10 {
 		t.Fatalf("only %d texts to search", len(texts))
 	}
-	for _, text := range texts {
-		for _, s := range secrets {
-			if strings.Contains(text, s) {
-				t.Errorf("secret %q leaked in %q", s, text)
-			}
-		}
-	}
+	noSecrets(t, texts, secrets...)
 }
 
 // TestSecretsInServerText: credentials a server writes back in headers,
@@ -358,10 +309,9 @@ func TestSecretsInServerText(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	var mu sync.Mutex
-	var recs []string
+	logger, records := newCapture()
 	c, err := a2a.NewClient(srv.URL+"/a2a?k="+short, a2a.WithAPIKey(apiKey), a2a.WithBearerToken(bearer),
-		a2a.WithLogger(slog.New(captureHandler{&mu, &recs})), a2a.WithMaxRetries(0))
+		a2a.WithLogger(logger), a2a.WithMaxRetries(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,28 +321,12 @@ func TestSecretsInServerText(t *testing.T) {
 		if err == nil {
 			t.Fatal("want an error")
 		}
-		texts = append(texts, fmt.Sprintf("%v", err))
-		if he, ok := errors.AsType[*a2a.HTTPError](err); ok {
-			texts = append(texts, he.ContentType, string(he.Body))
-		}
-		if re, ok := errors.AsType[*a2a.RPCError](err); ok {
-			texts = append(texts, re.Message, string(re.Data))
-		}
+		texts = append(texts, errorTexts(err)...)
 	}
 	_, err = c.WaitTask(context.Background(), "t", a2a.PollMaxAttempts(1))
-	pe, ok := errors.AsType[*a2a.PollError](err)
-	if !ok {
+	if _, ok := errors.AsType[*a2a.PollError](err); !ok {
 		t.Fatalf("WaitTask: %v, want a PollError", err)
 	}
-	texts = append(texts, err.Error(), string(pe.LastState))
-	mu.Lock()
-	texts = append(texts, recs...)
-	mu.Unlock()
-	for _, text := range texts {
-		for _, s := range []string{apiKey, strings.ToLower(apiKey), "9f8e7d6c5b4a3210", "Zm9vYmFyYmF6", "cXV1eA", short} {
-			if strings.Contains(text, s) {
-				t.Errorf("%q leaked in %q", s, text)
-			}
-		}
-	}
+	texts = append(texts, errorTexts(err)...)
+	noSecrets(t, append(texts, records()...), apiKey, strings.ToLower(apiKey), "9f8e7d6c5b4a3210", "Zm9vYmFyYmF6", "cXV1eA", short)
 }

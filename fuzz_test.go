@@ -23,7 +23,7 @@ import (
 // call gets status and body, from an in-memory httpmock transport: the
 // fuzzers run a whole client call per input without sockets.
 func replyClient(t *testing.T, status int, body []byte) *a2a.Client {
-	tr := newEchoTransport(string(body), false)
+	tr := newEchoTransport(string(body))
 	tr.status = status
 	c, err := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: tr}), a2a.WithMaxRetries(0))
 	if err != nil {

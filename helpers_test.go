@@ -2,11 +2,16 @@ package a2a_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -141,41 +146,21 @@ func newMock(t testing.TB, replies []mockReply, opts ...a2a.Option) (*a2a.Client
 	return c, rec
 }
 
-// jsonEqual reports whether a and b hold the same JSON value.
-func jsonEqual(t testing.TB, a, b []byte) bool {
-	t.Helper()
-	var va, vb any
-	if err := json.Unmarshal(a, &va); err != nil {
-		t.Fatalf("not JSON: %v: %s", err, a)
-	}
-	if err := json.Unmarshal(b, &vb); err != nil {
-		t.Fatalf("not JSON: %v: %s", err, b)
-	}
-	ja, _ := json.Marshal(va)
-	jb, _ := json.Marshal(vb)
-	return bytes.Equal(ja, jb)
-}
-
 // echoTransport answers every POST with one body, the text {{id}} in it
-// replaced by the request's JSON-RPC id when echo is set.
+// replaced by the request's JSON-RPC id, byte for byte otherwise.
 type echoTransport struct {
 	*httpmock.MockTransport
-	status   int    // the reply's HTTP status; 0 means 200
-	chunked  bool   // send no Content-Length
-	lastBody []byte // the body last sent
+	status  int  // the reply's HTTP status; 0 means 200
+	chunked bool // send no Content-Length
 }
 
-func newEchoTransport(body string, echo bool) *echoTransport {
+func newEchoTransport(body string) *echoTransport {
 	et := &echoTransport{MockTransport: httpmock.NewMockTransport()}
 	et.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
-		out := []byte(body)
-		if echo {
-			var env struct{ ID json.RawMessage }
-			raw, _ := io.ReadAll(req.Body)
-			json.Unmarshal(raw, &env)
-			out = bytes.ReplaceAll(out, []byte("{{id}}"), env.ID)
-		}
-		et.lastBody = out
+		var env struct{ ID json.RawMessage }
+		raw, _ := io.ReadAll(req.Body)
+		json.Unmarshal(raw, &env)
+		out := bytes.ReplaceAll([]byte(body), []byte("{{id}}"), env.ID)
 		resp := httpmock.NewBytesResponse(max(et.status, http.StatusOK), out)
 		resp.Header.Set("Content-Type", "application/json")
 		if et.chunked {
@@ -187,6 +172,79 @@ func newEchoTransport(body string, echo bool) *echoTransport {
 		return resp, nil
 	})
 	return et
+}
+
+// newCapture returns a logger that keeps every record, at every level, as
+// a line of text with all its attributes (those added by With included),
+// and a func returning the lines so far.
+func newCapture() (*slog.Logger, func() []string) {
+	h := &captureHandler{mu: new(sync.Mutex), recs: new([]string)}
+	return slog.New(h), func() []string {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return slices.Clone(*h.recs)
+	}
+}
+
+type captureHandler struct {
+	mu    *sync.Mutex
+	recs  *[]string
+	attrs []slog.Attr
+}
+
+func (h *captureHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h *captureHandler) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString(r.Message)
+	write := func(a slog.Attr) bool { fmt.Fprintf(&b, " %s=%v", a.Key, a.Value); return true }
+	for _, a := range h.attrs {
+		write(a)
+	}
+	r.Attrs(write)
+	h.mu.Lock()
+	*h.recs = append(*h.recs, b.String())
+	h.mu.Unlock()
+	return nil
+}
+func (h *captureHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return &captureHandler{mu: h.mu, recs: h.recs, attrs: append(slices.Clone(h.attrs), as...)}
+}
+func (h *captureHandler) WithGroup(string) slog.Handler { return h }
+
+// errorTexts is every text an error carries that could hold a secret: its
+// message in both formats and each server-sent field of the typed errors
+// (bodies, data, reasons, headers, a poll's last state and last fault).
+func errorTexts(err error) []string {
+	if err == nil {
+		return nil
+	}
+	texts := []string{err.Error(), fmt.Sprintf("%+v", err)}
+	if e, ok := errors.AsType[*a2a.HTTPError](err); ok {
+		texts = append(texts, string(e.Body), e.ContentType, e.Challenge)
+	}
+	if e, ok := errors.AsType[*a2a.RPCError](err); ok {
+		texts = append(texts, e.Message, string(e.Data))
+	}
+	if e, ok := errors.AsType[*a2a.ProtocolError](err); ok {
+		texts = append(texts, e.Reason, string(e.Body))
+	}
+	if e, ok := errors.AsType[*a2a.PollError](err); ok {
+		texts = append(texts, string(e.LastState))
+		texts = append(texts, errorTexts(e.LastErr)...)
+	}
+	return texts
+}
+
+// noSecrets fails t for every text holding one of secrets.
+func noSecrets(t testing.TB, texts []string, secrets ...string) {
+	t.Helper()
+	for _, text := range texts {
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("secret %q leaked in %q", s, text)
+			}
+		}
+	}
 }
 
 // containsAll reports whether s contains every one of subs.
