@@ -367,8 +367,9 @@ func TestNewClientValidation(t *testing.T) {
 	}
 }
 
-// TestLaxEnvelopes: a null member beside the other one is taken as absent;
-// a decode failure of a task result never leaks a typed nil SendResult.
+// TestLaxEnvelopes: a null member beside the other one is taken as absent,
+// in either order. (That no error comes with a typed nil result is checked
+// by every row of the hostile table.)
 func TestLaxEnvelopes(t *testing.T) {
 	task := `{"kind":"task","id":"t","contextId":"c","status":{"state":"failed"}}`
 	for _, body := range []string{

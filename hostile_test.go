@@ -103,7 +103,8 @@ func isMessage(want *a2a.Message) expect {
 	}
 }
 
-// protoErr wants a *ProtocolError whose Reason contains reason, matching
+// protoErr wants a *ProtocolError whose text (Reason, then the decoding
+// error) contains reason, matching
 // is too when is is not nil, and carrying the reply body whole.
 func protoErr(reason string, is error) expect {
 	return func(t *testing.T, o outcome) {
@@ -113,8 +114,8 @@ func protoErr(reason string, is error) expect {
 		if !ok {
 			t.Fatalf("err = %T %v, want *ProtocolError", o.err, o.err)
 		}
-		if !strings.Contains(pe.Reason, reason) {
-			t.Errorf("Reason = %q, want it to contain %q", pe.Reason, reason)
+		if !strings.Contains(pe.Error(), reason) {
+			t.Errorf("Error() = %q, want it to contain %q", pe.Error(), reason)
 		}
 		if is != nil && !errors.Is(o.err, is) {
 			t.Errorf("errors.Is(%v, %v) = false", o.err, is)
@@ -500,8 +501,8 @@ func hostileRows(other *httptest.Server) []hostileRow {
 			}))},
 		{name: "invalid UTF-8 in state and timestamp", body: rpc(taskWith("{\"state\":\"done\xff\",\"timestamp\":\"2025\xfe\"}")),
 			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: "done\uFFFD", Timestamp: "2025\uFFFD"} }))},
-		{name: "state a number", body: rpc(taskWith(`{"state":3}`)), want: protoErr("task result does not decode", nil)},
-		{name: "status a string", body: rpc(`{"kind":"task","id":"t1","status":"completed"}`), want: protoErr("task result does not decode", nil)},
+		{name: "state a number", body: rpc(taskWith(`{"state":3}`)), want: protoErr("task result does not decode: status.state: ", nil)},
+		{name: "status a string", body: rpc(`{"kind":"task","id":"t1","status":"completed"}`), want: protoErr("task result does not decode: json: cannot unmarshal string into Go struct field .taskWire.status", nil)},
 
 		// --- Parts and artifacts ---
 		{name: "artifacts and history null", body: rpc(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"},"artifacts":null,"history":null}`), want: isTask(wantTask(nil))},
@@ -512,12 +513,12 @@ func hostileRows(other *httptest.Server) []hostileRow {
 			t.Artifacts = []a2a.Artifact{{ArtifactID: "a1", Name: "entity", Parts: a2a.Parts{}}}
 		}))},
 		{name: "artifact without parts", body: rpc(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"},"artifacts":[{"artifactId":"a1","name":"entity"}]}`), want: isTask(artifactOf())},
-		{name: "artifact not an object", body: rpc(`{"kind":"task","id":"t1","status":{"state":"completed"},"artifacts":["entity"]}`), want: protoErr("task result does not decode", nil)},
+		{name: "artifact not an object", body: rpc(`{"kind":"task","id":"t1","status":{"state":"completed"},"artifacts":["entity"]}`), want: protoErr("task result does not decode: json: cannot unmarshal string into Go struct field .taskWire.artifacts", nil)},
 		{name: "data an array", body: rpc(withArtifact(`[{"kind":"data","data":[1,2]}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`[1,2]`)}))},
 		{name: "data a number", body: rpc(withArtifact(`[{"kind":"data","data":42}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`42`)}))},
 		{name: "data a string", body: rpc(withArtifact(`[{"kind":"data","data":"设备"}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`"设备"`)}))},
 		{name: "data null", body: rpc(withArtifact(`[{"kind":"data","data":null}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`null`)}))},
-		{name: "data absent", body: rpc(withArtifact(`[{"kind":"data"}]`)), want: protoErr("task result does not decode", nil)},
+		{name: "data absent", body: rpc(withArtifact(`[{"kind":"data"}]`)), want: protoErr(`task result does not decode: part 0: data part has no "data"`, nil)},
 		{name: "file with bytes and uri", body: rpc(withArtifact(`[{"kind":"file","file":{"bytes":"aGk=","uri":"https://files.example/x"}}]`)),
 			want: all(isTask(artifactOf(a2a.FilePart{File: a2a.FileContent{Bytes: "aGk=", URI: "https://files.example/x"}})), fileDecode("hi", ""))},
 		{name: "file with neither bytes nor uri", body: rpc(withArtifact(`[{"kind":"file","file":{"name":"x.txt"}}]`)),
@@ -528,7 +529,7 @@ func hostileRows(other *httptest.Server) []hostileRow {
 			want: all(isTask(artifactOf(a2a.FilePart{File: a2a.FileContent{URI: "https://files.example/x", MIMEType: "image/png"}})), fileDecode("", "given by uri"))},
 		{name: "very large text part", body: rpc(withArtifact(`[{"kind":"text","text":"` + strings.Repeat("数", 2<<20) + `"}]`)),
 			want: isTask(artifactOf(a2a.TextPart{Text: strings.Repeat("数", 2<<20)}))},
-		{name: "text part with a number", body: rpc(withArtifact(`[{"kind":"text","text":5}]`)), want: protoErr("task result does not decode", nil)},
+		{name: "text part with a number", body: rpc(withArtifact(`[{"kind":"text","text":5}]`)), want: protoErr("task result does not decode: part 0: json: cannot unmarshal number", nil)},
 		{name: "part kind nobody knows", body: rpc(withArtifact(`[{"kind":"video","url":"x"},{"kind":"text","text":"摘要"}]`)),
 			want: isTask(artifactOf(a2a.UnknownPart{PartKind: "video", Raw: json.RawMessage(`{"kind":"video","url":"x"}`)}, a2a.TextPart{Text: "摘要"}))},
 		{name: "unknown or absent kinds with odd-typed known members", body: rpc(withArtifact(`[{"kind":"image","file":"https://x/y.png"},{"text":{"rich":true}},{"text":"hi","data":null}]`)),

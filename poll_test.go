@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -136,19 +137,33 @@ func TestWaitTaskRunsOut(t *testing.T) {
 	})
 }
 
-// TestWaitTaskCancelDuringFirstWait: the interval is an hour, so returning
-// at all shows a cancellation cuts the wait short.
+// TestWaitTaskCancelDuringFirstWait: the wait is an hour, so returning at
+// all (the minute below only catches a hang) shows a cancellation cuts it
+// short.
 func TestWaitTaskCancelDuringFirstWait(t *testing.T) {
 	c, first, _ := scriptedAgent(t, a2atest.StatusTask("working", ""), "working")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	started := make(chan struct{})
 	go func() { <-started; cancel() }()
-	task, err := c.WaitTask(ctx, first.ID, a2a.PollInterval(time.Hour), a2a.PollTimeout(2*time.Hour),
-		a2a.PollProgress(func(a2a.PollAttempt) { close(started) }))
-	pe, ok := errors.AsType[*a2a.PollError](err)
-	if !ok || pe.Attempts != 1 || task == nil {
-		t.Fatalf("WaitTask = %v, %v", task, err)
+	type result struct {
+		task *a2a.Task
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		task, err := c.WaitTask(ctx, first.ID, a2a.PollInterval(time.Hour), a2a.PollMaxInterval(2*time.Hour), a2a.PollJitter(0),
+			a2a.PollTimeout(3*time.Hour), a2a.PollProgress(func(a2a.PollAttempt) { close(started) }))
+		done <- result{task, err}
+	}()
+	select {
+	case r := <-done:
+		pe, ok := errors.AsType[*a2a.PollError](r.err)
+		if !ok || pe.Attempts != 1 || pe.Limit != a2a.PollLimitContext || r.task == nil {
+			t.Fatalf("WaitTask = %v, %v", r.task, r.err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("WaitTask still waiting a minute after its ctx was cancelled")
 	}
 }
 
@@ -169,14 +184,22 @@ func TestWaitTaskLostTask(t *testing.T) {
 
 // TestWaitTaskHistoryLength passes call options to each tasks/get.
 func TestWaitTaskHistoryLength(t *testing.T) {
-	c, first, srv := scriptedAgent(t, a2atest.CompletedTask("entity", map[string]int{}, "x"), "completed")
-	task, err := c.WaitTask(context.Background(), first.ID, a2a.PollCallOptions(a2a.HistoryLength(0)))
+	c, first, srv := scriptedAgent(t, a2atest.CompletedTask("entity", map[string]int{}, "x"), "working", "working", "completed")
+	task, err := c.WaitTask(context.Background(), first.ID, a2a.PollCallOptions(a2a.HistoryLength(0)), a2a.PollInterval(time.Millisecond))
 	if err != nil || len(task.History) != 0 {
 		t.Fatalf("WaitTask = %v, %v", task, err)
 	}
-	reqs := srv.Requests()
-	if got := string(reqs[len(reqs)-1].Body); !containsAll(got, `"historyLength":0`, `"method":"tasks/get"`) {
-		t.Errorf("last request %s", got)
+	gets := 0
+	for _, req := range srv.Requests() {
+		if body := string(req.Body); strings.Contains(body, `"method":"tasks/get"`) {
+			gets++
+			if !strings.Contains(body, `"historyLength":0`) {
+				t.Errorf("tasks/get without historyLength: %s", body)
+			}
+		}
+	}
+	if gets != 2 { // message/send answered with the first state
+		t.Errorf("%d tasks/get, want 2", gets)
 	}
 }
 

@@ -189,9 +189,11 @@ func TestResetAfterRequest(t *testing.T) {
 }
 
 // TestContextCancelDuringRetryWait: a cancelled ctx ends the call during a
-// backoff wait with ctx's error, not the transport's.
+// backoff wait with ctx's error, not the transport's. The server asks for
+// an hour, within the cap, so returning at all (the minute below only
+// catches a hang) shows the wait was cut short.
 func TestContextCancelDuringRetryWait(t *testing.T) {
-	busy := mockReply{status: 503, body: []byte("busy"), header: http.Header{"Retry-After": {"1"}}}
+	busy := mockReply{status: 503, body: []byte("busy"), header: http.Header{"Retry-After": {"3600"}}}
 	c, rec := newMock(t, []mockReply{busy}, a2a.WithRetryWait(time.Millisecond, time.Hour))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -203,8 +205,15 @@ func TestContextCancelDuringRetryWait(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	cancel()
-	err := <-done
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v, want context.Canceled", err)
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("GetTask still waiting a minute after its ctx was cancelled")
+	}
+	if n := rec.count(); n != 1 {
+		t.Errorf("%d requests, want 1 (no retry after the cancellation)", n)
 	}
 }
