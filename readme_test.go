@@ -25,6 +25,9 @@ func snippetsIn(t *testing.T, path string) map[string]string {
 		case strings.HasPrefix(s, "// snippet: "):
 			name, lines = strings.TrimPrefix(s, "// snippet: "), nil
 		case s == "// snippet end" && name != "":
+			if _, dup := out[name]; dup {
+				t.Errorf("%s: snippet %q is defined twice", path, name)
+			}
 			out[name] = dedent(lines)
 			name = ""
 		case name != "":
@@ -66,16 +69,27 @@ func TestReadmeSnippets(t *testing.T) {
 	more, _ := filepath.Glob("a2atest/*_test.go")
 	for _, f := range append(files, more...) {
 		for name, body := range snippetsIn(t, f) {
+			if _, dup := code[name]; dup {
+				t.Errorf("snippet %q is defined in two files", name)
+			}
 			code[name] = body
 		}
 	}
-	block := regexp.MustCompile("(?s)(<!-- snippet: ([a-z0-9-]+) -->\n)?```go\n(.*?)\n```")
-	matches := block.FindAllStringSubmatch(string(readme), -1)
-	if len(matches) < 10 {
-		t.Fatalf("README has %d Go blocks, want at least 10", len(matches))
-	}
-	for _, m := range matches {
-		name, body := m[2], m[3]
+	// Every fenced block, whatever its info string: Go blocks must be
+	// marked; the only other kind the README may hold is shell.
+	block := regexp.MustCompile("(?ms)(<!-- snippet: ([a-z0-9-]+) -->\n)?^```([^\n]*)\n(.*?)\n```$")
+	goBlocks := 0
+	for _, m := range block.FindAllStringSubmatch(string(readme), -1) {
+		name, info, body := m[2], strings.TrimSpace(m[3]), m[4]
+		switch info {
+		case "go":
+			goBlocks++
+		case "sh":
+			continue
+		default:
+			t.Errorf("README block fenced as %q (want go, with a snippet marker, or sh):\n%s", info, body)
+			continue
+		}
 		if name == "" {
 			t.Errorf("README Go block without a snippet marker:\n%s", body)
 			continue
@@ -88,5 +102,8 @@ func TestReadmeSnippets(t *testing.T) {
 		if body != want {
 			t.Errorf("README snippet %q differs from its Example:\nREADME:\n%s\nExample:\n%s", name, body, want)
 		}
+	}
+	if goBlocks < 10 {
+		t.Errorf("README has %d Go blocks, want at least 10", goBlocks)
 	}
 }
