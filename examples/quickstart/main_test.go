@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
+	"github.com/caoliao-a2a/a2a-go/a2atest"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 )
@@ -18,8 +20,14 @@ func TestQuickstart(t *testing.T) {
 	if err := run(context.Background(), &out, nil); err != nil {
 		t.Fatal(err)
 	}
-	want := `(using the offline fake agent; pass -url to call a real one)
+	want := "(using the offline fake agent; pass -url to call a real one)\n" + wantCalls
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+}
 
+// wantCalls is what the program prints of its three calls.
+const wantCalls = `
 1. What is this QR code?
    task task-1: completed
    summary: 数控车床-A08-03-06;建档组织:草料二维码;状态:设备运行状态=正常;账本 1 条;属性 7 项;可执行操作 2 个
@@ -37,14 +45,26 @@ func TestQuickstart(t *testing.T) {
    final: completed
    summary: 共 2 条记录：合格 1 条，不合格 1 条
 `
-	if diff := cmp.Diff(want, out.String()); diff != "" {
+
+// TestQuickstartGateway runs the README's gateway command line against an
+// agent that refuses any request without those headers and selector.
+func TestQuickstartGateway(t *testing.T) {
+	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao), a2atest.RequireAPIKey("key-1"),
+		a2atest.RequireWorkspace("ws-1"), a2atest.RequireAgentID("agent-1"))
+	defer agent.Close()
+	var out bytes.Buffer
+	args := []string{"-url", agent.URL, "-api-key", "key-1", "-workspace", "ws-1", "-agent-id", "agent-1"}
+	if err := run(context.Background(), &out, args); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantCalls, out.String()); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)
 	}
 }
 
 func TestQuickstartBadFlag(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), &out, []string{"-url", "not a url"}); err == nil {
-		t.Error("a bad -url gave no error")
+	if err := run(context.Background(), &out, []string{"-url", "not a url"}); err == nil || strings.Contains(out.String(), "1. ") {
+		t.Errorf("a bad -url: err %v, output %q; want an error before any call", err, out.String())
 	}
 }
