@@ -221,7 +221,7 @@ func TestWaitTaskRidesOutGatewayFaults(t *testing.T) {
 		t.Fatalf("WaitTask through two faults = %v, %v", done, err)
 	}
 
-	srv.Enqueue(a2atest.Raw{Status: 502, Body: "x"}, a2atest.Raw{Status: 502, Body: "x"}, a2atest.Raw{Status: 502, Body: "x"})
+	srv.Enqueue(a2atest.Raw{Status: 502, Body: "x"}, a2atest.Raw{Status: 502, Body: "x"}) // one per attempt: none left over
 	_, err = c.WaitTask(context.Background(), task.ID, append(fast, a2a.PollMaxAttempts(2))...)
 	pe, ok := errors.AsType[*a2a.PollError](err)
 	if !ok || pe.Attempts != 2 || pe.LastState != "" {

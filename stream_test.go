@@ -220,11 +220,13 @@ func TestStreamContext(t *testing.T) {
 	}
 }
 
+// text is one text part.
+func text(s string) a2a.Parts { return a2a.Parts{a2a.TextPart{Text: s}} }
+
 // TestApplyFold folds artifact chunks: a new artifact, an appended chunk, a
 // replacement, and a status update.
 func TestApplyFold(t *testing.T) {
 	var task a2a.Task
-	text := func(s string) a2a.Parts { return a2a.Parts{a2a.TextPart{Text: s}} }
 	task.Apply(&a2a.TaskStatusUpdateEvent{TaskID: "t", ContextID: "c", Status: a2a.TaskStatus{State: "working"}})
 	task.Apply(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "a", Parts: text("第一段")}})
 	task.Apply(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "a", Parts: text("第二段")}, Append: true, LastChunk: true})
@@ -244,7 +246,6 @@ func TestApplyFold(t *testing.T) {
 // TestApplyDoesNotAlias: folding never writes into an event, and two tasks
 // folded from one event stay apart.
 func TestApplyDoesNotAlias(t *testing.T) {
-	text := func(s string) a2a.Parts { return a2a.Parts{a2a.TextPart{Text: s}} }
 	art := func(id, s string) a2a.Artifact { return a2a.Artifact{ArtifactID: id, Name: id, Parts: text(s)} }
 	first := &a2a.Task{ID: "t", Artifacts: make([]a2a.Artifact, 1, 4)}
 	first.Artifacts[0] = art("a", "orig")

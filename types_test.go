@@ -301,10 +301,7 @@ func TestUnknownFieldsIgnored(t *testing.T) {
 		t.Fatal(err)
 	}
 	if task.Artifacts[0].Text() != "ok" || string(task.Raw()) != in {
-		t.Errorf("task = %+v", task)
-	}
-	if !strings.Contains(string(task.Raw()), `"future"`) {
-		t.Error("Raw lost an unknown field")
+		t.Errorf("task = %+v (Raw must keep every unknown member)", task)
 	}
 }
 
