@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -44,20 +42,8 @@ var fuzzStatuses = []int{200, 200, 200, 201, 204, 400, 401, 429, 500, 502}
 // hostile-server table.
 func replySeeds(f *testing.F) [][]byte {
 	var seeds [][]byte
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.json"))
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		var arr []json.RawMessage
-		if json.Unmarshal(b, &arr) == nil {
-			for _, el := range arr {
-				seeds = append(seeds, withID(el, json.RawMessage("1")))
-			}
-			continue
-		}
-		seeds = append(seeds, withID(b, json.RawMessage("1")))
+	for _, reply := range fixtureReplies(f) {
+		seeds = append(seeds, withID(reply, json.RawMessage("1")))
 	}
 	for _, row := range hostileRows(nil) {
 		if row.serve == nil && len(row.body) <= maxSeed {

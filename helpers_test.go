@@ -32,6 +32,32 @@ func fixture(t testing.TB, name string) []byte {
 	return b
 }
 
+// fixtureReplies returns every recorded reply in testdata by name: a file
+// holding one reply as "name.json#0", each element of a file holding an
+// array of replies as "name.json#i". HTML pages and the like are left out.
+func fixtureReplies(t testing.TB) map[string]json.RawMessage {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]json.RawMessage{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		replies := []json.RawMessage{b}
+		if json.Unmarshal(b, &replies) != nil {
+			replies = []json.RawMessage{b}
+		}
+		for i, r := range replies {
+			out[fmt.Sprintf("%s#%d", filepath.Base(f), i)] = r
+		}
+	}
+	return out
+}
+
 // withID returns body with its top-level "id" replaced by id, so a recorded
 // reply answers the request the client actually sent. A body that is not a
 // JSON object is returned unchanged.

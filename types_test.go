@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,36 +13,19 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// fixtureResults returns every task or message result in testdata, by name.
+// fixtureResults returns every task or message result in testdata, by
+// the name fixtureReplies gives its reply.
 func fixtureResults(t *testing.T) map[string]json.RawMessage {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]json.RawMessage{}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	for name, reply := range fixtureReplies(t) {
+		var env struct{ Result json.RawMessage }
+		if err := json.Unmarshal(reply, &env); err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
-		var envs []struct{ Result json.RawMessage }
-		if err := json.Unmarshal(b, &envs); err != nil {
-			envs = envs[:0]
-			var one struct{ Result json.RawMessage }
-			if err := json.Unmarshal(b, &one); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			envs = append(envs, one)
+		if env.Result != nil {
+			out[name] = env.Result
 		}
-		for i, e := range envs {
-			if e.Result != nil {
-				out[filepath.Base(f)+"#"+string(rune('0'+i))] = e.Result
-			}
-		}
-	}
-	if len(out) < 8 {
-		t.Fatalf("found only %d results in testdata", len(out))
 	}
 	return out
 }
