@@ -11,6 +11,7 @@ import (
 	"github.com/a2aproject/a2a-go/a2asrv"
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
 	"github.com/a2aproject/a2a-go/a2asrv/push"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
 )
 
 // goExecutor is an a2asrv.AgentExecutor scripted by the text of the
@@ -62,14 +63,14 @@ func (goExecutor) Execute(ctx context.Context, rc *a2asrv.RequestContext, q even
 	switch text {
 	case "entity":
 		data := a2a.DataPart{Data: map[string]any{"title": "数控车床-A08-03-06", "status": map[string]any{"设备运行状态": "正常"}}}
-		if err := artifact("entity", data, a2a.TextPart{Text: entitySummary}); err != nil {
+		if err := artifact("entity", data, a2a.TextPart{Text: a2atest.EntitySummary}); err != nil {
 			return err
 		}
 		return finish(a2a.TaskStateCompleted, "")
 	case "fail":
-		return finish(a2a.TaskStateFailed, failureReason)
+		return finish(a2a.TaskStateFailed, a2atest.FailureReason)
 	case "ask":
-		return finish(a2a.TaskStateInputRequired, deviceQuestion)
+		return finish(a2a.TaskStateInputRequired, a2atest.DeviceQuestion)
 	case "slow":
 		if err := write(a2a.NewStatusUpdateEvent(rc, a2a.TaskStateWorking, nil)); err != nil {
 			return err
@@ -102,7 +103,7 @@ func (goExecutor) Execute(ctx context.Context, rc *a2asrv.RequestContext, q even
 		if err := write(a2a.NewStatusUpdateEvent(rc, a2a.TaskStateWorking, nil)); err != nil {
 			return err
 		}
-		return finish(a2a.TaskStateFailed, failureReason)
+		return finish(a2a.TaskStateFailed, a2atest.FailureReason)
 	case "stream-slow":
 		if err := write(a2a.NewStatusUpdateEvent(rc, a2a.TaskStateWorking, nil)); err != nil {
 			return err

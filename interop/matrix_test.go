@@ -11,16 +11,16 @@ import (
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
 	"github.com/google/go-cmp/cmp"
 )
 
-// The texts the scripted peers answer (see gopeer_test.go and js/server.js).
+// The texts the scripted peers answer (see gopeer_test.go and
+// js/server.js), beside a2atest's EntitySummary, FailureReason and
+// DeviceQuestion, which they answer too.
 const (
-	entitySummary  = "数控车床-A08-03-06;建档组织:草料二维码;状态:设备运行状态=正常;账本 1 条;属性 7 项;可执行操作 2 个"
-	failureReason  = "查询失败:码不存在或无法解析"
-	deviceQuestion = "请提供要查询的设备编号"
-	deviceAnswer   = "设备 A08-03-06 正常"
-	greeting       = "你好"
+	deviceAnswer = "设备 A08-03-06 正常"
+	greeting     = "你好"
 )
 
 // recorder is an http.RoundTripper that keeps a copy of every request body.
@@ -80,7 +80,7 @@ func runMatrix(t *testing.T, endpoint string) {
 		if _, ok := entity.Parts[0].(a2a.DataPart); !ok {
 			t.Errorf("part 0 is %T, want DataPart", entity.Parts[0])
 		}
-		if got := entity.Text(); got != entitySummary {
+		if got := entity.Text(); got != a2atest.EntitySummary {
 			t.Errorf("summary %q", got)
 		}
 		type card struct {
@@ -102,7 +102,7 @@ func runMatrix(t *testing.T, endpoint string) {
 		if err != nil {
 			t.Fatalf("err = %v, want nil: a failed task is a value", err)
 		}
-		if task.Status.State != a2a.TaskStateFailed || task.StatusText() != failureReason {
+		if task.Status.State != a2a.TaskStateFailed || task.StatusText() != a2atest.FailureReason {
 			t.Errorf("state %q reason %q", task.Status.State, task.StatusText())
 		}
 	})
@@ -113,7 +113,7 @@ func runMatrix(t *testing.T, endpoint string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if task.Status.State != a2a.TaskStateInputRequired || task.StatusText() != deviceQuestion {
+		if task.Status.State != a2a.TaskStateInputRequired || task.StatusText() != a2atest.DeviceQuestion {
 			t.Fatalf("state %q question %q", task.Status.State, task.StatusText())
 		}
 		res, err := c.SendFollowUp(ctx, task, a2a.NewTextMessage("A08-03-06"))

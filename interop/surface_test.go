@@ -8,6 +8,7 @@ import (
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -98,7 +99,7 @@ func runSurface(t *testing.T, base, extendedName string) {
 			}
 			last = describe(ev)
 		}
-		if want := "status failed final=true " + failureReason; last != want {
+		if want := "status failed final=true " + a2atest.FailureReason; last != want {
 			t.Errorf("last event %q, want %q", last, want)
 		}
 	})
