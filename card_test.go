@@ -329,9 +329,8 @@ func TestPushSecretsScrubbed(t *testing.T) {
 func TestCardAndPushNames(t *testing.T) {
 	push := `{"taskId":"t1","pushNotificationConfig":{"id":"c1","url":"https://good.example/hook","URL":"https://evil.example/hook"}}`
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct{ ID json.RawMessage }
-		json.NewDecoder(r.Body).Decode(&req)
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, push)
+		id := requestID(r)
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, id, push)
 	}))
 	defer srv.Close()
 	c, _ := a2a.NewClient(srv.URL)

@@ -108,8 +108,7 @@ func TestSecretsStayPut(t *testing.T) {
 	var mu sync.Mutex
 	i := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct{ ID json.RawMessage }
-		json.NewDecoder(r.Body).Decode(&req)
+		id := requestID(r)
 		mu.Lock()
 		body := replies[i%len(replies)]
 		i++
@@ -117,7 +116,7 @@ func TestSecretsStayPut(t *testing.T) {
 		if strings.HasPrefix(body, "<html>") {
 			w.WriteHeader(500)
 		}
-		w.Write([]byte(strings.ReplaceAll(body, "{{id}}", string(req.ID))))
+		w.Write([]byte(strings.ReplaceAll(body, "{{id}}", id)))
 	}))
 	defer srv.Close()
 
@@ -293,8 +292,7 @@ func TestSecretsInServerText(t *testing.T) {
 	pct := strings.ToLower(url.QueryEscape(bearer))
 	var n atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct{ ID json.RawMessage }
-		json.NewDecoder(r.Body).Decode(&req)
+		id := requestID(r)
 		switch n.Add(1) {
 		case 1: // the key in the Content-Type of an error page
 			w.Header().Set("Content-Type", "text/html; key="+apiKey)
@@ -303,9 +301,9 @@ func TestSecretsInServerText(t *testing.T) {
 			w.Header().Set("Content-Encoding", strings.ToUpper(apiKey)+apiKey)
 			io.WriteString(w, "{}")
 		case 3: // the token in three escapings, the short query value plain
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"token %s from ?k=%s","data":"%s %s"}}`, req.ID, html, short, enc, pct)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"token %s from ?k=%s","data":"%s %s"}}`, id, html, short, enc, pct)
 		default: // the key as the task's state
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"kind":"task","id":"t","status":{"state":%q}}}`, req.ID, apiKey)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"kind":"task","id":"t","status":{"state":%q}}}`, id, apiKey)
 		}
 	}))
 	defer srv.Close()

@@ -200,6 +200,14 @@ func newEchoTransport(body string) *echoTransport {
 	return et
 }
 
+// requestID reads the JSON-RPC id of a request as raw JSON ("7"), for a
+// test server to answer with; it consumes the body.
+func requestID(r *http.Request) string {
+	var req struct{ ID json.RawMessage }
+	json.NewDecoder(r.Body).Decode(&req)
+	return string(req.ID)
+}
+
 // newCapture returns a logger that keeps every record, at every level, as
 // a line of text with all its attributes (those added by With included),
 // and a func returning the lines so far.

@@ -2,7 +2,6 @@ package a2a_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -248,8 +247,7 @@ func TestWaitTaskHonoursLongRetryAfter(t *testing.T) {
 	var hits int
 	var start time.Time
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct{ ID json.RawMessage }
-		json.NewDecoder(r.Body).Decode(&req)
+		id := requestID(r)
 		mu.Lock()
 		hits++
 		busy := time.Since(start) < 900*time.Millisecond
@@ -259,7 +257,7 @@ func TestWaitTaskHonoursLongRetryAfter(t *testing.T) {
 			w.WriteHeader(http.StatusTooManyRequests)
 			return
 		}
-		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"}}}`)
+		io.WriteString(w, `{"jsonrpc":"2.0","id":`+id+`,"result":{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"}}}`)
 	}))
 	defer srv.Close()
 	c, err := a2a.NewClient(srv.URL, a2a.WithRetryWait(time.Millisecond, 10*time.Millisecond))
