@@ -229,16 +229,10 @@ func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption
 			lastErr = err // a gateway blip: poll again within the budget
 		default:
 			last, lastErr = task, nil
-			switch task.Status.State {
-			case TaskStateCompleted, TaskStateFailed, TaskStateCanceled, TaskStateRejected:
-				done = true // terminal: a failed task is a value
-			case TaskStateInputRequired, TaskStateAuthRequired:
-				done = true // interrupted: the caller must answer
-			case TaskStateSubmitted, TaskStateWorking, TaskStateUnknown:
-				// still running, or the agent cannot tell
-			default:
-				// absent, or a state newer than this SDK: not finished, never success
-			}
+			// Terminal (a failed task is a value) or interrupted (the
+			// caller must answer). Submitted, working, unknown, absent or
+			// a state newer than this SDK: not finished, never success.
+			done = task.Status.State.Terminal() || task.Status.State.Interrupted()
 		}
 		next := time.Duration(0)
 		if !done && attempt < cfg.maxAttempts {
