@@ -214,7 +214,7 @@ func (e *CardError) Error() string {
 		}
 		fmt.Fprintf(&b, " %s", a.URL)
 		switch {
-		case a.StatusCode != 0 && (a.StatusCode < 200 || a.StatusCode > 299):
+		case a.StatusCode != 0 && !is2xx(a.StatusCode):
 			fmt.Fprintf(&b, " (HTTP %d)", a.StatusCode)
 		case a.StatusCode != 0 && a.Err != nil:
 			fmt.Fprintf(&b, " (HTTP %d: %v)", a.StatusCode, a.Err)
@@ -298,7 +298,7 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 		}
 		return nil, status, err
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+	if !is2xx(resp.StatusCode) {
 		return nil, resp.StatusCode, c.httpError(st, resp)
 	}
 	perr := func(reason string, err error) error {

@@ -1166,7 +1166,7 @@ func (c *Client) do(ctx context.Context, httpMethod, target string, payload []by
 		return nil, &BodyTooLargeError{Method: method, Limit: c.maxBody, StatusCode: resp.StatusCode}
 	}
 	if st.bodyFault != nil {
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		if !is2xx(resp.StatusCode) {
 			// Not believed as JSON-RPC whatever it holds: an *HTTPError,
 			// its excerpt the bytes as received.
 			return nil, c.httpError(st, resp)
@@ -1273,9 +1273,12 @@ func (c *Client) noReply(ctx context.Context, st *callState, fail error) error {
 	return fail
 }
 
+// is2xx reports whether an HTTP status is a success (200–299).
+func is2xx(code int) bool { return code >= 200 && code <= 299 }
+
 // isEventStream reports whether resp is a 2xx Server-Sent Events reply.
 func isEventStream(resp *http.Response) bool {
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+	if !is2xx(resp.StatusCode) {
 		return false
 	}
 	mt, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";")
@@ -1368,7 +1371,7 @@ func (c *Client) checkResponse(st *callState, resp *http.Response) (*reply, erro
 	body := st.body
 	rep := &reply{c: c, method: st.method, status: resp.StatusCode, body: body}
 	perr := rep.protocolError
-	ok2xx := resp.StatusCode >= 200 && resp.StatusCode < 300
+	ok2xx := is2xx(resp.StatusCode)
 
 	var env response
 	decErr := json.Unmarshal(body, &env)

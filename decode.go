@@ -67,7 +67,7 @@ type fastPart = partWire
 // fastReply decodes st.body on the fast path, or returns nil for the
 // general path to take over.
 func (c *Client) fastReply(st *callState, resp *http.Response) *reply {
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+	if !is2xx(resp.StatusCode) {
 		return nil
 	}
 	if checkNames(st.body, st.names()) != "" {
