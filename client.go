@@ -1136,13 +1136,7 @@ func (c *Client) do(ctx context.Context, httpMethod, target string, payload []by
 		if resp != nil {
 			resp.Body.Close()
 		}
-		var fail error
-		if ctx.Err() != nil {
-			fail = fmt.Errorf("a2a: %s: %w", method, ctx.Err())
-		} else {
-			fail = &TransportError{Method: method, Attempts: st.attempts, Err: c.cleanErr(err)}
-		}
-		return nil, c.noReply(ctx, st, fail)
+		return nil, c.noReply(ctx, st, c.connFault(ctx, st, err))
 	}
 	if st.stream && isEventStream(resp) {
 		c.log.LogAttrs(ctx, slog.LevelDebug, "a2a stream opened", slog.String("method", method), slog.Int64("id", st.id),
@@ -1152,11 +1146,7 @@ func (c *Client) do(ctx context.Context, httpMethod, target string, payload []by
 	defer resp.Body.Close()
 	if !st.read { // a retryable status that ran out of retries
 		if err := c.readBody(st, resp); err != nil {
-			var fail error = &TransportError{Method: method, Attempts: st.attempts, Err: c.cleanErr(err)}
-			if ctx.Err() != nil {
-				fail = fmt.Errorf("a2a: %s: %w", method, ctx.Err())
-			}
-			return nil, c.noReply(ctx, st, fail)
+			return nil, c.noReply(ctx, st, c.connFault(ctx, st, err))
 		}
 	}
 	c.log.LogAttrs(ctx, slog.LevelDebug, "a2a reply",
@@ -1263,6 +1253,16 @@ func (w *wireReader) gzipFault(err error) bool {
 func isGzipFault(err error) bool {
 	var ce flate.CorruptInputError
 	return errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &ce)
+}
+
+// connFault is the error for a call whose connection failed (err): ctx's
+// error, wrapped, when ctx is done (the caller gave up, not the server),
+// else a *TransportError.
+func (c *Client) connFault(ctx context.Context, st *callState, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("a2a: %s: %w", st.method, ctx.Err())
+	}
+	return &TransportError{Method: st.method, Attempts: st.attempts, Err: c.cleanErr(err)}
 }
 
 // noReply logs a call that got no usable reply (its error is already

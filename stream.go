@@ -203,7 +203,7 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 		yield(nil, &ProtocolError{Method: method, Reason: "stream cannot be read", StatusCode: resp.StatusCode, Err: c.encodingFault(resp, fault)})
 		return
 	case err != nil:
-		yield(nil, c.streamFault(ctx, st, err))
+		yield(nil, c.connFault(ctx, st, err))
 		return
 	}
 
@@ -214,7 +214,7 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 		case err == io.EOF:
 			return // the agent closed the stream
 		case ctx.Err() != nil:
-			yield(nil, c.streamFault(ctx, st, err))
+			yield(nil, c.connFault(ctx, st, err))
 			return
 		case errors.Is(err, bufio.ErrTooLong) || errors.Is(err, errEventTooLarge):
 			yield(nil, &BodyTooLargeError{Method: method, Limit: c.maxBody, StatusCode: resp.StatusCode})
@@ -223,7 +223,7 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 			yield(nil, &ProtocolError{Method: method, Reason: "stream cannot be read", StatusCode: resp.StatusCode, Err: c.cleanErr(err)})
 			return
 		case err != nil:
-			yield(nil, c.streamFault(ctx, st, err))
+			yield(nil, c.connFault(ctx, st, err))
 			return
 		}
 		st.body = data
@@ -248,15 +248,6 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 			return // a message is the whole answer (A2A v0.3 §7.2: stream shape 1)
 		}
 	}
-}
-
-// streamFault is the error for a stream whose connection failed: ctx's
-// error when ctx is done, else a *TransportError.
-func (c *Client) streamFault(ctx context.Context, st *callState, err error) error {
-	if ctx.Err() != nil {
-		return fmt.Errorf("a2a: %s: %w", st.method, ctx.Err())
-	}
-	return &TransportError{Method: st.method, Attempts: st.attempts, Err: c.cleanErr(err)}
 }
 
 // decodeEvent decodes a stream result by its kind.
