@@ -1237,15 +1237,11 @@ func (c *Client) encodingFault(resp *http.Response, fault error) error {
 	return c.cleanErr(fault)
 }
 
-// gzipFault reports whether err, from a gzip reader over w (or from a
-// transport's own gzip reader, w nil), says the gzip data is bad rather
-// than the connection: corrupt data, or data cut short although the body
-// itself ended cleanly.
+// gzipFault reports whether err, from a gzip reader over w, says the gzip
+// data is bad rather than the connection: corrupt data, or data cut short
+// although the body itself ended cleanly.
 func (w *wireReader) gzipFault(err error) bool {
-	if isGzipFault(err) {
-		return true
-	}
-	return w != nil && w.ended && (errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF)
+	return isGzipFault(err) || w.ended && (errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF)
 }
 
 // isGzipFault reports whether err says the gzip data itself is bad (as
@@ -1338,16 +1334,12 @@ func (c *Client) readBody(st *callState, resp *http.Response) error {
 		limit = math.MaxInt64
 	}
 	n, err := buf.ReadFrom(io.LimitReader(src, limit))
-	var gzipped *wireReader // the wire under our own gzip reader, if any
-	if src != resp.Body {
-		gzipped = wire
-	}
 	switch {
 	case errors.Is(err, errWireTooLarge):
 		st.tooLarge = true
 		return nil
-	case err != nil && gzipped.gzipFault(err):
-		// Also a transport's own gzip reader reporting corrupt data.
+	case src != resp.Body && wire.gzipFault(err), isGzipFault(err):
+		// The second: a caller's transport decoding gzip itself.
 		st.bodyFault = fmt.Errorf("gzip body does not decompress: %w", err)
 		return nil
 	case err != nil:
