@@ -712,7 +712,7 @@ func (r *reply) sendResult() (SendResult, error) {
 	}
 	switch kind {
 	case "task":
-		t, err := r.decodeTask()
+		t, err := r.taskResult()
 		if err != nil {
 			return nil, err // not a typed nil inside the SendResult
 		}
@@ -894,11 +894,17 @@ func (r *reply) decodeTask() (*Task, error) {
 	}
 	switch kind {
 	case "task":
+		return r.taskResult()
 	case "":
 		return nil, r.protocolError(`result has no "kind" and is not shaped like a Task`, nil)
 	default:
 		return nil, r.protocolError(fmt.Sprintf("result kind %s where a Task is due", r.c.quote(kind)), nil)
 	}
+}
+
+// taskResult decodes a result whose kind is known to be "task"; it must
+// have an id.
+func (r *reply) taskResult() (*Task, error) {
 	var t Task
 	if err := json.Unmarshal(r.result, &t); err != nil {
 		return nil, r.protocolError("task result does not decode", err)

@@ -262,7 +262,11 @@ func (r *reply) decodeEvent() (Event, error) {
 	var ev Event
 	switch kind {
 	case "task":
-		return r.decodeTask()
+		t, err := r.taskResult()
+		if err != nil {
+			return nil, err // not a typed nil inside the Event
+		}
+		return t, nil
 	case "message":
 		ev = new(Message)
 	case "status-update":
