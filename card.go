@@ -1,14 +1,12 @@
 package a2a
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
-	"reflect"
 	"strings"
 )
 
@@ -285,46 +283,19 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 	return nil, cerr
 }
 
-// getCard GETs one card URL through the client's retrying HTTP path. It
-// returns the HTTP status (0 without a reply) with any error.
+// getCard GETs one card URL through the client's call path and reads it
+// with the client's binding. It returns the HTTP status (0 without a
+// reply) with any error.
 func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, error) {
-	const method = "agent card"
-	st := &callState{method: method, class: retryIdempotent}
-	resp, err := c.do(ctx, http.MethodGet, target, nil, st)
-	if err != nil {
-		status := 0
-		if tl, ok := errors.AsType[*BodyTooLargeError](err); ok {
-			status = tl.StatusCode
-		}
-		return nil, status, err
+	cl := c.newGet("agent card", target)
+	if _, err := cl.send(ctx); err != nil {
+		return nil, cl.att.status, err
 	}
-	if !is2xx(resp.StatusCode) {
-		return nil, resp.StatusCode, c.httpError(st, resp)
+	if !is2xx(cl.att.status) {
+		return nil, cl.att.status, cl.httpError()
 	}
-	perr := func(reason string, err error) error {
-		return &ProtocolError{Method: method, Reason: reason, StatusCode: resp.StatusCode, Body: c.redactBytes(st.body), Err: err}
-	}
-	body := bytes.TrimSpace(st.body)
-	if len(body) == 0 || body[0] != '{' {
-		return nil, resp.StatusCode, perr("agent card is not a JSON object", nil)
-	}
-	if fault := checkNames(body, schemaOf(reflect.TypeFor[AgentCard]())); fault != "" {
-		return nil, resp.StatusCode, perr(fault, nil)
-	}
-	var card AgentCard
-	if err := json.Unmarshal(body, &card); err != nil {
-		return nil, resp.StatusCode, perr("agent card does not decode", err)
-	}
-	if card.URL == "" {
-		var v1 struct {
-			SupportedInterfaces json.RawMessage `json:"supportedInterfaces"`
-		}
-		if json.Unmarshal(body, &v1) == nil && v1.SupportedInterfaces != nil {
-			return nil, resp.StatusCode, perr("agent card is A2A v1.0 (supportedInterfaces, no url)", ErrVersionMismatch)
-		}
-		return nil, resp.StatusCode, perr(`agent card has no "url"`, nil)
-	}
-	return &card, resp.StatusCode, nil
+	card, err := c.proto.card(cl, cl.att.body)
+	return card, cl.att.status, err
 }
 
 // NewClientFromCard returns a client for the card's JSON-RPC endpoint
@@ -351,47 +322,41 @@ func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 // by [Client.GetAuthenticatedExtendedCard]), or nil.
 func (c *Client) Card() *AgentCard { return c.card.Load() }
 
-// UnsupportedByCardError is returned, before anything is sent, by a call the
-// client's agent card says the agent cannot take.
-type UnsupportedByCardError struct {
-	Method string
-	// Capability is the card field that is false, e.g.
-	// "capabilities.streaming".
-	Capability string
-}
+// capability is an optional feature of an agent that its card may rule
+// out.
+type capability int
 
-// Error returns e.g. "a2a: message/stream: the agent card says
-// capabilities.streaming is false".
-func (e *UnsupportedByCardError) Error() string {
-	return fmt.Sprintf("a2a: %s: the agent card says %s is false", e.Method, e.Capability)
-}
+const (
+	capNone capability = iota
+	capStreaming
+	capPush
+	capExtendedCard
+)
 
-// requireCapability returns an *UnsupportedByCardError when the known card
-// rules method out.
-func (c *Client) requireCapability(method string) error {
+// requireCapability returns an *UnsupportedByCardError when the client's
+// card rules spec's call out.
+func (c *Client) requireCapability(spec callSpec) error {
 	card := c.card.Load()
 	if card == nil {
 		return nil
 	}
-	var capability string
+	var field string
 	var ok bool
-	switch {
-	case method == methodStream || method == methodResubscribe:
-		capability, ok = "capabilities.streaming", card.Capabilities.Streaming
-	case strings.HasPrefix(method, "tasks/pushNotificationConfig/"):
-		capability, ok = "capabilities.pushNotifications", card.Capabilities.PushNotifications
-	case method == methodExtendedCard:
-		capability, ok = "supportsAuthenticatedExtendedCard", card.SupportsAuthenticatedExtendedCard
+	switch spec.needs {
+	case capStreaming:
+		field, ok = "capabilities.streaming", card.Capabilities.Streaming
+	case capPush:
+		field, ok = "capabilities.pushNotifications", card.Capabilities.PushNotifications
+	case capExtendedCard:
+		field, ok = "supportsAuthenticatedExtendedCard", card.SupportsAuthenticatedExtendedCard
 	default:
 		return nil
 	}
 	if !ok {
-		return &UnsupportedByCardError{Method: method, Capability: capability}
+		return &UnsupportedByCardError{Method: spec.method, Capability: field}
 	}
 	return nil
 }
-
-const methodExtendedCard = "agent/getAuthenticatedExtendedCard"
 
 // GetAuthenticatedExtendedCard fetches the card the agent shows to
 // authenticated callers (agent/getAuthenticatedExtendedCard, A2A v0.3
@@ -402,7 +367,11 @@ const methodExtendedCard = "agent/getAuthenticatedExtendedCard"
 // [Client.GetTask], an *[RPCError] matching
 // [ErrAuthenticatedExtendedCardNotConfigured] among them.
 func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context) (*AgentCard, error) {
-	card, err := callResult[AgentCard](ctx, c, methodExtendedCard, nil, false)
+	rep, err := c.invoke(ctx, c.proto.extendedCard())
+	if err != nil {
+		return nil, err
+	}
+	card, err := c.proto.extendedCardResult(rep)
 	if err != nil {
 		return nil, err
 	}

@@ -248,6 +248,21 @@ func (e *MessageReplyError) Error() string {
 	return "a2a: message/send: agent replied with a message, not a task"
 }
 
+// UnsupportedByCardError is returned, before anything is sent, by a call the
+// client's agent card says the agent cannot take.
+type UnsupportedByCardError struct {
+	Method string
+	// Capability is the card field that is false, e.g.
+	// "capabilities.streaming".
+	Capability string
+}
+
+// Error returns e.g. "a2a: message/stream: the agent card says
+// capabilities.streaming is false".
+func (e *UnsupportedByCardError) Error() string {
+	return fmt.Sprintf("a2a: %s: the agent card says %s is false", e.Method, e.Capability)
+}
+
 // PollLimit names the budget that stopped a [Client.WaitTask].
 type PollLimit string
 

@@ -502,7 +502,7 @@ func hostileRows(other *httptest.Server) []hostileRow {
 		{name: "invalid UTF-8 in state and timestamp", body: rpc(taskWith("{\"state\":\"done\xff\",\"timestamp\":\"2025\xfe\"}")),
 			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: "done\uFFFD", Timestamp: "2025\uFFFD"} }))},
 		{name: "state a number", body: rpc(taskWith(`{"state":3}`)), want: protoErr("task result does not decode: status.state: ", nil)},
-		{name: "status a string", body: rpc(`{"kind":"task","id":"t1","status":"completed"}`), want: protoErr("task result does not decode: json: cannot unmarshal string into Go struct field .taskWire.status", nil)},
+		{name: "status a string", body: rpc(`{"kind":"task","id":"t1","status":"completed"}`), want: protoErr("task result does not decode: status: a string where an object is due", nil)},
 
 		// --- Parts and artifacts ---
 		{name: "artifacts and history null", body: rpc(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"},"artifacts":null,"history":null}`), want: isTask(wantTask(nil))},
@@ -513,12 +513,12 @@ func hostileRows(other *httptest.Server) []hostileRow {
 			t.Artifacts = []a2a.Artifact{{ArtifactID: "a1", Name: "entity", Parts: a2a.Parts{}}}
 		}))},
 		{name: "artifact without parts", body: rpc(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"},"artifacts":[{"artifactId":"a1","name":"entity"}]}`), want: isTask(artifactOf())},
-		{name: "artifact not an object", body: rpc(`{"kind":"task","id":"t1","status":{"state":"completed"},"artifacts":["entity"]}`), want: protoErr("task result does not decode: json: cannot unmarshal string into Go struct field .taskWire.artifacts", nil)},
+		{name: "artifact not an object", body: rpc(`{"kind":"task","id":"t1","status":{"state":"completed"},"artifacts":["entity"]}`), want: protoErr("task result does not decode: artifacts[0]: a string where an object is due", nil)},
 		{name: "data an array", body: rpc(withArtifact(`[{"kind":"data","data":[1,2]}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`[1,2]`)}))},
 		{name: "data a number", body: rpc(withArtifact(`[{"kind":"data","data":42}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`42`)}))},
 		{name: "data a string", body: rpc(withArtifact(`[{"kind":"data","data":"设备"}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`"设备"`)}))},
 		{name: "data null", body: rpc(withArtifact(`[{"kind":"data","data":null}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`null`)}))},
-		{name: "data absent", body: rpc(withArtifact(`[{"kind":"data"}]`)), want: protoErr(`task result does not decode: part 0: data part has no "data"`, nil)},
+		{name: "data absent", body: rpc(withArtifact(`[{"kind":"data"}]`)), want: protoErr(`task result does not decode: artifacts[0].parts[0]: data part has no "data"`, nil)},
 		{name: "file with bytes and uri", body: rpc(withArtifact(`[{"kind":"file","file":{"bytes":"aGk=","uri":"https://files.example/x"}}]`)),
 			want: all(isTask(artifactOf(a2a.FilePart{File: a2a.FileContent{Bytes: "aGk=", URI: "https://files.example/x"}})), fileDecode("hi", ""))},
 		{name: "file with neither bytes nor uri", body: rpc(withArtifact(`[{"kind":"file","file":{"name":"x.txt"}}]`)),
@@ -529,7 +529,7 @@ func hostileRows(other *httptest.Server) []hostileRow {
 			want: all(isTask(artifactOf(a2a.FilePart{File: a2a.FileContent{URI: "https://files.example/x", MIMEType: "image/png"}})), fileDecode("", "given by uri"))},
 		{name: "very large text part", body: rpc(withArtifact(`[{"kind":"text","text":"` + strings.Repeat("数", 2<<20) + `"}]`)),
 			want: isTask(artifactOf(a2a.TextPart{Text: strings.Repeat("数", 2<<20)}))},
-		{name: "text part with a number", body: rpc(withArtifact(`[{"kind":"text","text":5}]`)), want: protoErr("task result does not decode: part 0: json: cannot unmarshal number", nil)},
+		{name: "text part with a number", body: rpc(withArtifact(`[{"kind":"text","text":5}]`)), want: protoErr("task result does not decode: artifacts[0].parts[0].text: a number where a string is due", nil)},
 		{name: "part kind nobody knows", body: rpc(withArtifact(`[{"kind":"video","url":"x"},{"kind":"text","text":"摘要"}]`)),
 			want: isTask(artifactOf(a2a.UnknownPart{PartKind: "video", Raw: json.RawMessage(`{"kind":"video","url":"x"}`)}, a2a.TextPart{Text: "摘要"}))},
 		{name: "unknown or absent kinds with odd-typed known members", body: rpc(withArtifact(`[{"kind":"image","file":"https://x/y.png"},{"text":{"rich":true}},{"text":"hi","data":null}]`)),

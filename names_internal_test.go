@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -39,8 +40,9 @@ func refWalk(dec *json.Decoder, s *nameSchema) (fault bool, err error) {
 			name := k.(string)
 			var child *nameSchema
 			known := false
-			if s != nil && s.names != nil {
-				for i, n := range s.names {
+			switch {
+			case s != nil && s.set != nil:
+				for i, n := range s.set.names {
 					if n == name {
 						known, child = true, s.walk[i]
 					}
@@ -50,12 +52,14 @@ func refWalk(dec *json.Decoder, s *nameSchema) (fault bool, err error) {
 				}
 				seen[name] = true
 				if !known {
-					for _, n := range s.names {
+					for _, n := range s.set.names {
 						if strings.EqualFold(n, name) {
 							return true, nil
 						}
 					}
 				}
+			case s != nil:
+				child = s.values
 			}
 			if f, err := refWalk(dec, child); f || err != nil {
 				return f, err
@@ -79,6 +83,9 @@ func refWalk(dec *json.Decoder, s *nameSchema) (fault bool, err error) {
 	return false, nil
 }
 
+// cardSchema is the schema of an agent card, the largest one derived.
+var cardSchema = schemaOf(reflect.TypeFor[AgentCard]())
+
 // FuzzNames: the byte walker finds a fault exactly where the token-based
 // reference does, on any valid JSON, and never panics or loops on invalid
 // JSON.
@@ -92,20 +99,20 @@ func FuzzNames(f *testing.F) {
 		f.Add(b)
 	}
 	for _, s := range []string{
-		`{"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t","status":{"state":"failed","State":"x"}}}`,
-		`{"jsonrpc":"2.0","id":1,"result":{"artifacts":[{"parts":[{"kind":"data","data":{"Kind":1,"kind":2}},{"file":{"URI":"x"}}]}]}}`,
-		`{"jsonrpc":"2.0","id":1,"result":{"history":[{"parts":[{"text":"a\"b\\\\","te\u0078t":"c"}]}]},"result":null}`,
-		`{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","Message":"n","data":{"code":2}}}`,
-		`{"a":[{"b":"\\\\\\\""}],"ID":1}`,
+		`{"name":"a","url":"u","capabilities":{"streaming":true,"Streaming":false}}`,
+		`{"url":"u","skills":[{"id":"s","tags":["t"],"ID":"x"}],"securitySchemes":{"Key":{"type":"apiKey","Type":"x"}}}`,
+		`{"url":"u","additionalInterfaces":[{"url":"a","transport":"JSONRPC","u\u0072l":"b"}],"url":"v"}`,
+		`{"url":"u","signatures":[{"header":{"Kid":1,"kid":2}}],"provider":{"URL":"x"}}`,
+		`{"a":[{"b":"\\\\\\\""}],"NAME":1}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		got := checkNames(body, replySchema) != ""
+		got := checkNames(body, cardSchema) != ""
 		if !json.Valid(body) {
 			return // any answer will do; the decoder reports the fault
 		}
-		if want := refNames(body, replySchema); got != want {
+		if want := refNames(body, cardSchema); got != want {
 			t.Fatalf("checkNames says fault=%v, the reference %v, for %s", got, want, body)
 		}
 	})
@@ -113,13 +120,14 @@ func FuzzNames(f *testing.F) {
 
 func TestNamesMessages(t *testing.T) {
 	for body, want := range map[string]string{
-		`{"jsonrpc":"2.0","id":1,"result":{"kind":"task","Status":{}}}`:                         `member "Status" is "status" in another case (JSON names are case-sensitive)`,
-		`{"jsonrpc":"2.0","id":1,"result":{"kind":"task","status":{"\u0073tate":1,"state":2}}}`: `member "state" appears twice in one object`,
-		`{"jsonrpc":"2.0","id":1,"result":{"kind":"task","metadata":{"Kind":1,"kind":1}}}`:      "",
-		`{"jsonrpc":"2.0","id":1,"Result":{}}`:                                                  `member "Result" is "result" in another case (JSON names are case-sensitive)`,
-		`not json {"ID":1}`:                                                                     "",
+		`{"url":"u","Capabilities":{}}`:                                        `member "Capabilities" is "capabilities" in another case (JSON names are case-sensitive)`,
+		`{"url":"u","capabilities":{"\u0073treaming":true,"streaming":false}}`: `member "streaming" appears twice in one object`,
+		`{"url":"u","skills":[{"id":"s","tags":[]},{"ID":"x"}]}`:               `member "ID" is "id" in another case (JSON names are case-sensitive)`,
+		`{"url":"u","securitySchemes":{"Key":{"type":"apiKey"},"key":{}}}`:     "",
+		`{"url":"u","capabilities":{"extensions":[{"params":{"URI":1}}]}}`:     "",
+		`not json {"URL":1}`: "",
 	} {
-		if got := checkNames([]byte(body), replySchema); got != want {
+		if got := checkNames([]byte(body), cardSchema); got != want {
 			t.Errorf("checkNames(%s) = %q, want %q", body, got, want)
 		}
 	}

@@ -188,123 +188,24 @@ func (f FileContent) Decode() ([]byte, error) {
 // [UnknownPart] instead of failing the whole response.
 type Parts []Part
 
-// partWire is the union of every known part's fields, so one decoding pass
-// over a part fills whichever kind it is, and one encoding pass writes it
-// (Message.wire). Absent fields are left out when encoding.
-type partWire struct {
-	Kind     string          `json:"kind"`
-	Text     *string         `json:"text,omitempty"`
-	Data     json.RawMessage `json:"data,omitempty"`
-	File     *FileContent    `json:"file,omitempty"`
-	Metadata json.RawMessage `json:"metadata,omitzero"`
-}
-
 // UnmarshalJSON decodes a JSON array of parts. A known kind with a missing
-// or ill-typed required field ("text" for text, "data" for data, "file" for
-// file) is an error naming the part's index; unknown kinds are kept as
-// [UnknownPart]. A part without "kind" whose only content member is "text",
-// "data" or "file" is read as that kind (a lenient reading of an off-spec
-// part); any other kind-less part, such as an A2A v1.0 {"raw": …} or
-// {"url": …} part, is kept as an UnknownPart with PartKind "".
+// or ill-typed content member ("text" for text, "data" for data, "file"
+// for file) is an error naming the part's index; unknown kinds are kept as
+// [UnknownPart]. A part without "kind" whose only content member is
+// "text", "data" or "file" is read as that kind (a lenient reading of an
+// off-spec part); any other kind-less part, such as an A2A v1.0 {"raw": …}
+// or {"url": …} part, is kept as an UnknownPart with PartKind "".
 func (ps *Parts) UnmarshalJSON(b []byte) error {
-	var raws []json.RawMessage
-	if err := json.Unmarshal(b, &raws); err != nil {
+	d := newJSONReader(bytes.Clone(b))
+	d.exact = true
+	d.path = append(d.path, pathElem{name: "parts"})
+	out := readParts(d)
+	d.end()
+	if err := d.err(); err != nil {
 		return err
-	}
-	if raws == nil {
-		*ps = nil
-		return nil
-	}
-	out := make(Parts, 0, len(raws))
-	for i, raw := range raws {
-		p, err := decodePart(raw)
-		if err != nil {
-			return fmt.Errorf("part %d: %w", i, err)
-		}
-		out = append(out, p)
 	}
 	*ps = out
 	return nil
-}
-
-func decodePart(raw json.RawMessage) (Part, error) {
-	var w partWire
-	if err := json.Unmarshal(raw, &w); err != nil {
-		if w, err = ownMembers(raw, err); err != nil {
-			return nil, err
-		}
-	}
-	if w.Kind == "" {
-		// No discriminator (off-spec in v0.3): infer the kind when exactly
-		// one known content member is there (null counts as absent), else
-		// keep the bytes.
-		hasText, hasData, hasFile := w.Text != nil, w.Data != nil && !isNull(w.Data), w.File != nil
-		switch {
-		case hasText && !hasData && !hasFile:
-			return TextPart{Text: *w.Text, Metadata: w.Metadata}, nil
-		case hasData && !hasText && !hasFile:
-			return DataPart{Data: w.Data, Metadata: w.Metadata}, nil
-		case hasFile && !hasText && !hasData:
-			return FilePart{File: *w.File, Metadata: w.Metadata}, nil
-		}
-	}
-	switch w.Kind {
-	case KindText:
-		if w.Text == nil {
-			return nil, errors.New(`text part has no "text" string`)
-		}
-		return TextPart{Text: *w.Text, Metadata: w.Metadata}, nil
-	case KindData:
-		if w.Data == nil {
-			return nil, errors.New(`data part has no "data"`)
-		}
-		return DataPart{Data: w.Data, Metadata: w.Metadata}, nil
-	case KindFile:
-		if w.File == nil {
-			return nil, errors.New(`file part has no "file" object`)
-		}
-		return FilePart{File: *w.File, Metadata: w.Metadata}, nil
-	default:
-		return UnknownPart{PartKind: w.Kind, Raw: bytes.Clone(raw)}, nil
-	}
-}
-
-// ownMembers decodes a part that partWire could not take (its error err):
-// its kind and metadata, and only the member of its own kind, for a member
-// of another kind's name may have that kind's type ("file" as a URL string
-// in a text part) and is unknown to this one. A part of another kind, or no
-// object at all, comes back with no content member, to be kept as an
-// UnknownPart; err is returned when the part's own member does not decode.
-func ownMembers(raw json.RawMessage, err error) (partWire, error) {
-	var k struct {
-		Kind     *string         `json:"kind"`
-		Metadata json.RawMessage `json:"metadata"`
-	}
-	if json.Unmarshal(raw, &k) != nil || k.Kind == nil {
-		return partWire{}, nil
-	}
-	w := partWire{Kind: *k.Kind, Metadata: k.Metadata}
-	var own any // points into w, so the member lands there
-	switch w.Kind {
-	case KindText:
-		own = &struct {
-			Text **string `json:"text"`
-		}{&w.Text}
-	case KindData:
-		own = &struct {
-			Data *json.RawMessage `json:"data"`
-		}{&w.Data}
-	case KindFile:
-		own = &struct {
-			File **FileContent `json:"file"`
-		}{&w.File}
-	default:
-		return w, nil
-	}
-	if json.Unmarshal(raw, own) != nil {
-		return partWire{}, err
-	}
-	return w, nil
 }
 
 // MarshalJSON encodes the parts as a JSON array; nil encodes as [] because

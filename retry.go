@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
-// Retry defaults (DESIGN.md behaviour 4).
+// Retry defaults.
 const (
 	// DefaultMaxRetries is how many times a retryable request is re-sent
 	// after its first attempt.
@@ -38,49 +38,41 @@ const (
 	retryUnsafe
 )
 
-// checkRetry is the retryablehttp.CheckRetry of every Client. It reads the
-// call's retry class from the request context. It returns ctx.Err() first,
-// so a cancelled call never retries.
-func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
-	st := stateFrom(ctx)
+// retryable decides whether a call of class may send its request again
+// after an attempt (att) that ended in err (no reply, or the connection
+// broke while the body was read) or in resp, whose body att holds. It is
+// the retry policy of every call; the call's CheckRetry
+// ([call.checkRetry]) runs it once per attempt, after the body is read.
+func (c *Client) retryable(class retryClass, resp *http.Response, att *attempt, err error) bool {
 	if err != nil {
-		if st != nil && st.class == retryUnsafe {
-			return isDialError(err), nil
+		if class == retryUnsafe {
+			return isDialError(err)
 		}
 		// retryablehttp knows which transport errors are permanent (bad
 		// scheme, certificate, redirect loop); everything else is retried.
-		retry, _ := retryablehttp.DefaultRetryPolicy(ctx, nil, err)
-		return retry, nil
+		retry, _ := retryablehttp.DefaultRetryPolicy(context.Background(), nil, err)
+		return retry
 	}
-	retry := false
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-		retry = true
 	case http.StatusBadGateway, http.StatusGatewayTimeout:
-		retry = st == nil || st.class == retryIdempotent
-	}
-	if !retry {
-		return false, nil
+		if class != retryIdempotent {
+			return false
+		}
+	default:
+		return false
 	}
 	// A server that asks for a longer pause than the cap gets its answer
 	// back to the caller (HTTPError.RetryAfter) instead of a retry that
 	// would come too early.
-	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok && d > c.retryWaitMax {
-		return false, nil
+	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok && d > c.waitMax {
+		return false
 	}
 	// A 429 or 503 may come from the agent itself, which may have acted
 	// on a message/send. Re-send only when the body was read whole and
-	// cannot be the agent's answer; a body cut off, too large or
-	// unreadable might be, so it is not retried either.
-	if st != nil && st.class == retryUnsafe {
-		if err := c.readBody(st, resp); err != nil || st.tooLarge || st.bodyFault != nil || mayBeAgentReply(st.body) {
-			return false, nil
-		}
-	}
-	return true, nil
+	// cannot be the agent's answer; a body too large or unreadable might
+	// be, so it is not retried either.
+	return class != retryUnsafe || !att.tooLarge && att.fault == nil && !mayBeAgentReply(att.body)
 }
 
 // mayBeAgentReply reports whether body might be a JSON-RPC reply from the

@@ -117,7 +117,11 @@ func TestCheckRetryContextFirst(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	retry, err := c.checkRetry(ctx, &http.Response{StatusCode: 503, Header: http.Header{}}, nil)
+	cl, err := c.newCall(c.proto.getTask("t1", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	retry, err := cl.checkRetry(ctx, &http.Response{StatusCode: 503, Header: http.Header{}, Body: http.NoBody}, nil)
 	if retry || err != context.Canceled {
 		t.Errorf("checkRetry on a cancelled ctx = %v, %v", retry, err)
 	}

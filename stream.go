@@ -2,20 +2,12 @@ package a2a
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"iter"
-	"net/http"
 	"slices"
-)
-
-const (
-	methodStream      = "message/stream"
-	methodResubscribe = "tasks/resubscribe"
 )
 
 // Event is one item of a stream (A2A v0.3 §7.2): a [*Task], a [*Message], a
@@ -86,7 +78,7 @@ func (t *Task) Apply(ev Event) {
 		if t.ContextID == "" {
 			t.ContextID = contextID
 		}
-		t.raw, t.body = nil, nil
+		t.raw = nil
 	}
 	switch e := ev.(type) {
 	case *Task:
@@ -140,12 +132,12 @@ func (t *Task) Apply(ev Event) {
 // as the one event.
 func (c *Client) StreamMessage(ctx context.Context, msg Message, opts ...CallOption) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
-		params, class, err := c.sendParams(msg, opts)
+		spec, err := c.sendSpec(msg, opts, true)
 		if err != nil {
 			yield(nil, err)
 			return
 		}
-		c.stream(ctx, methodStream, params, class, yield)
+		c.stream(ctx, spec, yield)
 	}
 }
 
@@ -161,49 +153,41 @@ func (c *Client) Resubscribe(ctx context.Context, taskID string) iter.Seq2[Event
 			yield(nil, errors.New("a2a: Resubscribe: empty task id"))
 			return
 		}
-		c.stream(ctx, methodResubscribe, taskIDParams{ID: taskID}, retryIdempotent, yield)
+		c.stream(ctx, c.proto.resubscribe(taskID), yield)
 	}
 }
 
-// stream runs one streaming call, yielding events until the stream ends.
-func (c *Client) stream(ctx context.Context, method string, params any, class retryClass, yield func(Event, error) bool) {
-	if err := c.requireCapability(method); err != nil {
+// stream runs one streaming call on the call path, yielding events until
+// the stream ends. Each event's data is checked like a unary reply
+// (call.checkReply) and decoded by the binding.
+func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, error) bool) {
+	if err := c.requireCapability(spec); err != nil {
 		yield(nil, err)
 		return
 	}
-	payload, id, err := c.envelope(method, params)
+	cl, err := c.newCall(spec)
 	if err != nil {
 		yield(nil, err)
 		return
 	}
-	st := &callState{method: method, id: id, class: class, stream: true}
-	resp, err := c.do(ctx, http.MethodPost, c.endpoint, payload, st)
+	resp, err := cl.send(ctx)
 	if err != nil {
 		yield(nil, err)
 		return
 	}
-	if !isEventStream(resp) { // a plain JSON reply: usually an error
-		rep, err := c.checkResponse(st, resp)
-		if err == nil {
-			var ev Event
-			ev, err = rep.decodeEvent()
-			if err == nil {
-				yield(ev, nil)
-				return
-			}
-		}
-		yield(nil, err)
+	if !cl.att.open { // a plain JSON reply: usually an error
+		yield(c.event(cl, cl.att.body))
 		return
 	}
 	defer resp.Body.Close()
 	wire := &wireReader{r: resp.Body, left: -1} // each event is capped instead
-	body, fault, err := contentReader(resp, wire)
+	body, fault, err := contentReader(resp, wire, cl.red)
 	switch {
 	case fault != nil:
-		yield(nil, &ProtocolError{Method: method, Reason: "stream cannot be read", StatusCode: resp.StatusCode, Err: c.encodingFault(resp, fault)})
+		yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", fault))
 		return
 	case err != nil:
-		yield(nil, c.connFault(ctx, st, err))
+		yield(nil, cl.connFault(ctx, err))
 		return
 	}
 
@@ -214,24 +198,19 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 		case err == io.EOF:
 			return // the agent closed the stream
 		case ctx.Err() != nil:
-			yield(nil, c.connFault(ctx, st, err))
+			yield(nil, cl.connFault(ctx, err))
 			return
 		case errors.Is(err, bufio.ErrTooLong) || errors.Is(err, errEventTooLarge):
-			yield(nil, &BodyTooLargeError{Method: method, Limit: c.maxBody, StatusCode: resp.StatusCode})
+			yield(nil, &BodyTooLargeError{Method: spec.method, Limit: c.maxBody, StatusCode: resp.StatusCode})
 			return
 		case body != resp.Body && wire.gzipFault(err), isGzipFault(err):
-			yield(nil, &ProtocolError{Method: method, Reason: "stream cannot be read", StatusCode: resp.StatusCode, Err: c.cleanErr(err)})
+			yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", err))
 			return
 		case err != nil:
-			yield(nil, c.connFault(ctx, st, err))
+			yield(nil, cl.connFault(ctx, err))
 			return
 		}
-		st.body = data
-		rep, err := c.checkResponse(st, resp)
-		var ev Event
-		if err == nil {
-			ev, err = rep.decodeEvent()
-		}
+		ev, err := c.event(cl, data)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -250,130 +229,12 @@ func (c *Client) stream(ctx context.Context, method string, params any, class re
 	}
 }
 
-// decodeEvent decodes a stream result by its kind.
-func (r *reply) decodeEvent() (Event, error) {
-	if isNull(r.result) {
-		return nil, r.protocolError("result is null where an event is due", nil)
-	}
-	kind, err := r.kind()
+// event checks data as a reply to cl and decodes its result as an event.
+// The result is nil whenever the error is not.
+func (c *Client) event(cl *call, data []byte) (Event, error) {
+	rep, err := cl.checkReply(data)
 	if err != nil {
 		return nil, err
 	}
-	var ev Event
-	switch kind {
-	case "task":
-		t, err := r.taskResult()
-		if err != nil {
-			return nil, err // not a typed nil inside the Event
-		}
-		return t, nil
-	case "message":
-		ev = new(Message)
-	case "status-update":
-		ev = new(TaskStatusUpdateEvent)
-	case "artifact-update":
-		ev = new(TaskArtifactUpdateEvent)
-	case "":
-		return nil, r.protocolError(`event has no "kind" and is shaped like no stream event`, nil)
-	default:
-		return nil, r.protocolError(fmt.Sprintf("event kind %s is not a stream event", r.c.quote(kind)), nil)
-	}
-	if err := json.Unmarshal(r.result, ev); err != nil {
-		return nil, r.protocolError(kind+" event does not decode", err)
-	}
-	return ev, nil
-}
-
-// errEventTooLarge is an SSE event whose data lines add up past the cap.
-var errEventTooLarge = errors.New("event exceeds the size cap")
-
-// sseReader reads Server-Sent Events (the WHATWG HTML "event stream"
-// format): lines end in CRLF, LF or CR; "data:" lines of one event are
-// joined with "\n"; a blank line dispatches; comments (":") and the
-// "event", "id" and "retry" fields are ignored, as A2A gives them no
-// meaning. Lines and events are bounded by max bytes.
-type sseReader struct {
-	sc      *bufio.Scanner
-	max     int64
-	started bool
-}
-
-func newSSEReader(r io.Reader, max int64) *sseReader {
-	sc := bufio.NewScanner(r)
-	limit := 1<<31 - 1
-	if max < int64(limit)-2 {
-		limit = int(max) + 2 // the line, and room for its CRLF
-	}
-	sc.Buffer(make([]byte, 0, 64<<10), limit)
-	sc.Split(scanSSELines)
-	return &sseReader{sc: sc, max: max}
-}
-
-// next returns the data of the next event, or io.EOF at the end of the
-// stream.
-func (s *sseReader) next() ([]byte, error) {
-	var data []byte
-	has := false
-	for s.sc.Scan() {
-		line := s.sc.Bytes()
-		if !s.started { // the format allows one leading byte-order mark
-			line = bytes.TrimPrefix(line, []byte("\ufeff"))
-			s.started = true
-		}
-		if len(line) == 0 {
-			if has {
-				return data, nil
-			}
-			continue
-		}
-		if line[0] == ':' {
-			continue
-		}
-		field, value, found := bytes.Cut(line, []byte(":"))
-		if !found {
-			value = nil
-		}
-		value = bytes.TrimPrefix(value, []byte(" "))
-		if string(field) != "data" {
-			continue
-		}
-		if has {
-			data = append(data, '\n')
-		}
-		data = append(data, value...)
-		has = true
-		if int64(len(data)) > s.max {
-			return nil, errEventTooLarge
-		}
-	}
-	if err := s.sc.Err(); err != nil {
-		return nil, err
-	}
-	if has { // the stream ended without a blank line after the last event
-		return data, nil
-	}
-	return nil, io.EOF
-}
-
-// scanSSELines is a bufio.SplitFunc for lines ended by CRLF, LF or CR.
-func scanSSELines(data []byte, atEOF bool) (int, []byte, error) {
-	i := bytes.IndexAny(data, "\r\n")
-	switch {
-	case i < 0:
-		if atEOF && len(data) > 0 {
-			return len(data), data, nil
-		}
-		return 0, nil, nil
-	case data[i] == '\n':
-		return i + 1, data[:i], nil
-	case i+1 < len(data):
-		if data[i+1] == '\n' {
-			return i + 2, data[:i], nil
-		}
-		return i + 1, data[:i], nil
-	case atEOF:
-		return i + 1, data[:i], nil
-	default:
-		return 0, nil, nil // a CR at the end: wait to see whether LF follows
-	}
+	return c.proto.event(rep)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -157,52 +156,18 @@ type TaskStatus struct {
 	RawState string `json:"-"`
 }
 
-// UnmarshalJSON decodes a status matching member names exactly:
+// UnmarshalJSON decodes a status, matching member names exactly:
 // encoding/json alone would let a "State" or "STATE" member override
-// "state", and the state decides success (seed 000). Unknown members are
-// ignored; an odd timestamp is kept as text ([Timestamp.UnmarshalJSON]).
+// "state", and the state decides success. Unknown members, and members
+// spelled in another case, are ignored; an odd timestamp is kept as text
+// ([Timestamp.UnmarshalJSON]).
 func (s *TaskStatus) UnmarshalJSON(b []byte) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return err
-	}
 	var out TaskStatus
-	if v, ok := m["state"]; ok {
-		if s, ok := simpleString(v); ok {
-			out.State = TaskState(s)
-		} else if err := json.Unmarshal(v, &out.State); err != nil {
-			return fmt.Errorf("status.state: %w", err)
-		}
-		out.State, out.RawState = v03State(out.State)
-	}
-	if v, ok := m["message"]; ok && !isNull(v) {
-		out.Message = new(Message)
-		if err := json.Unmarshal(v, out.Message); err != nil {
-			return fmt.Errorf("status.message: %w", err)
-		}
-	}
-	if v, ok := m["timestamp"]; ok {
-		if err := out.Timestamp.UnmarshalJSON(v); err != nil {
-			return err
-		}
+	if err := decodeWhole(bytes.Clone(b), statusFields, &out, true); err != nil {
+		return err
 	}
 	*s = out
 	return nil
-}
-
-// simpleString returns the text of a JSON string of plain ASCII with
-// nothing to unescape ("completed"), without a decoder; false for anything
-// else (json.Unmarshal then replaces invalid UTF-8 as everywhere else).
-func simpleString(v json.RawMessage) (string, bool) {
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
-		return "", false
-	}
-	for _, b := range v[1 : len(v)-1] {
-		if b == '\\' || b == '"' || b < 0x20 || b >= 0x80 {
-			return "", false
-		}
-	}
-	return string(v[1 : len(v)-1]), true
 }
 
 // Task is the unit of work an agent reports on: what message/send, tasks/get
@@ -221,26 +186,15 @@ type Task struct {
 	Artifacts []Artifact      `json:"artifacts,omitzero"`
 	Metadata  json.RawMessage `json:"metadata,omitzero"`
 
-	raw  json.RawMessage // the bytes it was decoded from
-	body []byte          // or the whole reply, its "result" the task (decode.go)
-	kind string          // the "kind" it was decoded with
+	raw json.RawMessage // the bytes it was decoded from
 }
 
 // Raw returns the JSON the task was decoded from, byte for byte, or nil for
-// a Task built in code. The returned slice must not be modified.
+// a Task built in code. The returned slice must not be modified: the raw
+// members of the task (data, metadata) share its bytes.
 func (t *Task) Raw() json.RawMessage {
 	if t == nil {
 		return nil
-	}
-	if t.raw == nil && t.body != nil {
-		// The client's fast path keeps the reply, not a copy of the result:
-		// cut the result out of it now, for the callers who want it.
-		var env struct {
-			Result json.RawMessage `json:"result"`
-		}
-		if json.Unmarshal(t.body, &env) == nil {
-			return env.Result
-		}
 	}
 	return t.raw
 }
@@ -283,20 +237,20 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	}{"task", taskWire(t)})
 }
 
-// UnmarshalJSON decodes a task and keeps a copy of b for [Task.Raw]. It does
-// not check "kind"; the client does that where a Task is due. Unknown fields
-// are ignored.
+// UnmarshalJSON decodes a task and keeps a copy of b for [Task.Raw], with
+// the decoder the client uses for replies, as fast. It does not check
+// "kind"; the client does that where a Task is due. Member names match
+// exactly (a "Status" is not "status"); unknown members are ignored. The
+// client refuses a reply whose names repeat or differ only in case, so
+// the bytes of a task it returned decode to the same task.
 func (t *Task) UnmarshalJSON(b []byte) error {
-	var w struct {
-		Kind string `json:"kind"`
-		taskWire
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
+	own := bytes.Clone(b)
+	var out Task
+	if err := decodeWhole(own, taskFields, &out, true); err != nil {
 		return err
 	}
-	*t = Task(w.taskWire)
-	t.raw = bytes.Clone(b)
-	t.kind = w.Kind
+	out.raw = own
+	*t = out
 	return nil
 }
 
@@ -348,17 +302,16 @@ type Message struct {
 
 // UnmarshalJSON decodes a message, mapping a v1.0 role spelling onto its
 // v0.3 constant ([Role]). The "kind" member is not checked here; the
-// client does that where a Message is due. Unknown members are ignored.
-// Because Message has this method, a struct that embeds a Message is
-// decoded by it alone: give the Message a named field instead.
+// client does that where a Message is due. Member names match exactly;
+// unknown members are ignored. Because Message has this method, a struct
+// that embeds a Message is decoded by it alone: give the Message a named
+// field instead.
 func (m *Message) UnmarshalJSON(b []byte) error {
-	type wire Message
-	var w wire
-	if err := json.Unmarshal(b, &w); err != nil {
+	var out Message
+	if err := decodeWhole(bytes.Clone(b), messageFields, &out, true); err != nil {
 		return err
 	}
-	*m = Message(w)
-	m.Role, m.RawRole = v03Role(m.Role)
+	*m = out
 	return nil
 }
 

@@ -1,0 +1,79 @@
+package a2a
+
+import (
+	"encoding/json"
+	"reflect"
+)
+
+// binding is one wire version of A2A's JSON-RPC binding, and the only code
+// that knows how that version spells things: its method names, how params
+// are encoded, how a result becomes the SDK's types (Task, Message, the
+// parts, the events), its enum spellings and its agent card. Everything
+// around it is version-neutral:
+//
+//	client methods (client.go, push.go, card.go, stream.go, poll.go)
+//	    check the caller's input and ask the binding for a callSpec;
+//	the call path (rpc.go)
+//	    sends the spec (JSON-RPC envelope, agent selector, retries, bounded
+//	    body reading) and checks the reply's envelope and id;
+//	the binding
+//	    decodes the checked result with its own wire decoder (wire_v03.go).
+//
+// The A2A v0.3 binding is binding_v03.go with wire_v03.go. An A2A v1.0
+// binding plugs in as a second implementation of this interface
+// (binding_v10.go, wire_v10.go: v1.0 method names such as "SendMessage",
+// params in ProtoJSON, results wrapped as {"task": …}, parts without
+// "kind", enum spellings such as "TASK_STATE_COMPLETED"), decoding onto the
+// same types; NewClient then picks the binding the caller or the agent card
+// asks for and sends its version in the A2A-Version header. Errors and
+// their codes, retries, polling, redaction and body reading need no change
+// for it.
+type binding interface {
+	// version is the protocol version, sent as the A2A-Version header.
+	version() string
+
+	// The calls. A spec's method name is the binding's spelling.
+	sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, error)
+	getTask(id string, historyLength *int) callSpec
+	cancelTask(id string) callSpec
+	resubscribe(id string) callSpec
+	setPushConfig(cfg TaskPushNotificationConfig) callSpec
+	getPushConfig(taskID, configID string) callSpec
+	listPushConfigs(taskID string) callSpec
+	deletePushConfig(taskID, configID string) callSpec
+	extendedCard() callSpec
+
+	// The results, each from a checked reply. Their errors are
+	// *ProtocolErrors made with reply.fault.
+	sendResult(r *reply) (SendResult, error)
+	task(r *reply) (*Task, error)
+	event(r *reply) (Event, error)
+	pushConfig(r *reply) (*TaskPushNotificationConfig, error)
+	pushConfigs(r *reply) ([]TaskPushNotificationConfig, error)
+	extendedCardResult(r *reply) (*AgentCard, error)
+	// card reads an agent card served at a well-known URL (body, the GET's
+	// reply); its errors are *ProtocolErrors made with cl.protocolError.
+	card(cl *call, body []byte) (*AgentCard, error)
+}
+
+// jsonResult decodes a result that is a JSON object of type T with
+// encoding/json, after checking its member names against T's json tags
+// (names.go). A null result is (nil, nil) with nullOK and a
+// *ProtocolError otherwise, as is a result that does not decode. For
+// results that are not on a hot path: push configs, agent cards.
+func jsonResult[T any](r *reply, nullOK bool) (*T, error) {
+	if isNull(r.result) {
+		if nullOK {
+			return nil, nil
+		}
+		return nil, r.fault("result is null", nil)
+	}
+	if fault := checkNames(r.result, schemaOf(reflect.TypeFor[T]())); fault != "" {
+		return nil, r.fault(fault, nil)
+	}
+	var v T
+	if err := json.Unmarshal(r.result, &v); err != nil {
+		return nil, r.fault("result does not decode", err)
+	}
+	return &v, nil
+}

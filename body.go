@@ -1,0 +1,169 @@
+package a2a
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strings"
+)
+
+// Reading reply bodies: at most a cap of bytes, gzip decoded by the client
+// itself (it asks for gzip, so net/http leaves the body encoded and cannot
+// decode a bomb out of sight), and faults of the data told apart from
+// faults of the connection.
+
+// bodyRead is a reply body as read by [readBody].
+type bodyRead struct {
+	// body is the body, decoded, whole; nil when it was not read whole.
+	body []byte
+	// tooLarge: the body (compressed or not) is over the cap; reading
+	// stopped there.
+	tooLarge bool
+	// fault says why a body that arrived whole cannot be read: gzip data
+	// that is corrupt or cut short (body is then nil), or a
+	// Content-Encoding the client does not read (body holds the bytes as
+	// received). Its text is redacted.
+	fault error
+	// err is a failure of the connection while the body was read.
+	err error
+}
+
+// maxPrealloc bounds the buffer allocated from a Content-Length, in bytes.
+const maxPrealloc = 4 << 20
+
+// readBody reads resp's body, at most limit bytes, decoding gzip. It does
+// not close the body. A 1xx reply is not read: a 101 hands over the raw
+// connection as its body, and reading it would wait for the peer, not for
+// the caller's context.
+func readBody(resp *http.Response, limit int64, red *redactor) bodyRead {
+	if resp.StatusCode < 200 {
+		return bodyRead{}
+	}
+	wire := &wireReader{r: resp.Body, left: capPlusOne(limit)}
+	src, fault, err := contentReader(resp, wire, red)
+	switch {
+	case errors.Is(err, errWireTooLarge):
+		return bodyRead{tooLarge: true}
+	case err != nil:
+		return bodyRead{err: err}
+	case fault != nil && src == nil:
+		return bodyRead{fault: fault}
+	}
+	if src == resp.Body && resp.ContentLength > limit {
+		return bodyRead{tooLarge: true}
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 && src == resp.Body {
+		// Trust the announced length only so far: it may be a lie.
+		buf.Grow(int(min(resp.ContentLength, maxPrealloc)) + bytes.MinRead)
+	}
+	n, err := buf.ReadFrom(io.LimitReader(src, capPlusOne(limit)))
+	switch {
+	case errors.Is(err, errWireTooLarge) || n > limit:
+		return bodyRead{tooLarge: true}
+	case src != resp.Body && wire.gzipFault(err), isGzipFault(err):
+		// The second: a caller's transport decoding gzip itself.
+		return bodyRead{fault: fmt.Errorf("gzip body does not decompress: %w", err)}
+	case err != nil:
+		return bodyRead{err: err}
+	}
+	// fault set here: an unsupported encoding, its body kept as received
+	// for the error to carry.
+	return bodyRead{body: buf.Bytes(), fault: fault}
+}
+
+// capPlusOne is limit+1, the read that tells "exactly limit" from "more".
+func capPlusOne(limit int64) int64 {
+	if limit >= math.MaxInt64-1 {
+		return math.MaxInt64
+	}
+	return limit + 1
+}
+
+// wireReader reads a body as it came off the connection, for a
+// decompressor: it stops past a cap of compressed bytes and remembers
+// whether the body ended cleanly, so a decompressor's "unexpected EOF" can
+// be told apart from a connection that broke.
+type wireReader struct {
+	r     io.Reader
+	left  int64 // bytes that may still be read; < 0: no cap
+	ended bool  // r returned io.EOF
+}
+
+// errWireTooLarge is a compressed body longer than the cap.
+var errWireTooLarge = errors.New("compressed body exceeds the size cap")
+
+func (w *wireReader) Read(p []byte) (int, error) {
+	if w.left == 0 {
+		return 0, errWireTooLarge
+	}
+	if w.left > 0 && int64(len(p)) > w.left {
+		p = p[:w.left]
+	}
+	n, err := w.r.Read(p)
+	if w.left > 0 {
+		w.left -= int64(n)
+	}
+	w.ended = w.ended || err == io.EOF
+	return n, err
+}
+
+// contentReader returns resp's body decoded per its Content-Encoding: the
+// body itself, or a gzip reader over wire (which reads resp.Body). An empty
+// gzip body reads as empty. fault says why the body cannot be decoded: an
+// encoding this client does not read (rd is then resp.Body, to keep the
+// bytes as received) or gzip data that is corrupt or cut short inside a
+// complete body (rd nil). err is a failure of the connection. A gzip
+// reader holds nothing to release.
+func contentReader(resp *http.Response, wire *wireReader, red *redactor) (rd io.Reader, fault, err error) {
+	raw := resp.Header.Get("Content-Encoding")
+	enc := strings.ToLower(strings.TrimSpace(raw))
+	switch {
+	case enc == "" || enc == "identity" || resp.Uncompressed:
+		return resp.Body, nil, nil
+	case enc == "gzip" || enc == "x-gzip":
+		zr, err := gzip.NewReader(wire)
+		switch {
+		case err == nil:
+			return zr, nil, nil
+		case err == io.EOF && wire.ended:
+			return bytes.NewReader(nil), nil, nil
+		case wire.gzipFault(err):
+			return nil, fmt.Errorf("gzip body does not decompress: %w", err), nil
+		default:
+			return nil, nil, err
+		}
+	}
+	return resp.Body, fmt.Errorf("Content-Encoding %s is not supported", red.quote(raw)), nil
+}
+
+// gzipFault reports whether err, from a gzip reader over w, says the gzip
+// data is bad rather than the connection: corrupt data, or data cut short
+// although the body itself ended cleanly.
+func (w *wireReader) gzipFault(err error) bool {
+	return isGzipFault(err) || w.ended && (errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF)
+}
+
+// isGzipFault reports whether err says the gzip data itself is bad (as
+// opposed to the connection failing while it was read).
+func isGzipFault(err error) bool {
+	var ce flate.CorruptInputError
+	return errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &ce)
+}
+
+// is2xx reports whether an HTTP status is a success (200–299).
+func is2xx(code int) bool { return code >= 200 && code <= 299 }
+
+// isEventStream reports whether resp is a 2xx Server-Sent Events reply.
+func isEventStream(resp *http.Response) bool {
+	if !is2xx(resp.StatusCode) {
+		return false
+	}
+	mt, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "text/event-stream")
+}

@@ -1,0 +1,447 @@
+package a2a
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// jsonReader reads one JSON text held in memory, for the wire decoders. It
+// validates as it reads (the grammar of RFC 8259, nesting bounded at 10000
+// levels as encoding/json bounds it), returns raw values as sub-slices of
+// its input without copying, and decodes strings as encoding/json does
+// (invalid UTF-8 and lone surrogates become U+FFFD).
+//
+// It also checks member names. JSON names are case-sensitive, but
+// encoding/json binds a member to a field whatever its case and, when a
+// name repeats, keeps the last value: a "Status" after "status" would then
+// decide success. So in an object read against a [nameSet], a known name
+// that appears twice, or a name equal to a known one only without regard to
+// case, is a name fault. Names inside values read raw (data, metadata) are
+// not looked at.
+//
+// Three kinds of problem are kept apart, each the first of its kind:
+//   - syntax: the input is not JSON; reading stops at once and every later
+//     read returns a zero value;
+//   - fault: a member name fault; reading goes on;
+//   - mistype: a value of the wrong JSON type for what the decoder wants
+//     (a number where a string is due), named by its path; the value is
+//     skipped and reading goes on.
+type jsonReader struct {
+	buf   []byte
+	pos   int
+	depth int // objects and arrays open around pos
+
+	syntax  error
+	fault   string
+	mistype error
+
+	// exact: match member names exactly and never report a name fault:
+	// a member in another case is an unknown one, and of a repeated name
+	// the last is kept. For JSON a caller hands to UnmarshalJSON, which
+	// may come from anywhere; a reply is always read strictly.
+	exact bool
+
+	path []pathElem // where the reader is, for naming a mistyped value
+}
+
+// pathElem is one step of a path: a member name, or an array index when
+// name is "".
+type pathElem struct {
+	name  string
+	index int
+}
+
+// maxDepth bounds the nesting of objects and arrays, as in encoding/json.
+const maxDepth = 10000
+
+func newJSONReader(b []byte) *jsonReader {
+	return &jsonReader{buf: b, path: make([]pathElem, 0, 8)}
+}
+
+// err returns the problem that decides the reading: a syntax error, else
+// a name fault, else a mistyped value, else nil.
+func (d *jsonReader) err() error {
+	switch {
+	case d.syntax != nil:
+		return d.syntax
+	case d.fault != "":
+		return nameFault(d.fault)
+	}
+	return d.mistype
+}
+
+// nameFault is a member-name fault found by a jsonReader.
+type nameFault string
+
+func (f nameFault) Error() string { return string(f) }
+
+// jsonSyntaxError is input that is not JSON.
+type jsonSyntaxError struct {
+	msg    string
+	offset int
+}
+
+func (e *jsonSyntaxError) Error() string {
+	return fmt.Sprintf("invalid JSON at offset %d: %s", e.offset, e.msg)
+}
+
+// wrongType records that the value at the reader is not what the decoder
+// wants (want says what is due, e.g. "a string") and skips it.
+func (d *jsonReader) wrongType(want string) {
+	c := d.peek()
+	d.skip()
+	if d.syntax != nil || d.mistype != nil {
+		return
+	}
+	got := "a number"
+	switch c {
+	case '{':
+		got = "an object"
+	case '[':
+		got = "an array"
+	case '"':
+		got = "a string"
+	case 't', 'f':
+		got = "a boolean"
+	case 'n':
+		got = "null"
+	}
+	d.mistyped(got + " where " + want + " is due")
+}
+
+// mistyped records a value that is not what is due, at the reader's path.
+func (d *jsonReader) mistyped(what string) {
+	d.setMistype(fmt.Errorf("%s: %s", d.pathString(), what))
+}
+
+// setMistype records err as the mistyped value, unless one came first.
+func (d *jsonReader) setMistype(err error) {
+	if d.mistype == nil && d.syntax == nil {
+		d.mistype = err
+	}
+}
+
+// soft runs read and returns the mistyped value it met, if any, instead
+// of recording it: for a member that matters only in some cases.
+func (d *jsonReader) soft(read func()) error {
+	saved := d.mistype
+	d.mistype = nil
+	read()
+	err := d.mistype
+	d.mistype = saved
+	return err
+}
+
+// pathString renders the reader's path, e.g. "artifacts[0].parts[1].text".
+func (d *jsonReader) pathString() string {
+	var b strings.Builder
+	for _, e := range d.path {
+		if e.name == "" {
+			fmt.Fprintf(&b, "[%d]", e.index)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(e.name)
+	}
+	if b.Len() == 0 {
+		return "value"
+	}
+	return b.String()
+}
+
+// str reads a string value; null reads as "". Any other value is a
+// mistyped one.
+func (d *jsonReader) str() string {
+	switch d.peek() {
+	case '"':
+		start := d.pos
+		end, plain := d.stringEnd(start)
+		if d.syntax != nil {
+			return ""
+		}
+		d.pos = end
+		if plain {
+			return string(d.buf[start+1 : end-1])
+		}
+		return unquote(d.buf[start+1 : end-1])
+	case 'n':
+		d.null()
+		return ""
+	}
+	d.wrongType("a string")
+	return ""
+}
+
+// strs reads an array of strings; null reads as nil.
+func (d *jsonReader) strs() []string {
+	var out []string
+	if d.array(func() { out = append(out, d.str()) }) && out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// boolean reads true or false; null reads as false.
+func (d *jsonReader) boolean() bool {
+	switch d.peek() {
+	case 't', 'f':
+		return string(d.skip()) == "true"
+	case 'n':
+		d.null()
+		return false
+	}
+	d.wrongType("a boolean")
+	return false
+}
+
+// raw reads any value and returns its bytes, aliasing the input; null is
+// returned as the bytes "null".
+func (d *jsonReader) raw() json.RawMessage {
+	return d.skip()
+}
+
+// unquote decodes the contents of a JSON string (between the quotes,
+// already validated) as encoding/json does.
+func unquote(s []byte) string {
+	// Most strings need no work: no escapes, valid UTF-8.
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c == '\\' {
+			break
+		}
+		if c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		i += size
+	}
+	if i == len(s) {
+		return string(s)
+	}
+	out := make([]byte, i, len(s)+2*utf8.UTFMax)
+	copy(out, s[:i])
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '\\':
+			switch s[i+1] {
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r := hex4(s[i+2:])
+				i += 6
+				if utf16.IsSurrogate(r) {
+					if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+						if dec := utf16.DecodeRune(r, hex4(s[i+2:])); dec != utf8.RuneError {
+							r = dec
+							i += 6
+						} else {
+							r = utf8.RuneError
+						}
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				out = utf8.AppendRune(out, r)
+				continue
+			default: // '"', '\\', '/'
+				out = append(out, s[i+1])
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(s[i:])
+			out = utf8.AppendRune(out, r) // invalid UTF-8 becomes U+FFFD
+			i += size
+		}
+	}
+	return string(out)
+}
+
+func hex4(s []byte) rune {
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		default:
+			c = c - 'A' + 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// array reads an array, calling elem with the reader at each element,
+// which elem must read. It returns false, reading nothing more, when the
+// value is null, and records a mistyped value when it is not an array.
+func (d *jsonReader) array(elem func()) bool {
+	switch d.peek() {
+	case '[':
+	case 'n':
+		d.null()
+		return false
+	default:
+		d.wrongType("an array")
+		return false
+	}
+	if d.depth >= maxDepth {
+		d.failAt(d.pos, "exceeded max depth")
+		return false
+	}
+	d.pos++
+	d.depth++
+	ok := d.elements(elem)
+	d.depth--
+	return ok
+}
+
+func (d *jsonReader) elements(elem func()) bool {
+	if d.peek() == ']' {
+		d.pos++
+		return true
+	}
+	for n := 0; d.syntax == nil; n++ {
+		d.path = append(d.path, pathElem{index: n})
+		elem()
+		d.path = d.path[:len(d.path)-1]
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return true
+		default:
+			d.failChar(d.pos, "after array element")
+		}
+	}
+	return false
+}
+
+// object reads an object against names, calling member(i) with the reader
+// at the value of each member named names.names[i], which member must read.
+// Other members are skipped. With names nil every member is passed, as
+// member(-1), unchecked: keys of the sender's choosing. A known name seen twice, or one that equals a
+// known name only without regard to case, is a name fault; the member is
+// still passed to member (as the known name), as encoding/json would take
+// it. It returns false, reading nothing more, when the value is null, and
+// records a mistyped value (want names what is due) when it is not an
+// object.
+func (d *jsonReader) object(names *nameSet, want string, member func(i int)) bool {
+	switch d.peek() {
+	case '{':
+	case 'n':
+		d.null()
+		return false
+	default:
+		d.wrongType(want)
+		return false
+	}
+	if d.depth >= maxDepth {
+		d.failAt(d.pos, "exceeded max depth")
+		return false
+	}
+	d.pos++
+	d.depth++
+	ok := d.members(names, member)
+	d.depth--
+	return ok
+}
+
+func (d *jsonReader) members(names *nameSet, member func(i int)) bool {
+	if d.peek() == '}' {
+		d.pos++
+		return true
+	}
+	var seen uint64
+	for d.syntax == nil {
+		d.ws()
+		key, ok := d.key()
+		if !ok {
+			return false
+		}
+		d.member(names, key, &seen, member)
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return true
+		default:
+			d.failChar(d.pos, "after object key:value pair")
+		}
+	}
+	return false
+}
+
+// member reads the value of the member named key: passes it to read when
+// its name is known (as names' index), after the name check, else skips
+// it. With names nil it is passed as -1, unchecked.
+func (d *jsonReader) member(names *nameSet, key []byte, seen *uint64, read func(i int)) {
+	if names == nil { // keys of the sender's choosing
+		read(-1)
+		return
+	}
+	i := names.index(key)
+	switch {
+	case d.exact:
+	case i >= 0 && *seen&(1<<i) != 0:
+		d.nameFault(fmt.Sprintf("member %q appears twice in one object", key))
+	case i >= 0:
+		*seen |= 1 << i
+	default:
+		if i = names.fold(key); i >= 0 {
+			d.nameFault(fmt.Sprintf("member %q is %q in another case (JSON names are case-sensitive)", key, names.names[i]))
+		}
+	}
+	if i < 0 || read == nil {
+		d.skip()
+		return
+	}
+	d.path = append(d.path, pathElem{name: names.names[i]})
+	read(i)
+	d.path = d.path[:len(d.path)-1]
+}
+
+func (d *jsonReader) nameFault(f string) {
+	if d.fault == "" {
+		d.fault = f
+	}
+}
+
+// key reads a member name and its colon; the name comes back with its
+// escapes undone.
+func (d *jsonReader) key() ([]byte, bool) {
+	end, name := d.memberName(d.pos)
+	if d.syntax != nil {
+		return nil, false
+	}
+	d.pos = end
+	if bytes.IndexByte(name, '\\') >= 0 {
+		return []byte(unquote(name)), true
+	}
+	return name, true
+}

@@ -1,0 +1,350 @@
+package a2a
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// The validating half of jsonReader: whitespace, skipping one value whole
+// (checking it against the grammar) and the syntax errors it reports.
+
+// failAt stops the reader with a syntax error at byte i.
+func (d *jsonReader) failAt(i int, msg string) {
+	if d.syntax == nil {
+		if i >= len(d.buf) {
+			msg = "unexpected end of JSON input"
+		}
+		d.syntax = &jsonSyntaxError{msg: msg, offset: i}
+	}
+	d.pos = len(d.buf)
+}
+
+// failChar stops the reader at an unexpected byte.
+func (d *jsonReader) failChar(i int, context string) {
+	if i >= len(d.buf) {
+		d.failAt(i, "")
+		return
+	}
+	d.failAt(i, fmt.Sprintf("invalid character %s %s", quoteChar(d.buf[i]), context))
+}
+
+func quoteChar(c byte) string {
+	if c == '\'' {
+		return `'\''`
+	}
+	if c == '"' {
+		return `'"'`
+	}
+	s := strconv.Quote(string(rune(c)))
+	return "'" + s[1:len(s)-1] + "'"
+}
+
+func (d *jsonReader) ws() {
+	for d.pos < len(d.buf) {
+		switch d.buf[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the first byte of the next value, or 0 at the end of input.
+func (d *jsonReader) peek() byte {
+	d.ws()
+	if d.pos < len(d.buf) {
+		return d.buf[d.pos]
+	}
+	return 0
+}
+
+// end checks that nothing but whitespace follows the value just read.
+func (d *jsonReader) end() {
+	if d.ws(); d.pos < len(d.buf) {
+		d.failChar(d.pos, "after top-level value")
+	}
+}
+
+// null reads a null if one is next and reports whether it did.
+func (d *jsonReader) null() bool {
+	if d.peek() == 'n' {
+		d.skip()
+		return d.syntax == nil
+	}
+	return false
+}
+
+// skip reads past one value, validating it, and returns its bytes.
+func (d *jsonReader) skip() []byte {
+	d.ws()
+	start := d.pos
+	end := d.skipValue(start)
+	if d.syntax != nil {
+		return nil
+	}
+	d.pos = end
+	return d.buf[start:end]
+}
+
+// skipValue validates the value starting at b[i] (no whitespace before it)
+// and returns the index just past it. It keeps its own stack of open
+// containers rather than recursing, so deep nesting costs no Go stack.
+func (d *jsonReader) skipValue(i int) int {
+	b := d.buf
+	var stackBuf [32]byte
+	stack := stackBuf[:0]
+	for {
+		// A value starts at i.
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			d.failAt(i, "")
+			return i
+		}
+		switch c := b[i]; c {
+		case '{', '[':
+			if d.depth+len(stack) >= maxDepth {
+				d.failAt(i, "exceeded max depth")
+				return i
+			}
+			stack = append(stack, c)
+			i = skipSpace(b, i+1)
+			if i >= len(b) {
+				d.failAt(i, "")
+				return i
+			}
+			if c == '[' {
+				if b[i] == ']' {
+					i++
+					stack = stack[:len(stack)-1]
+					break
+				}
+				continue
+			}
+			if b[i] == '}' {
+				i++
+				stack = stack[:len(stack)-1]
+				break
+			}
+			if i, _ = d.memberName(i); d.syntax != nil {
+				return i
+			}
+			continue
+		case '"':
+			if i, _ = d.stringEnd(i); d.syntax != nil {
+				return i
+			}
+		case 't':
+			i = d.literal(i, "true")
+		case 'f':
+			i = d.literal(i, "false")
+		case 'n':
+			i = d.literal(i, "null")
+		default:
+			i = d.numberEnd(i)
+		}
+		if d.syntax != nil {
+			return i
+		}
+		// After a value: close containers, or go on to the next element.
+		for {
+			if len(stack) == 0 {
+				return i
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				d.failAt(i, "")
+				return i
+			}
+			top := stack[len(stack)-1]
+			c := b[i]
+			if c == ',' {
+				i++
+				if top == '{' {
+					if i, _ = d.memberName(skipSpace(b, i)); d.syntax != nil {
+						return i
+					}
+				}
+				break
+			}
+			if top == '{' && c == '}' || top == '[' && c == ']' {
+				i++
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if top == '{' {
+				d.failChar(i, "after object key:value pair")
+			} else {
+				d.failChar(i, "after array element")
+			}
+			return i
+		}
+	}
+}
+
+// memberName validates `"name" :` starting at b[i] and returns the index
+// after the colon, and the name's contents (between its quotes, escapes
+// not undone).
+func (d *jsonReader) memberName(i int) (int, []byte) {
+	b := d.buf
+	if i >= len(b) || b[i] != '"' {
+		d.failChar(i, "looking for beginning of object key string")
+		return i, nil
+	}
+	end, _ := d.stringEnd(i)
+	if d.syntax != nil {
+		return end, nil
+	}
+	name := b[i+1 : end-1]
+	j := skipSpace(b, end)
+	if j >= len(b) || b[j] != ':' {
+		d.failChar(j, "after object key")
+		return j, nil
+	}
+	return j + 1, name
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// strPlain marks the bytes a string can hold without a closer look: not
+// '"', not '\\', not a control character. strASCII is the same for
+// ASCII only: a string made of those alone needs no decoding.
+var strPlain, strASCII = func() (plain, ascii [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		plain[c] = c != '"' && c != '\\'
+		ascii[c] = plain[c] && c < 0x80
+	}
+	return plain, ascii
+}()
+
+// stringEnd validates the string starting at b[i] (a '"') and returns the
+// index after its closing quote, and whether its contents are plain ASCII
+// with no escapes (so they are the string's value as they stand).
+func (d *jsonReader) stringEnd(i int) (int, bool) {
+	b := d.buf
+	j := i + 1
+	for j < len(b) && strASCII[b[j]] {
+		j++
+	}
+	if j < len(b) && b[j] == '"' {
+		return j + 1, true
+	}
+	for {
+		for j < len(b) && strPlain[b[j]] {
+			j++
+		}
+		if j >= len(b) {
+			d.failAt(j, "")
+			return j, false
+		}
+		switch b[j] {
+		case '"':
+			return j + 1, false
+		case '\\':
+			if j+1 >= len(b) {
+				d.failAt(j+1, "")
+				return j, false
+			}
+			switch b[j+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j += 2
+			case 'u':
+				for k := j + 2; k < j+6; k++ {
+					if k >= len(b) {
+						d.failAt(k, "")
+						return k, false
+					}
+					if !isHex(b[k]) {
+						d.failChar(k, "in \\u hexadecimal character escape")
+						return k, false
+					}
+				}
+				j += 6
+			default:
+				d.failChar(j+1, "in string escape code")
+				return j, false
+			}
+		default: // a control character
+			d.failChar(j, "in string literal")
+			return j, false
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func (d *jsonReader) literal(i int, lit string) int {
+	b := d.buf
+	for k := 1; k < len(lit); k++ {
+		if i+k >= len(b) {
+			d.failAt(i+k, "")
+			return i + k
+		}
+		if b[i+k] != lit[k] {
+			d.failChar(i+k, fmt.Sprintf("in literal %s (expecting %s)", lit, quoteChar(lit[k])))
+			return i + k
+		}
+	}
+	return i + len(lit)
+}
+
+// numberEnd validates the number starting at b[i]:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (d *jsonReader) numberEnd(i int) int {
+	b := d.buf
+	start := i
+	if b[i] == '-' {
+		i++
+	}
+	digits := func(i int) (int, bool) {
+		j := i
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+		return j, j > i
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i, _ = digits(i)
+	default:
+		if i == start {
+			d.failChar(i, "looking for beginning of value")
+		} else {
+			d.failChar(i, "in numeric literal")
+		}
+		return i
+	}
+	if i < len(b) && b[i] == '.' {
+		var ok bool
+		if i, ok = digits(i + 1); !ok {
+			d.failChar(i, "after decimal point in numeric literal")
+			return i
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		var ok bool
+		if i, ok = digits(i); !ok {
+			d.failChar(i, "in exponent of numeric literal")
+			return i
+		}
+	}
+	return i
+}

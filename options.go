@@ -1,0 +1,326 @@
+package a2a
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Defaults of a [Client].
+const (
+	// DefaultMaxResponseBytes caps a response body: 10 MiB.
+	DefaultMaxResponseBytes = 10 << 20
+	// DefaultTimeout is the per-attempt timeout of the default HTTP client.
+	// A caller's ctx deadline applies on top of it.
+	DefaultTimeout = 60 * time.Second
+	// DefaultUserAgent is sent unless [WithUserAgent] says otherwise.
+	DefaultUserAgent = "caoliao-a2a-go/0.1"
+)
+
+// Option configures a [Client] in [NewClient]. An option given bad input
+// makes NewClient return an error.
+type Option func(*clientConfig) error
+
+type clientConfig struct {
+	apiKey, workspace, bearer string
+	header                    http.Header
+	agentID, agentCode        string
+	httpClient                *http.Client
+	maxRetries                int
+	waitMin, waitMax          time.Duration
+	maxBody                   int64
+	userAgent                 string
+	logger                    *slog.Logger
+}
+
+// newClientConfig applies opts over the defaults.
+func newClientConfig(opts []Option) (clientConfig, error) {
+	cfg := clientConfig{
+		maxRetries: DefaultMaxRetries,
+		waitMin:    DefaultRetryWaitMin,
+		waitMax:    DefaultRetryWaitMax,
+		maxBody:    DefaultMaxResponseBytes,
+		userAgent:  DefaultUserAgent,
+	}
+	for _, opt := range opts {
+		if opt == nil {
+			return cfg, errors.New("a2a: nil Option")
+		}
+		if err := opt(&cfg); err != nil {
+			return cfg, err
+		}
+	}
+	if cfg.agentID != "" && cfg.agentCode != "" {
+		return cfg, errors.New("a2a: WithAgentID and WithAgentCode are exclusive")
+	}
+	return cfg, nil
+}
+
+// WithAPIKey sends key in the X-API-Key header of every request (the
+// gateway style of the Caoliao service docs). It returns an error from
+// NewClient when key is empty or holds a line break. The key never
+// appears in an error or a log record.
+func WithAPIKey(key string) Option {
+	return func(c *clientConfig) error {
+		if err := checkHeaderValue("API key", key); err != nil {
+			return err
+		}
+		c.apiKey = key
+		return nil
+	}
+}
+
+// WithWorkspace sends id in the X-Workspace-ID header of every request
+// (gateway style). It returns an error from NewClient when id is empty or
+// holds a line break.
+func WithWorkspace(id string) Option {
+	return func(c *clientConfig) error {
+		if err := checkHeaderValue("workspace id", id); err != nil {
+			return err
+		}
+		c.workspace = id
+		return nil
+	}
+}
+
+// WithBearerToken sends "Authorization: Bearer <token>" with every request.
+// It returns an error from NewClient when token is empty or holds a line
+// break. The token never appears in an error or a log record.
+func WithBearerToken(token string) Option {
+	return func(c *clientConfig) error {
+		if err := checkHeaderValue("bearer token", token); err != nil {
+			return err
+		}
+		c.bearer = token
+		return nil
+	}
+}
+
+// WithHeader adds a header to every request. It may be given several times.
+// It returns an error from NewClient for an invalid name or value, or for a
+// header the client sets itself (Content-Type, Content-Length, Host).
+// Values of headers whose names suggest a credential (containing "auth",
+// "key", "token", "secret", "cookie", "session", "pass", "pwd", "sig",
+// "credential" or "access", in any case) are redacted from errors and logs
+// like the API key.
+func WithHeader(name, value string) Option {
+	return func(c *clientConfig) error {
+		if !validHeaderName(name) {
+			return fmt.Errorf("a2a: invalid header name %q", name)
+		}
+		switch http.CanonicalHeaderKey(name) {
+		case "Content-Type", "Content-Length", "Host":
+			return fmt.Errorf("a2a: header %s is set by the client", http.CanonicalHeaderKey(name))
+		}
+		if strings.ContainsAny(value, "\r\n\x00") {
+			return fmt.Errorf("a2a: header %s: value holds a line break or NUL", http.CanonicalHeaderKey(name))
+		}
+		if c.header == nil {
+			c.header = http.Header{}
+		}
+		c.header.Add(name, value)
+		return nil
+	}
+}
+
+// WithAgentID puts "agent_id": id at the top level of every JSON-RPC request
+// body, tasks/get and tasks/cancel included, to select the agent behind a
+// gateway. It cannot be combined with [WithAgentCode].
+func WithAgentID(id string) Option {
+	return func(c *clientConfig) error {
+		if id == "" {
+			return errors.New("a2a: empty agent id")
+		}
+		c.agentID = id
+		return nil
+	}
+}
+
+// WithAgentCode puts "agent_code": code at the top level of every JSON-RPC
+// request body, to select the agent behind a gateway. It cannot be
+// combined with [WithAgentID].
+func WithAgentCode(code string) Option {
+	return func(c *clientConfig) error {
+		if code == "" {
+			return errors.New("a2a: empty agent code")
+		}
+		c.agentCode = code
+		return nil
+	}
+}
+
+// WithHTTPClient makes the client send requests through a shallow copy of hc
+// (its Transport, Timeout and Jar are used). The copy's CheckRedirect
+// refuses redirects to another host and method-changing redirects (301, 302,
+// 303 on POST) before calling hc's own. The default is an [http.Client] with
+// its own pooled transport (go-cleanhttp; never [http.DefaultTransport], which
+// tests and tracing libraries replace) and a [DefaultTimeout] per attempt.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *clientConfig) error {
+		if hc == nil {
+			return errors.New("a2a: nil *http.Client")
+		}
+		c.httpClient = hc
+		return nil
+	}
+}
+
+// WithMaxRetries sets how many times a retryable request is re-sent after
+// its first attempt (default [DefaultMaxRetries]); 0 disables retries. It
+// returns an error from NewClient when n is negative or above 20.
+func WithMaxRetries(n int) Option {
+	return func(c *clientConfig) error {
+		if n < 0 || n > 20 {
+			return fmt.Errorf("a2a: max retries %d out of range 0..20", n)
+		}
+		c.maxRetries = n
+		return nil
+	}
+}
+
+// WithRetryWait sets the backoff between retries: the first wait is about
+// minWait, doubling with jitter, each wait at most maxWait (defaults
+// [DefaultRetryWaitMin], [DefaultRetryWaitMax]). A server's Retry-After is
+// honoured up to maxWait; one asking for longer is not retried and its
+// delay is reported in [HTTPError.RetryAfter]. It returns an error from
+// NewClient unless 0 < minWait <= maxWait.
+func WithRetryWait(minWait, maxWait time.Duration) Option {
+	return func(c *clientConfig) error {
+		if minWait <= 0 || maxWait < minWait {
+			return fmt.Errorf("a2a: retry wait needs 0 < min (%s) <= max (%s)", minWait, maxWait)
+		}
+		c.waitMin, c.waitMax = minWait, maxWait
+		return nil
+	}
+}
+
+// WithMaxResponseBytes caps a response body at n bytes (default
+// [DefaultMaxResponseBytes], 10 MiB); a larger reply gives a
+// [*BodyTooLargeError]. It returns an error from NewClient when n < 1.
+func WithMaxResponseBytes(n int64) Option {
+	return func(c *clientConfig) error {
+		if n < 1 {
+			return fmt.Errorf("a2a: max response bytes %d must be positive", n)
+		}
+		c.maxBody = n
+		return nil
+	}
+}
+
+// WithUserAgent sets the User-Agent header (default [DefaultUserAgent]). It
+// returns an error from NewClient when ua is empty or holds a line break.
+func WithUserAgent(ua string) Option {
+	return func(c *clientConfig) error {
+		if err := checkHeaderValue("user agent", ua); err != nil {
+			return err
+		}
+		c.userAgent = ua
+		return nil
+	}
+}
+
+// WithLogger makes the client log each attempt, retry and reply at debug
+// level (method, request id, attempt, HTTP status, bytes, duration; never
+// URLs, headers or credentials), and each call that got no reply with its
+// error text (redacted). The default logs nothing.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *clientConfig) error {
+		if l == nil {
+			return errors.New("a2a: nil *slog.Logger")
+		}
+		c.logger = l
+		return nil
+	}
+}
+
+func checkHeaderValue(what, v string) error {
+	if v == "" {
+		return fmt.Errorf("a2a: empty %s", what)
+	}
+	if strings.ContainsAny(v, "\r\n\x00") {
+		return fmt.Errorf("a2a: %s holds a line break or NUL", what)
+	}
+	return nil
+}
+
+func validHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if r > 0x7e || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// CallOption adjusts one call. Each option's doc says which methods use it;
+// the others ignore it. An option given bad input makes the call return an
+// error before anything is sent.
+type CallOption func(*callConfig) error
+
+type callConfig struct {
+	historyLength *int
+	blocking      bool
+	outputModes   []string
+	retrySend     bool
+}
+
+// HistoryLength asks for at most n of the most recent history messages in
+// the returned task (message/send configuration.historyLength; tasks/get
+// params.historyLength). Without it the field is not sent and the server's
+// default applies. n must be >= 0; the meaning of 0 differs between servers.
+// Spec: A2A v0.3 §7.1.1, §7.3.1.
+func HistoryLength(n int) CallOption {
+	return func(c *callConfig) error {
+		if n < 0 {
+			return fmt.Errorf("a2a: history length %d is negative", n)
+		}
+		c.historyLength = &n
+		return nil
+	}
+}
+
+// Blocking sets message/send configuration.blocking (default true: the agent
+// answers when the task is done or interrupted). With false the agent may
+// answer at once with a submitted or working task; use [Client.WaitTask].
+func Blocking(b bool) CallOption {
+	return func(c *callConfig) error { c.blocking = b; return nil }
+}
+
+// AcceptedOutputModes sets message/send configuration.acceptedOutputModes,
+// the MIME types the caller can read (e.g. "text/plain", "application/json").
+// With no modes the field is not sent.
+func AcceptedOutputModes(modes ...string) CallOption {
+	return func(c *callConfig) error {
+		c.outputModes = append([]string(nil), modes...)
+		return nil
+	}
+}
+
+// RetrySend lets message/send be retried like tasks/get (on 502, 504 and
+// connection errors after the request may have reached the agent). Use it
+// only for agents that drop duplicate messageIds or for queries without side
+// effects, such as Caoliao's read-only skills. Without it message/send is
+// retried only where the agent cannot have acted (connection not made, 429,
+// 503). Every retry carries the same messageId.
+func RetrySend() CallOption {
+	return func(c *callConfig) error { c.retrySend = true; return nil }
+}
+
+func buildCallConfig(opts []CallOption) (callConfig, error) {
+	cfg := callConfig{blocking: true}
+	for _, opt := range opts {
+		if opt == nil {
+			return cfg, errors.New("a2a: nil CallOption")
+		}
+		if err := opt(&cfg); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}

@@ -1,0 +1,200 @@
+package a2a
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// redactor removes every secret a client knows from text that may reach an
+// error or a log record: the API key, the bearer token, the endpoint's
+// userinfo and query values, the values of credential-named headers, and,
+// for one call, the secrets that call carries in its body (a push config's
+// token and credentials). It is the only place that does, so every error
+// the client builds goes through one of its methods.
+//
+// Each secret is matched in its Go-quoted, JSON-escaped (with and without
+// "\/"), query-escaped and path-escaped spellings, and every run of 6 or
+// more letters and digits of it on its own, longest first, so no part of
+// one survives in any common encoding (an encoder that writes "+" as
+// \u002B, &#43; or %2b leaves only separators and short fragments).
+type redactor struct {
+	forms []string // every spelling to replace, longest first
+	rep   *strings.Replacer
+}
+
+// minSecretRun is the shortest run of letters and digits in a secret that
+// is redacted on its own, in bytes.
+const minSecretRun = 6
+
+// redacted is what a secret is replaced with.
+const redacted = "[REDACTED]"
+
+// newRedactor returns the redactor for a client of endpoint u sending the
+// given API key, bearer token and extra headers.
+func newRedactor(u *url.URL, apiKey, bearer string, header http.Header) *redactor {
+	f := formSet{}
+	f.secret(apiKey)
+	f.secret(bearer)
+	if u.User != nil {
+		f.add(u.User.Username(), 4)
+		if p, ok := u.User.Password(); ok {
+			f.secret(p)
+			// net/http sends userinfo as "Authorization: Basic <this>".
+			f.add(base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+p)), 1)
+		}
+		f.add(u.User.String(), 4) // as written in the URL, escapes and all
+	}
+	for pair := range strings.SplitSeq(u.RawQuery, "&") {
+		rawName, rawValue, _ := strings.Cut(pair, "=")
+		name, err1 := url.QueryUnescape(rawName)
+		value, err2 := url.QueryUnescape(rawValue)
+		switch {
+		case credentialName(name) || err1 != nil:
+			f.add(rawValue, 1) // as written, as it goes on the wire
+			if err2 == nil {
+				f.secret(value)
+			}
+		default: // perhaps a credential all the same, unless very short
+			f.add(rawValue, 4)
+			if err2 == nil {
+				f.add(value, 4)
+			}
+		}
+	}
+	for name, vs := range header {
+		if !credentialName(name) {
+			continue
+		}
+		for _, v := range vs {
+			f.add(v, 1)
+			if _, token, ok := strings.Cut(v, " "); ok { // "Bearer <token>"
+				f.secret(strings.TrimSpace(token))
+			} else {
+				f.secret(v)
+			}
+		}
+	}
+	return f.redactor()
+}
+
+// with returns a redactor that also removes secrets; r itself is
+// unchanged. With no secrets it returns r.
+func (r *redactor) with(secrets ...string) *redactor {
+	if len(secrets) == 0 {
+		return r
+	}
+	f := formSet{}
+	for _, s := range r.forms {
+		f[s] = true
+	}
+	for _, s := range secrets {
+		f.secret(s)
+	}
+	return f.redactor()
+}
+
+// formSet collects the spellings of secrets.
+type formSet map[string]bool
+
+// add adds s, when at least minLen bytes long, in each of its spellings.
+func (f formSet) add(s string, minLen int) {
+	if len(s) < max(minLen, 1) {
+		return
+	}
+	q := strconv.Quote(s)
+	forms := []string{s, q[1 : len(q)-1], url.QueryEscape(s), url.PathEscape(s)}
+	if j, err := json.Marshal(s); err == nil {
+		js := string(j[1 : len(j)-1])
+		forms = append(forms, js, strings.ReplaceAll(js, "/", `\/`)) // PHP-style "\/"
+	}
+	for _, form := range forms {
+		f[form] = true
+	}
+}
+
+// secret adds s and each run of minSecretRun or more letters and digits
+// in it.
+func (f formSet) secret(s string) {
+	f.add(s, 1)
+	for run := range strings.FieldsFuncSeq(s, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	}) {
+		f.add(run, minSecretRun)
+	}
+}
+
+func (f formSet) redactor() *redactor {
+	forms := slices.SortedFunc(maps.Keys(f), func(a, b string) int { return len(b) - len(a) })
+	pairs := make([]string, 0, 2*len(forms))
+	for _, s := range forms {
+		pairs = append(pairs, s, redacted)
+	}
+	return &redactor{forms: forms, rep: strings.NewReplacer(pairs...)}
+}
+
+// str returns s with every secret replaced by "[REDACTED]".
+func (r *redactor) str(s string) string { return r.rep.Replace(s) }
+
+// bytes is str for raw bytes; nil stays nil, and bytes without a secret
+// come back as they are.
+func (r *redactor) bytes(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	if s := r.str(string(b)); s != string(b) {
+		return []byte(s)
+	}
+	return b
+}
+
+// quote returns s redacted, cut to 40 bytes and Go-quoted, for naming a
+// server-sent value in an error. Redacting first keeps a secret cut in two
+// by the cut from surviving in part.
+func (r *redactor) quote(s string) string {
+	return strconv.Quote(truncate(r.str(s), 40))
+}
+
+// excerpt returns the start of a body for an error, redacted, at most n
+// bytes (cut on a rune boundary).
+func (r *redactor) excerpt(b []byte, n int) []byte {
+	s := r.str(string(b))
+	if len(s) > n {
+		s = truncate(s, n)
+	}
+	return []byte(s)
+}
+
+// err drops the *url.Error wrapper (its text holds the request URL, which
+// may carry credentials) and redacts what is left.
+func (r *redactor) err(err error) error {
+	if err == nil {
+		return nil
+	}
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		err = ue.Err
+	}
+	if msg := r.str(err.Error()); msg != err.Error() {
+		return errors.New(msg)
+	}
+	return err
+}
+
+// credentialName reports whether a header or query parameter name suggests
+// a credential: it contains "auth", "key", "token", "secret", "cookie",
+// "session", "pass", "pwd", "sig", "credential" or "access", in any case.
+func credentialName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"auth", "key", "token", "secret", "cookie", "session", "pass", "pwd", "sig", "credential", "access"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}

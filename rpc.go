@@ -1,0 +1,456 @@
+package a2a
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// The one call path. A client method asks the protocol binding for a
+// callSpec, then:
+//
+//	newCall   encodes the JSON-RPC envelope once (id, agent selector), so
+//	          every retry sends the same bytes;
+//	send      makes the HTTP attempts through go-retryablehttp; its
+//	          CheckRetry (call.checkRetry) ends each attempt: it reads the
+//	          body, bounded (body.go), and decides on a retry (retry.go);
+//	checkReply checks the envelope (jsonrpc, the id, result or error)
+//	          before anything decodes the result;
+//
+// and the binding decodes the result into the SDK's types. Streams take the
+// same path with spec.stream set, and check each event's envelope with
+// checkReply; an agent card GET shares send.
+
+// callSpec is one JSON-RPC call as a binding prepares it.
+type callSpec struct {
+	// method is the JSON-RPC method as the binding spells it.
+	method string
+	// params is encoded as the envelope's "params"; nil leaves it out.
+	params any
+	// class says when the request may be sent again.
+	class retryClass
+	// stream: a 2xx text/event-stream reply is left open to be read
+	// event by event.
+	stream bool
+	// nullResult: a reply with neither result nor error is a null result
+	// (a2a-go v0.3.15 sends one for tasks/pushNotificationConfig/delete).
+	nullResult bool
+	// needs is the agent card capability the call needs; a client that
+	// knows a card ruling it out refuses the call before sending.
+	needs capability
+	// secrets the call carries in its params, redacted from its errors
+	// like the client's credentials.
+	secrets []string
+}
+
+// request is the JSON-RPC 2.0 request envelope (A2A v0.3 §6.11), with a
+// gateway's agent selector at the top level.
+type request struct {
+	JSONRPC   string `json:"jsonrpc"`
+	ID        int64  `json:"id"`
+	Method    string `json:"method"`
+	Params    any    `json:"params,omitempty"`
+	AgentID   string `json:"agent_id,omitempty"`
+	AgentCode string `json:"agent_code,omitempty"`
+}
+
+// call is one call in flight: its request, encoded once, and the attempt
+// that ended last. It is used by one goroutine; the retry hooks are its
+// methods, so nothing of it travels in a context.
+type call struct {
+	c          *Client
+	spec       callSpec
+	red        *redactor // the client's, with spec.secrets
+	id         int64     // the JSON-RPC id; 0 for a GET
+	httpMethod string
+	target     string
+	payload    []byte // nil for a GET
+	start      time.Time
+	att        attempt
+	rc         retryablehttp.Client
+}
+
+// attempt is how one HTTP attempt of a call ended.
+type attempt struct {
+	n      int         // attempts made, this one included
+	status int         // the reply's HTTP status; 0 without a reply
+	header http.Header // the reply's header
+	open   bool        // an event stream, left open for the caller
+	bodyRead
+}
+
+// newCall encodes spec's envelope with a fresh id and the agent selector.
+func (c *Client) newCall(spec callSpec) (*call, error) {
+	env := request{JSONRPC: "2.0", ID: c.nextID.Add(1), Method: spec.method, Params: spec.params}
+	switch c.agentKey {
+	case "agent_id":
+		env.AgentID = c.agentVal
+	case "agent_code":
+		env.AgentCode = c.agentVal
+	}
+	payload, err := json.Marshal(env)
+	if err != nil {
+		return nil, fmt.Errorf("a2a: %s: encode request: %w", spec.method, err)
+	}
+	return &call{c: c, spec: spec, red: c.red.with(spec.secrets...), id: env.ID,
+		httpMethod: http.MethodPost, target: c.endpoint, payload: payload}, nil
+}
+
+// newGet is a call that GETs target (an agent card), retried like
+// tasks/get; method names it in errors and logs.
+func (c *Client) newGet(method, target string) *call {
+	return &call{c: c, spec: callSpec{method: method, class: retryIdempotent}, red: c.red,
+		httpMethod: http.MethodGet, target: target}
+}
+
+// invoke runs a unary call: send it, then check the reply's envelope.
+// Errors: an *UnsupportedByCardError before sending, and those of send and
+// checkReply.
+func (c *Client) invoke(ctx context.Context, spec callSpec) (*reply, error) {
+	if err := c.requireCapability(spec); err != nil {
+		return nil, err
+	}
+	cl, err := c.newCall(spec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := cl.send(ctx); err != nil {
+		return nil, err
+	}
+	return cl.checkReply(cl.att.body)
+}
+
+// send makes the call's HTTP attempts and returns the last reply, its body
+// read into cl.att.body and closed; or, for a streaming call answered with
+// an event stream, the reply with its body open for the caller to read and
+// close. Errors: ctx's error wrapped (the caller gave up, not the server),
+// *TransportError (no reply, or the connection broke in the body),
+// *BodyTooLargeError, and for a body that arrived but cannot be decoded
+// (corrupt gzip, an unknown Content-Encoding) a *ProtocolError on a 2xx
+// reply or an *HTTPError on any other; or a request-building error.
+func (cl *call) send(ctx context.Context) (*http.Response, error) {
+	c := cl.c
+	cl.start = time.Now()
+	req, err := retryablehttp.NewRequestWithContext(ctx, cl.httpMethod, cl.target, cl.payload)
+	if err != nil {
+		return nil, fmt.Errorf("a2a: %s: build request: %w", cl.spec.method, err)
+	}
+	for k, vs := range c.header {
+		req.Header[k] = vs
+	}
+	if cl.payload == nil {
+		req.Header.Del("Content-Type")
+	}
+	hc := c.hc
+	if cl.spec.stream {
+		req.Header.Set("Accept", "text/event-stream")
+		hc = c.streamHC
+	}
+	cl.rc.HTTPClient = hc
+	cl.rc.RetryWaitMin, cl.rc.RetryWaitMax, cl.rc.RetryMax = c.waitMin, c.waitMax, c.maxRetries
+	cl.rc.CheckRetry = cl.checkRetry
+	cl.rc.Backoff = backoff
+	cl.rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
+	if c.log.Enabled(ctx, slog.LevelDebug) {
+		cl.rc.RequestLogHook = cl.logAttempt
+	}
+
+	resp, err := cl.rc.Do(req)
+	if ctx.Err() != nil || err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		return nil, cl.noReply(ctx, cl.connFault(ctx, err))
+	}
+	if cl.att.open {
+		c.log.LogAttrs(ctx, slog.LevelDebug, "a2a stream opened", slog.String("method", cl.spec.method), slog.Int64("id", cl.id),
+			slog.Int("attempts", cl.att.n), slog.Duration("elapsed", time.Since(cl.start)))
+		return resp, nil
+	}
+	if cl.att.err != nil {
+		return nil, cl.noReply(ctx, cl.connFault(ctx, cl.att.err))
+	}
+	c.log.LogAttrs(ctx, slog.LevelDebug, "a2a reply",
+		slog.String("method", cl.spec.method), slog.Int64("id", cl.id), slog.Int("status", resp.StatusCode),
+		slog.Int("bytes", len(cl.att.body)), slog.Int("attempts", cl.att.n), slog.Duration("elapsed", time.Since(cl.start)))
+	switch {
+	case cl.att.tooLarge:
+		return nil, &BodyTooLargeError{Method: cl.spec.method, Limit: c.maxBody, StatusCode: resp.StatusCode}
+	case cl.att.fault != nil && !is2xx(resp.StatusCode):
+		// Not believed as JSON-RPC whatever it holds: an *HTTPError, its
+		// excerpt the bytes as received.
+		return nil, cl.httpError()
+	case cl.att.fault != nil:
+		return nil, cl.protocolError(resp.StatusCode, cl.att.body, "body cannot be read", cl.att.fault)
+	}
+	return resp, nil
+}
+
+// checkRetry is the CheckRetry of the call's retryablehttp client. The
+// call sets no response handler, so it runs exactly once after each
+// attempt, and it is the one place a reply body is read: it records the
+// attempt, reads the body whole (bounded by the client's cap) and closes
+// it, leaving http.NoBody for retryablehttp to drain, unless the reply is
+// an event stream for a streaming call, which it leaves open. It then
+// decides on a retry by the call's class ([Client.retryable]). It returns
+// ctx's error first, so a cancelled call never retries.
+func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	cl.att = attempt{n: cl.att.n + 1}
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if err == nil {
+		cl.att.status, cl.att.header = resp.StatusCode, resp.Header
+		if cl.spec.stream && isEventStream(resp) {
+			cl.att.open = true
+			return false, nil
+		}
+		cl.att.bodyRead = readBody(resp, cl.c.maxBody, cl.red)
+		resp.Body.Close()
+		resp.Body = http.NoBody
+		err = cl.att.err
+	}
+	return cl.c.retryable(cl.spec.class, resp, &cl.att, err), nil
+}
+
+// logAttempt is the RequestLogHook of the call's retryablehttp client,
+// set when debug logging is on. It only logs: never the URL or headers.
+func (cl *call) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int) {
+	cl.c.log.LogAttrs(req.Context(), slog.LevelDebug, "a2a request",
+		slog.String("method", cl.spec.method), slog.Int64("id", cl.id), slog.Int("attempt", retry+1))
+}
+
+// connFault is the error for a call whose connection failed (err): ctx's
+// error, wrapped, when ctx is done (the caller gave up, not the server),
+// else a *TransportError.
+func (cl *call) connFault(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("a2a: %s: %w", cl.spec.method, ctx.Err())
+	}
+	return &TransportError{Method: cl.spec.method, Attempts: cl.att.n, Err: cl.red.err(err)}
+}
+
+// noReply logs a call that got no usable reply (its error is already
+// redacted) and returns the error.
+func (cl *call) noReply(ctx context.Context, fail error) error {
+	cl.c.log.LogAttrs(ctx, slog.LevelDebug, "a2a no reply", slog.String("method", cl.spec.method), slog.Int64("id", cl.id),
+		slog.Int("attempts", cl.att.n), slog.Duration("elapsed", time.Since(cl.start)), slog.String("error", fail.Error()))
+	return fail
+}
+
+// protocolError is the one constructor of *ProtocolError: the reason, the
+// body and the underlying error are redacted here.
+func (cl *call) protocolError(status int, body []byte, reason string, err error) *ProtocolError {
+	return &ProtocolError{Method: cl.spec.method, Reason: cl.red.str(reason), StatusCode: status,
+		Body: cl.red.bytes(body), Err: cl.red.err(err)}
+}
+
+// maxBodyExcerpt bounds HTTPError.Body, in bytes.
+const maxBodyExcerpt = 512
+
+// httpError is the *HTTPError for the last attempt's reply.
+func (cl *call) httpError() *HTTPError {
+	h := cl.att.header
+	e := &HTTPError{
+		Method:      cl.spec.method,
+		StatusCode:  cl.att.status,
+		ContentType: cl.red.str(h.Get("Content-Type")),
+		Body:        cl.red.excerpt(cl.att.body, maxBodyExcerpt),
+	}
+	switch cl.att.status {
+	case http.StatusUnauthorized:
+		e.Challenge = cl.red.str(h.Get("WWW-Authenticate"))
+	case http.StatusProxyAuthRequired:
+		e.Challenge = cl.red.str(h.Get("Proxy-Authenticate"))
+	}
+	if d, ok := parseRetryAfter(h.Get("Retry-After"), time.Now()); ok {
+		e.RetryAfter = d
+	}
+	return e
+}
+
+// reply is a checked JSON-RPC reply to a call: its result, and what a
+// *ProtocolError about it needs.
+type reply struct {
+	cl     *call
+	status int
+	body   []byte          // the whole body, or one stream event's data
+	result json.RawMessage // within body
+}
+
+// fault is a *ProtocolError about this reply.
+func (r *reply) fault(reason string, err error) *ProtocolError {
+	return r.cl.protocolError(r.status, r.body, reason, err)
+}
+
+// envelope is a JSON-RPC response envelope as read; nil members were
+// absent.
+type envelope struct {
+	jsonrpc    *string
+	jsonrpcBad bool // present and neither a string nor null
+	id         []byte
+	result     []byte
+	error      []byte
+}
+
+var envelopeNames = newNameSet("jsonrpc", "id", "result", "error")
+
+// readEnvelope reads body as a JSON-RPC response envelope in one validating
+// pass, leaving result and error unread. A member spelled in another case
+// is taken as the member (as encoding/json would take it) and reported by
+// d.fault.
+func readEnvelope(body []byte) (envelope, *jsonReader, bool) {
+	var env envelope
+	d := newJSONReader(body)
+	isObject := d.peek() == '{'
+	if !isObject {
+		d.skip()
+	} else {
+		d.object(envelopeNames, "", func(i int) {
+			switch i {
+			case 0:
+				switch d.peek() {
+				case '"':
+					s := d.str()
+					env.jsonrpc, env.jsonrpcBad = &s, false
+				case 'n':
+					d.null()
+					env.jsonrpc = nil
+				default:
+					d.skip()
+					env.jsonrpcBad = true
+				}
+			case 1:
+				env.id = d.raw()
+			case 2:
+				env.result = d.raw()
+			case 3:
+				env.error = d.raw()
+			}
+		})
+	}
+	d.end()
+	return env, d, isObject
+}
+
+// checkReply is the one place that decides between a JSON-RPC result, a
+// JSON-RPC error, an HTTP error and a protocol error, for body as the last
+// attempt's reply (or one event of a stream). A body that is a JSON-RPC
+// response is believed whatever the HTTP status (a failed task comes as a
+// result; some agents send errors with 4xx/5xx); a non-2xx reply whose body
+// is not one is an *HTTPError, a 2xx one a *ProtocolError. The envelope and
+// the id are checked here, before the binding decodes the result. Errors:
+// *RPCError, *HTTPError, *ProtocolError.
+func (cl *call) checkReply(body []byte) (*reply, error) {
+	status := cl.att.status
+	rep := &reply{cl: cl, status: status, body: body}
+	env, d, isObject := readEnvelope(body)
+	ok2xx := is2xx(status)
+	looksRPC := d.syntax == nil && isObject && !env.jsonrpcBad && (env.jsonrpc != nil || env.result != nil || env.error != nil)
+	if !ok2xx && (env.jsonrpc == nil || *env.jsonrpc != "2.0") {
+		// A gateway's own JSON error ({"error":{"code":"UNAUTHORIZED"}}) on
+		// a 401/429 is an HTTP failure, not a JSON-RPC reply.
+		looksRPC = false
+	}
+	if !looksRPC {
+		switch {
+		case !ok2xx:
+			return nil, cl.httpError()
+		case len(bytes.TrimSpace(body)) == 0:
+			return nil, rep.fault(fmt.Sprintf("empty body with HTTP %d", status), nil)
+		case d.syntax != nil:
+			return nil, rep.fault("response is not JSON", d.syntax)
+		default:
+			return nil, rep.fault("response is not a JSON-RPC response object", nil)
+		}
+	}
+	switch {
+	case d.fault != "":
+		return nil, rep.fault(d.fault, nil)
+	case env.jsonrpc == nil:
+		return nil, rep.fault(`"jsonrpc" member is missing`, nil)
+	case *env.jsonrpc != "2.0":
+		return nil, rep.fault(fmt.Sprintf(`"jsonrpc" is %s, want "2.0"`, cl.red.quote(*env.jsonrpc)), nil)
+	}
+	// Lax servers write the absent member as null ("error": null beside a
+	// result); a null error is taken as absent.
+	if isNull(env.error) {
+		env.error = nil
+	}
+	switch {
+	case env.result != nil && env.error != nil && !isNull(env.result):
+		return nil, rep.fault("both result and error are present", nil)
+	case env.result == nil && env.error == nil && cl.spec.nullResult:
+		env.result = json.RawMessage("null")
+	case env.result == nil && env.error == nil:
+		return nil, rep.fault("neither result nor error is present", nil)
+	}
+	idOK := sameID(env.id, cl.id)
+	if env.error != nil {
+		// JSON-RPC 2.0 §5: the id is null when the server could not read ours.
+		if !idOK && !isNull(env.id) {
+			return nil, rep.fault(cl.idMismatch(env.id), nil)
+		}
+		return nil, rep.rpcError(env.error)
+	}
+	if !idOK {
+		return nil, rep.fault(cl.idMismatch(env.id), nil)
+	}
+	rep.result = env.result
+	return rep, nil
+}
+
+var rpcErrorNames = newNameSet("code", "message", "data")
+
+// rpcError decodes a JSON-RPC error object into an *RPCError, or returns
+// a *ProtocolError for one without an integer code.
+func (r *reply) rpcError(raw []byte) error {
+	var code []byte
+	var message string
+	var data json.RawMessage
+	d := newJSONReader(raw)
+	d.object(rpcErrorNames, "an object", func(i int) {
+		switch i {
+		case 0:
+			code = d.raw()
+		case 1:
+			message = d.str()
+		case 2:
+			data = d.raw()
+		}
+	})
+	if d.fault != "" {
+		return r.fault(d.fault, nil)
+	}
+	n, err := strconv.ParseInt(string(code), 10, 0)
+	if d.mistype != nil || err != nil {
+		return r.fault("error member is not a JSON-RPC error object with an integer code", d.mistype)
+	}
+	return &RPCError{Method: r.cl.spec.method, Code: int(n), Message: r.cl.red.str(message), Data: r.cl.red.bytes(data), StatusCode: r.status}
+}
+
+func (cl *call) idMismatch(got []byte) string {
+	g := string(bytes.TrimSpace(got))
+	if g == "" {
+		g = "absent"
+	}
+	return fmt.Sprintf("response id %s does not match request id %d", truncate(cl.red.str(g), 40), cl.id)
+}
+
+// sameID reports whether a response id is the JSON number want.
+func sameID(raw []byte, want int64) bool {
+	if len(raw) == 0 || raw[0] == '"' {
+		return false
+	}
+	got, err := strconv.ParseInt(string(raw), 10, 64)
+	return err == nil && got == want
+}
+
+func isNull(raw []byte) bool { return string(raw) == "null" }

@@ -1,0 +1,104 @@
+package a2a
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+)
+
+// Server-Sent Events framing, for message/stream and tasks/resubscribe.
+
+// errEventTooLarge is an SSE event whose data lines add up past the cap.
+var errEventTooLarge = errors.New("event exceeds the size cap")
+
+// sseReader reads Server-Sent Events (the WHATWG HTML "event stream"
+// format): lines end in CRLF, LF or CR; "data:" lines of one event are
+// joined with "\n"; a blank line dispatches; comments (":") and the
+// "event", "id" and "retry" fields are ignored, as A2A gives them no
+// meaning. Lines and events are bounded by max bytes.
+type sseReader struct {
+	sc      *bufio.Scanner
+	max     int64
+	started bool
+}
+
+func newSSEReader(r io.Reader, max int64) *sseReader {
+	sc := bufio.NewScanner(r)
+	limit := 1<<31 - 1
+	if max < int64(limit)-2 {
+		limit = int(max) + 2 // the line, and room for its CRLF
+	}
+	sc.Buffer(make([]byte, 0, 64<<10), limit)
+	sc.Split(scanSSELines)
+	return &sseReader{sc: sc, max: max}
+}
+
+// next returns the data of the next event, or io.EOF at the end of the
+// stream.
+func (s *sseReader) next() ([]byte, error) {
+	var data []byte
+	has := false
+	for s.sc.Scan() {
+		line := s.sc.Bytes()
+		if !s.started { // the format allows one leading byte-order mark
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+			s.started = true
+		}
+		if len(line) == 0 {
+			if has {
+				return data, nil
+			}
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		field, value, found := bytes.Cut(line, []byte(":"))
+		if !found {
+			value = nil
+		}
+		value = bytes.TrimPrefix(value, []byte(" "))
+		if string(field) != "data" {
+			continue
+		}
+		if has {
+			data = append(data, '\n')
+		}
+		data = append(data, value...)
+		has = true
+		if int64(len(data)) > s.max {
+			return nil, errEventTooLarge
+		}
+	}
+	if err := s.sc.Err(); err != nil {
+		return nil, err
+	}
+	if has { // the stream ended without a blank line after the last event
+		return data, nil
+	}
+	return nil, io.EOF
+}
+
+// scanSSELines is a bufio.SplitFunc for lines ended by CRLF, LF or CR.
+func scanSSELines(data []byte, atEOF bool) (int, []byte, error) {
+	i := bytes.IndexAny(data, "\r\n")
+	switch {
+	case i < 0:
+		if atEOF && len(data) > 0 {
+			return len(data), data, nil
+		}
+		return 0, nil, nil
+	case data[i] == '\n':
+		return i + 1, data[:i], nil
+	case i+1 < len(data):
+		if data[i+1] == '\n' {
+			return i + 2, data[:i], nil
+		}
+		return i + 1, data[:i], nil
+	case atEOF:
+		return i + 1, data[:i], nil
+	default:
+		return 0, nil, nil // a CR at the end: wait to see whether LF follows
+	}
+}

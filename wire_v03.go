@@ -1,0 +1,307 @@
+package a2a
+
+import "encoding/json"
+
+// The A2A v0.3 decoder: one table per wire object, naming each member once
+// with how it is read. Live replies, stream events and the UnmarshalJSON
+// methods of Task, Message, TaskStatus and Parts all decode through these
+// tables in one pass over the bytes, on a jsonReader, which also checks the
+// member names against the table's. Raw members (data, metadata, an
+// unknown part) alias the bytes they were read from, so the bytes must not
+// change afterwards: the client reads from its own reply buffer, and
+// UnmarshalJSON from its own copy of its input.
+
+// field is one member of a wire object: its name and how it is read into
+// a T.
+type field[T any] struct {
+	name string
+	read func(d *jsonReader, v *T)
+}
+
+// fields is the table of one wire object.
+type fields[T any] struct {
+	names *nameSet
+	read  []func(d *jsonReader, v *T)
+}
+
+func newFields[T any](fs []field[T]) *fields[T] {
+	t := &fields[T]{}
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.name
+		t.read = append(t.read, f.read)
+	}
+	t.names = newNameSet(names...)
+	return t
+}
+
+// decode reads the object at d into v; see [jsonReader.object] for null and
+// for values that are not objects.
+func (t *fields[T]) decode(d *jsonReader, v *T) bool {
+	return d.object(t.names, "an object", func(i int) { t.read[i](d, v) })
+}
+
+var fileFields = newFields([]field[FileContent]{
+	{"name", func(d *jsonReader, f *FileContent) { f.Name = d.str() }},
+	{"mimeType", func(d *jsonReader, f *FileContent) { f.MIMEType = d.str() }},
+	{"bytes", func(d *jsonReader, f *FileContent) { f.Bytes = d.str() }},
+	{"uri", func(d *jsonReader, f *FileContent) { f.URI = d.str() }},
+})
+
+// partRead is a part as read, before its kind is settled. A member of the
+// wrong type is kept as its error: it matters only if the part turns out
+// to be of the kind that member belongs to.
+type partRead struct {
+	kind             string
+	kindBad          bool // "kind" is there but not a string
+	text             *string
+	data, metadata   json.RawMessage
+	file             *FileContent
+	textErr, fileErr error
+}
+
+var partFields = newFields([]field[partRead]{
+	{"kind", func(d *jsonReader, p *partRead) {
+		if p.kindBad = d.soft(func() { p.kind = d.str() }) != nil; p.kindBad {
+			p.kind = ""
+		}
+	}},
+	{"text", func(d *jsonReader, p *partRead) {
+		isString := d.peek() == '"'
+		var s string
+		if p.textErr = d.soft(func() { s = d.str() }); p.textErr == nil && isString {
+			p.text = &s
+		}
+	}},
+	{"data", func(d *jsonReader, p *partRead) { p.data = d.raw() }},
+	{"file", func(d *jsonReader, p *partRead) {
+		var f FileContent
+		if p.fileErr = d.soft(func() {
+			if fileFields.decode(d, &f) {
+				p.file = &f
+			}
+		}); p.fileErr != nil {
+			p.file = nil
+		}
+	}},
+	{"metadata", func(d *jsonReader, p *partRead) { p.metadata = d.raw() }},
+})
+
+// readPart reads one element of a parts array. A known kind must have its
+// content member of the right type ("text" a string, "data" any JSON,
+// "file" an object); a member of another kind's name is not its business,
+// whatever its type. A part of an unknown kind is kept as an UnknownPart,
+// and so is a part without a string "kind", unless exactly one content
+// member is there (not null) and every member has its type: it is then
+// read as that kind, a lenient reading of an off-spec part. A value that
+// is not an object is kept as an UnknownPart too.
+func readPart(d *jsonReader) Part {
+	if d.peek() != '{' {
+		raw := d.raw()
+		if raw == nil {
+			return nil
+		}
+		return UnknownPart{Raw: raw}
+	}
+	start := d.pos
+	var p partRead
+	partFields.decode(d, &p)
+	if d.syntax != nil {
+		return nil
+	}
+	raw := d.buf[start:d.pos]
+	clean := p.textErr == nil && p.fileErr == nil && !p.kindBad
+	hasData := p.data != nil && string(p.data) != "null"
+	switch p.kind {
+	case "":
+		switch {
+		case !clean:
+		case p.text != nil && !hasData && p.file == nil:
+			return TextPart{Text: *p.text, Metadata: p.metadata}
+		case hasData && p.text == nil && p.file == nil:
+			return DataPart{Data: p.data, Metadata: p.metadata}
+		case p.file != nil && p.text == nil && !hasData:
+			return FilePart{File: *p.file, Metadata: p.metadata}
+		}
+		return UnknownPart{Raw: raw}
+	case KindText:
+		switch {
+		case p.textErr != nil:
+			d.setMistype(p.textErr)
+		case p.text == nil:
+			d.mistyped(`text part has no "text" string`)
+		default:
+			return TextPart{Text: *p.text, Metadata: p.metadata}
+		}
+	case KindData:
+		if p.data == nil {
+			d.mistyped(`data part has no "data"`)
+			break
+		}
+		return DataPart{Data: p.data, Metadata: p.metadata}
+	case KindFile:
+		switch {
+		case p.fileErr != nil:
+			d.setMistype(p.fileErr)
+		case p.file == nil:
+			d.mistyped(`file part has no "file" object`)
+		default:
+			return FilePart{File: *p.file, Metadata: p.metadata}
+		}
+	default:
+		return UnknownPart{PartKind: p.kind, Raw: raw}
+	}
+	return nil
+}
+
+// readParts reads a parts array: nil for null, empty for [].
+func readParts(d *jsonReader) Parts {
+	out := Parts{}
+	if !d.array(func() { out = append(out, readPart(d)) }) {
+		return nil
+	}
+	return out
+}
+
+var messageFields = newFields([]field[Message]{
+	{"kind", func(d *jsonReader, _ *Message) { d.skip() }}, // checked, where it matters, by kindOf
+	{"messageId", func(d *jsonReader, m *Message) { m.MessageID = d.str() }},
+	{"role", func(d *jsonReader, m *Message) { m.Role, m.RawRole = v03Role(Role(d.str())) }},
+	{"parts", func(d *jsonReader, m *Message) { m.Parts = readParts(d) }},
+	{"taskId", func(d *jsonReader, m *Message) { m.TaskID = d.str() }},
+	{"contextId", func(d *jsonReader, m *Message) { m.ContextID = d.str() }},
+	{"referenceTaskIds", func(d *jsonReader, m *Message) { m.ReferenceTaskIDs = d.strs() }},
+	{"extensions", func(d *jsonReader, m *Message) { m.Extensions = d.strs() }},
+	{"metadata", func(d *jsonReader, m *Message) { m.Metadata = d.raw() }},
+})
+
+var statusFields = newFields([]field[TaskStatus]{
+	{"state", func(d *jsonReader, s *TaskStatus) { s.State, s.RawState = v03State(TaskState(d.str())) }},
+	{"message", func(d *jsonReader, s *TaskStatus) {
+		var m Message
+		if messageFields.decode(d, &m) {
+			s.Message = &m
+		}
+	}},
+	{"timestamp", func(d *jsonReader, s *TaskStatus) {
+		switch d.peek() {
+		case '"', 'n':
+			s.Timestamp = Timestamp(d.str())
+		default: // a number of epoch seconds, say: kept as its text
+			s.Timestamp = Timestamp(d.raw())
+		}
+	}},
+})
+
+var artifactFields = newFields([]field[Artifact]{
+	{"artifactId", func(d *jsonReader, a *Artifact) { a.ArtifactID = d.str() }},
+	{"name", func(d *jsonReader, a *Artifact) { a.Name = d.str() }},
+	{"description", func(d *jsonReader, a *Artifact) { a.Description = d.str() }},
+	{"parts", func(d *jsonReader, a *Artifact) { a.Parts = readParts(d) }},
+	{"metadata", func(d *jsonReader, a *Artifact) { a.Metadata = d.raw() }},
+	{"extensions", func(d *jsonReader, a *Artifact) { a.Extensions = d.strs() }},
+})
+
+var taskFields = newFields([]field[Task]{
+	{"kind", func(d *jsonReader, _ *Task) { d.str() }},
+	{"id", func(d *jsonReader, t *Task) { t.ID = d.str() }},
+	{"contextId", func(d *jsonReader, t *Task) { t.ContextID = d.str() }},
+	{"status", func(d *jsonReader, t *Task) { statusFields.decode(d, &t.Status) }},
+	{"history", func(d *jsonReader, t *Task) { t.History = readList(d, messageFields) }},
+	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readList(d, artifactFields) }},
+	{"metadata", func(d *jsonReader, t *Task) { t.Metadata = d.raw() }},
+})
+
+var statusEventFields = newFields([]field[TaskStatusUpdateEvent]{
+	{"kind", func(d *jsonReader, _ *TaskStatusUpdateEvent) { d.skip() }},
+	{"taskId", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.TaskID = d.str() }},
+	{"contextId", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.ContextID = d.str() }},
+	{"status", func(d *jsonReader, e *TaskStatusUpdateEvent) { statusFields.decode(d, &e.Status) }},
+	{"final", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.Final = d.boolean() }},
+	{"metadata", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.Metadata = d.raw() }},
+})
+
+var artifactEventFields = newFields([]field[TaskArtifactUpdateEvent]{
+	{"kind", func(d *jsonReader, _ *TaskArtifactUpdateEvent) { d.skip() }},
+	{"taskId", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.TaskID = d.str() }},
+	{"contextId", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.ContextID = d.str() }},
+	{"artifact", func(d *jsonReader, e *TaskArtifactUpdateEvent) { artifactFields.decode(d, &e.Artifact) }},
+	{"append", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.Append = d.boolean() }},
+	{"lastChunk", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.LastChunk = d.boolean() }},
+	{"metadata", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.Metadata = d.raw() }},
+})
+
+// readList reads an array of objects of one table: nil for null, empty
+// for [].
+func readList[T any](d *jsonReader, t *fields[T]) []T {
+	out := []T{}
+	if !d.array(func() {
+		out = append(out, *new(T))
+		t.decode(d, &out[len(out)-1])
+	}) {
+		return nil
+	}
+	return out
+}
+
+// decodeWhole decodes b, one JSON value, with t into v: it returns the
+// problem that decides the reading (a syntax error, a name fault or a
+// mistyped value; see [jsonReader]). v's raw members alias b. With exact,
+// names are matched exactly and never a fault.
+func decodeWhole[T any](b []byte, t *fields[T], v *T, exact bool) error {
+	d := newJSONReader(b)
+	d.exact = exact
+	t.decode(d, v)
+	d.end()
+	return d.err()
+}
+
+// messageOut is a Message as sent, with no custom marshalers on the way, so
+// json.Marshal encodes it in one pass (Message.MarshalJSON would have each
+// part's MarshalJSON output checked again). Its fields follow Message.
+type messageOut struct {
+	Kind             string          `json:"kind"`
+	MessageID        string          `json:"messageId,omitempty"`
+	Role             Role            `json:"role"`
+	Parts            []partOut       `json:"parts"`
+	TaskID           string          `json:"taskId,omitempty"`
+	ContextID        string          `json:"contextId,omitempty"`
+	ReferenceTaskIDs []string        `json:"referenceTaskIds,omitzero"`
+	Extensions       []string        `json:"extensions,omitzero"`
+	Metadata         json.RawMessage `json:"metadata,omitzero"`
+}
+
+// partOut is a known part as sent; absent members are left out.
+type partOut struct {
+	Kind     string          `json:"kind"`
+	Text     *string         `json:"text,omitempty"`
+	Data     json.RawMessage `json:"data,omitempty"`
+	File     *FileContent    `json:"file,omitempty"`
+	Metadata json.RawMessage `json:"metadata,omitzero"`
+}
+
+// wire returns m in its one-pass form, or false when a part is an
+// UnknownPart (or nil), whose bytes only Message.MarshalJSON keeps.
+func (m Message) wire() (messageOut, bool) {
+	out := messageOut{Kind: "message", MessageID: m.MessageID, Role: m.Role, Parts: make([]partOut, len(m.Parts)),
+		TaskID: m.TaskID, ContextID: m.ContextID, ReferenceTaskIDs: m.ReferenceTaskIDs, Extensions: m.Extensions, Metadata: m.Metadata}
+	for i, p := range m.Parts {
+		switch p := p.(type) {
+		case TextPart:
+			out.Parts[i] = partOut{Kind: KindText, Text: &p.Text, Metadata: p.Metadata}
+		case DataPart:
+			data := p.Data
+			if data == nil {
+				data = json.RawMessage("{}")
+			} else if len(data) == 0 {
+				return messageOut{}, false // empty but not nil: MarshalJSON reports the error
+			}
+			out.Parts[i] = partOut{Kind: KindData, Data: data, Metadata: p.Metadata}
+		case FilePart:
+			out.Parts[i] = partOut{Kind: KindFile, File: &p.File, Metadata: p.Metadata}
+		default:
+			return messageOut{}, false
+		}
+	}
+	return out, true
+}
