@@ -151,6 +151,7 @@ var resultNames = newNameSet(slices.Compact(slices.Sorted(slices.Values(slices.C
 // binding does not unwrap them.
 func kindOf(r *reply) (string, error) {
 	d := newJSONReader(r.result)
+	defer d.release()
 	if d.peek() != '{' {
 		return "", r.fault("result is not a JSON object", nil)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -45,7 +46,14 @@ type jsonReader struct {
 	// may come from anywhere; a reply is always read strictly.
 	exact bool
 
-	path []pathElem // where the reader is, for naming a mistyped value
+	path    []pathElem // where the reader is, for naming a mistyped value
+	pathBuf [8]pathElem
+
+	// Scratch space for lists of messages and artifacts (readList): kept
+	// with the reader in its pool, so a list costs one allocation of its
+	// exact length.
+	msgs []Message
+	arts []Artifact
 }
 
 // pathElem is one step of a path: a member name, or an array index when
@@ -58,8 +66,27 @@ type pathElem struct {
 // maxDepth bounds the nesting of objects and arrays, as in encoding/json.
 const maxDepth = 10000
 
+// newJSONReader returns a reader of b from a pool; give it back with
+// release once done with it. The values it returned stay valid: they
+// alias b, not the reader.
 func newJSONReader(b []byte) *jsonReader {
-	return &jsonReader{buf: b, path: make([]pathElem, 0, 8)}
+	d := readerPool.Get().(*jsonReader)
+	*d = jsonReader{buf: b, msgs: d.msgs, arts: d.arts}
+	d.path = d.pathBuf[:0]
+	return d
+}
+
+var readerPool = sync.Pool{New: func() any { return new(jsonReader) }}
+
+// release gives d back to the pool. A reader whose scratch grew past
+// 1024 elements is dropped instead, so one huge reply does not stay
+// pinned in memory.
+func (d *jsonReader) release() {
+	if cap(d.msgs) > 1024 || cap(d.arts) > 1024 {
+		return
+	}
+	d.buf = nil
+	readerPool.Put(d)
 }
 
 // err returns the problem that decides the reading: a syntax error, else
@@ -176,6 +203,29 @@ func (d *jsonReader) str() string {
 	}
 	d.wrongType("a string")
 	return ""
+}
+
+// strIn is str for a value that is most often one of known: such a value
+// comes back as the constant itself, without allocating.
+func (d *jsonReader) strIn(known ...string) string {
+	if d.peek() == '"' {
+		start := d.pos
+		end, plain := d.stringEnd(start)
+		if d.syntax != nil {
+			return ""
+		}
+		if plain {
+			d.pos = end
+			raw := d.buf[start+1 : end-1]
+			for _, k := range known {
+				if k == string(raw) {
+					return k
+				}
+			}
+			return string(raw)
+		}
+	}
+	return d.str()
 }
 
 // strs reads an array of strings; null reads as nil.

@@ -135,6 +135,7 @@ func buildSchema(t reflect.Type) *nameSchema {
 // it stops there and leaves that to the decoder.
 func checkNames(body []byte, schema *nameSchema) string {
 	d := newJSONReader(body)
+	defer d.release()
 	walkNames(d, schema)
 	return d.fault
 }

@@ -197,6 +197,7 @@ type Parts []Part
 // or {"url": …} part, is kept as an UnknownPart with PartKind "".
 func (ps *Parts) UnmarshalJSON(b []byte) error {
 	d := newJSONReader(bytes.Clone(b))
+	defer d.release()
 	d.exact = true
 	d.path = append(d.path, pathElem{name: "parts"})
 	out := readParts(d)

@@ -304,12 +304,12 @@ var envelopeNames = newNameSet("jsonrpc", "id", "result", "error")
 
 // readEnvelope reads body as a JSON-RPC response envelope in one validating
 // pass, leaving result and error unread. A member spelled in another case
-// is taken as the member (as encoding/json would take it) and reported by
-// d.fault.
-func readEnvelope(body []byte) (envelope, *jsonReader, bool) {
-	var env envelope
+// is taken as the member (as encoding/json would take it) and reported in
+// fault. syntax is the error of a body that is not JSON.
+func readEnvelope(body []byte) (env envelope, isObject bool, fault string, syntax error) {
 	d := newJSONReader(body)
-	isObject := d.peek() == '{'
+	defer d.release()
+	isObject = d.peek() == '{'
 	if !isObject {
 		d.skip()
 	} else {
@@ -337,7 +337,7 @@ func readEnvelope(body []byte) (envelope, *jsonReader, bool) {
 		})
 	}
 	d.end()
-	return env, d, isObject
+	return env, isObject, d.fault, d.syntax
 }
 
 // checkReply is the one place that decides between a JSON-RPC result, a
@@ -351,9 +351,9 @@ func readEnvelope(body []byte) (envelope, *jsonReader, bool) {
 func (cl *call) checkReply(body []byte) (*reply, error) {
 	status := cl.att.status
 	rep := &reply{cl: cl, status: status, body: body}
-	env, d, isObject := readEnvelope(body)
+	env, isObject, fault, syntax := readEnvelope(body)
 	ok2xx := is2xx(status)
-	looksRPC := d.syntax == nil && isObject && !env.jsonrpcBad && (env.jsonrpc != nil || env.result != nil || env.error != nil)
+	looksRPC := syntax == nil && isObject && !env.jsonrpcBad && (env.jsonrpc != nil || env.result != nil || env.error != nil)
 	if !ok2xx && (env.jsonrpc == nil || *env.jsonrpc != "2.0") {
 		// A gateway's own JSON error ({"error":{"code":"UNAUTHORIZED"}}) on
 		// a 401/429 is an HTTP failure, not a JSON-RPC reply.
@@ -365,15 +365,15 @@ func (cl *call) checkReply(body []byte) (*reply, error) {
 			return nil, cl.httpError()
 		case len(bytes.TrimSpace(body)) == 0:
 			return nil, rep.fault(fmt.Sprintf("empty body with HTTP %d", status), nil)
-		case d.syntax != nil:
-			return nil, rep.fault("response is not JSON", d.syntax)
+		case syntax != nil:
+			return nil, rep.fault("response is not JSON", syntax)
 		default:
 			return nil, rep.fault("response is not a JSON-RPC response object", nil)
 		}
 	}
 	switch {
-	case d.fault != "":
-		return nil, rep.fault(d.fault, nil)
+	case fault != "":
+		return nil, rep.fault(fault, nil)
 	case env.jsonrpc == nil:
 		return nil, rep.fault(`"jsonrpc" member is missing`, nil)
 	case *env.jsonrpc != "2.0":
@@ -416,6 +416,7 @@ func (r *reply) rpcError(raw []byte) error {
 	var message string
 	var data json.RawMessage
 	d := newJSONReader(raw)
+	defer d.release()
 	d.object(rpcErrorNames, "an object", func(i int) {
 		switch i {
 		case 0:

@@ -61,6 +61,11 @@ var v1States = map[string]TaskState{
 	"TASK_STATE_UNSPECIFIED":    TaskStateUnknown,
 }
 
+// knownStates are the nine v0.3 state spellings, for the decoder.
+var knownStates = []string{string(TaskStateSubmitted), string(TaskStateWorking), string(TaskStateInputRequired),
+	string(TaskStateAuthRequired), string(TaskStateCompleted), string(TaskStateCanceled), string(TaskStateFailed),
+	string(TaskStateRejected), string(TaskStateUnknown)}
+
 // v03State returns the v0.3 state for a received spelling, and the spelling
 // itself when it was a v1.0 one that had to be mapped ("" otherwise).
 func v03State(s TaskState) (TaskState, string) {
@@ -245,12 +250,11 @@ func (t Task) MarshalJSON() ([]byte, error) {
 // the bytes of a task it returned decode to the same task.
 func (t *Task) UnmarshalJSON(b []byte) error {
 	own := bytes.Clone(b)
-	var out Task
-	if err := decodeWhole(own, taskFields, &out, true); err != nil {
+	*t = Task{}
+	if err := decodeWhole(own, taskFields, t, true); err != nil {
 		return err
 	}
-	out.raw = own
-	*t = out
+	t.raw = own
 	return nil
 }
 

@@ -48,33 +48,38 @@ var fileFields = newFields([]field[FileContent]{
 	{"uri", func(d *jsonReader, f *FileContent) { f.URI = d.str() }},
 })
 
+// partNames are the members of a v0.3 part. A part is read without a
+// table (readPart): it is the one object whose members' types matter only
+// once its kind is known, and read by hand its bookkeeping stays off the
+// heap.
+var partNames = newNameSet("kind", "text", "data", "file", "metadata")
+
 // partRead is a part as read, before its kind is settled. A member of the
 // wrong type is kept as its error: it matters only if the part turns out
 // to be of the kind that member belongs to.
 type partRead struct {
 	kind             string
 	kindBad          bool // "kind" is there but not a string
-	text             *string
+	text             string
+	hasText          bool // "text" is a string
 	data, metadata   json.RawMessage
 	file             *FileContent
 	textErr, fileErr error
 }
 
-var partFields = newFields([]field[partRead]{
-	{"kind", func(d *jsonReader, p *partRead) {
-		if p.kindBad = d.soft(func() { p.kind = d.str() }) != nil; p.kindBad {
+func (p *partRead) read(d *jsonReader, i int) {
+	switch i {
+	case 0:
+		if p.kindBad = d.soft(func() { p.kind = d.strIn(KindText, KindData, KindFile) }) != nil; p.kindBad {
 			p.kind = ""
 		}
-	}},
-	{"text", func(d *jsonReader, p *partRead) {
+	case 1:
 		isString := d.peek() == '"'
-		var s string
-		if p.textErr = d.soft(func() { s = d.str() }); p.textErr == nil && isString {
-			p.text = &s
-		}
-	}},
-	{"data", func(d *jsonReader, p *partRead) { p.data = d.raw() }},
-	{"file", func(d *jsonReader, p *partRead) {
+		p.textErr = d.soft(func() { p.text = d.str() })
+		p.hasText = isString && p.textErr == nil
+	case 2:
+		p.data = d.raw()
+	case 3:
 		var f FileContent
 		if p.fileErr = d.soft(func() {
 			if fileFields.decode(d, &f) {
@@ -83,9 +88,10 @@ var partFields = newFields([]field[partRead]{
 		}); p.fileErr != nil {
 			p.file = nil
 		}
-	}},
-	{"metadata", func(d *jsonReader, p *partRead) { p.metadata = d.raw() }},
-})
+	case 4:
+		p.metadata = d.raw()
+	}
+}
 
 // readPart reads one element of a parts array. A known kind must have its
 // content member of the right type ("text" a string, "data" any JSON,
@@ -105,7 +111,7 @@ func readPart(d *jsonReader) Part {
 	}
 	start := d.pos
 	var p partRead
-	partFields.decode(d, &p)
+	d.object(partNames, "an object", func(i int) { p.read(d, i) })
 	if d.syntax != nil {
 		return nil
 	}
@@ -116,11 +122,11 @@ func readPart(d *jsonReader) Part {
 	case "":
 		switch {
 		case !clean:
-		case p.text != nil && !hasData && p.file == nil:
-			return TextPart{Text: *p.text, Metadata: p.metadata}
-		case hasData && p.text == nil && p.file == nil:
+		case p.hasText && !hasData && p.file == nil:
+			return TextPart{Text: p.text, Metadata: p.metadata}
+		case hasData && !p.hasText && p.file == nil:
 			return DataPart{Data: p.data, Metadata: p.metadata}
-		case p.file != nil && p.text == nil && !hasData:
+		case p.file != nil && !p.hasText && !hasData:
 			return FilePart{File: *p.file, Metadata: p.metadata}
 		}
 		return UnknownPart{Raw: raw}
@@ -128,10 +134,10 @@ func readPart(d *jsonReader) Part {
 		switch {
 		case p.textErr != nil:
 			d.setMistype(p.textErr)
-		case p.text == nil:
+		case !p.hasText:
 			d.mistyped(`text part has no "text" string`)
 		default:
-			return TextPart{Text: *p.text, Metadata: p.metadata}
+			return TextPart{Text: p.text, Metadata: p.metadata}
 		}
 	case KindData:
 		if p.data == nil {
@@ -154,19 +160,23 @@ func readPart(d *jsonReader) Part {
 	return nil
 }
 
-// readParts reads a parts array: nil for null, empty for [].
+// readParts reads a parts array: nil for null, empty for []. The parts
+// gather in a small buffer first, so a short list costs one allocation.
 func readParts(d *jsonReader) Parts {
-	out := Parts{}
+	var buf [4]Part
+	out := buf[:0]
 	if !d.array(func() { out = append(out, readPart(d)) }) {
 		return nil
 	}
-	return out
+	return append(make(Parts, 0, len(out)), out...)
 }
 
 var messageFields = newFields([]field[Message]{
 	{"kind", func(d *jsonReader, _ *Message) { d.skip() }}, // checked, where it matters, by kindOf
 	{"messageId", func(d *jsonReader, m *Message) { m.MessageID = d.str() }},
-	{"role", func(d *jsonReader, m *Message) { m.Role, m.RawRole = v03Role(Role(d.str())) }},
+	{"role", func(d *jsonReader, m *Message) {
+		m.Role, m.RawRole = v03Role(Role(d.strIn(string(RoleUser), string(RoleAgent), "ROLE_USER", "ROLE_AGENT")))
+	}},
 	{"parts", func(d *jsonReader, m *Message) { m.Parts = readParts(d) }},
 	{"taskId", func(d *jsonReader, m *Message) { m.TaskID = d.str() }},
 	{"contextId", func(d *jsonReader, m *Message) { m.ContextID = d.str() }},
@@ -176,7 +186,7 @@ var messageFields = newFields([]field[Message]{
 })
 
 var statusFields = newFields([]field[TaskStatus]{
-	{"state", func(d *jsonReader, s *TaskStatus) { s.State, s.RawState = v03State(TaskState(d.str())) }},
+	{"state", func(d *jsonReader, s *TaskStatus) { s.State, s.RawState = v03State(TaskState(d.strIn(knownStates...))) }},
 	{"message", func(d *jsonReader, s *TaskStatus) {
 		var m Message
 		if messageFields.decode(d, &m) {
@@ -203,12 +213,12 @@ var artifactFields = newFields([]field[Artifact]{
 })
 
 var taskFields = newFields([]field[Task]{
-	{"kind", func(d *jsonReader, _ *Task) { d.str() }},
+	{"kind", func(d *jsonReader, _ *Task) { d.strIn("task") }},
 	{"id", func(d *jsonReader, t *Task) { t.ID = d.str() }},
 	{"contextId", func(d *jsonReader, t *Task) { t.ContextID = d.str() }},
 	{"status", func(d *jsonReader, t *Task) { statusFields.decode(d, &t.Status) }},
-	{"history", func(d *jsonReader, t *Task) { t.History = readList(d, messageFields) }},
-	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readList(d, artifactFields) }},
+	{"history", func(d *jsonReader, t *Task) { t.History = readList(d, messageFields, &d.msgs) }},
+	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readList(d, artifactFields, &d.arts) }},
 	{"metadata", func(d *jsonReader, t *Task) { t.Metadata = d.raw() }},
 })
 
@@ -232,15 +242,23 @@ var artifactEventFields = newFields([]field[TaskArtifactUpdateEvent]{
 })
 
 // readList reads an array of objects of one table: nil for null, empty
-// for [].
-func readList[T any](d *jsonReader, t *fields[T]) []T {
-	out := []T{}
-	if !d.array(func() {
-		out = append(out, *new(T))
-		t.decode(d, &out[len(out)-1])
-	}) {
-		return nil
+// for []. The elements are decoded into scratch (the reader's, reused from
+// call to call) and copied out into a slice of their exact length; scratch
+// is left as it was found, its used part zeroed.
+func readList[T any](d *jsonReader, t *fields[T], scratch *[]T) []T {
+	base := len(*scratch)
+	ok := d.array(func() {
+		var zero T
+		*scratch = append(*scratch, zero)
+		t.decode(d, &(*scratch)[len(*scratch)-1])
+	})
+	got := (*scratch)[base:]
+	var out []T
+	if ok {
+		out = append(make([]T, 0, len(got)), got...)
 	}
+	clear(got)
+	*scratch = (*scratch)[:base]
 	return out
 }
 
@@ -250,6 +268,7 @@ func readList[T any](d *jsonReader, t *fields[T]) []T {
 // names are matched exactly and never a fault.
 func decodeWhole[T any](b []byte, t *fields[T], v *T, exact bool) error {
 	d := newJSONReader(b)
+	defer d.release()
 	d.exact = exact
 	t.decode(d, v)
 	d.end()

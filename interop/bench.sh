@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
-# Runs the interop benchmarks (this SDK, a hand-written floor, a2a-go
-# v0.3.15), summarises them with benchstat and writes ../BENCHMARKS.md.
-# Usage: interop/bench.sh            (COUNT=6 BENCHTIME=1s by default)
+# Measures this SDK beside a hand-written floor (net/http + encoding/json)
+# and a2a-go v0.3.15, the clients taking turns round after round in one
+# process (TestInterleaved), and writes ../BENCHMARKS.md with the medians.
+# Usage: interop/bench.sh
+#   ROUNDS=8 BENCHTIME=300ms     rounds, and the length of each run
+#   BEFORE=<commit>              also measure the root package as it was at
+#                                <commit> ("before"), in the same process
 set -euo pipefail
 cd "$(dirname "$0")"
-COUNT=${COUNT:-6}
-BENCHTIME=${BENCHTIME:-1s}
+ROUNDS=${ROUNDS:-8}
+BENCHTIME=${BENCHTIME:-300ms}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# benchstat from the Go module proxy, into a private bin directory.
-GOBIN="$work/bin" go install golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+tags=() modfile=()
+if [ -n "${BEFORE:-}" ]; then
+  # The root package at $BEFORE, as module before.local/a2a.
+  mkdir "$work/before"
+  for f in $(git -C .. ls-tree --name-only "$BEFORE" | grep '\.go$' | grep -v '_test\.go$'); do
+    git -C .. show "$BEFORE:$f" > "$work/before/$f"
+  done
+  git -C .. show "$BEFORE:go.mod" | sed 's#^module .*#module before.local/a2a#' > "$work/before/go.mod"
+  git -C .. show "$BEFORE:go.sum" > "$work/before/go.sum"
+  cp go.mod "$work/bench.mod"
+  cp go.sum "$work/bench.sum"
+  printf 'require before.local/a2a v0.0.0\nreplace before.local/a2a => %s\n' "$work/before" >> "$work/bench.mod"
+  tags=(-tags before) modfile=(-modfile "$work/bench.mod")
+fi
 
-echo "running benchmarks: -count $COUNT -benchtime $BENCHTIME (a few minutes)" >&2
-go test -run '^$' -bench 'BenchmarkHTTP|BenchmarkDecode|BenchmarkParallel1000' \
-  -count "$COUNT" -benchtime "$BENCHTIME" -timeout 60m . | tee "$work/bench.txt" >&2
+echo "measuring: $ROUNDS rounds of $BENCHTIME runs, clients interleaved (several minutes)" >&2
+A2A_BENCH_ROUNDS=$ROUNDS A2A_BENCH_TIME=$BENCHTIME A2A_BENCH_OUT="$work/bench.txt" \
+  go test "${tags[@]}" "${modfile[@]}" -run '^TestInterleaved$' -count 1 -timeout 60m . >&2
 go test -run '^$' -bench 'BenchmarkPollerEfficiency' -benchtime 3x -count 1 -timeout 30m . | tee "$work/poll.txt" >&2
-"$work/bin/benchstat" -col /client "$work/bench.txt" > "$work/benchstat.txt" 2>&1 || "$work/bin/benchstat" "$work/bench.txt" > "$work/benchstat.txt"
-go run ./benchreport -count "$COUNT" -bench "$work/bench.txt" -poll "$work/poll.txt" \
-  -benchstat "$work/benchstat.txt" -notes bench_notes.md > ../BENCHMARKS.md
+go run ./benchreport -bench "$work/bench.txt" -poll "$work/poll.txt" -notes bench_notes.md > ../BENCHMARKS.md
+cp "$work/bench.txt" "${BENCH_RAW:-/dev/null}"
 echo "wrote BENCHMARKS.md" >&2

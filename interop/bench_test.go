@@ -3,23 +3,30 @@ package interop
 // Benchmarks: this SDK side by side with a hand-written floor (net/http +
 // encoding/json, no retries) and the official Go client
 // (github.com/a2aproject/a2a-go v0.3.15 a2aclient JSON-RPC transport), all
-// against one loopback server that serves fixed bodies. bench.sh runs them
-// with -count 6 and writes BENCHMARKS.md. They measure; they assert nothing
-// about time.
+// against one loopback server that serves fixed bodies, or decoding stored
+// bytes. TestInterleaved runs them with the clients taking turns, round
+// after round (bench.sh, which writes BENCHMARKS.md); the Benchmark
+// functions run the same cases under go test -bench. They measure; they
+// assert nothing about time.
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -45,7 +52,7 @@ var (
 	workloads     []workload
 )
 
-func benchWorkloads(b *testing.B) []workload {
+func benchWorkloads() []workload {
 	workloadsOnce.Do(func() {
 		seed, err := os.ReadFile(filepath.Join("..", "testdata", "send_completed_entity.json"))
 		if err != nil {
@@ -59,12 +66,38 @@ func benchWorkloads(b *testing.B) []workload {
 		json.Compact(&small, env.Result)
 		workloads = []workload{
 			{name: "GetSeed", result: small.Bytes()},
+			{name: "Get3KB", result: withHistory(small.Bytes())},
 			{name: "Get1MiB", result: largeTask(1 << 20)},
 			{name: "Get200Artifacts", result: manyArtifacts(200)},
 			{name: "Send", result: small.Bytes(), send: true},
 		}
 	})
 	return workloads
+}
+
+// withHistory is the seed task with a status message and a history of
+// four turns added: about 3 KB, a multi-turn task.
+func withHistory(seed []byte) []byte {
+	var task map[string]json.RawMessage
+	if err := json.Unmarshal(seed, &task); err != nil {
+		panic(err)
+	}
+	turn := func(role, id, text string) string {
+		return `{"kind":"message","messageId":"` + id + `","role":"` + role + `","contextId":"ctx-1","taskId":"t1","parts":[{"kind":"text","text":"` + text + `"}]}`
+	}
+	task["history"] = json.RawMessage(`[` + turn("user", "m1", "这个二维码是什么？https://qr71.cn/okDISU/qssTnoy") + `,` +
+		turn("agent", "m2", "正在查询码信息，请稍候。") + `,` + turn("user", "m3", "请同时给出设备运行状态和最近一次巡检记录。") + `,` +
+		turn("agent", "m4", "已完成：设备运行状态正常，最近巡检记录合格，详见 entity 工件。") + `]`)
+	var status map[string]json.RawMessage
+	json.Unmarshal(task["status"], &status)
+	status["message"] = json.RawMessage(turn("agent", "m5", "查询完成：设备-A08-03-06，运行正常。"))
+	task["status"], _ = json.Marshal(status)
+	task["metadata"] = json.RawMessage(`{"source":"gateway","trace":"0af7651916cd43dd8448eb211c80319c","tags":["qr","entity","巡检"]}`)
+	out, err := json.Marshal(task)
+	if err != nil {
+		panic(err)
+	}
+	return out
 }
 
 // largeTask is a completed task whose one DataPart holds about size bytes
@@ -122,7 +155,7 @@ type benchServer struct {
 	conns  atomic.Int64
 }
 
-func newBenchServer(b *testing.B) *benchServer {
+func newBenchServer(tb testing.TB) *benchServer {
 	s := &benchServer{}
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -137,7 +170,7 @@ func newBenchServer(b *testing.B) *benchServer {
 		}
 	}
 	s.Start()
-	b.Cleanup(s.Close)
+	tb.Cleanup(s.Close)
 	return s
 }
 
@@ -290,31 +323,87 @@ func peerCaller(url string, hc *http.Client) caller {
 	}
 }
 
-var clients = []struct {
-	name string
-	make func(url string, hc *http.Client) caller
-}{
-	{"floor", floorCaller},
-	{"ours", oursCaller},
-	{"a2a-go", peerCaller},
+// client is one client under test: make returns its caller for an
+// endpoint, stored decodes a task kept as bytes (json.Unmarshal into its
+// task type) and returns the task's state.
+type client struct {
+	name   string
+	make   func(url string, hc *http.Client) caller
+	stored func(raw []byte) (string, error)
 }
 
-// ---- benchmarks -----------------------------------------------------------
+// clients are compared in this order; before_test.go adds a "before"
+// client (bench.sh BEFORE=<commit>).
+var clients = []client{
+	{"floor", floorCaller, func(raw []byte) (string, error) {
+		var t floorTask
+		err := json.Unmarshal(raw, &t)
+		return t.Status.State, err
+	}},
+	{"ours", oursCaller, func(raw []byte) (string, error) {
+		var t a2a.Task
+		err := json.Unmarshal(raw, &t)
+		return string(t.Status.State), err
+	}},
+	{"a2a-go", peerCaller, func(raw []byte) (string, error) {
+		var t peer.Task
+		err := json.Unmarshal(raw, &t)
+		return string(t.Status.State), err
+	}},
+}
 
-// BenchmarkHTTP: one call per op over loopback HTTP, per workload and client.
-func BenchmarkHTTP(b *testing.B) {
-	srv := newBenchServer(b)
-	for _, w := range benchWorkloads(b) {
+// ---- cases ----------------------------------------------------------------
+
+// benchCase is one benchmark: a workload run by one client. Cases of one
+// group (workload) are compared with each other.
+type benchCase struct {
+	group, client string
+	run           func(b *testing.B)
+}
+
+// benchCases returns every case, grouped: HTTP/* (loopback), Decode/* (an
+// in-memory transport), Stored/* (json.Unmarshal of a task's bytes) and
+// Parallel1000. Servers start on first use and close with cleanup.
+func benchCases(tb testing.TB) []benchCase {
+	var cases []benchCase
+	srv := newBenchServer(tb)
+	for _, w := range benchWorkloads() {
 		for _, cl := range clients {
-			b.Run(w.name+"/"+cl.name, func(b *testing.B) {
+			cases = append(cases, benchCase{"HTTP/" + w.name, cl.name, func(b *testing.B) {
 				srv.result.Store(&w.result)
 				tr := newTransport()
 				defer tr.CloseIdleConnections()
-				call := cl.make(srv.URL+"/a2a/jsonrpc", &http.Client{Transport: tr})
-				runCalls(b, call, w)
-			})
+				runCalls(b, cl.make(srv.URL+"/a2a/jsonrpc", &http.Client{Transport: tr}), w)
+			}})
 		}
 	}
+	for _, w := range benchWorkloads() {
+		for _, cl := range clients {
+			cases = append(cases, benchCase{"Decode/" + w.name, cl.name, func(b *testing.B) {
+				runCalls(b, cl.make("http://bench.invalid/a2a/jsonrpc", &http.Client{Transport: memTransport{w.result}}), w)
+			}})
+		}
+	}
+	for _, w := range benchWorkloads() {
+		if w.send {
+			continue
+		}
+		for _, cl := range clients {
+			cases = append(cases, benchCase{"Stored/" + w.name, cl.name, func(b *testing.B) {
+				b.SetBytes(int64(len(w.result)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if state, err := cl.stored(w.result); err != nil || state != "completed" {
+						b.Fatalf("%s: %v", state, err)
+					}
+				}
+			}})
+		}
+	}
+	for _, cl := range clients {
+		cases = append(cases, benchCase{"Parallel1000", cl.name, func(b *testing.B) { runParallel(b, cl) }})
+	}
+	return cases
 }
 
 // runCalls times call(w) once per op; every call must end completed.
@@ -349,52 +438,103 @@ func (m memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}, nil
 }
 
-// BenchmarkDecode: the same calls with an in-memory transport, so only the
-// clients' own work is measured: building the request, reading and
-// decoding the reply.
-func BenchmarkDecode(b *testing.B) {
-	for _, w := range benchWorkloads(b) {
-		for _, cl := range clients {
-			b.Run(w.name+"/"+cl.name, func(b *testing.B) {
-				call := cl.make("http://bench.invalid/a2a/jsonrpc", &http.Client{Transport: memTransport{w.result}})
-				runCalls(b, call, w)
-			})
+// runParallel: 1000 goroutines share one client calling tasks/get of the
+// seed task; the "conns" metric is the connections the server accepted
+// during the run.
+func runParallel(b *testing.B, cl client) {
+	w := benchWorkloads()[0]
+	srv := newBenchServer(b)
+	srv.result.Store(&w.result)
+	tr := newTransport()
+	defer tr.CloseIdleConnections()
+	call := cl.make(srv.URL+"/a2a/jsonrpc", &http.Client{Transport: tr})
+	b.ReportAllocs()
+	b.SetParallelism(max(1, 1000/max(1, runtime.GOMAXPROCS(0))))
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		ctx := context.Background()
+		for pb.Next() {
+			if state, err := call(ctx, w); err != nil || state != "completed" {
+				b.Errorf("%s: %v", state, err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(srv.conns.Load()), "conns")
+}
+
+// ---- benchmarks -----------------------------------------------------------
+
+// BenchmarkClients runs every case once under go test -bench, as
+// Clients/<group>/<client>. For comparisons use TestInterleaved.
+func BenchmarkClients(b *testing.B) {
+	for _, c := range benchCases(b) {
+		b.Run(c.group+"/"+c.client, c.run)
+	}
+}
+
+// TestInterleaved measures every case with the clients of a group taking
+// turns: each round runs every case of a group once, the first client
+// moving on by one each round, so a drift in the machine's speed (±10–25 %
+// here) falls on every client alike. Set A2A_BENCH_ROUNDS (8 or more) to
+// run it; A2A_BENCH_TIME is each run's length (default 300ms) and
+// A2A_BENCH_OUT the file for one line per run in go test -bench format
+// (default: the test log), which benchreport turns into medians.
+func TestInterleaved(t *testing.T) {
+	rounds, _ := strconv.Atoi(os.Getenv("A2A_BENCH_ROUNDS"))
+	if rounds < 1 {
+		t.Skip("set A2A_BENCH_ROUNDS to measure (interop/bench.sh does)")
+	}
+	if err := flag.Set("test.benchtime", cmp.Or(os.Getenv("A2A_BENCH_TIME"), "300ms")); err != nil {
+		t.Fatal(err)
+	}
+	out := io.Writer(os.Stdout)
+	if path := os.Getenv("A2A_BENCH_OUT"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		out = f
+	}
+	fmt.Fprintf(out, "goos: %s\ngoarch: %s\ncpu: %s\n", runtime.GOOS, runtime.GOARCH, cpuName())
+	var groups [][]benchCase
+	for _, c := range benchCases(t) {
+		if n := len(groups); n > 0 && groups[n-1][0].group == c.group {
+			groups[n-1] = append(groups[n-1], c)
+		} else {
+			groups = append(groups, []benchCase{c})
+		}
+	}
+	for r := range rounds {
+		for _, g := range groups {
+			for i := range g {
+				c := g[(i+r)%len(g)]
+				res := testing.Benchmark(c.run)
+				if res.N == 0 {
+					t.Fatalf("%s/%s failed", c.group, c.client)
+				}
+				line := fmt.Sprintf("BenchmarkClients/%s/%s-%d\t%d\t%d ns/op\t%d B/op\t%d allocs/op",
+					c.group, c.client, runtime.GOMAXPROCS(0), res.N, res.NsPerOp(), res.AllocedBytesPerOp(), res.AllocsPerOp())
+				for _, unit := range slices.Sorted(maps.Keys(res.Extra)) {
+					line += fmt.Sprintf("\t%g %s", res.Extra[unit], unit)
+				}
+				fmt.Fprintln(out, line)
+			}
 		}
 	}
 }
 
-// BenchmarkParallel1000: 1000 goroutines share one client calling tasks/get
-// of the seed task; the "conns" metric is the connections the server
-// accepted during the run.
-func BenchmarkParallel1000(b *testing.B) {
-	w := benchWorkloads(b)[0]
-	for _, cl := range clients {
-		b.Run(cl.name, func(b *testing.B) {
-			srv := newBenchServer(b)
-			srv.result.Store(&w.result)
-			tr := newTransport()
-			defer tr.CloseIdleConnections()
-			call := cl.make(srv.URL+"/a2a/jsonrpc", &http.Client{Transport: tr})
-			b.ReportAllocs()
-			b.SetParallelism(max(1, 1000/max(1, testingProcs())))
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				ctx := context.Background()
-				for pb.Next() {
-					if state, err := call(ctx, w); err != nil || state != "completed" {
-						b.Errorf("%s: %v", state, err)
-						return
-					}
-				}
-			})
-			b.ReportMetric(float64(srv.conns.Load()), "conns")
-		})
+// cpuName is the processor's model name, for the report's header.
+func cpuName() string {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	for line := range strings.Lines(string(b)) {
+		if name, ok := strings.CutPrefix(line, "model name"); ok {
+			return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), ":"))
+		}
 	}
+	return runtime.GOARCH
 }
-
-// testingProcs is GOMAXPROCS, which RunParallel multiplies the
-// parallelism by.
-func testingProcs() int { return runtime.GOMAXPROCS(0) }
 
 // BenchmarkPollerEfficiency: a task turns completed T after the poll
 // starts; WaitTask with default settings is timed from that moment to its

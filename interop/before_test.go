@@ -1,0 +1,43 @@
+//go:build before
+
+package interop
+
+// The root package as it stood at an earlier commit, as one more client
+// ("before"), for a before/after comparison in one process:
+// BEFORE=<commit> bench.sh builds it into a temporary module
+// before.local/a2a and runs the benchmarks with -tags before.
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	before "before.local/a2a"
+)
+
+func init() {
+	clients = append(clients, client{"before", func(url string, hc *http.Client) caller {
+		c, err := before.NewClient(url, before.WithHTTPClient(hc))
+		if err != nil {
+			panic(err)
+		}
+		return func(ctx context.Context, w workload) (string, error) {
+			if w.send {
+				t, err := c.SendText(ctx, "这个二维码是什么？")
+				if err != nil {
+					return "", err
+				}
+				return string(t.Status.State), nil
+			}
+			t, err := c.GetTask(ctx, "t1")
+			if err != nil {
+				return "", err
+			}
+			return string(t.Status.State), nil
+		}
+	}, func(raw []byte) (string, error) {
+		var t before.Task
+		err := json.Unmarshal(raw, &t)
+		return string(t.Status.State), err
+	}})
+}
