@@ -8,7 +8,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"sort"
@@ -259,8 +258,7 @@ func TestChaos(t *testing.T) {
 	}
 	t.Logf("seed %d (A2A_CHAOS_SEED replays the fault sequence; timing still varies)", seed)
 	agent := newChaosAgent(seed)
-	srv := httptest.NewServer(agent)
-	defer srv.Close()
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, _ string) { agent.ServeHTTP(w, r) }})
 
 	c, err := a2a.NewClient(srv.URL+"/a2a", a2a.WithAPIKey("sk-chaos"), a2a.WithMaxRetries(chaosMaxRetries),
 		a2a.WithRetryWait(2*time.Millisecond, 50*time.Millisecond))

@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -169,78 +170,6 @@ func TestGatewaySequence(t *testing.T) {
 	}
 }
 
-// TestRequestEnvelope checks what goes on the wire for each method: the
-// JSON-RPC envelope, a fresh id per request, headers, the agent selector on
-// every body, blocking sent explicitly, historyLength only when set.
-func TestRequestEnvelope(t *testing.T) {
-	ok := rpcReply(fixture(t, "get_task.json"))
-	c, rec := newMock(t, []mockReply{ok},
-		a2a.WithAPIKey("key-123456"), a2a.WithWorkspace("ws-9"), a2a.WithBearerToken("tok-abcdef"),
-		a2a.WithHeader("X-Trace", "t1"), a2a.WithAgentCode("inspector"), a2a.WithUserAgent("demo/1"))
-	ctx := context.Background()
-	if _, err := c.SendText(ctx, "hi"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.SendText(ctx, "hi", a2a.Blocking(false), a2a.HistoryLength(0), a2a.AcceptedOutputModes("text/plain")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.GetTask(ctx, "t-1"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.GetTask(ctx, "t-1", a2a.HistoryLength(3)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.CancelTask(ctx, "t-1"); err != nil {
-		t.Fatal(err)
-	}
-	wantParams := []string{
-		`{"message":{"kind":"message","messageId":"*","role":"user","parts":[{"kind":"text","text":"hi"}]},"configuration":{"blocking":true}}`,
-		`{"message":{"kind":"message","messageId":"*","role":"user","parts":[{"kind":"text","text":"hi"}]},"configuration":{"acceptedOutputModes":["text/plain"],"historyLength":0,"blocking":false}}`,
-		`{"id":"t-1"}`,
-		`{"id":"t-1","historyLength":3}`,
-		`{"id":"t-1"}`,
-	}
-	wantMethods := []string{"message/send", "message/send", "tasks/get", "tasks/get", "tasks/cancel"}
-	ids := map[string]bool{}
-	msgIDs := map[string]bool{}
-	for i, r := range rec.got {
-		if r.JSONRPC != "2.0" || r.Method != wantMethods[i] {
-			t.Errorf("request %d: jsonrpc %q method %q", i, r.JSONRPC, r.Method)
-		}
-		if ids[string(r.ID)] {
-			t.Errorf("request %d reuses id %s", i, r.ID)
-		}
-		ids[string(r.ID)] = true
-		if r.AgentCode == nil || *r.AgentCode != "inspector" || r.AgentID != nil {
-			t.Errorf("request %d: agent selector agent_code=%v agent_id=%v", i, r.AgentCode, r.AgentID)
-		}
-		params := string(r.Params)
-		if r.Method == "message/send" {
-			var p struct {
-				Message struct{ MessageID string }
-			}
-			json.Unmarshal(r.Params, &p)
-			if len(p.Message.MessageID) != 36 || msgIDs[p.Message.MessageID] {
-				t.Errorf("request %d: messageId %q is not a fresh UUID", i, p.Message.MessageID)
-			}
-			msgIDs[p.Message.MessageID] = true
-			params = strings.Replace(params, p.Message.MessageID, "*", 1)
-		}
-		if params != wantParams[i] {
-			t.Errorf("request %d params:\n got %s\nwant %s", i, params, wantParams[i])
-		}
-		wantHeader := map[string]string{
-			"Content-Type": "application/json", "X-Api-Key": "key-123456", "X-Workspace-Id": "ws-9",
-			"Authorization": "Bearer tok-abcdef", "X-Trace": "t1", "User-Agent": "demo/1",
-		}
-		for k, v := range wantHeader {
-			if got := r.header.Get(k); got != v {
-				t.Errorf("request %d header %s = %q, want %q", i, k, got, v)
-			}
-		}
-	}
-}
-
 // TestSendTextMessageReply: SendText cannot drop a Message answer.
 func TestSendTextMessageReply(t *testing.T) {
 	c, _ := newMock(t, []mockReply{rpcReply(fixture(t, "send_message_reply.json"))})
@@ -288,122 +217,6 @@ func TestSendFollowUp(t *testing.T) {
 	}
 }
 
-// TestBodyTooLarge: a reply over the cap is refused with a typed error, with
-// and without a Content-Length.
-func TestBodyTooLarge(t *testing.T) {
-	big := `{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"task","id":"t","contextId":"c","status":{"state":"completed"},"metadata":{"pad":"` + strings.Repeat("x", 5000) + `"}}}`
-	for _, chunked := range []bool{false, true} {
-		tr := newEchoTransport(big)
-		tr.chunked = chunked
-		c, _ := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: tr}), a2a.WithMaxResponseBytes(4096))
-		_, err := c.GetTask(context.Background(), "t")
-		tl, ok := errors.AsType[*a2a.BodyTooLargeError](err)
-		if !ok || tl.Limit != 4096 {
-			t.Fatalf("chunked=%v: err = %v, want *BodyTooLargeError with limit 4096", chunked, err)
-		}
-		// The same body fits under a larger cap.
-		c, _ = a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: tr}), a2a.WithMaxResponseBytes(8192))
-		if _, err := c.GetTask(context.Background(), "t"); err != nil {
-			t.Fatalf("chunked=%v: under the cap: %v", chunked, err)
-		}
-	}
-}
-
-// TestNewClientValidation: options reject bad input with an error, never a
-// panic, and NewClient does no I/O.
-func TestNewClientValidation(t *testing.T) {
-	bad := map[string]struct {
-		endpoint string
-		opts     []a2a.Option
-	}{
-		"relative url":     {"/a2a", nil},
-		"ftp url":          {"ftp://x/y", nil},
-		"no host":          {"http://", nil},
-		"empty api key":    {mockURL, []a2a.Option{a2a.WithAPIKey("")}},
-		"api key newline":  {mockURL, []a2a.Option{a2a.WithAPIKey("a\nb")}},
-		"empty workspace":  {mockURL, []a2a.Option{a2a.WithWorkspace("")}},
-		"empty bearer":     {mockURL, []a2a.Option{a2a.WithBearerToken("")}},
-		"bad header name":  {mockURL, []a2a.Option{a2a.WithHeader("Bad Name", "v")}},
-		"reserved header":  {mockURL, []a2a.Option{a2a.WithHeader("content-type", "text/plain")}},
-		"header value CR":  {mockURL, []a2a.Option{a2a.WithHeader("X-A", "a\rb")}},
-		"both selectors":   {mockURL, []a2a.Option{a2a.WithAgentID("a"), a2a.WithAgentCode("b")}},
-		"empty agent id":   {mockURL, []a2a.Option{a2a.WithAgentID("")}},
-		"empty agent code": {mockURL, []a2a.Option{a2a.WithAgentCode("")}},
-		"nil http client":  {mockURL, []a2a.Option{a2a.WithHTTPClient(nil)}},
-		"negative retries": {mockURL, []a2a.Option{a2a.WithMaxRetries(-1)}},
-		"retry wait order": {mockURL, []a2a.Option{a2a.WithRetryWait(2e9, 1e9)}},
-		"zero retry wait":  {mockURL, []a2a.Option{a2a.WithRetryWait(0, 1e9)}},
-		"zero max bytes":   {mockURL, []a2a.Option{a2a.WithMaxResponseBytes(0)}},
-		"empty ua":         {mockURL, []a2a.Option{a2a.WithUserAgent("")}},
-		"nil logger":       {mockURL, []a2a.Option{a2a.WithLogger(nil)}},
-		"nil option":       {mockURL, []a2a.Option{nil}},
-	}
-	for name, tt := range bad {
-		c, err := a2a.NewClient(tt.endpoint, tt.opts...)
-		if err == nil || c != nil {
-			t.Errorf("%s: NewClient = %v, %v; want nil and an error", name, c, err)
-		}
-	}
-	c, _ := newMock(t, []mockReply{rpcReply(fixture(t, "get_task.json"))})
-	ctx := context.Background()
-	for name, call := range map[string]func() error{
-		"empty get id":      func() error { _, err := c.GetTask(ctx, ""); return err },
-		"empty cancel id":   func() error { _, err := c.CancelTask(ctx, ""); return err },
-		"negative history":  func() error { _, err := c.GetTask(ctx, "t", a2a.HistoryLength(-1)); return err },
-		"nil call option":   func() error { _, err := c.SendText(ctx, "x", nil); return err },
-		"empty wait id":     func() error { _, err := c.WaitTask(ctx, ""); return err },
-		"bad poll interval": func() error { _, err := c.WaitTask(ctx, "t", a2a.PollInterval(0)); return err },
-		"bad multiplier":    func() error { _, err := c.WaitTask(ctx, "t", a2a.PollMultiplier(0.5)); return err },
-		"bad jitter":        func() error { _, err := c.WaitTask(ctx, "t", a2a.PollJitter(1)); return err },
-		"bad attempts":      func() error { _, err := c.WaitTask(ctx, "t", a2a.PollMaxAttempts(0)); return err },
-		"bad timeout":       func() error { _, err := c.WaitTask(ctx, "t", a2a.PollTimeout(-1)); return err },
-		"bad max interval":  func() error { _, err := c.WaitTask(ctx, "t", a2a.PollMaxInterval(0)); return err },
-		"nil progress":      func() error { _, err := c.WaitTask(ctx, "t", a2a.PollProgress(nil)); return err },
-		"bad poll call opt": func() error { _, err := c.WaitTask(ctx, "t", a2a.PollCallOptions(a2a.HistoryLength(-2))); return err },
-	} {
-		if err := call(); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
-}
-
-// TestLaxEnvelopes: a null member beside the other one is taken as absent,
-// in either order. (That no error comes with a typed nil result is checked
-// by every row of the hostile table.)
-func TestLaxEnvelopes(t *testing.T) {
-	task := `{"kind":"task","id":"t","contextId":"c","status":{"state":"failed"}}`
-	for _, body := range []string{
-		`{"jsonrpc":"2.0","id":{{id}},"result":` + task + `,"error":null}`,
-		`{"jsonrpc":"2.0","error":null,"id":{{id}},"result":` + task + `}`,
-	} {
-		c, _ := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: newEchoTransport(body)}))
-		got, err := c.SendText(context.Background(), "x")
-		if err != nil || got.Status.State != a2a.TaskStateFailed {
-			t.Errorf("%s: %v, %v", body, got, err)
-		}
-	}
-	c, _ := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: newEchoTransport(
-		`{"jsonrpc":"2.0","id":{{id}},"result":null,"error":{"code":-32603,"message":"boom"}}`)}))
-	if _, err := c.GetTask(context.Background(), "t"); !errors.Is(err, a2a.ErrInternal) {
-		t.Errorf("null result beside an error: %v", err)
-	}
-}
-
-// TestNonRPCJSONOnErrorStatus: a gateway's own JSON error body on a 401 or
-// 429 is an *HTTPError (with Retry-After), not a JSON-RPC error.
-func TestNonRPCJSONOnErrorStatus(t *testing.T) {
-	for _, status := range []int{401, 403, 429} {
-		rep := mockReply{status: status, ctype: "application/json", body: []byte(`{"error":{"code":"UNAUTHORIZED","message":"bad key"}}`),
-			header: http.Header{"Retry-After": {"3600"}, "Www-Authenticate": {`Bearer realm="gw"`}}}
-		c, _ := newMock(t, []mockReply{rep})
-		_, err := c.GetTask(context.Background(), "t")
-		he, ok := errors.AsType[*a2a.HTTPError](err)
-		if !ok || he.StatusCode != status || he.RetryAfter != time.Hour {
-			t.Errorf("%d: err = %v, want *HTTPError with RetryAfter 1h", status, err)
-		}
-	}
-}
-
 // TestSendMessageCallerFaults: a message without parts or with a part that
 // cannot be encoded is refused before anything is sent.
 func TestSendMessageCallerFaults(t *testing.T) {
@@ -421,5 +234,74 @@ func TestSendMessageCallerFaults(t *testing.T) {
 	}
 	if len(rec.got) != 0 {
 		t.Errorf("%d requests sent", len(rec.got))
+	}
+}
+
+// rejectTransport is a stand-in for a replaced http.DefaultTransport.
+type rejectTransport struct{}
+
+func (rejectTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	return nil, errors.New("http.DefaultTransport must not be used")
+}
+
+// TestReplacedDefaultTransport: NewClient neither panics nor uses
+// http.DefaultTransport when a test or tracing library has replaced it.
+func TestReplacedDefaultTransport(t *testing.T) {
+	saved := http.DefaultTransport
+	http.DefaultTransport = rejectTransport{}
+	t.Cleanup(func() { http.DefaultTransport = saved })
+	srv := a2atest.NewServer()
+	defer srv.Close()
+	c, err := a2a.NewClient(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SendText(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// redirectRows are redirects; otherURL is another host, which must never see a request (the client's redirect guard).
+func redirectRows(otherURL string) []hostileRow {
+	return []hostileRow{
+		{name: "307 on POST, same host", reqs: 2, serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			if r.URL.Path != "/moved" {
+				http.Redirect(w, r, "/moved", http.StatusTemporaryRedirect)
+				return
+			}
+			io.WriteString(w, strings.ReplaceAll(rpc(completedTask), "{{id}}", id))
+		}, want: all(isTask(wantTask(nil)), sameBodies)},
+		{name: "308 on message/send, same host", call: "send", reqs: 2, serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			if r.URL.Path != "/moved" {
+				http.Redirect(w, r, "/moved", http.StatusPermanentRedirect)
+				return
+			}
+			io.WriteString(w, strings.ReplaceAll(rpc(completedTask), "{{id}}", id))
+		}, want: all(isTask(wantTask(nil)), sameBodies)},
+		{name: "307 to another host", serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			http.Redirect(w, r, otherURL+"/steal", http.StatusTemporaryRedirect)
+		}, want: httpErr(a2a.HTTPError{StatusCode: 307}, "")},
+		{name: "301 on POST", serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			http.Redirect(w, r, "/moved", http.StatusMovedPermanently)
+		}, want: httpErr(a2a.HTTPError{StatusCode: 301}, "")},
+		{name: "302 on POST", call: "send", serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			http.Redirect(w, r, "/moved", http.StatusFound)
+		}, want: httpErr(a2a.HTTPError{StatusCode: 302}, "")},
+		{name: "303 on POST", serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			http.Redirect(w, r, "/moved", http.StatusSeeOther)
+		}, want: httpErr(a2a.HTTPError{StatusCode: 303}, "")},
+		{name: "307 loop", reqs: 4, serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			http.Redirect(w, r, r.URL.Path+"x", http.StatusTemporaryRedirect)
+		}, want: all(httpErr(a2a.HTTPError{StatusCode: 307}, ""), sameBodies)},
+	}
+}
+
+// TestRedirectFaults runs the redirect rows of the hostile-server table
+// and checks that the other host saw no request.
+func TestRedirectFaults(t *testing.T) {
+	other, trap := serveFake(t, mockReply{})
+	runRows(t, redirectRows(other.URL))
+	if n := trap.count(); n != 0 {
+		t.Errorf("the other host got %d requests", n)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -246,8 +245,7 @@ func TestWaitTaskHonoursLongRetryAfter(t *testing.T) {
 	var mu sync.Mutex
 	var hits int
 	var start time.Time
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := requestID(r)
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
 		mu.Lock()
 		hits++
 		busy := time.Since(start) < 900*time.Millisecond
@@ -258,8 +256,7 @@ func TestWaitTaskHonoursLongRetryAfter(t *testing.T) {
 			return
 		}
 		io.WriteString(w, `{"jsonrpc":"2.0","id":`+id+`,"result":{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"}}}`)
-	}))
-	defer srv.Close()
+	}})
 	c, err := a2a.NewClient(srv.URL, a2a.WithRetryWait(time.Millisecond, 10*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)

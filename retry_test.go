@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -157,15 +159,14 @@ func TestConnectionRefused(t *testing.T) {
 // acted) unless RetrySend is given.
 func TestResetAfterRequest(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, _ string) {
 		hits.Add(1)
 		conn, _, err := w.(http.Hijacker).Hijack()
 		if err == nil {
 			conn.(*net.TCPConn).SetLinger(0)
 			conn.Close()
 		}
-	}))
-	defer srv.Close()
+	}})
 	for _, tt := range []struct {
 		method string
 		opts   []a2a.CallOption
@@ -217,3 +218,116 @@ func TestContextCancelDuringRetryWait(t *testing.T) {
 		t.Errorf("%d requests, want 1 (no retry after the cancellation)", n)
 	}
 }
+
+// TestSendNotRetriedWhenAgentAnswered: a 429 or 503 whose body is a JSON-RPC
+// response came from the agent; message/send is not sent again and the body
+// is believed (a failed task stays a value).
+func TestSendNotRetriedWhenAgentAnswered(t *testing.T) {
+	failed := fixture(t, "send_failed.json")
+	rpcErr := []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"overloaded"}}`)
+	for _, status := range []int{429, 503} {
+		rep := rpcReply(failed)
+		rep.status = status
+		c, rec := newMock(t, []mockReply{rep})
+		task, err := c.SendText(context.Background(), "hi")
+		if err != nil || task.Status.State != a2a.TaskStateFailed {
+			t.Errorf("%d with a result: %v, %v", status, task, err)
+		}
+		if len(rec.got) != 1 {
+			t.Errorf("%d with a result: %d POSTs, want 1", status, len(rec.got))
+		}
+		rep = rpcReply(rpcErr)
+		rep.status = status
+		c, rec = newMock(t, []mockReply{rep})
+		if _, err := c.SendText(context.Background(), "hi"); !errors.Is(err, a2a.ErrInternal) || len(rec.got) != 1 {
+			t.Errorf("%d with an error: %v after %d POSTs, want ErrInternal after 1", status, err, len(rec.got))
+		}
+	}
+}
+
+// retryOnce answers the first request with 429 (with the Retry-After
+// retryAfter returns then, unless empty) and the next with the completed
+// task.
+func retryOnce(retryAfter func() string) func(w http.ResponseWriter, r *http.Request, id string) {
+	var mu sync.Mutex
+	n := 0
+	return func(w http.ResponseWriter, r *http.Request, id string) {
+		mu.Lock()
+		n++
+		first := n == 1
+		mu.Unlock()
+		if first {
+			if ra := retryAfter(); ra != "" {
+				w.Header().Set("Retry-After", ra)
+			}
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		io.WriteString(w, strings.ReplaceAll(rpc(completedTask), "{{id}}", id))
+	}
+}
+
+// retryRows are replies a call may or may not send again after: 429, 502, 503, 504, Retry-After, broken connections (the retry policy).
+func retryRows() []hostileRow {
+	return []hostileRow{
+		{name: "plain text 503 on tasks/get, retried", status: 503, header: map[string]string{"Content-Type": "text/plain"}, body: `busy`, reqs: 4,
+			want: all(httpErr(a2a.HTTPError{StatusCode: 503, ContentType: "text/plain"}, "busy"), sameBodies)},
+		{name: "HTML 502 on message/send, not retried", call: "send", status: 502, header: map[string]string{"Content-Type": "text/html"}, body: `<html>Bad Gateway</html>`,
+			want: httpErr(a2a.HTTPError{StatusCode: 502, ContentType: "text/html"}, "<html>Bad")},
+		{name: "HTML 502 on tasks/get, retried", status: 502, header: map[string]string{"Content-Type": "text/html"}, body: `<html>Bad Gateway</html>`, reqs: 4,
+			want: httpErr(a2a.HTTPError{StatusCode: 502, ContentType: "text/html"}, "<html>Bad")},
+		{name: "503 with a result but no jsonrpc on message/send, not retried", call: "send", status: 503, body: `{"id":{{id}},"result":` + completedTask + `}`,
+			want: httpErr(a2a.HTTPError{StatusCode: 503, ContentType: "text/plain; charset=utf-8"}, `{"id":`)},
+		{name: "429 with a BOM and JSON-RPC on message/send, not retried", call: "send", status: 429, body: "\ufeff" + rpcError(`{"code":-32603,"message":"x"}`),
+			want: httpErr(a2a.HTTPError{StatusCode: 429, ContentType: "text/plain; charset=utf-8"}, "\ufeff")},
+		{name: "503 with a JSON-RPC batch on message/send, not retried", call: "send", status: 503, body: `[` + rpc(completedTask) + `]`,
+			want: httpErr(a2a.HTTPError{StatusCode: 503, ContentType: "text/plain; charset=utf-8"}, `[{"jsonrpc"`)},
+		{name: "503 with a gateway's JSON error on message/send, retried", call: "send", status: 503, reqs: 4, body: `{"error":{"code":"UNAVAILABLE"}}`,
+			want: all(httpErr(a2a.HTTPError{StatusCode: 503, ContentType: "text/plain; charset=utf-8"}, `{"error"`), sameBodies)},
+		{name: "503 cut off mid JSON-RPC on message/send, not retried", call: "send", serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			hijack(w, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":"+id+",\"result\":{\"kind\":\"ta", true)
+		}, want: transportErr(1)},
+		{name: "Retry-After in seconds under the cap", reqs: 2, opts: []a2a.Option{a2a.WithRetryWait(time.Millisecond, 2*time.Second)},
+			serve: retryOnce(func() string { return "1" }), want: all(isTask(wantTask(nil)), sameBodies, waited(900*time.Millisecond))},
+		{name: "Retry-After an HTTP date ahead, under the cap", reqs: 2, opts: []a2a.Option{a2a.WithRetryWait(time.Millisecond, 4*time.Second)},
+			serve: retryOnce(func() string { return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat) }),
+			want:  all(isTask(wantTask(nil)), waited(500*time.Millisecond))},
+		{name: "Retry-After 0", reqs: 2, serve: retryOnce(func() string { return "0" }), want: isTask(wantTask(nil))},
+		{name: "Retry-After an HTTP date in the past", reqs: 2, serve: retryOnce(func() string { return "Wed, 21 Oct 2015 07:28:00 GMT" }), want: isTask(wantTask(nil))},
+		{name: "Retry-After an HTTP date an hour ahead, over the cap", status: 503, header: map[string]string{"Retry-After": time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)},
+			want: func(t *testing.T, o outcome) {
+				he, ok := errors.AsType[*a2a.HTTPError](o.err)
+				if !ok || he.StatusCode != 503 || he.RetryAfter < 59*time.Minute || he.RetryAfter > time.Hour {
+					t.Errorf("err = %#v, want HTTPError 503 with RetryAfter about 1h", o.err)
+				}
+			}},
+		{name: "Retry-After negative, ignored", reqs: 2, serve: retryOnce(func() string { return "-5" }), want: isTask(wantTask(nil))},
+		{name: "Retry-After garbage, ignored", reqs: 2, serve: retryOnce(func() string { return "soon, maybe" }), want: isTask(wantTask(nil))},
+		{name: "Retry-After absurdly large, not retried", status: 429, header: map[string]string{"Retry-After": "99999999999999999999999"},
+			want: httpErr(a2a.HTTPError{StatusCode: 429, RetryAfter: 24 * time.Hour}, "")},
+		{name: "Retry-After an hour, not retried", call: "send", status: 503, header: map[string]string{"Retry-After": "3600"},
+			want: httpErr(a2a.HTTPError{StatusCode: 503, RetryAfter: time.Hour}, "")},
+		{name: "429 without body on message/send, retried", call: "send", reqs: 2, serve: retryOnce(func() string { return "" }), want: all(isTask(wantTask(nil)), sameBodies)},
+		{name: "429 with a JSON-RPC body on message/send, not retried", call: "send", status: 429, body: rpcError(`{"code":-32603,"message":"slow down"}`),
+			want: rpcErr(a2a.RPCError{Code: -32603, Message: "slow down", StatusCode: 429})},
+		{name: "body cut off mid-JSON on tasks/get, retried", reqs: 4, serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			hijack(w, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":"+id+",\"res", false)
+		}, want: all(transportErr(4), func(t *testing.T, o outcome) {
+			if !errors.Is(o.err, io.ErrUnexpectedEOF) {
+				t.Errorf("err = %v, want it to wrap io.ErrUnexpectedEOF", o.err)
+			}
+		})},
+		{name: "body cut off mid-JSON on message/send, not retried", call: "send", serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			hijack(w, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":"+id+",\"res", false)
+		}, want: transportErr(1)},
+		{name: "connection reset mid-body", reqs: 4, serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			hijack(w, "HTTP/1.1 200 OK\r\nContent-Length: 400\r\n\r\n{\"jsonrpc\":\"2.0\",", true)
+		}, want: transportErr(4)},
+		{name: "connection reset before a reply on message/send", call: "send", serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			hijack(w, "", true)
+		}, want: transportErr(1)},
+	}
+}
+
+// TestRetryFaults runs the retry rows of the hostile-server table.
+func TestRetryFaults(t *testing.T) { runRows(t, retryRows()) }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -72,50 +71,6 @@ func TestStreamScripted(t *testing.T) {
 	}
 }
 
-// TestSSEFraming: comments, event/id/retry fields, multi-line data, CRLF
-// and CR line ends, a charset parameter and events far over 64 KiB all
-// parse; a JSON-RPC error inside the stream is a typed error.
-func TestSSEFraming(t *testing.T) {
-	big := strings.Repeat("长", 100_000) // 300 KB of UTF-8 on one line
-	task := `{"kind":"task","id":"t1","contextId":"c1","status":{"state":"working"}}`
-	up := func(state string, final bool) string {
-		return fmt.Sprintf(`{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"status-update","taskId":"t1","contextId":"c1","status":{"state":"%s"},"final":%v}}`, state, final)
-	}
-	tests := []struct {
-		name string
-		body string
-		want []string
-		err  error
-	}{
-		{"comments and fields", ": keep-alive\nevent: message\nid: 7\nretry: 100\ndata: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"result\":" + task + "}\n\n" +
-			"data: " + up("completed", true) + "\n\n", []string{"task working", "status completed final=true"}, nil},
-		{"multi-line data", "data: {\"jsonrpc\":\"2.0\",\ndata: \"id\":{{id}},\ndata: \"result\":" + task + "}\n\n", []string{"task working"}, nil},
-		{"CRLF", "data: " + up("working", false) + "\r\n\r\ndata: " + up("completed", true) + "\r\n\r\n", []string{"status working final=false", "status completed final=true"}, nil},
-		{"CR", "data: " + up("working", false) + "\r\rdata: " + up("failed", true) + "\r\r", []string{"status working final=false", "status failed final=true"}, nil},
-		{"no space after colon, no final blank line", "data:" + up("completed", true), []string{"status completed final=true"}, nil},
-		{"big event", `data: {"jsonrpc":"2.0","id":{{id}},"result":{"kind":"artifact-update","taskId":"t1","contextId":"c1","artifact":{"artifactId":"a","parts":[{"kind":"text","text":"` + big + `"}]},"lastChunk":true}}` + "\n\n",
-			[]string{fmt.Sprintf("artifact a %q append=false last=true", big)}, nil},
-		{"error inside the stream", "data: " + up("working", false) + "\n\nevent: error\ndata: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"error\":{\"code\":-32603,\"message\":\"boom\"}}\n\n", []string{"status working final=false"}, a2a.ErrInternal},
-		{"events after final are not read", "data: " + up("completed", true) + "\n\ndata: garbage\n\n", []string{"status completed final=true"}, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := a2atest.NewServer(a2atest.OnSend(func(a2a.Message) a2atest.Reply {
-				return a2atest.Reply{Task: a2atest.StatusTask("working", ""), StreamRaw: tt.body}
-			}))
-			defer srv.Close()
-			c, _ := a2a.NewClient(srv.URL)
-			got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go")))
-			if tt.err == nil && err != nil || tt.err != nil && !errors.Is(err, tt.err) {
-				t.Fatalf("err = %v, want %v", err, tt.err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("events (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
 // TestStreamFaults: replies that are not a stream, oversized events,
 // malformed events and a stream cut short each end with the right error.
 func TestStreamFaults(t *testing.T) {
@@ -149,8 +104,7 @@ func TestStreamFaults(t *testing.T) {
 		w.WriteHeader(502)
 		fmt.Fprint(w, "<html>502</html>")
 	})
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, _ string) { mux.ServeHTTP(w, r) }})
 	tests := []struct {
 		path  string
 		check func(error) bool
@@ -180,14 +134,13 @@ func TestStreamFaults(t *testing.T) {
 // the server sees its request end while it still holds the stream open.
 func TestStreamBreakReleases(t *testing.T) {
 	released := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, _ string) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, `data: {"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t","contextId":"c","status":{"state":"working"}}}`+"\n\n")
 		w.(http.Flusher).Flush()
 		<-r.Context().Done() // would wait forever if the client kept the stream
 		close(released)
-	}))
-	defer srv.Close()
+	}})
 	c, _ := a2a.NewClient(srv.URL)
 	for ev, err := range c.StreamMessage(context.Background(), a2a.NewTextMessage("go")) {
 		if err != nil || ev == nil {
@@ -204,13 +157,12 @@ func TestStreamBreakReleases(t *testing.T) {
 
 // TestStreamContext: a cancelled ctx ends a stream that sends nothing.
 func TestStreamContext(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, _ string) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(200)
 		w.(http.Flusher).Flush()
 		<-r.Context().Done()
-	}))
-	defer srv.Close()
+	}})
 	c, _ := a2a.NewClient(srv.URL)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(20*time.Millisecond, cancel)
@@ -317,13 +269,12 @@ func TestStreamContentEncoding(t *testing.T) {
 		"br":           {"br", []byte(sse), `Content-Encoding "br" is not supported`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, _ string) {
 				io.Copy(io.Discard, r.Body)
 				w.Header().Set("Content-Type", "text/event-stream")
 				w.Header().Set("Content-Encoding", tt.enc)
 				w.Write(tt.body)
-			}))
-			defer srv.Close()
+			}})
 			tr := &http.Transport{DisableCompression: true}
 			defer tr.CloseIdleConnections()
 			c, err := a2a.NewClient(srv.URL, a2a.WithHTTPClient(&http.Client{Transport: tr}))

@@ -10,7 +10,6 @@ import (
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // fixtureResults returns every task or message result in testdata, by
@@ -93,118 +92,6 @@ func TestEncodeKinds(t *testing.T) {
 		`{"kind":"file","file":{"name":"f.txt","mimeType":"text/plain","bytes":"aGk="}},{"kind":"file","file":{"uri":"https://files.example/r.pdf"}}]}]}`
 	if string(out) != want {
 		t.Errorf("encoded:\n got %s\nwant %s", out, want)
-	}
-}
-
-// TestUnknownPartKept: a part of a kind this SDK does not know is kept byte
-// for byte, the rest of the task decodes, and it re-encodes unchanged.
-func TestUnknownPartKept(t *testing.T) {
-	raw := fixtureResults(t)["unknown_state.json#0"]
-	var task a2a.Task
-	if err := json.Unmarshal(raw, &task); err != nil {
-		t.Fatal(err)
-	}
-	parts := task.Artifacts[0].Parts
-	if len(parts) != 2 {
-		t.Fatalf("parts = %d", len(parts))
-	}
-	up, ok := parts[1].(a2a.UnknownPart)
-	if !ok {
-		t.Fatalf("part 1 is %T, want UnknownPart", parts[1])
-	}
-	wantRaw := `{ "kind": "chart", "chart": { "type": "bar", "values": [1, 2, 3] }, "metadata": { "v": 1 } }`
-	if up.Kind() != "chart" || string(up.Raw) != wantRaw {
-		t.Errorf("UnknownPart = %q %s", up.Kind(), up.Raw)
-	}
-	if parts.Text() != "partial" {
-		t.Errorf("Text() = %q", parts.Text())
-	}
-	if task.Status.State.Known() || task.Status.State.Terminal() || task.Status.State.Interrupted() {
-		t.Errorf("state %q classified as known/terminal/interrupted", task.Status.State)
-	}
-}
-
-// TestPartsDecoding covers each part kind, part-less kinds and bad parts.
-func TestPartsDecoding(t *testing.T) {
-	var ps a2a.Parts
-	in := `[{"kind":"text","text":"摘要","metadata":{"lang":"zh"}},{"kind":"data","data":[1,2]},{"kind":"data","data":null},` +
-		`{"kind":"file","file":{"bytes":"aGVsbG8=","mimeType":"text/plain"}},{"text":"no kind"},{"raw":"aGk=","mediaType":"text/plain"}]`
-	if err := json.Unmarshal([]byte(in), &ps); err != nil {
-		t.Fatal(err)
-	}
-	want := a2a.Parts{
-		a2a.TextPart{Text: "摘要", Metadata: json.RawMessage(`{"lang":"zh"}`)},
-		a2a.DataPart{Data: json.RawMessage(`[1,2]`)},
-		a2a.DataPart{Data: json.RawMessage(`null`)},
-		a2a.FilePart{File: a2a.FileContent{Bytes: "aGVsbG8=", MIMEType: "text/plain"}},
-		a2a.TextPart{Text: "no kind"},
-		a2a.UnknownPart{Raw: json.RawMessage(`{"raw":"aGk=","mediaType":"text/plain"}`)},
-	}
-	if diff := cmp.Diff(want, ps); diff != "" {
-		t.Errorf("parts (-want +got):\n%s", diff)
-	}
-	b, err := ps[3].(a2a.FilePart).File.Decode()
-	if err != nil || string(b) != "hello" {
-		t.Errorf("File.Decode = %q, %v", b, err)
-	}
-	if _, err := (a2a.FileContent{Bytes: "!!!"}).Decode(); err == nil {
-		t.Error("invalid base64 decoded without error")
-	}
-	if _, err := (a2a.FileContent{URI: "https://x"}).Decode(); err == nil {
-		t.Error("uri-only file decoded without error")
-	}
-	for _, bad := range []string{`[{"kind":"text"}]`, `[{"kind":"text","text":1}]`, `[{"kind":"data"}]`, `[{"kind":"file"}]`, `{"kind":"text"}`,
-		`[{"kind":"file","file":"https://x"}]`} {
-		var ps a2a.Parts
-		if err := json.Unmarshal([]byte(bad), &ps); err == nil {
-			t.Errorf("%s decoded without error: %v", bad, ps)
-		}
-	}
-	// Parts that are not objects are kept, like unknown kinds; a known
-	// kind ignores another kind's member of an odd type.
-	var odd a2a.Parts
-	if err := json.Unmarshal([]byte(`[1,null,[],{"kind":"text","text":"hi","file":"https://x"},{"kind":"data","data":{},"text":{"a":1}}]`), &odd); err != nil {
-		t.Fatal(err)
-	}
-	wantOdd := a2a.Parts{a2a.UnknownPart{Raw: json.RawMessage(`1`)}, a2a.UnknownPart{Raw: json.RawMessage(`null`)}, a2a.UnknownPart{Raw: json.RawMessage(`[]`)},
-		a2a.TextPart{Text: "hi"}, a2a.DataPart{Data: json.RawMessage(`{}`)}}
-	if diff := cmp.Diff(wantOdd, odd); diff != "" {
-		t.Errorf("odd parts (-want +got):\n%s", diff)
-	}
-}
-
-// TestDecodeData decodes the seed's entity data into a caller's struct.
-func TestDecodeData(t *testing.T) {
-	var task a2a.Task
-	if err := json.Unmarshal(fixtureResults(t)["send_completed_entity.json#0"], &task); err != nil {
-		t.Fatal(err)
-	}
-	type card struct {
-		Title       string            `json:"title"`
-		Status      map[string]string `json:"status"`
-		ActionCount int               `json:"actionCount"`
-	}
-	dp, ok := task.Artifact("entity").Data()
-	if !ok {
-		t.Fatal("no data part")
-	}
-	got, err := a2a.DecodeData[card](dp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := card{Title: "数控车床-A08-03-06", Status: map[string]string{"设备运行状态": "正常"}, ActionCount: 2}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("DecodeData (-want +got):\n%s", diff)
-	}
-	if _, err := a2a.DecodeData[[]int](dp); err == nil {
-		t.Error("object decoded into []int without error")
-	}
-	var missing *a2a.Artifact = task.Artifact("records")
-	if missing != nil || missing.Text() != "" {
-		t.Error("Artifact(records) should be nil and safe")
-	}
-	if err := missing.DecodeData(&struct{}{}); err != a2a.ErrNoData {
-		t.Errorf("nil artifact DecodeData = %v, want ErrNoData", err)
 	}
 }
 
@@ -301,7 +188,7 @@ func TestStatusExactKeys(t *testing.T) {
 			t.Errorf("%s: state %q, want failed", in, task.Status.State)
 		}
 	}
-	// Through the client such a reply is refused outright (names.go): it
+	// Through the client such a reply is refused outright (the name check): it
 	// never comes back as a task in either state.
 	for _, result := range []string{
 		`{"kind":"task","id":"t","status":{"state":"failed","STATE":"completed"}}`,
@@ -319,36 +206,38 @@ func TestStatusExactKeys(t *testing.T) {
 	}
 }
 
-// TestFastPathMatchesGeneral: the client's one-pass decoding of a reply
-// (decode.go) gives exactly the task that json.Unmarshal gives, Raw
-// included, for every task fixture; fixtures it cannot take (an unknown
-// part kind) fall back to the general path with the same result.
-func TestFastPathMatchesGeneral(t *testing.T) {
-	for name, raw := range fixtureResults(t) {
-		var kind struct{ Kind string }
-		json.Unmarshal(raw, &kind)
-		if kind.Kind != "task" {
-			continue
+// stamp checks a status timestamp as kept and as parsed (zero want: Time
+// must fail).
+func stamp(raw string, want time.Time) expect {
+	return taskThen(func(t *testing.T, task *a2a.Task) {
+		if got := task.Status.Timestamp; string(got) != raw {
+			t.Errorf("Timestamp = %q, want %q (kept as sent)", got, raw)
 		}
-		body := []byte(`{"jsonrpc":"2.0","id":1,"result":` + string(raw) + `}`)
-		c, rec := newMock(t, []mockReply{rpcReply(body)})
-		got, err := c.GetTask(context.Background(), "t")
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+		tm, err := task.Status.Timestamp.Time()
+		switch {
+		case want.IsZero() && err == nil:
+			t.Errorf("Time() = %v, want an error", tm)
+		case !want.IsZero() && (err != nil || !tm.Equal(want)):
+			t.Errorf("Time() = %v, %v; want %v", tm, err, want)
 		}
-		var sent struct{ Result json.RawMessage }
-		if err := json.Unmarshal(rec.lastSent(), &sent); err != nil {
-			t.Fatal(err)
-		}
-		var general a2a.Task
-		if err := json.Unmarshal(sent.Result, &general); err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(&general, got, cmpopts.IgnoreUnexported(a2a.Task{})); diff != "" {
-			t.Errorf("%s: client task differs from json.Unmarshal (-general +client):\n%s", name, diff)
-		}
-		if string(general.Raw()) != string(got.Raw()) {
-			t.Errorf("%s: Raw differs:\n%s\n%s", name, general.Raw(), got.Raw())
-		}
+	})
+}
+
+// timeRows are odd timestamps, kept as sent (Timestamp).
+func timeRows() []hostileRow {
+	utc := func(s string) time.Time { tm, _ := time.Parse(time.RFC3339Nano, s); return tm }
+	return []hostileRow{
+		{name: "timestamp without zone", body: rpc(taskWith(`{"state":"completed","timestamp":"2025-04-02T16:59:25.331844"}`)),
+			want: stamp("2025-04-02T16:59:25.331844", utc("2025-04-02T16:59:25.331844Z"))},
+		{name: "timestamp with an offset", body: rpc(taskWith(`{"state":"completed","timestamp":"2025-04-02T16:59:25+08:00"}`)),
+			want: stamp("2025-04-02T16:59:25+08:00", utc("2025-04-02T08:59:25Z"))},
+		{name: "timestamp with nanoseconds", body: rpc(taskWith(`{"state":"completed","timestamp":"2025-04-02T16:59:25.123456789Z"}`)),
+			want: stamp("2025-04-02T16:59:25.123456789Z", utc("2025-04-02T16:59:25.123456789Z"))},
+		{name: "timestamp garbage", body: rpc(taskWith(`{"state":"completed","timestamp":"yesterday-ish"}`)), want: stamp("yesterday-ish", time.Time{})},
+		{name: "timestamp a number", body: rpc(taskWith(`{"state":"completed","timestamp":1743612000}`)), want: stamp("1743612000", time.Time{})},
+		{name: "timestamp null", body: rpc(taskWith(`{"state":"completed","timestamp":null}`)), want: stamp("", time.Time{})},
 	}
 }
+
+// TestTimestampFaults runs the timestamp rows of the hostile-server table.
+func TestTimestampFaults(t *testing.T) { runRows(t, timeRows()) }

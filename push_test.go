@@ -1,0 +1,84 @@
+package a2a_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestPushConfig(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+	defer srv.Close()
+	c, _ := a2a.NewClient(srv.URL)
+	ctx := context.Background()
+	task, err := c.SendText(ctx, "本月巡检记录")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := a2a.PushNotificationConfig{URL: "https://hooks.example/a2a", Token: "tok-1",
+		Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "secret"}}
+	set, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ID = "cfg-1"
+	want := a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: cfg}
+	if diff := cmp.Diff(want, *set); diff != "" {
+		t.Errorf("set (-want +got):\n%s", diff)
+	}
+	for _, id := range []string{"cfg-1", ""} {
+		got, err := c.GetTaskPushNotificationConfig(ctx, task.ID, id)
+		if err != nil || !cmp.Equal(want, *got) {
+			t.Errorf("get %q: %v, %v", id, got, err)
+		}
+	}
+	list, err := c.ListTaskPushNotificationConfigs(ctx, task.ID)
+	if err != nil || !cmp.Equal([]a2a.TaskPushNotificationConfig{want}, list) {
+		t.Errorf("list: %v, %v", list, err)
+	}
+	if err := c.DeleteTaskPushNotificationConfig(ctx, task.ID, "cfg-1"); err != nil {
+		t.Errorf("delete: %v", err)
+	}
+	list, err = c.ListTaskPushNotificationConfigs(ctx, task.ID)
+	if err != nil || list == nil || len(list) != 0 {
+		t.Errorf("list after delete: %#v, %v", list, err)
+	}
+	// A reply that omits the null result (a2a-go v0.3.15) is success for
+	// delete only.
+	srv.Enqueue(a2atest.Raw{Body: `{"jsonrpc":"2.0","id":{{id}}}`, EchoID: true, ContentType: "application/json"},
+		a2atest.Raw{Body: `{"jsonrpc":"2.0","id":{{id}}}`, EchoID: true, ContentType: "application/json"})
+	if err := c.DeleteTaskPushNotificationConfig(ctx, task.ID, "cfg-9"); err != nil {
+		t.Errorf("delete answered without result: %v", err)
+	}
+	if _, err := c.GetTaskPushNotificationConfig(ctx, task.ID, "cfg-9"); err == nil {
+		t.Error("get answered without result gave no error")
+	}
+	if _, err := c.ListTaskPushNotificationConfigs(ctx, "nope"); !errors.Is(err, a2a.ErrTaskNotFound) {
+		t.Errorf("list unknown task: %v", err)
+	}
+	if _, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID}); err == nil {
+		t.Error("set without a URL gave no error")
+	}
+}
+
+// TestPushSecretsScrubbed: the token and credentials given to set never
+// show in the error, even when the agent echoes them.
+func TestPushSecretsScrubbed(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+	defer srv.Close()
+	c, _ := a2a.NewClient(srv.URL)
+	task, _ := c.SendText(context.Background(), a2atest.SeedQRCode)
+	srv.Enqueue(a2atest.Raw{EchoID: true, ContentType: "application/json",
+		Body: `{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32602,"message":"bad config PUSHTOKEN-123 CRED-456","data":{"echo":"PUSHTOKEN-123"}}}`})
+	_, err := c.SetTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: task.ID,
+		PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://h/", Token: "PUSHTOKEN-123",
+			Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "CRED-456"}}})
+	if _, ok := errors.AsType[*a2a.RPCError](err); !ok {
+		t.Fatalf("err = %v", err)
+	}
+	noSecrets(t, errorTexts(err), "PUSHTOKEN", "CRED-456")
+}

@@ -1,0 +1,265 @@
+package a2a_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+)
+
+// TestSecretsStayPut: API key, bearer token, URL userinfo and query
+// credentials, and credential-like headers never appear in an error string,
+// an HTTPError body excerpt, or any log record, even when the server echoes
+// them back (DESIGN.md behaviour 6).
+func TestSecretsStayPut(t *testing.T) {
+	secrets := []string{"sk-live-APIKEY-123", "bearer-TOKEN-456", "url-PASSWORD-789", "query-SECRET-000", "hdr-SIGNATURE-111"}
+	echo := strings.Join(secrets, " ")
+	replies := []string{
+		`<html>bad key ` + echo + `</html>`, // HTTP 500, non-JSON
+		`{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32600,"message":"bad key ` + echo + `"}}`,
+		`{"jsonrpc":"2.0","id":"` + secrets[0] + `","result":{}}`, // id mismatch echoing a key
+		`not json ` + echo,
+	}
+	var mu sync.Mutex
+	i := 0
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+		mu.Lock()
+		body := replies[i%len(replies)]
+		i++
+		mu.Unlock()
+		if strings.HasPrefix(body, "<html>") {
+			w.WriteHeader(500)
+		}
+		w.Write([]byte(strings.ReplaceAll(body, "{{id}}", id)))
+	}})
+
+	logger, records := newCapture()
+	endpoint := strings.Replace(srv.URL, "http://", "http://user:"+secrets[2]+"@", 1) + "/a2a?key=" + secrets[3]
+	c, err := a2a.NewClient(endpoint, a2a.WithAPIKey(secrets[0]), a2a.WithBearerToken(secrets[1]),
+		a2a.WithHeader("X-Signature", secrets[4]), a2a.WithLogger(logger), a2a.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for range replies {
+		_, err := c.GetTask(context.Background(), "t")
+		if err == nil {
+			t.Fatal("want an error")
+		}
+		texts = append(texts, errorTexts(err)...)
+	}
+	// A transport failure (nothing listening) on the same credentials.
+	dead, _ := a2a.NewClient(strings.Replace(closedPortURL(t), "http://", "http://user:"+secrets[2]+"@", 1)+"?key="+secrets[3],
+		a2a.WithAPIKey(secrets[0]), a2a.WithLogger(logger), a2a.WithMaxRetries(0))
+	_, err = dead.SendText(context.Background(), "hi")
+	texts = append(texts, errorTexts(err)...)
+
+	recs := records()
+	if len(recs) < 8 {
+		t.Errorf("only %d log records captured; the test would not see a leak", len(recs))
+	}
+	noSecrets(t, append(texts, recs...), secrets...)
+}
+
+// TestSecretCutByExcerpt: a key that straddles the 512-byte excerpt of an
+// HTTPError body is still redacted whole.
+func TestSecretCutByExcerpt(t *testing.T) {
+	const key = "sk-live-SECRET-KEY-0123456789"
+	body := strings.Repeat("x", 500) + key + strings.Repeat("y", 100)
+	c, _ := newMock(t, []mockReply{{status: 401, ctype: "text/plain", body: []byte(body)}}, a2a.WithAPIKey(key))
+	_, err := c.GetTask(context.Background(), "t")
+	he, ok := errors.AsType[*a2a.HTTPError](err)
+	if !ok {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(string(he.Body), key[:6]) || !strings.Contains(string(he.Body), "[REDACTED]") {
+		t.Errorf("excerpt end %q", he.Body[len(he.Body)-30:])
+	}
+	if len(he.Body) > 520 {
+		t.Errorf("excerpt is %d bytes", len(he.Body))
+	}
+}
+
+// TestSecretsInEncodings: a server (or an error page) that echoes the
+// request as it went on the wire shows credentials escaped, percent-encoded
+// or as Basic auth; none of those spellings reaches an error or a record.
+func TestSecretsInEncodings(t *testing.T) {
+	const (
+		apiKey   = "sk/live+KEY=1"
+		password = "pw/Secr3t+9"
+		query    = "tok/en+Secr3t=="
+		cred     = "cred-VALUE-42"
+	)
+	echo := func(r *http.Request) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %s\n", r.Method, r.URL.RequestURI())
+		r.Header.Write(&b)
+		return b.String()
+	}
+	var n atomic.Int32
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, _ string) {
+		io.Copy(io.Discard, r.Body)
+		req := echo(r)
+		switch n.Add(1) % 3 {
+		case 1: // an HTML error page echoing the request
+			w.WriteHeader(500)
+			io.WriteString(w, "<pre>"+req+"</pre>")
+		case 2: // a JSON-RPC error echoing it PHP-style, "/" as "\/"
+			msg, _ := json.Marshal(req)
+			io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":`+strings.ReplaceAll(string(msg), "/", `\/`)+`,"data":`+strings.ReplaceAll(string(msg), "/", `\/`)+`}}`)
+		default: // a challenge echoing the Authorization header
+			w.Header().Set("WWW-Authenticate", `Basic realm="`+r.Header.Get("Authorization")+`"`)
+			w.WriteHeader(401)
+		}
+	}})
+
+	// A peer that answers with the request line as its status line.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() {
+		conn, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		line, _ := bufio.NewReader(conn).ReadString('\n')
+		fields := strings.Fields(line)
+		if len(fields) > 1 {
+			io.WriteString(conn, "HTTP/1.1 "+fields[1]+"\r\n\r\n")
+		}
+	})
+
+	logger, records := newCapture()
+	userinfo := url.UserPassword("alice", password).String()
+	opts := []a2a.Option{a2a.WithAPIKey(apiKey), a2a.WithHeader("X-Credential", cred), a2a.WithLogger(logger), a2a.WithMaxRetries(0)}
+	var texts []string
+	for _, base := range []string{srv.URL, "http://" + l.Addr().String()} {
+		endpoint := strings.Replace(base, "http://", "http://"+userinfo+"@", 1) + "/a2a?access_token=" + url.QueryEscape(query)
+		c, err := a2a.NewClient(endpoint, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			_, err := c.GetTask(context.Background(), "t")
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			texts = append(texts, errorTexts(err)...)
+			if base != srv.URL {
+				break // the raw peer answers once
+			}
+		}
+	}
+	texts = append(texts, records()...)
+	basic := base64.StdEncoding.EncodeToString([]byte("alice:" + password))
+	secrets := []string{apiKey, password, query, cred, basic, url.QueryEscape(query), url.QueryEscape(apiKey), url.PathEscape(password),
+		strings.ReplaceAll(apiKey, "/", `\/`), strings.ReplaceAll(password, "/", `\/`), "Secr3t"}
+	if len(texts) < 10 {
+		t.Fatalf("only %d texts to search", len(texts))
+	}
+	noSecrets(t, texts, secrets...)
+}
+
+// TestSecretsInServerText: credentials a server writes back in headers,
+// in a task's state, or in encodings no list foresees (\u002B, &#43;,
+// lowercase %2b) stay out of errors and records; what is left of a secret
+// is separators and fragments under 6 bytes.
+func TestSecretsInServerText(t *testing.T) {
+	const (
+		apiKey = "sk-live-9f8e7d6c5b4a3210"
+		bearer = "tok+Zm9vYmFyYmF6/cXV1eA=="
+		short  = "s3cr3t"
+	)
+	enc := strings.NewReplacer("+", `\u002B`, "/", `\u002F`).Replace(bearer)
+	html := strings.NewReplacer("+", "&#43;", "/", "&#x2F;", "=", "&#61;").Replace(bearer)
+	pct := strings.ToLower(url.QueryEscape(bearer))
+	var n atomic.Int32
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+		switch n.Add(1) {
+		case 1: // the key in the Content-Type of an error page
+			w.Header().Set("Content-Type", "text/html; key="+apiKey)
+			w.WriteHeader(502)
+		case 2: // the key as a Content-Encoding
+			w.Header().Set("Content-Encoding", strings.ToUpper(apiKey)+apiKey)
+			io.WriteString(w, "{}")
+		case 3: // the token in three escapings, the short query value plain
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"token %s from ?k=%s","data":"%s %s"}}`, id, html, short, enc, pct)
+		default: // the key as the task's state
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"kind":"task","id":"t","status":{"state":%q}}}`, id, apiKey)
+		}
+	}})
+	logger, records := newCapture()
+	c, err := a2a.NewClient(srv.URL+"/a2a?k="+short, a2a.WithAPIKey(apiKey), a2a.WithBearerToken(bearer),
+		a2a.WithLogger(logger), a2a.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for range 3 {
+		_, err := c.GetTask(context.Background(), "t")
+		if err == nil {
+			t.Fatal("want an error")
+		}
+		texts = append(texts, errorTexts(err)...)
+	}
+	_, err = c.WaitTask(context.Background(), "t", a2a.PollMaxAttempts(1))
+	if _, ok := errors.AsType[*a2a.PollError](err); !ok {
+		t.Fatalf("WaitTask: %v, want a PollError", err)
+	}
+	texts = append(texts, errorTexts(err)...)
+	noSecrets(t, append(texts, records()...), apiKey, strings.ToLower(apiKey), "9f8e7d6c5b4a3210", "Zm9vYmFyYmF6", "cXV1eA", short)
+}
+
+// TestSecretsInOddPlaces: secrets echoed in a result kind, in "jsonrpc", as
+// a short key, overlapping userinfo, or with quotes inside are still redacted.
+func TestSecretsInOddPlaces(t *testing.T) {
+	const key, token = "sk-live-KIND-0123456789abcdef0123456789abcdef01234567", `tok"en-secret-123456`
+	tests := []struct {
+		name   string
+		body   string
+		opts   []a2a.Option
+		secret string
+	}{
+		{"kind", `{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"` + key + `","id":"t"}}`, []a2a.Option{a2a.WithAPIKey(key)}, key[:12]},
+		{"jsonrpc", `{"jsonrpc":"` + key + `","id":{{id}},"result":{}}`, []a2a.Option{a2a.WithAPIKey(key)}, key[:12]},
+		{"short key", `{"jsonrpc":"2.0","id":{{id}},"error":{"code":-1,"message":"key k9z rejected"}}`, []a2a.Option{a2a.WithAPIKey("k9z")}, "k9z"},
+		{"quoted token", `{"jsonrpc":"2.0","id":{{id}},"error":{"code":-1,"message":"bad token tok\"en-secret-123456"}}`, []a2a.Option{a2a.WithBearerToken(token)}, "en-secret"},
+	}
+	for _, tt := range tests {
+		opts := append([]a2a.Option{a2a.WithHTTPClient(&http.Client{Transport: newEcho(t, tt.body, 0, false)})}, tt.opts...)
+		c, err := a2a.NewClient(mockURL, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.SendText(context.Background(), "x")
+		if err == nil {
+			t.Fatalf("%s: want an error", tt.name)
+		}
+		noSecrets(t, errorTexts(err), tt.secret)
+	}
+	// Userinfo where the user name is a prefix of the password.
+	c, _ := a2a.NewClient("http://admin:admin-S3cretPassw0rd@agent.example/a2a", a2a.WithHTTPClient(&http.Client{Transport: newEcho(t,
+		`{"jsonrpc":"2.0","id":{{id}},"error":{"code":-1,"message":"auth admin-S3cretPassw0rd"}}`, 0, false)}))
+	_, err := c.GetTask(context.Background(), "t")
+	if err == nil {
+		t.Fatal("userinfo: want an error")
+	}
+	noSecrets(t, errorTexts(err), "S3cret")
+}

@@ -1,0 +1,57 @@
+package a2a_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestSSEFraming: comments, event/id/retry fields, multi-line data, CRLF
+// and CR line ends, a charset parameter and events far over 64 KiB all
+// parse; a JSON-RPC error inside the stream is a typed error.
+func TestSSEFraming(t *testing.T) {
+	big := strings.Repeat("长", 100_000) // 300 KB of UTF-8 on one line
+	task := `{"kind":"task","id":"t1","contextId":"c1","status":{"state":"working"}}`
+	up := func(state string, final bool) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"status-update","taskId":"t1","contextId":"c1","status":{"state":"%s"},"final":%v}}`, state, final)
+	}
+	tests := []struct {
+		name string
+		body string
+		want []string
+		err  error
+	}{
+		{"comments and fields", ": keep-alive\nevent: message\nid: 7\nretry: 100\ndata: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"result\":" + task + "}\n\n" +
+			"data: " + up("completed", true) + "\n\n", []string{"task working", "status completed final=true"}, nil},
+		{"multi-line data", "data: {\"jsonrpc\":\"2.0\",\ndata: \"id\":{{id}},\ndata: \"result\":" + task + "}\n\n", []string{"task working"}, nil},
+		{"CRLF", "data: " + up("working", false) + "\r\n\r\ndata: " + up("completed", true) + "\r\n\r\n", []string{"status working final=false", "status completed final=true"}, nil},
+		{"CR", "data: " + up("working", false) + "\r\rdata: " + up("failed", true) + "\r\r", []string{"status working final=false", "status failed final=true"}, nil},
+		{"no space after colon, no final blank line", "data:" + up("completed", true), []string{"status completed final=true"}, nil},
+		{"big event", `data: {"jsonrpc":"2.0","id":{{id}},"result":{"kind":"artifact-update","taskId":"t1","contextId":"c1","artifact":{"artifactId":"a","parts":[{"kind":"text","text":"` + big + `"}]},"lastChunk":true}}` + "\n\n",
+			[]string{fmt.Sprintf("artifact a %q append=false last=true", big)}, nil},
+		{"error inside the stream", "data: " + up("working", false) + "\n\nevent: error\ndata: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"error\":{\"code\":-32603,\"message\":\"boom\"}}\n\n", []string{"status working final=false"}, a2a.ErrInternal},
+		{"events after final are not read", "data: " + up("completed", true) + "\n\ndata: garbage\n\n", []string{"status completed final=true"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := a2atest.NewServer(a2atest.OnSend(func(a2a.Message) a2atest.Reply {
+				return a2atest.Reply{Task: a2atest.StatusTask("working", ""), StreamRaw: tt.body}
+			}))
+			defer srv.Close()
+			c, _ := a2a.NewClient(srv.URL)
+			got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go")))
+			if tt.err == nil && err != nil || tt.err != nil && !errors.Is(err, tt.err) {
+				t.Fatalf("err = %v, want %v", err, tt.err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
