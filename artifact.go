@@ -8,7 +8,7 @@ import (
 // Artifact is an output of a task, made of parts. A Caoliao artifact is named
 // "entity", "records" or "actions" and holds a [DataPart] (structured data
 // for programs) and a [TextPart] (a one-line summary, usually in Chinese).
-// Spec: A2A v0.3 §6.7; seed 000 ("The two artifact parts").
+// Spec: A2A v0.3 §6.7; the Caoliao agent docs ("The two artifact parts").
 //
 // The methods of *Artifact are safe on a nil receiver, so the result of
 // [Task.Artifact] can be used without a nil check.

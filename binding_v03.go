@@ -207,7 +207,7 @@ func kindOf(r *reply) (string, error) {
 // ("task result"). A name fault is reported as it is; any other problem as
 // "<what> does not decode".
 func decodeResult[T any](r *reply, t *fields[T], v *T, what string) error {
-	err := decodeWhole(r.result, t, v, false)
+	err := decodeWhole(r.result, t.decode, v, false)
 	if f, ok := err.(nameFault); ok {
 		return r.fault(string(f), nil)
 	}
@@ -231,86 +231,93 @@ func taskResult(r *reply) (*Task, error) {
 	return &t, nil
 }
 
-func (v03) task(r *reply) (*Task, error) {
+// resultKinds is what one method's result may be: the kinds it takes, and
+// the words of the *ProtocolErrors for a result that is none of them.
+type resultKinds struct {
+	kinds   []string
+	null    string // for a null result
+	noKind  string // for a result without "kind" and of no known shape
+	badKind string // for another kind: a format for the quoted kind
+	what    string // "result" or "event", in "message result does not decode"
+}
+
+var (
+	taskResults = resultKinds{[]string{"task"}, "result is null where a Task is due",
+		`result has no "kind" and is not shaped like a Task`, "result kind %s where a Task is due", "result"}
+	sendResults = resultKinds{[]string{"task", "message"}, "result is null where a Task or Message is due",
+		`result has no "kind" and is shaped like neither a Task nor a Message`, "result kind %s is neither task nor message", "result"}
+	eventResults = resultKinds{[]string{"task", "message", "status-update", "artifact-update"}, "result is null where an event is due",
+		`event has no "kind" and is shaped like no stream event`, "event kind %s is not a stream event", "event"}
+)
+
+// byKind decodes a result as the kind it is, one of k.kinds: a *Task,
+// *Message, *TaskStatusUpdateEvent or *TaskArtifactUpdateEvent, never a
+// typed nil beside an error.
+func byKind(r *reply, k resultKinds) (any, error) {
 	if isNull(r.result) {
-		return nil, r.fault("result is null where a Task is due", nil)
+		return nil, r.fault(k.null, nil)
 	}
 	kind, err := kindOf(r)
 	switch {
 	case err != nil:
 		return nil, err
-	case kind == "task":
-		return taskResult(r)
 	case kind == "":
-		return nil, r.fault(`result has no "kind" and is not shaped like a Task`, nil)
+		return nil, r.fault(k.noKind, nil)
+	case !slices.Contains(k.kinds, kind):
+		return nil, r.fault(fmt.Sprintf(k.badKind, r.cl.red.quote(kind)), nil)
 	}
-	return nil, r.fault(fmt.Sprintf("result kind %s where a Task is due", r.cl.red.quote(kind)), nil)
+	switch kind {
+	case "task":
+		return orNil(taskResult(r))
+	case "message":
+		return orNil(decodeAs(r, messageFields, "message "+k.what))
+	case "status-update":
+		return orNil(decodeAs(r, statusEventFields, "status-update event"))
+	default:
+		return orNil(decodeAs(r, artifactEventFields, "artifact-update event"))
+	}
+}
+
+// decodeAs decodes a result with table t into a new T.
+func decodeAs[T any](r *reply, t *fields[T], what string) (*T, error) {
+	v := new(T)
+	if err := decodeResult(r, t, v, what); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// orNil returns v as an any, or a nil any when err is set: never a typed
+// nil inside an interface.
+func orNil[T any](v *T, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func (v03) task(r *reply) (*Task, error) {
+	v, err := byKind(r, taskResults)
+	if err != nil {
+		return nil, err
+	}
+	return v.(*Task), nil
 }
 
 func (v03) sendResult(r *reply) (SendResult, error) {
-	if isNull(r.result) {
-		return nil, r.fault("result is null where a Task or Message is due", nil)
-	}
-	kind, err := kindOf(r)
+	v, err := byKind(r, sendResults)
 	if err != nil {
 		return nil, err
 	}
-	switch kind {
-	case "task":
-		t, err := taskResult(r)
-		if err != nil {
-			return nil, err // not a typed nil inside the SendResult
-		}
-		return t, nil
-	case "message":
-		var m Message
-		if err := decodeResult(r, messageFields, &m, "message result"); err != nil {
-			return nil, err
-		}
-		return &m, nil
-	case "":
-		return nil, r.fault(`result has no "kind" and is shaped like neither a Task nor a Message`, nil)
-	}
-	return nil, r.fault(fmt.Sprintf("result kind %s is neither task nor message", r.cl.red.quote(kind)), nil)
+	return v.(SendResult), nil
 }
 
 func (v03) event(r *reply) (Event, error) {
-	if isNull(r.result) {
-		return nil, r.fault("result is null where an event is due", nil)
-	}
-	kind, err := kindOf(r)
+	v, err := byKind(r, eventResults)
 	if err != nil {
 		return nil, err
 	}
-	switch kind {
-	case "task":
-		t, err := taskResult(r)
-		if err != nil {
-			return nil, err // not a typed nil inside the Event
-		}
-		return t, nil
-	case "message":
-		var m Message
-		if err := decodeResult(r, messageFields, &m, "message event"); err != nil {
-			return nil, err
-		}
-		return &m, nil
-	case "status-update":
-		var e TaskStatusUpdateEvent
-		if err := decodeResult(r, statusEventFields, &e, "status-update event"); err != nil {
-			return nil, err
-		}
-		return &e, nil
-	case "artifact-update":
-		var e TaskArtifactUpdateEvent
-		if err := decodeResult(r, artifactEventFields, &e, "artifact-update event"); err != nil {
-			return nil, err
-		}
-		return &e, nil
-	case "":
-		return nil, r.fault(`event has no "kind" and is shaped like no stream event`, nil)
-	}
-	return nil, r.fault(fmt.Sprintf("event kind %s is not a stream event", r.cl.red.quote(kind)), nil)
+	return v.(Event), nil
 }
 
 func (v03) pushConfig(r *reply) (*TaskPushNotificationConfig, error) {

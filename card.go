@@ -83,7 +83,7 @@ type AgentInterface struct {
 
 // AgentCapabilities says which optional A2A features the agent supports
 // (A2A v0.3 §5.5.2). Absent flags are false. Caoliao's card has streaming,
-// pushNotifications and stateTransitionHistory all false (seed 000).
+// pushNotifications and stateTransitionHistory all false.
 type AgentCapabilities struct {
 	Streaming              bool             `json:"streaming,omitempty"`
 	PushNotifications      bool             `json:"pushNotifications,omitempty"`
@@ -367,11 +367,7 @@ func (c *Client) requireCapability(spec callSpec) error {
 // [Client.GetTask], an *[RPCError] matching
 // [ErrAuthenticatedExtendedCardNotConfigured] among them.
 func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context) (*AgentCard, error) {
-	rep, err := c.invoke(ctx, c.proto.extendedCard())
-	if err != nil {
-		return nil, err
-	}
-	card, err := c.proto.extendedCardResult(rep)
+	card, err := run(ctx, c, c.proto.extendedCard(), c.proto.extendedCardResult)
 	if err != nil {
 		return nil, err
 	}

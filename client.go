@@ -177,11 +177,7 @@ func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOptio
 	if err != nil {
 		return nil, err
 	}
-	rep, err := c.invoke(ctx, spec)
-	if err != nil {
-		return nil, err
-	}
-	return c.proto.sendResult(rep)
+	return run(ctx, c, spec, c.proto.sendResult)
 }
 
 // sendSpec checks msg and opts and returns the spec of message/send (or
@@ -255,11 +251,7 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 	if err != nil {
 		return nil, err
 	}
-	rep, err := c.invoke(ctx, c.proto.getTask(id, cfg.historyLength))
-	if err != nil {
-		return nil, err
-	}
-	return c.proto.task(rep)
+	return run(ctx, c, c.proto.getTask(id, cfg.historyLength), c.proto.task)
 }
 
 // CancelTask asks the agent to stop a task with tasks/cancel (A2A v0.3 §7.4)
@@ -273,9 +265,5 @@ func (c *Client) CancelTask(ctx context.Context, id string) (*Task, error) {
 	if id == "" {
 		return nil, errors.New("a2a: CancelTask: empty task id")
 	}
-	rep, err := c.invoke(ctx, c.proto.cancelTask(id))
-	if err != nil {
-		return nil, err
-	}
-	return c.proto.task(rep)
+	return run(ctx, c, c.proto.cancelTask(id), c.proto.task)
 }

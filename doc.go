@@ -24,7 +24,7 @@
 //	var card struct{ Title string }
 //	err = task.Artifact("entity").DecodeData(&card) // the structured data
 //
-// For a gateway (seed 002) add [WithAPIKey], [WithWorkspace] and
+// For a gateway add [WithAPIKey], [WithWorkspace] and
 // [WithAgentID] or [WithAgentCode]; the selector goes into every request
 // body, tasks/get and tasks/cancel included.
 //
@@ -47,25 +47,36 @@
 //
 // A task in state failed, canceled or rejected is a value, returned with a
 // nil error; its reason is [Task.StatusText]. Errors are for everything
-// else, each a type to use with errors.As:
+// else. Every error a method of this package returns is one of these, each
+// a type to use with errors.As:
 //
-//   - [*RPCError]: the agent's JSON-RPC error; errors.Is matches it by code
-//     against [ErrTaskNotFound], [ErrMethodNotFound] and the other sentinels;
-//   - [*HTTPError]: an HTTP failure with no JSON-RPC body (a gateway's 502
-//     page, a 401), with the status, Retry-After and a body excerpt;
+//   - [*RPCError]: the agent's JSON-RPC error object, whatever the HTTP
+//     status it came with; errors.Is matches it by code against
+//     [ErrTaskNotFound], [ErrMethodNotFound] and the other sentinels;
+//   - [*HTTPError]: an HTTP failure whose body is not a JSON-RPC response
+//     (a gateway's 502 page, a 401), with the status, Retry-After, the
+//     authentication challenge and a redacted body excerpt;
 //   - [*ProtocolError]: a reply that breaks JSON-RPC or A2A, with a reason
-//     and the whole body: not JSON, a wrong id, a null or mistyped result,
-//     a known member name repeated or in another case ("Status" beside
-//     "status"), an undecodable body; one for an A2A v1.0 reply shape
-//     matches [ErrVersionMismatch];
+//     and the whole body: not JSON, a wrong id, both or neither of result
+//     and error, a null or mistyped result, a known member name repeated or
+//     in another case ("Status" beside "status"), a body in an encoding
+//     that cannot be read; one for an A2A v1.0 reply shape matches
+//     [ErrVersionMismatch];
 //   - [*BodyTooLargeError]: a reply over the size cap ([WithMaxResponseBytes]);
-//   - [*TransportError]: no reply at all (refused, reset, timed out);
+//   - [*TransportError]: the request could not be made or no reply came
+//     (refused, reset, timed out), after any retries;
 //   - [*PollError]: [Client.WaitTask] ran out of time or attempts;
 //   - [*MessageReplyError]: [Client.SendText] got a Message, not a Task;
-//   - the context's error, wrapped, when ctx ends first.
+//   - [*CardError]: [ResolveAgentCard] found no card, listing every URL tried;
+//   - [*UnsupportedByCardError]: before anything is sent, a call the
+//     client's agent card rules out ([NewClientFromCard]);
+//   - the context's error, wrapped, when ctx ends first;
+//   - a plain error, before anything is sent, for a caller fault: an
+//     option given bad input, an empty task id, a message without parts or
+//     one whose parts cannot be encoded.
 //
-// No error text or log record carries the API key, the bearer token, or
-// credentials from the endpoint URL.
+// No error text or log record carries the API key, the bearer token,
+// credentials from the endpoint URL or a push config's token.
 //
 // # Retries
 //

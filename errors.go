@@ -11,30 +11,6 @@ import (
 	"unicode/utf8"
 )
 
-// Errors: every error a [Client] method returns is one of
-//
-//   - *[RPCError]: the agent answered with a JSON-RPC error object;
-//   - *[HTTPError]: an HTTP failure whose body is not a JSON-RPC response;
-//   - *[ProtocolError]: a reply that breaks JSON-RPC or A2A (not JSON, wrong
-//     id, both or neither of result and error, a null or mistyped result, a
-//     body in an encoding that cannot be read); one for an A2A v1.0 reply
-//     shape also matches [ErrVersionMismatch];
-//   - *[BodyTooLargeError]: a reply over the response size cap;
-//   - *[TransportError]: the request could not be made or no reply came
-//     (connection refused, reset, timeout), after any retries;
-//   - *[MessageReplyError]: from [Client.SendText] only, when the agent
-//     answered with a Message where a Task was expected;
-//   - *[PollError]: from [Client.WaitTask] when its budget runs out;
-//   - *[CardError]: from [ResolveAgentCard], listing every URL tried;
-//   - *[UnsupportedByCardError]: before anything is sent, a call the
-//     client's agent card rules out ([NewClientFromCard]);
-//   - the context's error, wrapped, when ctx is done first;
-//   - a plain error, before anything is sent, for a caller fault: an option
-//     given bad input, an empty task id, a message without parts or one
-//     whose parts cannot be encoded.
-//
-// A task in state failed, canceled or rejected is not an error.
-
 // rpcCode is the type of the code sentinels; an *RPCError matches one by code.
 type rpcCode int
 
@@ -69,7 +45,7 @@ var (
 // A2A version than this client's v0.3: a *[ProtocolError] for a reply in
 // A2A v1.0 shapes (a result wrapped as {"task": …} or {"message": …}, a
 // v1.0 agent card) and an *[RPCError] with code -32009
-// ([ErrVersionNotSupported]). Spec: reference §11, "How a v0.3 client
+// ([ErrVersionNotSupported]). Spec: A2A v1.0, "How a v0.3 client
 // should detect a v1.0 server".
 var ErrVersionMismatch = errors.New("a2a: the peer speaks another A2A version (this client speaks v0.3)")
 

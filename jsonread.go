@@ -349,60 +349,38 @@ func hex4(s []byte) rune {
 // which elem must read. It returns false, reading nothing more, when the
 // value is null, and records a mistyped value when it is not an array.
 func (d *jsonReader) array(elem func()) bool {
-	switch d.peek() {
-	case '[':
-	case 'n':
-		d.null()
-		return false
-	default:
-		d.wrongType("an array")
-		return false
-	}
-	if d.depth >= maxDepth {
-		d.failAt(d.pos, "exceeded max depth")
-		return false
-	}
-	d.pos++
-	d.depth++
-	ok := d.elements(elem)
-	d.depth--
-	return ok
-}
-
-func (d *jsonReader) elements(elem func()) bool {
-	if d.peek() == ']' {
-		d.pos++
-		return true
-	}
-	for n := 0; d.syntax == nil; n++ {
+	return d.container('[', ']', "an array", "after array element", func(n int) {
 		d.path = append(d.path, pathElem{index: n})
 		elem()
 		d.path = d.path[:len(d.path)-1]
-		switch d.peek() {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return true
-		default:
-			d.failChar(d.pos, "after array element")
-		}
-	}
-	return false
+	})
 }
 
 // object reads an object against names, calling member(i) with the reader
 // at the value of each member named names.names[i], which member must read.
 // Other members are skipped. With names nil every member is passed, as
-// member(-1), unchecked: keys of the sender's choosing. A known name seen twice, or one that equals a
-// known name only without regard to case, is a name fault; the member is
-// still passed to member (as the known name), as encoding/json would take
-// it. It returns false, reading nothing more, when the value is null, and
-// records a mistyped value (want names what is due) when it is not an
-// object.
+// member(-1), unchecked: keys of the sender's choosing. A known name seen
+// twice, or one that equals a known name only without regard to case, is
+// a name fault; the member is still passed to member (as the known name),
+// as encoding/json would take it. It returns false, reading nothing more,
+// when the value is null, and records a mistyped value (want names what is
+// due) when it is not an object.
 func (d *jsonReader) object(names *nameSet, want string, member func(i int)) bool {
+	var seen uint64
+	return d.container('{', '}', want, "after object key:value pair", func(int) {
+		if key, ok := d.key(); ok {
+			d.member(names, key, &seen, member)
+		}
+	})
+}
+
+// container reads an array or object (open, close) item by item: item
+// reads one element, or one member with its name. It returns false,
+// reading nothing more, for null, and records a mistyped value (want
+// names what is due) for any other value.
+func (d *jsonReader) container(open, close byte, want, after string, item func(n int)) bool {
 	switch d.peek() {
-	case '{':
+	case open:
 	case 'n':
 		d.null()
 		return false
@@ -416,32 +394,22 @@ func (d *jsonReader) object(names *nameSet, want string, member func(i int)) boo
 	}
 	d.pos++
 	d.depth++
-	ok := d.members(names, member)
-	d.depth--
-	return ok
-}
-
-func (d *jsonReader) members(names *nameSet, member func(i int)) bool {
-	if d.peek() == '}' {
+	defer func() { d.depth-- }()
+	if d.peek() == close {
 		d.pos++
 		return true
 	}
-	var seen uint64
-	for d.syntax == nil {
+	for n := 0; d.syntax == nil; n++ {
 		d.ws()
-		key, ok := d.key()
-		if !ok {
-			return false
-		}
-		d.member(names, key, &seen, member)
+		item(n)
 		switch d.peek() {
 		case ',':
 			d.pos++
-		case '}':
+		case close:
 			d.pos++
 			return true
 		default:
-			d.failChar(d.pos, "after object key:value pair")
+			d.failChar(d.pos, after)
 		}
 	}
 	return false

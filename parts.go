@@ -1,7 +1,6 @@
 package a2a
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -36,7 +35,7 @@ type Part interface {
 }
 
 // TextPart is a part holding plain text. In a Caoliao artifact it is the
-// one-line summary, usually in Chinese (seed 000/001, "The two artifact
+// one-line summary, usually in Chinese (the Caoliao agent docs, "The two artifact
 // parts"). Spec: A2A v0.3 §6.5.1.
 type TextPart struct {
 	Text     string          `json:"text"`
@@ -46,7 +45,9 @@ type TextPart struct {
 // DataPart is a part holding structured JSON, kept exactly as received so it
 // can be decoded straight into a caller's type with [DecodeData] or
 // [DataPart.Decode]. The spec requires a JSON object; other JSON values are
-// kept as they came. Spec: A2A v0.3 §6.5.3.
+// kept as they came. In a decoded task, Data shares its bytes with
+// [Task.Raw] rather than holding a copy: copy it before changing it in
+// place. Spec: A2A v0.3 §6.5.3.
 type DataPart struct {
 	Data     json.RawMessage `json:"data"`
 	Metadata json.RawMessage `json:"metadata,omitzero"`
@@ -78,7 +79,8 @@ type FileContent struct {
 type UnknownPart struct {
 	// PartKind is the "kind" string as received ("" when it was absent).
 	PartKind string
-	// Raw is the part's JSON exactly as received.
+	// Raw is the part's JSON exactly as received (in a decoded task,
+	// sharing its bytes with [Task.Raw]).
 	Raw json.RawMessage
 }
 
@@ -97,10 +99,7 @@ func (UnknownPart) isPart() {}
 // MarshalJSON encodes the part with "kind": "text".
 func (p TextPart) MarshalJSON() ([]byte, error) {
 	type wire TextPart
-	return json.Marshal(struct {
-		Kind string `json:"kind"`
-		wire
-	}{KindText, wire(p)})
+	return withKind(KindText, wire(p))
 }
 
 // MarshalJSON encodes the part with "kind": "data". A nil Data is sent as {}
@@ -110,19 +109,13 @@ func (p DataPart) MarshalJSON() ([]byte, error) {
 	if p.Data == nil {
 		p.Data = json.RawMessage("{}")
 	}
-	return json.Marshal(struct {
-		Kind string `json:"kind"`
-		wire
-	}{KindData, wire(p)})
+	return withKind(KindData, wire(p))
 }
 
 // MarshalJSON encodes the part with "kind": "file".
 func (p FilePart) MarshalJSON() ([]byte, error) {
 	type wire FilePart
-	return json.Marshal(struct {
-		Kind string `json:"kind"`
-		wire
-	}{KindFile, wire(p)})
+	return withKind(KindFile, wire(p))
 }
 
 // MarshalJSON returns the part's bytes exactly as they were received.
@@ -196,17 +189,12 @@ type Parts []Part
 // off-spec part); any other kind-less part, such as an A2A v1.0 {"raw": …}
 // or {"url": …} part, is kept as an UnknownPart with PartKind "".
 func (ps *Parts) UnmarshalJSON(b []byte) error {
-	d := newJSONReader(bytes.Clone(b))
-	defer d.release()
-	d.exact = true
-	d.path = append(d.path, pathElem{name: "parts"})
-	out := readParts(d)
-	d.end()
-	if err := d.err(); err != nil {
-		return err
-	}
-	*ps = out
-	return nil
+	_, err := unmarshalExact(b, func(d *jsonReader, ps *Parts) bool {
+		d.path = append(d.path, pathElem{name: "parts"})
+		*ps = readParts(d)
+		return true
+	}, ps)
+	return err
 }
 
 // MarshalJSON encodes the parts as a JSON array; nil encodes as [] because

@@ -146,7 +146,7 @@ type PollAttempt struct {
 // failed, canceled, rejected) or interrupted (input-required, auth-required),
 // and returns it with a nil error: a failed task is a value. A state that is
 // unknown, absent, submitted or working keeps it polling; it is never taken
-// for success. This is the gateway flow of seed 002 ("轮询应设置整体截止时间、
+// for success. This is the gateway flow of the Caoliao gateway docs ("轮询应设置整体截止时间、
 // 最大次数和退避间隔").
 //
 // The first attempt is made at once; then the wait starts at [PollInterval]

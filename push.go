@@ -46,11 +46,7 @@ func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPush
 	if cfg.TaskID == "" || cfg.PushNotificationConfig.URL == "" {
 		return nil, errors.New("a2a: SetTaskPushNotificationConfig needs a task id and a webhook URL")
 	}
-	rep, err := c.invoke(ctx, c.proto.setPushConfig(cfg))
-	if err != nil {
-		return nil, err
-	}
-	return c.proto.pushConfig(rep)
+	return run(ctx, c, c.proto.setPushConfig(cfg), c.proto.pushConfig)
 }
 
 // GetTaskPushNotificationConfig reads a task's webhook config with
@@ -60,11 +56,7 @@ func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, conf
 	if taskID == "" {
 		return nil, errors.New("a2a: GetTaskPushNotificationConfig: empty task id")
 	}
-	rep, err := c.invoke(ctx, c.proto.getPushConfig(taskID, configID))
-	if err != nil {
-		return nil, err
-	}
-	return c.proto.pushConfig(rep)
+	return run(ctx, c, c.proto.getPushConfig(taskID, configID), c.proto.pushConfig)
 }
 
 // ListTaskPushNotificationConfigs returns every webhook config of a task
@@ -74,11 +66,7 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 	if taskID == "" {
 		return nil, errors.New("a2a: ListTaskPushNotificationConfigs: empty task id")
 	}
-	rep, err := c.invoke(ctx, c.proto.listPushConfigs(taskID))
-	if err != nil {
-		return nil, err
-	}
-	return c.proto.pushConfigs(rep)
+	return run(ctx, c, c.proto.listPushConfigs(taskID), c.proto.pushConfigs)
 }
 
 // DeleteTaskPushNotificationConfig removes a task's webhook config with

@@ -127,6 +127,18 @@ func (c *Client) invoke(ctx context.Context, spec callSpec) (*reply, error) {
 	return cl.checkReply(cl.att.body)
 }
 
+// run invokes spec and decodes its checked result with decode, a binding's
+// result method: the whole of a unary client method after its argument
+// checks. Errors: those of invoke and of decode.
+func run[T any](ctx context.Context, c *Client, spec callSpec, decode func(*reply) (T, error)) (T, error) {
+	rep, err := c.invoke(ctx, spec)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return decode(rep)
+}
+
 // send makes the call's HTTP attempts and returns the last reply, its body
 // read into cl.att.body and closed; or, for a streaming call answered with
 // an event stream, the reply with its body open for the caller to read and

@@ -35,10 +35,7 @@ type TaskStatusUpdateEvent struct {
 // MarshalJSON encodes the event with "kind": "status-update".
 func (e TaskStatusUpdateEvent) MarshalJSON() ([]byte, error) {
 	type wire TaskStatusUpdateEvent
-	return json.Marshal(struct {
-		Kind string `json:"kind"`
-		wire
-	}{"status-update", wire(e)})
+	return withKind("status-update", wire(e))
 }
 
 // TaskArtifactUpdateEvent delivers an artifact, or a chunk of one, during a
@@ -56,10 +53,7 @@ type TaskArtifactUpdateEvent struct {
 // MarshalJSON encodes the event with "kind": "artifact-update".
 func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 	type wire TaskArtifactUpdateEvent
-	return json.Marshal(struct {
-		Kind string `json:"kind"`
-		wire
-	}{"artifact-update", wire(e)})
+	return withKind("artifact-update", wire(e))
 }
 
 // Apply folds a stream event into t, so t is the task as it stands after

@@ -13,7 +13,7 @@ import (
 // A2A v0.3 states have constants; any other string is kept as received, is
 // not [TaskState.Known], and is neither terminal nor interrupted, so a poller
 // keeps polling and never reports it as success.
-// Spec: A2A v0.3 §6.3 (TaskState); seed 002 ("应用应容忍尚未识别的新状态").
+// Spec: A2A v0.3 §6.3 (TaskState); the Caoliao gateway docs ("应用应容忍尚未识别的新状态").
 type TaskState string
 
 // The A2A v0.3 task states.
@@ -44,37 +44,6 @@ func (s TaskState) Terminal() bool {
 // of band, then send a follow-up).
 func (s TaskState) Interrupted() bool {
 	return s == TaskStateInputRequired || s == TaskStateAuthRequired
-}
-
-// v1States maps the A2A v1.0 spellings of task states (ProtoJSON enum
-// names) onto the v0.3 constants. TASK_STATE_UNSPECIFIED, v1.0's zero value,
-// is v0.3's "unknown". Spec: reference §11 ("Enums").
-var v1States = map[string]TaskState{
-	"TASK_STATE_SUBMITTED":      TaskStateSubmitted,
-	"TASK_STATE_WORKING":        TaskStateWorking,
-	"TASK_STATE_INPUT_REQUIRED": TaskStateInputRequired,
-	"TASK_STATE_AUTH_REQUIRED":  TaskStateAuthRequired,
-	"TASK_STATE_COMPLETED":      TaskStateCompleted,
-	"TASK_STATE_CANCELED":       TaskStateCanceled,
-	"TASK_STATE_FAILED":         TaskStateFailed,
-	"TASK_STATE_REJECTED":       TaskStateRejected,
-	"TASK_STATE_UNSPECIFIED":    TaskStateUnknown,
-}
-
-// knownStates are the nine v0.3 state spellings, for the decoder.
-var knownStates = []string{string(TaskStateSubmitted), string(TaskStateWorking), string(TaskStateInputRequired),
-	string(TaskStateAuthRequired), string(TaskStateCompleted), string(TaskStateCanceled), string(TaskStateFailed),
-	string(TaskStateRejected), string(TaskStateUnknown)}
-
-// v03State returns the v0.3 state for a received spelling, and the spelling
-// itself when it was a v1.0 one that had to be mapped ("" otherwise).
-func v03State(s TaskState) (TaskState, string) {
-	if len(s) > 11 && s[:11] == "TASK_STATE_" {
-		if m, ok := v1States[string(s)]; ok {
-			return m, string(s)
-		}
-	}
-	return s, ""
 }
 
 // Known reports whether s is one of the nine A2A v0.3 states. The empty
@@ -167,18 +136,14 @@ type TaskStatus struct {
 // spelled in another case, are ignored; an odd timestamp is kept as text
 // ([Timestamp.UnmarshalJSON]).
 func (s *TaskStatus) UnmarshalJSON(b []byte) error {
-	var out TaskStatus
-	if err := decodeWhole(bytes.Clone(b), statusFields, &out, true); err != nil {
-		return err
-	}
-	*s = out
-	return nil
+	_, err := unmarshalExact(b, statusFields.decode, s)
+	return err
 }
 
 // Task is the unit of work an agent reports on: what message/send, tasks/get
 // and tasks/cancel return. A task in state failed, canceled or rejected is a
 // normal value, not an error; read the reason with [Task.StatusText].
-// Spec: A2A v0.3 §6.1; seed 000 ("Task and Response").
+// Spec: A2A v0.3 §6.1; the Caoliao agent docs ("Task and Response").
 //
 // A Task decoded from JSON remembers the exact bytes it came from
 // ([Task.Raw]): Caoliao keeps tasks in memory only, so persist those bytes if
@@ -205,7 +170,7 @@ func (t *Task) Raw() json.RawMessage {
 }
 
 // StatusText returns the text of the status message: for a failed task the
-// reason (for example "查询失败:码不存在或无法解析", seed 000), for an
+// reason (for example "查询失败:码不存在或无法解析"), for an
 // input-required task the agent's question. It returns "" when there is no
 // status message or it has no text part. It is safe on a nil *Task.
 func (t *Task) StatusText() string {
@@ -236,10 +201,7 @@ type taskWire Task
 // MarshalJSON encodes the task with "kind": "task". Use [Task.Raw] for the
 // exact bytes a decoded task came from.
 func (t Task) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Kind string `json:"kind"`
-		taskWire
-	}{"task", taskWire(t)})
+	return withKind("task", taskWire(t))
 }
 
 // UnmarshalJSON decodes a task and keeps a copy of b for [Task.Raw], with
@@ -249,33 +211,17 @@ func (t Task) MarshalJSON() ([]byte, error) {
 // client refuses a reply whose names repeat or differ only in case, so
 // the bytes of a task it returned decode to the same task.
 func (t *Task) UnmarshalJSON(b []byte) error {
-	own := bytes.Clone(b)
-	*t = Task{}
-	if err := decodeWhole(own, taskFields, t, true); err != nil {
-		return err
-	}
-	t.raw = own
-	return nil
+	raw, err := unmarshalExact(b, taskFields.decode, t)
+	t.raw = raw
+	return err
 }
 
 // Role says who wrote a [Message]: the client ("user") or the agent
 // ("agent"). When a Message is decoded, the A2A v1.0 spellings "ROLE_USER"
 // and "ROLE_AGENT" are mapped onto these (the received text is kept in
 // [Message.RawRole]); other strings are kept as received. Spec: A2A v0.3
-// §6.4; reference §11 for v1.0.
+// §6.4; A2A v1.0, Role, for the v1.0 spellings.
 type Role string
-
-// v03Role returns the v0.3 role for a received spelling, and the spelling
-// itself when it was a v1.0 one that had to be mapped ("" otherwise).
-func v03Role(r Role) (Role, string) {
-	switch r {
-	case "ROLE_USER":
-		return RoleUser, string(r)
-	case "ROLE_AGENT":
-		return RoleAgent, string(r)
-	}
-	return r, ""
-}
 
 // The A2A v0.3 message roles.
 const (
@@ -311,21 +257,14 @@ type Message struct {
 // that embeds a Message is decoded by it alone: give the Message a named
 // field instead.
 func (m *Message) UnmarshalJSON(b []byte) error {
-	var out Message
-	if err := decodeWhole(bytes.Clone(b), messageFields, &out, true); err != nil {
-		return err
-	}
-	*m = out
-	return nil
+	_, err := unmarshalExact(b, messageFields.decode, m)
+	return err
 }
 
 // MarshalJSON encodes the message with "kind": "message".
 func (m Message) MarshalJSON() ([]byte, error) {
 	type wire Message
-	return json.Marshal(struct {
-		Kind string `json:"kind"`
-		wire
-	}{"message", wire(m)})
+	return withKind("message", wire(m))
 }
 
 // Text joins the text of the message's text parts with newlines.

@@ -1,6 +1,10 @@
 package a2a
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
 
 // The A2A v0.3 decoder: one table per wire object, naming each member once
 // with how it is read. Live replies, stream events and the UnmarshalJSON
@@ -185,6 +189,49 @@ var messageFields = newFields([]field[Message]{
 	{"metadata", func(d *jsonReader, m *Message) { m.Metadata = d.raw() }},
 })
 
+// v1States maps the A2A v1.0 spellings of task states (ProtoJSON enum
+// names) onto the v0.3 constants. TASK_STATE_UNSPECIFIED, v1.0's zero value,
+// is v0.3's "unknown". Spec: A2A v1.0, TaskState (ProtoJSON enum names).
+var v1States = map[string]TaskState{
+	"TASK_STATE_SUBMITTED":      TaskStateSubmitted,
+	"TASK_STATE_WORKING":        TaskStateWorking,
+	"TASK_STATE_INPUT_REQUIRED": TaskStateInputRequired,
+	"TASK_STATE_AUTH_REQUIRED":  TaskStateAuthRequired,
+	"TASK_STATE_COMPLETED":      TaskStateCompleted,
+	"TASK_STATE_CANCELED":       TaskStateCanceled,
+	"TASK_STATE_FAILED":         TaskStateFailed,
+	"TASK_STATE_REJECTED":       TaskStateRejected,
+	"TASK_STATE_UNSPECIFIED":    TaskStateUnknown,
+}
+
+// knownStates are the nine v0.3 state spellings, for the decoder.
+var knownStates = []string{string(TaskStateSubmitted), string(TaskStateWorking), string(TaskStateInputRequired),
+	string(TaskStateAuthRequired), string(TaskStateCompleted), string(TaskStateCanceled), string(TaskStateFailed),
+	string(TaskStateRejected), string(TaskStateUnknown)}
+
+// v03State returns the v0.3 state for a received spelling, and the spelling
+// itself when it was a v1.0 one that had to be mapped ("" otherwise).
+func v03State(s TaskState) (TaskState, string) {
+	if len(s) > 11 && s[:11] == "TASK_STATE_" {
+		if m, ok := v1States[string(s)]; ok {
+			return m, string(s)
+		}
+	}
+	return s, ""
+}
+
+// v03Role returns the v0.3 role for a received spelling, and the spelling
+// itself when it was a v1.0 one that had to be mapped ("" otherwise).
+func v03Role(r Role) (Role, string) {
+	switch r {
+	case "ROLE_USER":
+		return RoleUser, string(r)
+	case "ROLE_AGENT":
+		return RoleAgent, string(r)
+	}
+	return r, ""
+}
+
 var statusFields = newFields([]field[TaskStatus]{
 	{"state", func(d *jsonReader, s *TaskStatus) { s.State, s.RawState = v03State(TaskState(d.strIn(knownStates...))) }},
 	{"message", func(d *jsonReader, s *TaskStatus) {
@@ -262,17 +309,48 @@ func readList[T any](d *jsonReader, t *fields[T], scratch *[]T) []T {
 	return out
 }
 
-// decodeWhole decodes b, one JSON value, with t into v: it returns the
-// problem that decides the reading (a syntax error, a name fault or a
-// mistyped value; see [jsonReader]). v's raw members alias b. With exact,
-// names are matched exactly and never a fault.
-func decodeWhole[T any](b []byte, t *fields[T], v *T, exact bool) error {
+// decodeWhole decodes b, one JSON value, into v with read (a table's
+// decode): it returns the problem that decides the reading (a syntax
+// error, a name fault or a mistyped value; see [jsonReader]). v's raw
+// members alias b. With exact, names are matched exactly and never a
+// fault.
+func decodeWhole[T any](b []byte, read func(*jsonReader, *T) bool, v *T, exact bool) error {
 	d := newJSONReader(b)
 	defer d.release()
 	d.exact = exact
-	t.decode(d, v)
+	read(d, v)
 	d.end()
 	return d.err()
+}
+
+// unmarshalExact is the UnmarshalJSON of the model types: it decodes a
+// copy of b (the caller's decoder may reuse b) into v with read, member
+// names matched exactly, and returns the copy, which v's raw members
+// share. On error v may be partly set, as with encoding/json.
+func unmarshalExact[T any](b []byte, read func(*jsonReader, *T) bool, v *T) ([]byte, error) {
+	own := bytes.Clone(b)
+	var zero T
+	*v = zero
+	if err := decodeWhole(own, read, v, true); err != nil {
+		return nil, err
+	}
+	return own, nil
+}
+
+// withKind is the MarshalJSON of the model types: v (a type without that
+// method) encoded with "kind" as its first member, the v0.3 discriminator.
+func withKind(kind string, v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(b)+len(kind)+10)
+	out = append(out, `{"kind":`...)
+	out = strconv.AppendQuote(out, kind)
+	if len(b) > 2 { // not "{}"
+		out = append(out, ',')
+	}
+	return append(out, b[1:]...), nil
 }
 
 // messageOut is a Message as sent, with no custom marshalers on the way, so

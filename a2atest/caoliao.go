@@ -6,12 +6,12 @@ import (
 	a2a "github.com/caoliao-a2a/a2a-go"
 )
 
-// SeedQRCode is the QR code URL used in the Caoliao task docs (seed 000).
+// SeedQRCode is the QR code URL used in the Caoliao agent docs.
 const SeedQRCode = "https://qr71.cn/okDISU/qssTnoy"
 
 // EntityCard is the illustrative structured data the [Caoliao] scenario puts
 // in its "entity" artifact. The real ObjectCard v2 has more fields; this
-// shape only mirrors the seed's one-line summary.
+// shape only mirrors the docs' one-line summary.
 type EntityCard struct {
 	Schema         string            `json:"schema"`
 	Title          string            `json:"title"`
@@ -28,7 +28,7 @@ type Record struct {
 	Result string `json:"result"`
 }
 
-// The texts the Caoliao scenario answers with (seed 000/001).
+// The texts the Caoliao scenario answers with (from the Caoliao agent docs).
 const (
 	EntitySummary  = "数控车床-A08-03-06;建档组织:草料二维码;状态:设备运行状态=正常;账本 1 条;属性 7 项;可执行操作 2 个"
 	FailureReason  = "查询失败:码不存在或无法解析"
@@ -37,7 +37,7 @@ const (
 )
 
 // Caoliao is an [OnSend] handler that answers like the Caoliao agent of
-// seeds 000–002, so demos and tests can run every main path offline:
+// the Caoliao agent and gateway docs, so demos and tests can run every main path offline:
 //
 //   - a message containing [SeedQRCode] → a completed task with an "entity"
 //     artifact ([EntityCard] data and [EntitySummary]);
@@ -47,7 +47,7 @@ const (
 //   - a message containing "设备" or "device" → input-required with
 //     [DeviceQuestion]; the follow-up on that task completes it as an entity;
 //   - anything else → a failed task with [FailureReason] (a value, not an
-//     error: seed 000 "Failed response").
+//     error: the docs' "Failed response").
 func Caoliao(msg a2a.Message) Reply {
 	text := msg.Parts.Text()
 	switch {

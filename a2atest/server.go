@@ -1,7 +1,7 @@
 // Package a2atest provides a scripted fake A2A agent for tests and demos:
 // an [httptest] server on loopback that speaks JSON-RPC 2.0 like a
-// Caoliao-style agent (seed 000: synchronous, completed or failed) or a
-// gateway (seed 002: headers, agent selector, tasks that move through
+// Caoliao-style agent (synchronous, completed or failed) or a
+// gateway (headers, agent selector, tasks that move through
 // states over successive tasks/get calls).
 //
 // It checks every request envelope (jsonrpc "2.0", an id, a method, params
@@ -45,7 +45,7 @@ type Reply struct {
 	// state repeats. Task's artifacts appear only with the last state; its
 	// status message applies to every state. The script runs whatever
 	// configuration.blocking says, as a gateway that answers before the task
-	// is done would (seed 002).
+	// is done would.
 	States []a2a.TaskState
 	// Message is returned as the result instead of a task.
 	Message *a2a.Message
@@ -116,7 +116,7 @@ func RequireBearer(token string) Option {
 }
 
 // RequireAgentID makes the server refuse (JSON-RPC -32602) a request whose
-// top-level "agent_id" is not id, for every method (seed 002).
+// top-level "agent_id" is not id, for every method (gateway style).
 func RequireAgentID(id string) Option {
 	return func(s *Server) { s.selectorKey, s.selectorVal = "agent_id", id }
 }
@@ -196,7 +196,7 @@ func (s *Server) Requests() []Request {
 
 // CompletedTask returns a completed task with one artifact named name whose
 // parts are a DataPart holding data (encoded as JSON) and a TextPart holding
-// summary: the shape of every Caoliao answer (seed 000). It panics if data
+// summary: the shape of every Caoliao answer. It panics if data
 // cannot be encoded as JSON, which is a bug in the test.
 func CompletedTask(name string, data any, summary string) *a2a.Task {
 	dp, err := a2a.NewDataPart(data)
@@ -214,7 +214,7 @@ func CompletedTask(name string, data any, summary string) *a2a.Task {
 }
 
 // FailedTask returns a failed task whose status message holds reason, the
-// way Caoliao reports a failure (seed 000: a result, not an error).
+// way Caoliao reports a failure (a result, not an error).
 func FailedTask(reason string) *a2a.Task {
 	return StatusTask(a2a.TaskStateFailed, reason)
 }

@@ -75,8 +75,8 @@ func benchWorkloads() []workload {
 	return workloads
 }
 
-// withHistory is the seed task with a status message and a history of
-// four turns added: about 3 KB, a multi-turn task.
+// withHistory is the seed task with a status message, metadata and a
+// history of ten turns added: about 3 KB, a multi-turn task.
 func withHistory(seed []byte) []byte {
 	var task map[string]json.RawMessage
 	if err := json.Unmarshal(seed, &task); err != nil {
@@ -87,7 +87,13 @@ func withHistory(seed []byte) []byte {
 	}
 	task["history"] = json.RawMessage(`[` + turn("user", "m1", "这个二维码是什么？https://qr71.cn/okDISU/qssTnoy") + `,` +
 		turn("agent", "m2", "正在查询码信息，请稍候。") + `,` + turn("user", "m3", "请同时给出设备运行状态和最近一次巡检记录。") + `,` +
-		turn("agent", "m4", "已完成：设备运行状态正常，最近巡检记录合格，详见 entity 工件。") + `]`)
+		turn("agent", "m4", "已完成：设备运行状态正常，最近巡检记录合格，详见 entity 工件。") + `,` +
+		turn("user", "m5", "这台设备上个月有几次维修？维修人员是谁？请列出每次维修的日期、故障现象和处理结果。") + `,` +
+		turn("agent", "m6", "上个月共维修 2 次：3 日主轴异响，更换轴承；17 日冷却液泄漏，更换密封圈。维修人员均为张工。") + `,` +
+		turn("user", "m7", "下一次保养计划在什么时候？需要提前准备哪些备件？") + `,` +
+		turn("agent", "m8", "下一次保养计划在本月 28 日，需提前准备主轴润滑脂、冷却液滤芯和导轨刮屑板各一套。") + `,` +
+		turn("user", "m9", "好的，请把保养计划同步到车间日历，并提醒张工提前一天确认备件库存。") + `,` +
+		turn("agent", "m10", "已同步到车间日历（本月 28 日 09:00），并已通知张工于 27 日确认备件库存。") + `]`)
 	var status map[string]json.RawMessage
 	json.Unmarshal(task["status"], &status)
 	status["message"] = json.RawMessage(turn("agent", "m5", "查询完成：设备-A08-03-06，运行正常。"))

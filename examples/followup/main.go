@@ -1,7 +1,7 @@
 // Command followup answers an agent that asks a question: the task comes
 // back input-required with the question in its status message, and the
 // answer is sent as a follow-up message carrying the task's taskId and
-// contextId (A2A v0.3 multi-turn; seed 002 "提交后续输入"). It runs against
+// contextId (A2A v0.3 multi-turn; the Caoliao gateway docs, "提交后续输入"). It runs against
 // an offline fake agent.
 //
 //	go run ./examples/followup

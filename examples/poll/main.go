@@ -1,4 +1,4 @@
-// Command poll calls a gateway-style agent (seed 002): it sends the API key
+// Command poll calls a gateway-style agent: it sends the API key
 // and workspace headers and an agent selector in every request body, starts
 // a task without blocking, and polls it with an overall deadline, a maximum
 // number of attempts and backoff, printing a line per attempt. It runs
