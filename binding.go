@@ -27,7 +27,10 @@ import (
 // same types; NewClient then picks the binding the caller or the agent card
 // asks for and sends its version in the A2A-Version header. Errors and
 // their codes, retries, polling, redaction and body reading need no change
-// for it.
+// for it. One thing does: the model types' UnmarshalJSON read v0.3 JSON
+// through wire_v03.go's tables, and with a second format stored they must
+// tell the two apart (a v1.0 task has no "kind", its parts have none, its
+// enums are spelled TASK_STATE_*).
 type binding interface {
 	// version is the protocol version, sent as the A2A-Version header.
 	version() string
@@ -51,29 +54,33 @@ type binding interface {
 	pushConfig(r *reply) (*TaskPushNotificationConfig, error)
 	pushConfigs(r *reply) ([]TaskPushNotificationConfig, error)
 	extendedCardResult(r *reply) (*AgentCard, error)
-	// card reads an agent card served at a well-known URL (body, the GET's
-	// reply); its errors are *ProtocolErrors made with cl.protocolError.
-	card(cl *call, body []byte) (*AgentCard, error)
+	// card reads an agent card served at a well-known URL: r's result is
+	// the GET's whole body.
+	card(r *reply) (*AgentCard, error)
+	// requires says which field of card grants need, as this version
+	// spells it ("capabilities.streaming"), and whether it does.
+	requires(card *AgentCard, need capability) (field string, ok bool)
 }
 
-// jsonResult decodes a result that is a JSON object of type T with
+// jsonResult decodes a result that is a JSON value of type T with
 // encoding/json, after checking its member names against T's json tags
-// (names.go). A null result is (nil, nil) with nullOK and a
-// *ProtocolError otherwise, as is a result that does not decode. For
-// results that are not on a hot path: push configs, agent cards.
-func jsonResult[T any](r *reply, nullOK bool) (*T, error) {
+// (names.go); what names it in errors ("result", "agent card"). A null
+// result is (nil, nil) with nullOK and a *ProtocolError otherwise, as is
+// a result that does not decode. For results off the hot path: push
+// configs, agent cards.
+func jsonResult[T any](r *reply, what string, nullOK bool) (*T, error) {
 	if isNull(r.result) {
 		if nullOK {
 			return nil, nil
 		}
-		return nil, r.fault("result is null", nil)
+		return nil, r.fault(what+" is null", nil)
 	}
 	if fault := checkNames(r.result, schemaOf(reflect.TypeFor[T]())); fault != "" {
 		return nil, r.fault(fault, nil)
 	}
 	var v T
 	if err := json.Unmarshal(r.result, &v); err != nil {
-		return nil, r.fault("result does not decode", err)
+		return nil, r.fault(what+" does not decode", err)
 	}
 	return &v, nil
 }

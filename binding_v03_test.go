@@ -89,8 +89,8 @@ func resultRows() []hostileRow {
 			}))},
 		{name: "invalid UTF-8 in state and timestamp", body: rpc(taskWith("{\"state\":\"done\xff\",\"timestamp\":\"2025\xfe\"}")),
 			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: "done\uFFFD", Timestamp: "2025\uFFFD"} }))},
-		{name: "state a number", body: rpc(taskWith(`{"state":3}`)), want: protoErr("task result does not decode: status.state: ", nil)},
-		{name: "status a string", body: rpc(`{"kind":"task","id":"t1","status":"completed"}`), want: protoErr("task result does not decode: status: a string where an object is due", nil)},
+		{name: "state a number", body: rpc(taskWith(`{"state":3}`)), want: protoErr("task result does not decode: json: cannot unmarshal number into Go struct field Task.status.state", nil)},
+		{name: "status a string", body: rpc(`{"kind":"task","id":"t1","status":"completed"}`), want: protoErr("task result does not decode: json: cannot unmarshal string into Go struct field Task.status", nil)},
 	}
 }
 

@@ -27,7 +27,7 @@ type bodyRead struct {
 	// fault says why a body that arrived whole cannot be read: gzip data
 	// that is corrupt or cut short (body is then nil), or a
 	// Content-Encoding the client does not read (body holds the bytes as
-	// received). Its text is redacted.
+	// received; the header's value in the text is redacted).
 	fault error
 	// err is a failure of the connection while the body was read.
 	err error
@@ -66,9 +66,8 @@ func readBody(resp *http.Response, limit int64, red *redactor) bodyRead {
 	switch {
 	case errors.Is(err, errWireTooLarge) || n > limit:
 		return bodyRead{tooLarge: true}
-	case src != resp.Body && wire.gzipFault(err), isGzipFault(err):
-		// The second: a caller's transport decoding gzip itself.
-		return bodyRead{fault: fmt.Errorf("gzip body does not decompress: %w", err)}
+	case wire.badData(src != resp.Body, err):
+		return bodyRead{fault: gzipFault(err)}
 	case err != nil:
 		return bodyRead{err: err}
 	}
@@ -134,7 +133,7 @@ func contentReader(resp *http.Response, wire *wireReader, red *redactor) (rd io.
 		case err == io.EOF && wire.ended:
 			return bytes.NewReader(nil), nil, nil
 		case wire.gzipFault(err):
-			return nil, fmt.Errorf("gzip body does not decompress: %w", err), nil
+			return nil, gzipFault(err), nil
 		default:
 			return nil, nil, err
 		}
@@ -147,6 +146,19 @@ func contentReader(resp *http.Response, wire *wireReader, red *redactor) (rd io.
 // although the body itself ended cleanly.
 func (w *wireReader) gzipFault(err error) bool {
 	return isGzipFault(err) || w.ended && (errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF)
+}
+
+// badData reports whether err, from reading a body through w (decoded
+// says a gzip reader of the client's sits in between), says the data is
+// bad rather than the connection. A caller's transport that decodes gzip
+// itself gives gzip's own errors.
+func (w *wireReader) badData(decoded bool, err error) bool {
+	return decoded && w.gzipFault(err) || isGzipFault(err)
+}
+
+// gzipFault is the fault of a body whose gzip data is bad.
+func gzipFault(err error) error {
+	return fmt.Errorf("gzip body does not decompress: %w", err)
 }
 
 // isGzipFault reports whether err says the gzip data itself is bad (as

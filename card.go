@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -294,7 +295,7 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 	if !is2xx(cl.att.status) {
 		return nil, cl.att.status, cl.httpError()
 	}
-	card, err := c.proto.card(cl, cl.att.body)
+	card, err := c.proto.card(&reply{cl: cl, status: cl.att.status, body: cl.att.body, result: bytes.TrimSpace(cl.att.body)})
 	return card, cl.att.status, err
 }
 
@@ -337,22 +338,10 @@ const (
 // card rules spec's call out.
 func (c *Client) requireCapability(spec callSpec) error {
 	card := c.card.Load()
-	if card == nil {
+	if card == nil || spec.needs == capNone {
 		return nil
 	}
-	var field string
-	var ok bool
-	switch spec.needs {
-	case capStreaming:
-		field, ok = "capabilities.streaming", card.Capabilities.Streaming
-	case capPush:
-		field, ok = "capabilities.pushNotifications", card.Capabilities.PushNotifications
-	case capExtendedCard:
-		field, ok = "supportsAuthenticatedExtendedCard", card.SupportsAuthenticatedExtendedCard
-	default:
-		return nil
-	}
-	if !ok {
+	if field, ok := c.proto.requires(card, spec.needs); !ok {
 		return &UnsupportedByCardError{Method: spec.method, Capability: field}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -104,6 +105,14 @@ func TestResolveAgentCardErrors(t *testing.T) {
 	_, err = a2a.ResolveAgentCard(context.Background(), strings.TrimSuffix(bad.URL, "/a2a/jsonrpc"))
 	if ce, ok := errors.AsType[*a2a.CardError](err); !ok || len(ce.Attempts) != 1 {
 		t.Errorf("non-JSON card: %v", err)
+	}
+	// A 404 whose body cannot be read is still a 404: its status is kept
+	// and the legacy path is tried.
+	broken := mockReply{status: 404, header: http.Header{"Content-Encoding": {"gzip"}}, body: []byte("not gzip")}
+	srv404, hits := serveFake(t, broken)
+	_, err = a2a.ResolveAgentCard(context.Background(), srv404.URL)
+	if ce, ok := errors.AsType[*a2a.CardError](err); !ok || len(ce.Attempts) != 2 || ce.Attempts[0].StatusCode != 404 || hits.count() != 2 {
+		t.Errorf("404 with a corrupt body: %v (%d requests)", err, hits.count())
 	}
 }
 

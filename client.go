@@ -25,9 +25,10 @@ import (
 type Client struct {
 	endpoint string
 	header   http.Header // sent with every request
-	agentKey string      // "agent_id" or "agent_code", or ""
-	agentVal string
-	proto    binding
+	// The agent selector put at the top level of every request body; at
+	// most one is set.
+	agentID, agentCode string
+	proto              binding
 
 	hc               *http.Client // every call's, redirects guarded
 	streamHC         *http.Client // hc without the default client's overall timeout
@@ -60,6 +61,8 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	}
 	c := &Client{
 		endpoint:   endpoint,
+		agentID:    cfg.agentID,
+		agentCode:  cfg.agentCode,
 		proto:      v03{},
 		maxRetries: cfg.maxRetries,
 		waitMin:    cfg.waitMin,
@@ -71,13 +74,6 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
-	switch {
-	case cfg.agentID != "":
-		c.agentKey, c.agentVal = "agent_id", cfg.agentID
-	case cfg.agentCode != "":
-		c.agentKey, c.agentVal = "agent_code", cfg.agentCode
-	}
-
 	c.header = http.Header{}
 	for k, vs := range cfg.header {
 		c.header[k] = append([]string(nil), vs...)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -303,5 +304,32 @@ func TestRedirectFaults(t *testing.T) {
 	runRows(t, redirectRows(other.URL))
 	if n := trap.count(); n != 0 {
 		t.Errorf("the other host got %d requests", n)
+	}
+}
+
+// TestSentMessageMatchesMarshal: a message with every field set goes out
+// (through the client's one-pass encoding) exactly as Message.MarshalJSON
+// writes it, so a field added to Message cannot be dropped on the wire.
+func TestSentMessageMatchesMarshal(t *testing.T) {
+	meta := json.RawMessage(`{"k":1}`)
+	msg := a2a.Message{MessageID: "m1", Role: a2a.RoleUser, TaskID: "t1", ContextID: "c1", ReferenceTaskIDs: []string{"t0"},
+		Extensions: []string{"urn:x"}, Metadata: meta, RawRole: "ROLE_USER",
+		Parts: a2a.Parts{a2a.TextPart{Text: "查", Metadata: meta}, a2a.DataPart{Data: json.RawMessage(`{"a":1}`)},
+			a2a.FilePart{File: a2a.FileContent{Name: "f", MIMEType: "text/plain", Bytes: "aGk=", URI: "https://x/f"}}}}
+	allSet(t, reflect.ValueOf(msg), "Message")
+	c, f := newMock(t, []mockReply{rpcReply(fixture(t, "send_completed_entity.json"))})
+	if _, err := c.SendMessage(context.Background(), msg); err != nil {
+		t.Fatal(err)
+	}
+	var params struct{ Message json.RawMessage }
+	if err := json.Unmarshal(f.got[0].Params, &params); err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(params.Message) != string(want) {
+		t.Errorf("sent message:\n%s\nMarshalJSON:\n%s", params.Message, want)
 	}
 }

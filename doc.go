@@ -47,8 +47,9 @@
 //
 // A task in state failed, canceled or rejected is a value, returned with a
 // nil error; its reason is [Task.StatusText]. Errors are for everything
-// else. Every error a method of this package returns is one of these, each
-// a type to use with errors.As:
+// else. Every error a [Client] method, [NewClient], [NewClientFromCard] or
+// [ResolveAgentCard] returns is one of these, each a type to use with
+// errors.As:
 //
 //   - [*RPCError]: the agent's JSON-RPC error object, whatever the HTTP
 //     status it came with; errors.Is matches it by code against
@@ -71,9 +72,15 @@
 //   - [*UnsupportedByCardError]: before anything is sent, a call the
 //     client's agent card rules out ([NewClientFromCard]);
 //   - the context's error, wrapped, when ctx ends first;
+//   - [ErrNoJSONRPCInterface]: [NewClientFromCard] got a card without a
+//     JSON-RPC endpoint;
 //   - a plain error, before anything is sent, for a caller fault: an
 //     option given bad input, an empty task id, a message without parts or
 //     one whose parts cannot be encoded.
+//
+// The helpers on values ([Artifact.DecodeData], [DataPart.Decode],
+// [FileContent.Decode], [Timestamp.Time]) return the errors their own docs
+// name.
 //
 // No error text or log record carries the API key, the bearer token,
 // credentials from the endpoint URL or a push config's token.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -26,15 +27,17 @@ import (
 //
 // Three kinds of problem are kept apart, each the first of its kind:
 //   - syntax: the input is not JSON; reading stops at once and every later
-//     read returns a zero value;
+//     read returns a zero value; err reports it as encoding/json's
+//     *json.SyntaxError;
 //   - fault: a member name fault; reading goes on;
 //   - mistype: a value of the wrong JSON type for what the decoder wants
-//     (a number where a string is due), named by its path; the value is
-//     skipped and reading goes on.
+//     (a number where a string is due), as a *json.UnmarshalTypeError
+//     naming the field's path; the value is skipped and reading goes on.
 type jsonReader struct {
 	buf   []byte
 	pos   int
-	depth int // objects and arrays open around pos
+	depth int    // objects and arrays open around pos
+	root  string // the name of the Go type decoded, for a mistyped value
 
 	syntax  error
 	fault   string
@@ -94,11 +97,24 @@ func (d *jsonReader) release() {
 func (d *jsonReader) err() error {
 	switch {
 	case d.syntax != nil:
-		return d.syntax
+		return d.syntaxError()
 	case d.fault != "":
 		return nameFault(d.fault)
 	}
 	return d.mistype
+}
+
+// syntaxError is the reader's syntax error as encoding/json states it (a
+// *json.SyntaxError, offset and all), or nil without one. It runs
+// encoding/json over the input, which stops at the fault: an error path.
+func (d *jsonReader) syntaxError() error {
+	if d.syntax == nil {
+		return nil
+	}
+	if err := json.Unmarshal(d.buf, new(any)); err != nil {
+		return err
+	}
+	return d.syntax // never: FuzzJSONReader holds the two to the same grammar
 }
 
 // nameFault is a member-name fault found by a jsonReader.
@@ -116,28 +132,35 @@ func (e *jsonSyntaxError) Error() string {
 	return fmt.Sprintf("invalid JSON at offset %d: %s", e.offset, e.msg)
 }
 
-// wrongType records that the value at the reader is not what the decoder
-// wants (want says what is due, e.g. "a string") and skips it.
-func (d *jsonReader) wrongType(want string) {
-	c := d.peek()
+// wrongType records that the value at the reader is not of the Go type
+// want, as encoding/json would: a *json.UnmarshalTypeError naming the
+// field's path from the root type, array indices included
+// ("artifacts[0].parts[1].text"). It skips the value.
+func (d *jsonReader) wrongType(want reflect.Type) {
+	c, offset := d.peek(), d.pos
 	d.skip()
 	if d.syntax != nil || d.mistype != nil {
 		return
 	}
-	got := "a number"
+	got := "number"
 	switch c {
 	case '{':
-		got = "an object"
+		got = "object"
 	case '[':
-		got = "an array"
+		got = "array"
 	case '"':
-		got = "a string"
+		got = "string"
 	case 't', 'f':
-		got = "a boolean"
-	case 'n':
-		got = "null"
+		got = "bool"
 	}
-	d.mistyped(got + " where " + want + " is due")
+	if want == nil { // a caller that looked first: not reached
+		want = reflect.TypeFor[any]()
+	}
+	struc := d.root
+	if len(d.path) == 0 {
+		struc = "" // the value itself: "into Go value of type …"
+	}
+	d.mistype = &json.UnmarshalTypeError{Value: got, Type: want, Offset: int64(offset), Struct: struc, Field: d.pathString()}
 }
 
 // mistyped records a value that is not what is due, at the reader's path.
@@ -176,9 +199,6 @@ func (d *jsonReader) pathString() string {
 		}
 		b.WriteString(e.name)
 	}
-	if b.Len() == 0 {
-		return "value"
-	}
 	return b.String()
 }
 
@@ -201,7 +221,7 @@ func (d *jsonReader) str() string {
 		d.null()
 		return ""
 	}
-	d.wrongType("a string")
+	d.wrongType(reflect.TypeFor[string]())
 	return ""
 }
 
@@ -231,7 +251,7 @@ func (d *jsonReader) strIn(known ...string) string {
 // strs reads an array of strings; null reads as nil.
 func (d *jsonReader) strs() []string {
 	var out []string
-	if d.array(func() { out = append(out, d.str()) }) && out == nil {
+	if d.array(reflect.TypeFor[[]string](), func() { out = append(out, d.str()) }) && out == nil {
 		out = []string{}
 	}
 	return out
@@ -246,7 +266,7 @@ func (d *jsonReader) boolean() bool {
 		d.null()
 		return false
 	}
-	d.wrongType("a boolean")
+	d.wrongType(reflect.TypeFor[bool]())
 	return false
 }
 
@@ -347,9 +367,10 @@ func hex4(s []byte) rune {
 
 // array reads an array, calling elem with the reader at each element,
 // which elem must read. It returns false, reading nothing more, when the
-// value is null, and records a mistyped value when it is not an array.
-func (d *jsonReader) array(elem func()) bool {
-	return d.container('[', ']', "an array", "after array element", func(n int) {
+// value is null, and records a mistyped value (want is the Go type due)
+// when it is not an array.
+func (d *jsonReader) array(want reflect.Type, elem func()) bool {
+	return d.container('[', ']', want, "after array element", func(n int) {
 		d.path = append(d.path, pathElem{index: n})
 		elem()
 		d.path = d.path[:len(d.path)-1]
@@ -363,9 +384,9 @@ func (d *jsonReader) array(elem func()) bool {
 // twice, or one that equals a known name only without regard to case, is
 // a name fault; the member is still passed to member (as the known name),
 // as encoding/json would take it. It returns false, reading nothing more,
-// when the value is null, and records a mistyped value (want names what is
-// due) when it is not an object.
-func (d *jsonReader) object(names *nameSet, want string, member func(i int)) bool {
+// when the value is null, and records a mistyped value (want is the Go
+// type due) when it is not an object.
+func (d *jsonReader) object(names *nameSet, want reflect.Type, member func(i int)) bool {
 	var seen uint64
 	return d.container('{', '}', want, "after object key:value pair", func(int) {
 		if key, ok := d.key(); ok {
@@ -376,9 +397,9 @@ func (d *jsonReader) object(names *nameSet, want string, member func(i int)) boo
 
 // container reads an array or object (open, close) item by item: item
 // reads one element, or one member with its name. It returns false,
-// reading nothing more, for null, and records a mistyped value (want
-// names what is due) for any other value.
-func (d *jsonReader) container(open, close byte, want, after string, item func(n int)) bool {
+// reading nothing more, for null, and records a mistyped value (want is
+// the Go type due) for any other value.
+func (d *jsonReader) container(open, close byte, want reflect.Type, after string, item func(n int)) bool {
 	switch d.peek() {
 	case open:
 	case 'n':

@@ -146,11 +146,11 @@ func walkNames(d *jsonReader, s *nameSchema) {
 	case s == nil:
 		d.skip()
 	case s.set != nil && c == '{':
-		d.object(s.set, "", func(i int) { walkNames(d, s.walk[i]) })
+		d.object(s.set, nil, func(i int) { walkNames(d, s.walk[i]) })
 	case s.values != nil && c == '{':
-		d.object(nil, "", func(int) { walkNames(d, s.values) })
+		d.object(nil, nil, func(int) { walkNames(d, s.values) })
 	case s.elem != nil && c == '[':
-		d.array(func() { walkNames(d, s.elem) })
+		d.array(nil, func() { walkNames(d, s.elem) })
 	default:
 		d.skip()
 	}

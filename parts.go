@@ -106,10 +106,16 @@ func (p TextPart) MarshalJSON() ([]byte, error) {
 // (the field is required and must be an object).
 func (p DataPart) MarshalJSON() ([]byte, error) {
 	type wire DataPart
-	if p.Data == nil {
-		p.Data = json.RawMessage("{}")
-	}
+	p.Data = p.sentData()
 	return withKind(KindData, wire(p))
+}
+
+// sentData is Data as sent: {} for nil, the field being required.
+func (p DataPart) sentData() json.RawMessage {
+	if p.Data == nil {
+		return json.RawMessage("{}")
+	}
+	return p.Data
 }
 
 // MarshalJSON encodes the part with "kind": "file".

@@ -8,8 +8,8 @@ import (
 // PushNotificationConfig is a webhook the agent POSTs task updates to (A2A
 // v0.3 §6.8). Token and Authentication.Credentials are secrets the agent
 // sends back to the webhook. Those given to
-// [Client.SetTaskPushNotificationConfig] are redacted from the errors it
-// returns; they travel in request bodies, and configs the agent returns
+// [Client.SetTaskPushNotificationConfig], and credentials in the URL
+// (userinfo, query values), are redacted from the errors it returns; they travel in request bodies, and configs the agent returns
 // (get, list) carry them as the agent stored them.
 type PushNotificationConfig struct {
 	// ID tells several webhooks of one task apart; the agent may assign it.

@@ -73,12 +73,12 @@ func TestPushSecretsScrubbed(t *testing.T) {
 	c, _ := a2a.NewClient(srv.URL)
 	task, _ := c.SendText(context.Background(), a2atest.SeedQRCode)
 	srv.Enqueue(a2atest.Raw{EchoID: true, ContentType: "application/json",
-		Body: `{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32602,"message":"bad config PUSHTOKEN-123 CRED-456","data":{"echo":"PUSHTOKEN-123"}}}`})
+		Body: `{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32602,"message":"bad config PUSHTOKEN-123 CRED-456 https://hook:HOOKPASS-789@h/?sig=HOOKSIG-0","data":{"echo":"PUSHTOKEN-123"}}}`})
 	_, err := c.SetTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: task.ID,
-		PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://h/", Token: "PUSHTOKEN-123",
+		PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://hook:HOOKPASS-789@h/?sig=HOOKSIG-0", Token: "PUSHTOKEN-123",
 			Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "CRED-456"}}})
 	if _, ok := errors.AsType[*a2a.RPCError](err); !ok {
 		t.Fatalf("err = %v", err)
 	}
-	noSecrets(t, errorTexts(err), "PUSHTOKEN", "CRED-456")
+	noSecrets(t, errorTexts(err), "PUSHTOKEN", "CRED-456", "HOOKPASS", "HOOKSIG")
 }

@@ -42,6 +42,27 @@ func newRedactor(u *url.URL, apiKey, bearer string, header http.Header) *redacto
 	f := formSet{}
 	f.secret(apiKey)
 	f.secret(bearer)
+	f.url(u)
+	for name, vs := range header {
+		if !credentialName(name) {
+			continue
+		}
+		for _, v := range vs {
+			f.add(v, 1)
+			if _, token, ok := strings.Cut(v, " "); ok { // "Bearer <token>"
+				f.secret(strings.TrimSpace(token))
+			} else {
+				f.secret(v)
+			}
+		}
+	}
+	return f.redactor()
+}
+
+// url adds the credentials a URL may carry: its userinfo (and the Basic
+// credentials net/http makes of it), and its query values: all of those
+// of credential-named parameters, the others from 4 bytes up.
+func (f formSet) url(u *url.URL) {
 	if u.User != nil {
 		f.add(u.User.Username(), 4)
 		if p, ok := u.User.Password(); ok {
@@ -68,26 +89,12 @@ func newRedactor(u *url.URL, apiKey, bearer string, header http.Header) *redacto
 			}
 		}
 	}
-	for name, vs := range header {
-		if !credentialName(name) {
-			continue
-		}
-		for _, v := range vs {
-			f.add(v, 1)
-			if _, token, ok := strings.Cut(v, " "); ok { // "Bearer <token>"
-				f.secret(strings.TrimSpace(token))
-			} else {
-				f.secret(v)
-			}
-		}
-	}
-	return f.redactor()
 }
 
-// with returns a redactor that also removes secrets; r itself is
-// unchanged. With no secrets it returns r.
-func (r *redactor) with(secrets ...string) *redactor {
-	if len(secrets) == 0 {
+// with returns a redactor that also removes secrets and the credentials
+// in the URLs; r itself is unchanged. With neither it returns r.
+func (r *redactor) with(secrets, urls []string) *redactor {
+	if len(secrets) == 0 && len(urls) == 0 {
 		return r
 	}
 	f := formSet{}
@@ -96,6 +103,11 @@ func (r *redactor) with(secrets ...string) *redactor {
 	}
 	for _, s := range secrets {
 		f.secret(s)
+	}
+	for _, raw := range urls {
+		if u, err := url.Parse(raw); err == nil {
+			f.url(u)
+		}
 	}
 	return f.redactor()
 }

@@ -99,9 +99,10 @@ func isDialError(err error) bool {
 	return errors.As(err, &dns)
 }
 
-// backoff is the retryablehttp.Backoff of every Client: Retry-After when the
+// backoff is the retryablehttp.Backoff of every call: Retry-After when the
 // server sent a usable one (never more than max), else exponential from min
-// with "equal jitter" (a random wait in [d/2, d]), capped at max.
+// with "equal jitter" (a random wait in [d/2, d]), capped at max. It reads
+// resp's header only, never its body.
 func backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {

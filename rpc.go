@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -45,12 +46,13 @@ type callSpec struct {
 	// needs is the agent card capability the call needs; a client that
 	// knows a card ruling it out refuses the call before sending.
 	needs capability
-	// secrets the call carries in its params, redacted from its errors
-	// like the client's credentials.
-	secrets []string
+	// secrets the call carries in its params, and URLs whose credentials
+	// it carries (a webhook's), redacted from its errors like the
+	// client's credentials.
+	secrets, secretURLs []string
 }
 
-// request is the JSON-RPC 2.0 request envelope (A2A v0.3 §6.11), with a
+// request is the JSON-RPC 2.0 request envelope (JSON-RPC 2.0 §4), with a
 // gateway's agent selector at the top level.
 type request struct {
 	JSONRPC   string `json:"jsonrpc"`
@@ -88,18 +90,13 @@ type attempt struct {
 
 // newCall encodes spec's envelope with a fresh id and the agent selector.
 func (c *Client) newCall(spec callSpec) (*call, error) {
-	env := request{JSONRPC: "2.0", ID: c.nextID.Add(1), Method: spec.method, Params: spec.params}
-	switch c.agentKey {
-	case "agent_id":
-		env.AgentID = c.agentVal
-	case "agent_code":
-		env.AgentCode = c.agentVal
-	}
+	env := request{JSONRPC: "2.0", ID: c.nextID.Add(1), Method: spec.method, Params: spec.params,
+		AgentID: c.agentID, AgentCode: c.agentCode}
 	payload, err := json.Marshal(env)
 	if err != nil {
 		return nil, fmt.Errorf("a2a: %s: encode request: %w", spec.method, err)
 	}
-	return &call{c: c, spec: spec, red: c.red.with(spec.secrets...), id: env.ID,
+	return &call{c: c, spec: spec, red: c.red.with(spec.secrets, spec.secretURLs), id: env.ID,
 		httpMethod: http.MethodPost, target: c.endpoint, payload: payload}, nil
 }
 
@@ -110,18 +107,26 @@ func (c *Client) newGet(method, target string) *call {
 		httpMethod: http.MethodGet, target: target}
 }
 
-// invoke runs a unary call: send it, then check the reply's envelope.
-// Errors: an *UnsupportedByCardError before sending, and those of send and
-// checkReply.
-func (c *Client) invoke(ctx context.Context, spec callSpec) (*reply, error) {
+// start is the first half of every JSON-RPC call, unary or streaming: it
+// refuses what the client's card rules out (an *UnsupportedByCardError),
+// encodes the call and sends it. Errors: those and send's.
+func (c *Client) start(ctx context.Context, spec callSpec) (*call, *http.Response, error) {
 	if err := c.requireCapability(spec); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cl, err := c.newCall(spec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if _, err := cl.send(ctx); err != nil {
+	resp, err := cl.send(ctx)
+	return cl, resp, err
+}
+
+// invoke runs a unary call: start it, then check the reply's envelope.
+// Errors: those of start and checkReply.
+func (c *Client) invoke(ctx context.Context, spec callSpec) (*reply, error) {
+	cl, _, err := c.start(ctx, spec)
+	if err != nil {
 		return nil, err
 	}
 	return cl.checkReply(cl.att.body)
@@ -227,6 +232,9 @@ func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) 
 		cl.att.bodyRead = readBody(resp, cl.c.maxBody, cl.red)
 		resp.Body.Close()
 		resp.Body = http.NoBody
+		if ctx.Err() != nil { // given up while the body was read
+			return false, ctx.Err()
+		}
 		err = cl.att.err
 	}
 	return cl.c.retryable(cl.spec.class, resp, &cl.att, err), nil
@@ -325,9 +333,9 @@ func readEnvelope(body []byte) (env envelope, isObject bool, fault string, synta
 	if !isObject {
 		d.skip()
 	} else {
-		d.object(envelopeNames, "", func(i int) {
-			switch i {
-			case 0:
+		d.object(envelopeNames, nil, func(i int) {
+			switch envelopeNames.names[i] {
+			case "jsonrpc":
 				switch d.peek() {
 				case '"':
 					s := d.str()
@@ -339,17 +347,17 @@ func readEnvelope(body []byte) (env envelope, isObject bool, fault string, synta
 					d.skip()
 					env.jsonrpcBad = true
 				}
-			case 1:
+			case "id":
 				env.id = d.raw()
-			case 2:
+			case "result":
 				env.result = d.raw()
-			case 3:
+			case "error":
 				env.error = d.raw()
 			}
 		})
 	}
 	d.end()
-	return env, isObject, d.fault, d.syntax
+	return env, isObject, d.fault, d.syntaxError()
 }
 
 // checkReply is the one place that decides between a JSON-RPC result, a
@@ -429,13 +437,13 @@ func (r *reply) rpcError(raw []byte) error {
 	var data json.RawMessage
 	d := newJSONReader(raw)
 	defer d.release()
-	d.object(rpcErrorNames, "an object", func(i int) {
-		switch i {
-		case 0:
+	d.object(rpcErrorNames, reflect.TypeFor[RPCError](), func(i int) {
+		switch rpcErrorNames.names[i] {
+		case "code":
 			code = d.raw()
-		case 1:
+		case "message":
 			message = d.str()
-		case 2:
+		case "data":
 			data = d.raw()
 		}
 	})

@@ -339,3 +339,18 @@ func replyRows() []hostileRow {
 
 // TestReplyCheckFaults runs the reply-check rows of the hostile-server table.
 func TestReplyCheckFaults(t *testing.T) { runRows(t, replyRows()) }
+
+// TestDecodeErrorTypes: a *ProtocolError's Err is encoding/json's error
+// type for a body that is not JSON and for a mistyped member.
+func TestDecodeErrorTypes(t *testing.T) {
+	c, _ := newMock(t, []mockReply{{body: []byte(`{not json`)}})
+	_, err := c.GetTask(context.Background(), "t")
+	if pe, ok := errors.AsType[*a2a.ProtocolError](err); !ok || !errors.As(err, new(*json.SyntaxError)) {
+		t.Errorf("not JSON: %#v, want a ProtocolError wrapping *json.SyntaxError", pe)
+	}
+	c, _ = newMock(t, []mockReply{{body: []byte(`{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"task","id":5,"status":{}}}`)}})
+	_, err = c.GetTask(context.Background(), "t")
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok || te.Field != "id" || te.Value != "number" {
+		t.Errorf("mistyped id: %v, want a *json.UnmarshalTypeError for id", err)
+	}
+}

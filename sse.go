@@ -5,9 +5,52 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"net/http"
 )
 
 // Server-Sent Events framing, for message/stream and tasks/resubscribe.
+
+// eventStream reads the events of an open text/event-stream body, decoded
+// per its Content-Encoding as a reply body is (body.go), each event at
+// most max bytes.
+type eventStream struct {
+	sse     *sseReader
+	wire    *wireReader
+	decoded bool // a gzip reader of the client's sits between wire and sse
+}
+
+// openEvents starts reading resp's events. fault says why the body cannot
+// be decoded (an unknown Content-Encoding, bad gzip data); err is a failure
+// of the connection.
+func openEvents(resp *http.Response, max int64, red *redactor) (events *eventStream, fault, err error) {
+	wire := &wireReader{r: resp.Body, left: -1} // each event is capped instead
+	body, fault, err := contentReader(resp, wire, red)
+	if fault != nil || err != nil {
+		return nil, fault, err
+	}
+	return &eventStream{sse: newSSEReader(body, max), wire: wire, decoded: body != resp.Body}, nil, nil
+}
+
+// next returns the data of the next event. Its errors: io.EOF at the end
+// of the stream; errEventTooLarge; a *badStreamData for gzip data that is
+// bad; any other error is the connection's.
+func (e *eventStream) next() ([]byte, error) {
+	data, err := e.sse.next()
+	switch {
+	case err == nil || err == io.EOF:
+		return data, err
+	case errors.Is(err, bufio.ErrTooLong):
+		return nil, errEventTooLarge
+	case e.wire.badData(e.decoded, err):
+		return nil, &badStreamData{gzipFault(err)}
+	}
+	return nil, err
+}
+
+// badStreamData is a stream whose data cannot be decoded.
+type badStreamData struct{ err error }
+
+func (b *badStreamData) Error() string { return b.err.Error() }
 
 // errEventTooLarge is an SSE event whose data lines add up past the cap.
 var errEventTooLarge = errors.New("event exceeds the size cap")

@@ -1,7 +1,6 @@
 package a2a
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,7 +34,7 @@ type TaskStatusUpdateEvent struct {
 // MarshalJSON encodes the event with "kind": "status-update".
 func (e TaskStatusUpdateEvent) MarshalJSON() ([]byte, error) {
 	type wire TaskStatusUpdateEvent
-	return withKind("status-update", wire(e))
+	return withKind(kindStatusUpdate, wire(e))
 }
 
 // TaskArtifactUpdateEvent delivers an artifact, or a chunk of one, during a
@@ -53,7 +52,7 @@ type TaskArtifactUpdateEvent struct {
 // MarshalJSON encodes the event with "kind": "artifact-update".
 func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 	type wire TaskArtifactUpdateEvent
-	return withKind("artifact-update", wire(e))
+	return withKind(kindArtifactUpdate, wire(e))
 }
 
 // Apply folds a stream event into t, so t is the task as it stands after
@@ -155,16 +154,7 @@ func (c *Client) Resubscribe(ctx context.Context, taskID string) iter.Seq2[Event
 // the stream ends. Each event's data is checked like a unary reply
 // (call.checkReply) and decoded by the binding.
 func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, error) bool) {
-	if err := c.requireCapability(spec); err != nil {
-		yield(nil, err)
-		return
-	}
-	cl, err := c.newCall(spec)
-	if err != nil {
-		yield(nil, err)
-		return
-	}
-	resp, err := cl.send(ctx)
+	cl, resp, err := c.start(ctx, spec)
 	if err != nil {
 		yield(nil, err)
 		return
@@ -174,8 +164,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 		return
 	}
 	defer resp.Body.Close()
-	wire := &wireReader{r: resp.Body, left: -1} // each event is capped instead
-	body, fault, err := contentReader(resp, wire, cl.red)
+	events, fault, err := openEvents(resp, c.maxBody, cl.red)
 	switch {
 	case fault != nil:
 		yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", fault))
@@ -184,21 +173,20 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 		yield(nil, cl.connFault(ctx, err))
 		return
 	}
-
-	events := newSSEReader(body, c.maxBody)
 	for {
 		data, err := events.next()
+		var bad *badStreamData
 		switch {
 		case err == io.EOF:
 			return // the agent closed the stream
 		case ctx.Err() != nil:
 			yield(nil, cl.connFault(ctx, err))
 			return
-		case errors.Is(err, bufio.ErrTooLong) || errors.Is(err, errEventTooLarge):
+		case errors.Is(err, errEventTooLarge):
 			yield(nil, &BodyTooLargeError{Method: spec.method, Limit: c.maxBody, StatusCode: resp.StatusCode})
 			return
-		case body != resp.Body && wire.gzipFault(err), isGzipFault(err):
-			yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", err))
+		case errors.As(err, &bad):
+			yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", bad.err))
 			return
 		case err != nil:
 			yield(nil, cl.connFault(ctx, err))

@@ -1,12 +1,10 @@
 package a2a
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // TaskState is the state of a [Task] as the server spelled it. The nine
@@ -66,22 +64,8 @@ type Timestamp string
 // JSON value (a number of epoch seconds, say) as its raw text, so an odd
 // timestamp never fails the decoding of a task.
 func (t *Timestamp) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	switch {
-	case len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b):
-		*t = Timestamp(b[1 : len(b)-1]) // the usual case: nothing to unescape
-	case len(b) > 0 && b[0] == '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*t = Timestamp(s)
-	case string(b) == "null":
-		*t = ""
-	default:
-		*t = Timestamp(b)
-	}
-	return nil
+	_, err := unmarshalExact(b, func(d *jsonReader, t *Timestamp) bool { *t = readTimestamp(d); return true }, t)
+	return err
 }
 
 // timestampLayouts are tried in order; layouts without a zone are read as UTC.
@@ -201,7 +185,7 @@ type taskWire Task
 // MarshalJSON encodes the task with "kind": "task". Use [Task.Raw] for the
 // exact bytes a decoded task came from.
 func (t Task) MarshalJSON() ([]byte, error) {
-	return withKind("task", taskWire(t))
+	return withKind(kindTask, taskWire(t))
 }
 
 // UnmarshalJSON decodes a task and keeps a copy of b for [Task.Raw], with
@@ -212,7 +196,9 @@ func (t Task) MarshalJSON() ([]byte, error) {
 // the bytes of a task it returned decode to the same task.
 func (t *Task) UnmarshalJSON(b []byte) error {
 	raw, err := unmarshalExact(b, taskFields.decode, t)
-	t.raw = raw
+	if err == nil {
+		t.raw = raw
+	}
 	return err
 }
 
@@ -264,7 +250,7 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes the message with "kind": "message".
 func (m Message) MarshalJSON() ([]byte, error) {
 	type wire Message
-	return withKind("message", wire(m))
+	return withKind(kindMessage, wire(m))
 }
 
 // Text joins the text of the message's text parts with newlines.

@@ -241,3 +241,33 @@ func timeRows() []hostileRow {
 
 // TestTimestampFaults runs the timestamp rows of the hostile-server table.
 func TestTimestampFaults(t *testing.T) { runRows(t, timeRows()) }
+
+// TestUnmarshalErrors: UnmarshalJSON reports what encoding/json would (a
+// *json.SyntaxError, a *json.UnmarshalTypeError naming the field), leaves
+// its receiver as it was when it fails, and of a repeated member keeps
+// the last whole, never a merge of the two.
+func TestUnmarshalErrors(t *testing.T) {
+	keep := a2a.Task{ID: "keep"}
+	got := keep
+	err := got.UnmarshalJSON([]byte(`{"id":"new","status":{"state":"completed"},"history":[{"parts":[{"kind":"text","text":5}]}]}`))
+	if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok || !strings.Contains(err.Error(), "Task.history[0].parts[0].text") {
+		t.Errorf("mistyped text: %v, want a *json.UnmarshalTypeError naming Task.history[0].parts[0].text", err)
+	}
+	if got.ID != "keep" || got.Status.State != "" {
+		t.Errorf("receiver after a failed UnmarshalJSON: %+v", got)
+	}
+	if err := got.UnmarshalJSON([]byte(`{"id":`)); !errors.As(err, new(*json.SyntaxError)) {
+		t.Errorf("truncated JSON: %v, want a *json.SyntaxError", err)
+	}
+	var ps a2a.Parts
+	if err := json.Unmarshal([]byte(`[{"kind":"data"}]`), &ps); err == nil || ps != nil {
+		t.Errorf("Parts after a failed UnmarshalJSON: %#v, %v", ps, err)
+	}
+	var twice a2a.Task
+	if err := json.Unmarshal([]byte(`{"id":"t","status":{"state":"failed","message":{"role":"agent","parts":[{"kind":"text","text":"boom"}]}},"status":{"state":"completed"}}`), &twice); err != nil {
+		t.Fatal(err)
+	}
+	if twice.Status.State != a2a.TaskStateCompleted || twice.Status.Message != nil {
+		t.Errorf("repeated status: %+v, want the last one whole", twice.Status)
+	}
+}

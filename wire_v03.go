@@ -1,49 +1,32 @@
 package a2a
 
 import (
-	"bytes"
 	"encoding/json"
-	"strconv"
+	"fmt"
+	"reflect"
+	"slices"
 )
 
 // The A2A v0.3 decoder: one table per wire object, naming each member once
-// with how it is read. Live replies, stream events and the UnmarshalJSON
-// methods of Task, Message, TaskStatus and Parts all decode through these
-// tables in one pass over the bytes, on a jsonReader, which also checks the
-// member names against the table's. Raw members (data, metadata, an
-// unknown part) alias the bytes they were read from, so the bytes must not
-// change afterwards: the client reads from its own reply buffer, and
-// UnmarshalJSON from its own copy of its input.
+// with how it is read, and the rules that tell a result's kind. Live
+// replies, stream events and the UnmarshalJSON methods of Task, Message,
+// TaskStatus, Parts and Timestamp all decode through these tables on a
+// jsonReader, which checks member names against the table's as it reads.
+// A reply's bytes are scanned three times, each pass validating and none
+// building anything it does not keep: the envelope check skips over the
+// result, kindOf reads its top level, and the table decodes it. Raw
+// members (data, metadata, an unknown part) alias the bytes they were read
+// from, so the bytes must not change afterwards: the client reads from its
+// own reply buffer, and UnmarshalJSON from its own copy of its input.
 
-// field is one member of a wire object: its name and how it is read into
-// a T.
-type field[T any] struct {
-	name string
-	read func(d *jsonReader, v *T)
-}
-
-// fields is the table of one wire object.
-type fields[T any] struct {
-	names *nameSet
-	read  []func(d *jsonReader, v *T)
-}
-
-func newFields[T any](fs []field[T]) *fields[T] {
-	t := &fields[T]{}
-	names := make([]string, len(fs))
-	for i, f := range fs {
-		names[i] = f.name
-		t.read = append(t.read, f.read)
-	}
-	t.names = newNameSet(names...)
-	return t
-}
-
-// decode reads the object at d into v; see [jsonReader.object] for null and
-// for values that are not objects.
-func (t *fields[T]) decode(d *jsonReader, v *T) bool {
-	return d.object(t.names, "an object", func(i int) { t.read[i](d, v) })
-}
+// The "kind" of each v0.3 result and event; a part's are the public
+// KindText, KindData and KindFile.
+const (
+	kindTask           = "task"
+	kindMessage        = "message"
+	kindStatusUpdate   = "status-update"
+	kindArtifactUpdate = "artifact-update"
+)
 
 var fileFields = newFields([]field[FileContent]{
 	{"name", func(d *jsonReader, f *FileContent) { f.Name = d.str() }},
@@ -72,18 +55,18 @@ type partRead struct {
 }
 
 func (p *partRead) read(d *jsonReader, i int) {
-	switch i {
-	case 0:
+	switch partNames.names[i] {
+	case "kind":
 		if p.kindBad = d.soft(func() { p.kind = d.strIn(KindText, KindData, KindFile) }) != nil; p.kindBad {
 			p.kind = ""
 		}
-	case 1:
+	case "text":
 		isString := d.peek() == '"'
 		p.textErr = d.soft(func() { p.text = d.str() })
 		p.hasText = isString && p.textErr == nil
-	case 2:
+	case "data":
 		p.data = d.raw()
-	case 3:
+	case "file":
 		var f FileContent
 		if p.fileErr = d.soft(func() {
 			if fileFields.decode(d, &f) {
@@ -92,7 +75,7 @@ func (p *partRead) read(d *jsonReader, i int) {
 		}); p.fileErr != nil {
 			p.file = nil
 		}
-	case 4:
+	case "metadata":
 		p.metadata = d.raw()
 	}
 }
@@ -115,7 +98,7 @@ func readPart(d *jsonReader) Part {
 	}
 	start := d.pos
 	var p partRead
-	d.object(partNames, "an object", func(i int) { p.read(d, i) })
+	d.object(partNames, nil, func(i int) { p.read(d, i) }) // an object: peek said so
 	if d.syntax != nil {
 		return nil
 	}
@@ -169,7 +152,7 @@ func readPart(d *jsonReader) Part {
 func readParts(d *jsonReader) Parts {
 	var buf [4]Part
 	out := buf[:0]
-	if !d.array(func() { out = append(out, readPart(d)) }) {
+	if !d.array(reflect.TypeFor[Parts](), func() { out = append(out, readPart(d)) }) {
 		return nil
 	}
 	return append(make(Parts, 0, len(out)), out...)
@@ -240,15 +223,18 @@ var statusFields = newFields([]field[TaskStatus]{
 			s.Message = &m
 		}
 	}},
-	{"timestamp", func(d *jsonReader, s *TaskStatus) {
-		switch d.peek() {
-		case '"', 'n':
-			s.Timestamp = Timestamp(d.str())
-		default: // a number of epoch seconds, say: kept as its text
-			s.Timestamp = Timestamp(d.raw())
-		}
-	}},
+	{"timestamp", func(d *jsonReader, s *TaskStatus) { s.Timestamp = readTimestamp(d) }},
 })
+
+// readTimestamp reads a timestamp: a string as it is, null as "", and any
+// other JSON value (a number of epoch seconds, say) as its text.
+func readTimestamp(d *jsonReader) Timestamp {
+	switch d.peek() {
+	case '"', 'n':
+		return Timestamp(d.str())
+	}
+	return Timestamp(d.raw())
+}
 
 var artifactFields = newFields([]field[Artifact]{
 	{"artifactId", func(d *jsonReader, a *Artifact) { a.ArtifactID = d.str() }},
@@ -260,7 +246,7 @@ var artifactFields = newFields([]field[Artifact]{
 })
 
 var taskFields = newFields([]field[Task]{
-	{"kind", func(d *jsonReader, _ *Task) { d.strIn("task") }},
+	{"kind", func(d *jsonReader, _ *Task) { d.strIn(kindTask) }},
 	{"id", func(d *jsonReader, t *Task) { t.ID = d.str() }},
 	{"contextId", func(d *jsonReader, t *Task) { t.ContextID = d.str() }},
 	{"status", func(d *jsonReader, t *Task) { statusFields.decode(d, &t.Status) }},
@@ -288,117 +274,168 @@ var artifactEventFields = newFields([]field[TaskArtifactUpdateEvent]{
 	{"metadata", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.Metadata = d.raw() }},
 })
 
-// readList reads an array of objects of one table: nil for null, empty
-// for []. The elements are decoded into scratch (the reader's, reused from
-// call to call) and copied out into a slice of their exact length; scratch
-// is left as it was found, its used part zeroed.
-func readList[T any](d *jsonReader, t *fields[T], scratch *[]T) []T {
-	base := len(*scratch)
-	ok := d.array(func() {
-		var zero T
-		*scratch = append(*scratch, zero)
-		t.decode(d, &(*scratch)[len(*scratch)-1])
-	})
-	got := (*scratch)[base:]
-	var out []T
-	if ok {
-		out = append(make([]T, 0, len(got)), got...)
-	}
-	clear(got)
-	*scratch = (*scratch)[:base]
-	return out
-}
+// resultNames are the members a task, message or event result may have at
+// its top level, and the names of the A2A v1.0 wrappers: what kindOf
+// reads, and checks, before the result is decoded by its kind.
+var resultNames = newNameSet(slices.Compact(slices.Sorted(slices.Values(slices.Concat(
+	taskFields.names.names, messageFields.names.names, statusEventFields.names.names, artifactEventFields.names.names,
+	[]string{"task", "message", "statusUpdate", "artifactUpdate"},
+))))...)
 
-// decodeWhole decodes b, one JSON value, into v with read (a table's
-// decode): it returns the problem that decides the reading (a syntax
-// error, a name fault or a mistyped value; see [jsonReader]). v's raw
-// members alias b. With exact, names are matched exactly and never a
-// fault.
-func decodeWhole[T any](b []byte, read func(*jsonReader, *T) bool, v *T, exact bool) error {
-	d := newJSONReader(b)
+// kindOf returns what a result is: its "kind" member when present (any
+// string, known or not), else the kind its shape shows, else "". Shapes
+// (a lenient reading of off-spec replies, each needing its required
+// members): a string id and an object status make a "task"; a string
+// messageId and an array of parts a "message"; a string taskId with an
+// object status a "status-update", with an object artifact an
+// "artifact-update". It returns a *ProtocolError for a result that is not
+// a JSON object or whose top-level names fail the name check, and one
+// wrapping [ErrVersionMismatch] for an A2A v1.0 wrapper ({"task": …},
+// {"message": …}, {"statusUpdate": …}, {"artifactUpdate": …}): this
+// binding does not unwrap them.
+func kindOf(r *reply) (string, error) {
+	d := newJSONReader(r.result)
 	defer d.release()
-	d.exact = exact
-	read(d, v)
-	d.end()
-	return d.err()
+	if d.peek() != '{' {
+		return "", r.fault("result is not a JSON object", nil)
+	}
+	var kind *string
+	kindBad := false
+	var first [64]byte // the first byte of each member's value, by index
+	d.object(resultNames, nil, func(i int) {
+		first[i] = d.peek()
+		if resultNames.names[i] != "kind" {
+			d.skip()
+			return
+		}
+		switch first[i] {
+		case '"':
+			s := d.str()
+			kind, kindBad = &s, false
+		case 'n':
+			d.null()
+			kind = nil
+		default:
+			d.skip()
+			kindBad = true
+		}
+	})
+	switch {
+	case d.fault != "":
+		return "", r.fault(d.fault, nil)
+	case kindBad:
+		return "", r.fault(`result "kind" is not a string`, nil)
+	case kind != nil:
+		return *kind, nil
+	}
+	is := func(name string, c byte) bool { return first[resultNames.index([]byte(name))] == c }
+	switch {
+	case is("id", '"') && is("status", '{'):
+		return kindTask, nil
+	case is("messageId", '"') && is("parts", '['):
+		return kindMessage, nil
+	case is("taskId", '"') && is("status", '{'):
+		return kindStatusUpdate, nil
+	case is("taskId", '"') && is("artifact", '{'):
+		return kindArtifactUpdate, nil
+	}
+	for _, name := range []string{"task", "message", "statusUpdate", "artifactUpdate"} {
+		if is(name, '{') {
+			return "", r.fault(fmt.Sprintf(`result is wrapped as {%q: …}, an A2A v1.0 shape`, name), ErrVersionMismatch)
+		}
+	}
+	return "", nil
 }
 
-// unmarshalExact is the UnmarshalJSON of the model types: it decodes a
-// copy of b (the caller's decoder may reuse b) into v with read, member
-// names matched exactly, and returns the copy, which v's raw members
-// share. On error v may be partly set, as with encoding/json.
-func unmarshalExact[T any](b []byte, read func(*jsonReader, *T) bool, v *T) ([]byte, error) {
-	own := bytes.Clone(b)
-	var zero T
-	*v = zero
-	if err := decodeWhole(own, read, v, true); err != nil {
+// decodeResult decodes a result with table t; what names it in errors
+// ("task result"). A name fault is reported as it is; any other problem as
+// "<what> does not decode".
+func decodeResult[T any](r *reply, t *fields[T], v *T, what string) error {
+	err := decodeWhole(r.result, t.decode, v, false)
+	if f, ok := err.(nameFault); ok {
+		return r.fault(string(f), nil)
+	}
+	if err != nil {
+		return r.fault(what+" does not decode", err)
+	}
+	return nil
+}
+
+// taskResult decodes a result whose kind is "task"; it must have an id.
+// The task's Raw is the result's bytes within the reply.
+func taskResult(r *reply) (*Task, error) {
+	var t Task
+	if err := decodeResult(r, taskFields, &t, "task result"); err != nil {
 		return nil, err
 	}
-	return own, nil
+	if t.ID == "" {
+		return nil, r.fault(`task result has no "id"`, nil)
+	}
+	t.raw = r.result
+	return &t, nil
 }
 
-// withKind is the MarshalJSON of the model types: v (a type without that
-// method) encoded with "kind" as its first member, the v0.3 discriminator.
-func withKind(kind string, v any) ([]byte, error) {
-	b, err := json.Marshal(v)
+// resultKinds is what one method's result may be: the kinds it takes, and
+// the words of the *ProtocolErrors for a result that is none of them.
+type resultKinds struct {
+	kinds   []string
+	null    string // for a null result
+	noKind  string // for a result without "kind" and of no known shape
+	badKind string // for another kind: a format for the quoted kind
+	what    string // "result" or "event", in "message result does not decode"
+}
+
+var (
+	taskResults = resultKinds{[]string{kindTask}, "result is null where a Task is due",
+		`result has no "kind" and is not shaped like a Task`, "result kind %s where a Task is due", "result"}
+	sendResults = resultKinds{[]string{kindTask, kindMessage}, "result is null where a Task or Message is due",
+		`result has no "kind" and is shaped like neither a Task nor a Message`, "result kind %s is neither task nor message", "result"}
+	eventResults = resultKinds{[]string{kindTask, kindMessage, kindStatusUpdate, kindArtifactUpdate}, "result is null where an event is due",
+		`event has no "kind" and is shaped like no stream event`, "event kind %s is not a stream event", "event"}
+)
+
+// byKind decodes a result as the kind it is, one of k.kinds: a *Task,
+// *Message, *TaskStatusUpdateEvent or *TaskArtifactUpdateEvent, never a
+// typed nil beside an error.
+func byKind(r *reply, k resultKinds) (any, error) {
+	if isNull(r.result) {
+		return nil, r.fault(k.null, nil)
+	}
+	kind, err := kindOf(r)
+	switch {
+	case err != nil:
+		return nil, err
+	case kind == "":
+		return nil, r.fault(k.noKind, nil)
+	case !slices.Contains(k.kinds, kind):
+		return nil, r.fault(fmt.Sprintf(k.badKind, r.cl.red.quote(kind)), nil)
+	}
+	switch kind {
+	case kindTask:
+		return orNil(taskResult(r))
+	case kindMessage:
+		return orNil(decodeAs(r, messageFields, "message "+k.what))
+	case kindStatusUpdate:
+		return orNil(decodeAs(r, statusEventFields, "status-update event"))
+	default:
+		return orNil(decodeAs(r, artifactEventFields, "artifact-update event"))
+	}
+}
+
+// decodeAs decodes a result with table t into a new T.
+func decodeAs[T any](r *reply, t *fields[T], what string) (*T, error) {
+	v := new(T)
+	if err := decodeResult(r, t, v, what); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// orNil returns v as an any, or a nil any when err is set: never a typed
+// nil inside an interface.
+func orNil[T any](v *T, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, len(b)+len(kind)+10)
-	out = append(out, `{"kind":`...)
-	out = strconv.AppendQuote(out, kind)
-	if len(b) > 2 { // not "{}"
-		out = append(out, ',')
-	}
-	return append(out, b[1:]...), nil
-}
-
-// messageOut is a Message as sent, with no custom marshalers on the way, so
-// json.Marshal encodes it in one pass (Message.MarshalJSON would have each
-// part's MarshalJSON output checked again). Its fields follow Message.
-type messageOut struct {
-	Kind             string          `json:"kind"`
-	MessageID        string          `json:"messageId,omitempty"`
-	Role             Role            `json:"role"`
-	Parts            []partOut       `json:"parts"`
-	TaskID           string          `json:"taskId,omitempty"`
-	ContextID        string          `json:"contextId,omitempty"`
-	ReferenceTaskIDs []string        `json:"referenceTaskIds,omitzero"`
-	Extensions       []string        `json:"extensions,omitzero"`
-	Metadata         json.RawMessage `json:"metadata,omitzero"`
-}
-
-// partOut is a known part as sent; absent members are left out.
-type partOut struct {
-	Kind     string          `json:"kind"`
-	Text     *string         `json:"text,omitempty"`
-	Data     json.RawMessage `json:"data,omitempty"`
-	File     *FileContent    `json:"file,omitempty"`
-	Metadata json.RawMessage `json:"metadata,omitzero"`
-}
-
-// wire returns m in its one-pass form, or false when a part is an
-// UnknownPart (or nil), whose bytes only Message.MarshalJSON keeps.
-func (m Message) wire() (messageOut, bool) {
-	out := messageOut{Kind: "message", MessageID: m.MessageID, Role: m.Role, Parts: make([]partOut, len(m.Parts)),
-		TaskID: m.TaskID, ContextID: m.ContextID, ReferenceTaskIDs: m.ReferenceTaskIDs, Extensions: m.Extensions, Metadata: m.Metadata}
-	for i, p := range m.Parts {
-		switch p := p.(type) {
-		case TextPart:
-			out.Parts[i] = partOut{Kind: KindText, Text: &p.Text, Metadata: p.Metadata}
-		case DataPart:
-			data := p.Data
-			if data == nil {
-				data = json.RawMessage("{}")
-			} else if len(data) == 0 {
-				return messageOut{}, false // empty but not nil: MarshalJSON reports the error
-			}
-			out.Parts[i] = partOut{Kind: KindData, Data: data, Metadata: p.Metadata}
-		case FilePart:
-			out.Parts[i] = partOut{Kind: KindFile, File: &p.File, Metadata: p.Metadata}
-		default:
-			return messageOut{}, false
-		}
-	}
-	return out, true
+	return v, nil
 }

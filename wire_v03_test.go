@@ -95,7 +95,7 @@ func partRows() []hostileRow {
 			t.Artifacts = []a2a.Artifact{{ArtifactID: "a1", Name: "entity", Parts: a2a.Parts{}}}
 		}))},
 		{name: "artifact without parts", body: rpc(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"},"artifacts":[{"artifactId":"a1","name":"entity"}]}`), want: isTask(artifactOf())},
-		{name: "artifact not an object", body: rpc(`{"kind":"task","id":"t1","status":{"state":"completed"},"artifacts":["entity"]}`), want: protoErr("task result does not decode: artifacts[0]: a string where an object is due", nil)},
+		{name: "artifact not an object", body: rpc(`{"kind":"task","id":"t1","status":{"state":"completed"},"artifacts":["entity"]}`), want: protoErr("task result does not decode: json: cannot unmarshal string into Go struct field Task.artifacts[0]", nil)},
 		{name: "data an array", body: rpc(withArtifact(`[{"kind":"data","data":[1,2]}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`[1,2]`)}))},
 		{name: "data a number", body: rpc(withArtifact(`[{"kind":"data","data":42}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`42`)}))},
 		{name: "data a string", body: rpc(withArtifact(`[{"kind":"data","data":"设备"}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`"设备"`)}))},
@@ -111,7 +111,7 @@ func partRows() []hostileRow {
 			want: all(isTask(artifactOf(a2a.FilePart{File: a2a.FileContent{URI: "https://files.example/x", MIMEType: "image/png"}})), fileDecode("", "given by uri"))},
 		{name: "very large text part", body: rpc(withArtifact(`[{"kind":"text","text":"` + strings.Repeat("数", 2<<20) + `"}]`)),
 			want: isTask(artifactOf(a2a.TextPart{Text: strings.Repeat("数", 2<<20)}))},
-		{name: "text part with a number", body: rpc(withArtifact(`[{"kind":"text","text":5}]`)), want: protoErr("task result does not decode: artifacts[0].parts[0].text: a number where a string is due", nil)},
+		{name: "text part with a number", body: rpc(withArtifact(`[{"kind":"text","text":5}]`)), want: protoErr("task result does not decode: json: cannot unmarshal number into Go struct field Task.artifacts[0].parts[0].text", nil)},
 		{name: "part kind nobody knows", body: rpc(withArtifact(`[{"kind":"video","url":"x"},{"kind":"text","text":"摘要"}]`)),
 			want: isTask(artifactOf(a2a.UnknownPart{PartKind: "video", Raw: json.RawMessage(`{"kind":"video","url":"x"}`)}, a2a.TextPart{Text: "摘要"}))},
 		{name: "unknown or absent kinds with odd-typed known members", body: rpc(withArtifact(`[{"kind":"image","file":"https://x/y.png"},{"text":{"rich":true}},{"text":"hi","data":null}]`)),
