@@ -84,7 +84,7 @@ func (d *jsonReader) skip() []byte {
 		return nil
 	}
 	d.pos = end
-	return d.buf[start:end]
+	return d.buf[start:end:end] // its capacity ends with it: an append by the caller copies
 }
 
 // skipValue validates the value starting at b[i] (no whitespace before it)

@@ -174,3 +174,15 @@ func TestDecodeData(t *testing.T) {
 		t.Errorf("nil artifact DecodeData = %v, want ErrNoData", err)
 	}
 }
+
+// TestRepeatedPartMembers: in bytes decoded by exact names, the last of a
+// repeated member decides, null included.
+func TestRepeatedPartMembers(t *testing.T) {
+	var ps a2a.Parts
+	if err := json.Unmarshal([]byte(`[{"kind":"file","file":{"uri":"http://evil"},"file":null}]`), &ps); err == nil {
+		t.Errorf("a file part whose last file is null: %#v, want an error", ps)
+	}
+	if err := json.Unmarshal([]byte(`[{"file":{"uri":"u"},"text":"hi","file":null}]`), &ps); err != nil || len(ps) != 1 || !cmp.Equal(ps[0], a2a.Part(a2a.TextPart{Text: "hi"})) {
+		t.Errorf("a kind-less part whose last file is null: %#v, %v; want a TextPart", ps, err)
+	}
+}

@@ -151,8 +151,79 @@ func (f formSet) redactor() *redactor {
 	return &redactor{forms: forms, rep: strings.NewReplacer(pairs...)}
 }
 
-// str returns s with every secret replaced by "[REDACTED]".
-func (r *redactor) str(s string) string { return r.rep.Replace(s) }
+// str returns s with every secret replaced by "[REDACTED]". A server can
+// echo a secret with any of its characters escaped ("\u0045", "%45",
+// "&#69;"), which no list of spellings foresees: when s holds such escapes
+// of printable ASCII, they are undone in a copy, and if a secret shows
+// there, the copy, redacted, is what comes back.
+func (r *redactor) str(s string) string {
+	out := r.rep.Replace(s)
+	if plain, ok := unescapeASCII(out); ok {
+		if red := r.rep.Replace(plain); red != plain {
+			return red
+		}
+	}
+	return out
+}
+
+// unescapeASCII returns s with every escape of a printable ASCII character
+// undone: \uXXXX and \xXX (JSON, Go), %XX (URLs), &#DD; and &#xHH; (HTML).
+// ok is false when s holds none.
+func unescapeASCII(s string) (string, bool) {
+	var b strings.Builder
+	done := 0
+	for i := 0; i < len(s); i++ {
+		c, n := escapedASCII(s[i:])
+		if n == 0 {
+			continue
+		}
+		b.WriteString(s[done:i])
+		b.WriteByte(c)
+		i += n - 1
+		done = i + 1
+	}
+	if done == 0 {
+		return s, false
+	}
+	b.WriteString(s[done:])
+	return b.String(), true
+}
+
+// escapedASCII reads one escape of a printable ASCII character at the
+// start of s: the character and the escape's length, or n == 0.
+func escapedASCII(s string) (c byte, n int) {
+	hex := func(h string) (byte, bool) {
+		v, err := strconv.ParseUint(h, 16, 16)
+		return byte(v), err == nil && v > 0x20 && v < 0x7f
+	}
+	switch {
+	case len(s) >= 6 && s[0] == '\\' && (s[1] == 'u' || s[1] == 'U'):
+		if c, ok := hex(s[2:6]); ok {
+			return c, 6
+		}
+	case len(s) >= 4 && s[0] == '\\' && s[1] == 'x':
+		if c, ok := hex(s[2:4]); ok {
+			return c, 4
+		}
+	case len(s) >= 3 && s[0] == '%':
+		if c, ok := hex(s[1:3]); ok {
+			return c, 3
+		}
+	case len(s) >= 4 && s[0] == '&' && s[1] == '#':
+		end := strings.IndexByte(s[:min(len(s), 9)], ';')
+		if end < 3 {
+			break
+		}
+		num, base := s[2:end], 10
+		if num[0] == 'x' || num[0] == 'X' {
+			num, base = num[1:], 16
+		}
+		if v, err := strconv.ParseUint(num, base, 16); err == nil && v > 0x20 && v < 0x7f {
+			return byte(v), end + 1
+		}
+	}
+	return 0, 0
+}
 
 // bytes is str for raw bytes; nil stays nil, and bytes without a secret
 // come back as they are.

@@ -263,3 +263,25 @@ func TestSecretsInOddPlaces(t *testing.T) {
 	}
 	noSecrets(t, errorTexts(err), "S3cret")
 }
+
+// TestSecretsEscapedInReplies: a server that echoes a secret with some of
+// its characters escaped (JSON \u, %XX, HTML &#…;), in an id, an error's
+// message and data, or an error page, does not get it past the redactor.
+func TestSecretsEscapedInReplies(t *testing.T) {
+	const key = "sk-live-Ab3dEf9hIjKlMnOp"
+	tail := "f9hIjKlMnOp" // what is left of the key after its escaped "E"
+	replies := []mockReply{
+		{body: []byte(`{"jsonrpc":"2.0","id":"sk-live-Ab3d\u0045f9hIjKlMnOp","result":{}}`)},
+		{body: []byte(`{"jsonrpc":"2.0","id":{"sk-live-Ab3d\u0045f9hIjKlMnOp":1},"result":{}}`)},
+		{body: []byte(`{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32600,"message":"bad key sk-live-Ab3d%45f9hIjKlMnOp","data":"sk-live-Ab3d&#69;f9hIjKlMnOp"}}`)},
+		{status: 500, ctype: "text/html", body: []byte(`<p>key sk-live-Ab3d&#x45;f9hIjKlMnOp</p>`)},
+	}
+	for i, rep := range replies {
+		c, _ := newMock(t, []mockReply{rep}, a2a.WithAPIKey(key), a2a.WithMaxRetries(0))
+		_, err := c.GetTask(context.Background(), "t")
+		if err == nil {
+			t.Fatalf("reply %d: no error", i)
+		}
+		noSecrets(t, errorTexts(err), key, tail)
+	}
+}

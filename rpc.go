@@ -437,6 +437,7 @@ func (r *reply) rpcError(raw []byte) error {
 	var data json.RawMessage
 	d := newJSONReader(raw)
 	defer d.release()
+	d.root = "RPCError"
 	d.object(rpcErrorNames, reflect.TypeFor[RPCError](), func(i int) {
 		switch rpcErrorNames.names[i] {
 		case "code":

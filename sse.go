@@ -64,6 +64,7 @@ type sseReader struct {
 	sc      *bufio.Scanner
 	max     int64
 	started bool
+	lines   sseLines
 }
 
 func newSSEReader(r io.Reader, max int64) *sseReader {
@@ -73,8 +74,9 @@ func newSSEReader(r io.Reader, max int64) *sseReader {
 		limit = int(max) + 2 // the line, and room for its CRLF
 	}
 	sc.Buffer(make([]byte, 0, 64<<10), limit)
-	sc.Split(scanSSELines)
-	return &sseReader{sc: sc, max: max}
+	s := &sseReader{sc: sc, max: max}
+	sc.Split(s.lines.split)
+	return s
 }
 
 // next returns the data of the next event, or io.EOF at the end of the
@@ -123,8 +125,22 @@ func (s *sseReader) next() ([]byte, error) {
 	return nil, io.EOF
 }
 
-// scanSSELines is a bufio.SplitFunc for lines ended by CRLF, LF or CR.
-func scanSSELines(data []byte, atEOF bool) (int, []byte, error) {
+// sseLines splits a stream into lines ended by CRLF, LF or CR. A CR ends
+// its line at once, so an event whose last line ends in CR is dispatched
+// without waiting for more bytes; an LF right after it, read later, is
+// then the rest of that CRLF and is skipped.
+type sseLines struct {
+	afterCR bool // the last line ended with a CR
+}
+
+// split is the bufio.SplitFunc.
+func (l *sseLines) split(data []byte, atEOF bool) (int, []byte, error) {
+	if l.afterCR && len(data) > 0 {
+		l.afterCR = false
+		if data[0] == '\n' {
+			return 1, nil, nil // the LF of a CRLF split across reads
+		}
+	}
 	i := bytes.IndexAny(data, "\r\n")
 	switch {
 	case i < 0:
@@ -134,14 +150,10 @@ func scanSSELines(data []byte, atEOF bool) (int, []byte, error) {
 		return 0, nil, nil
 	case data[i] == '\n':
 		return i + 1, data[:i], nil
-	case i+1 < len(data):
-		if data[i+1] == '\n' {
-			return i + 2, data[:i], nil
-		}
-		return i + 1, data[:i], nil
-	case atEOF:
-		return i + 1, data[:i], nil
+	case i+1 < len(data) && data[i+1] == '\n':
+		return i + 2, data[:i], nil
 	default:
-		return 0, nil, nil // a CR at the end: wait to see whether LF follows
+		l.afterCR = i+1 == len(data)
+		return i + 1, data[:i], nil
 	}
 }

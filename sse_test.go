@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/caoliao-a2a/a2a-go/a2atest"
@@ -51,6 +54,32 @@ func TestSSEFraming(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSSECarriageReturnEndsAnEvent: an event whose lines end in CR alone is
+// delivered as soon as its blank line arrives, with the stream held open,
+// not when more bytes come; CRLF split across reads is one line end.
+func TestSSECarriageReturnEndsAnEvent(t *testing.T) {
+	for name, ends := range map[string][]string{"CR": {"\r", "\r"}, "CRLF split": {"\r", "\n\r\n"}} {
+		t.Run(name, func(t *testing.T) {
+			srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				fc := http.NewResponseController(w)
+				fmt.Fprintf(w, `data: {"jsonrpc":"2.0","id":%s,"result":{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"completed"},"final":true}}`+ends[0], id)
+				fc.Flush()
+				io.WriteString(w, ends[1])
+				fc.Flush()
+				<-r.Context().Done() // hold the stream open until the client leaves
+			}})
+			c, _ := a2a.NewClient(srv.URL)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard, not a timing check
+			defer cancel()
+			got, err := collect(c.StreamMessage(ctx, a2a.NewTextMessage("go")))
+			if err != nil || len(got) != 1 {
+				t.Errorf("events %v, err %v; want the final status update", got, err)
 			}
 		})
 	}

@@ -85,6 +85,7 @@ func decodeWhole[T any](b []byte, read func(*jsonReader, *T) bool, v *T, exact b
 // returns the copy, which the raw members share.
 func unmarshalExact[T any](b []byte, read func(*jsonReader, *T) bool, v *T) ([]byte, error) {
 	own := bytes.Clone(b)
+	own = own[:len(own):len(own)]
 	out := new(T)
 	if err := decodeWhole(own, read, out, true); err != nil {
 		return nil, err

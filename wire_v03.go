@@ -55,18 +55,20 @@ type partRead struct {
 }
 
 func (p *partRead) read(d *jsonReader, i int) {
-	switch partNames.names[i] {
+	switch partNames.names[i] { // each case replaces what a repeat of its member left
 	case "kind":
 		if p.kindBad = d.soft(func() { p.kind = d.strIn(KindText, KindData, KindFile) }) != nil; p.kindBad {
 			p.kind = ""
 		}
 	case "text":
+		p.text = ""
 		isString := d.peek() == '"'
 		p.textErr = d.soft(func() { p.text = d.str() })
 		p.hasText = isString && p.textErr == nil
 	case "data":
 		p.data = d.raw()
 	case "file":
+		p.file = nil
 		var f FileContent
 		if p.fileErr = d.soft(func() {
 			if fileFields.decode(d, &f) {
@@ -102,7 +104,7 @@ func readPart(d *jsonReader) Part {
 	if d.syntax != nil {
 		return nil
 	}
-	raw := d.buf[start:d.pos]
+	raw := d.buf[start:d.pos:d.pos]
 	clean := p.textErr == nil && p.fileErr == nil && !p.kindBad
 	hasData := p.data != nil && string(p.data) != "null"
 	switch p.kind {
@@ -371,7 +373,7 @@ func taskResult(r *reply) (*Task, error) {
 	if t.ID == "" {
 		return nil, r.fault(`task result has no "id"`, nil)
 	}
-	t.raw = r.result
+	t.raw = r.result[:len(r.result):len(r.result)]
 	return &t, nil
 }
 

@@ -212,3 +212,30 @@ func allSet(t *testing.T, v reflect.Value, path string) {
 		}
 	}
 }
+
+// TestRawValuesOwnTheirEnds: appending to a raw value of a decoded task
+// (DataPart.Data, metadata, Raw) copies it, and never writes over the
+// bytes after it, which other values share.
+func TestRawValuesOwnTheirEnds(t *testing.T) {
+	result := `{"kind":"task","id":"t","status":{"state":"completed"},"artifacts":[{"artifactId":"a","parts":[{"kind":"data","data":{"n":1},"metadata":{"m":2}},{"kind":"video"}]}]}`
+	c, _ := newMock(t, []mockReply{{body: []byte(`{"jsonrpc":"2.0","id":{{id}},"result":` + result + `}`)}})
+	live, err := c.GetTask(context.Background(), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored a2a.Task
+	if err := json.Unmarshal([]byte(result), &stored); err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range []*a2a.Task{live, &stored} {
+		parts := task.Artifacts[0].Parts
+		dp := parts[0].(a2a.DataPart)
+		_ = append(dp.Data, "XXXXXXXX"...)
+		_ = append(dp.Metadata, "XXXXXXXX"...)
+		_ = append(parts[1].(a2a.UnknownPart).Raw, "XXXXXXXX"...)
+		_ = append(task.Raw(), "XXXXXXXX"...)
+		if string(dp.Metadata) != `{"m":2}` || string(task.Raw()) != result || string(parts[1].(a2a.UnknownPart).Raw) != `{"kind":"video"}` {
+			t.Errorf("after appends: metadata %s, raw %s", dp.Metadata, task.Raw())
+		}
+	}
+}
