@@ -36,6 +36,8 @@ type binding interface {
 	version() string
 
 	// The calls. A spec's method name is the binding's spelling.
+	// sendMessage's error is for a message this version cannot carry
+	// (v0.3 carries any).
 	sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, error)
 	getTask(id string, historyLength *int) callSpec
 	cancelTask(id string) callSpec

@@ -6,9 +6,9 @@ import (
 )
 
 // The A2A v0.3 JSON-RPC binding (A2A v0.3 §7): its method names and
-// params, its results told apart by "kind" (or, without one, by shape),
-// and its agent card. Its wire objects are read by the tables of
-// wire_v03.go.
+// params, the one-pass encoding of an outgoing message, its results (read
+// by wire_v03.go, which tells them apart by "kind" or shape), its agent
+// card and the card's capability fields.
 
 // ProtocolVersion is the A2A version this client speaks, sent in the
 // A2A-Version header of every request. v0.3 servers ignore the header; a

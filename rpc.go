@@ -170,6 +170,11 @@ func (cl *call) send(ctx context.Context) (*http.Response, error) {
 		req.Header.Set("Accept", "text/event-stream")
 		hc = c.streamHC
 	}
+	// The call's own retryablehttp client, and who owns a reply's body:
+	// CheckRetry (checkRetry) reads and closes every body but an event
+	// stream's; Backoff (backoff) reads the header only; ErrorHandler hands
+	// back the last reply as it is, body already read; RequestLogHook
+	// (logAttempt) only logs.
 	cl.rc.HTTPClient = hc
 	cl.rc.RetryWaitMin, cl.rc.RetryWaitMax, cl.rc.RetryMax = c.waitMin, c.waitMax, c.maxRetries
 	cl.rc.CheckRetry = cl.checkRetry

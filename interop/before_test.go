@@ -15,6 +15,9 @@ import (
 	before "before.local/a2a"
 )
 
+// The caller below is oursCaller's body written against the earlier
+// package: the two packages' types differ, so one function cannot serve
+// both.
 func init() {
 	clients = append(clients, client{"before", func(url string, hc *http.Client) caller {
 		c, err := before.NewClient(url, before.WithHTTPClient(hc))
