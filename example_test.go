@@ -2,10 +2,13 @@ package a2a_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
+	"net/url"
 	"os"
+	"path/filepath"
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
@@ -142,11 +145,21 @@ func ExampleClient_GetTask() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Keep exactly what the agent sent.
-	if err := os.WriteFile(dir+"/"+task.ID+".json", task.Raw(), 0o600); err != nil {
+	// Keep exactly what the agent sent. The id is the agent's: escape it.
+	path := filepath.Join(dir, url.PathEscape(task.ID)+".json")
+	if err := os.WriteFile(path, task.Raw(), 0o600); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(task.ID, task.Status.State, len(task.History))
+	// Later: the same task back from those bytes.
+	saved, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var again a2a.Task
+	if err := json.Unmarshal(saved, &again); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(again.ID, again.Status.State, len(again.History))
 	// snippet end
 
 	// Output: task-1 completed 0

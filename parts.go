@@ -98,16 +98,16 @@ func (UnknownPart) isPart() {}
 
 // MarshalJSON encodes the part with "kind": "text".
 func (p TextPart) MarshalJSON() ([]byte, error) {
-	type wire TextPart
-	return withKind(KindText, wire(p))
+	type plain TextPart // without this method
+	return withKind(KindText, plain(p))
 }
 
 // MarshalJSON encodes the part with "kind": "data". A nil Data is sent as {}
 // (the field is required and must be an object).
 func (p DataPart) MarshalJSON() ([]byte, error) {
-	type wire DataPart
+	type plain DataPart // without this method
 	p.Data = p.sentData()
-	return withKind(KindData, wire(p))
+	return withKind(KindData, plain(p))
 }
 
 // sentData is Data as sent: {} for nil, the field being required.
@@ -120,8 +120,8 @@ func (p DataPart) sentData() json.RawMessage {
 
 // MarshalJSON encodes the part with "kind": "file".
 func (p FilePart) MarshalJSON() ([]byte, error) {
-	type wire FilePart
-	return withKind(KindFile, wire(p))
+	type plain FilePart // without this method
+	return withKind(KindFile, plain(p))
 }
 
 // MarshalJSON returns the part's bytes exactly as they were received.

@@ -33,8 +33,8 @@ type TaskStatusUpdateEvent struct {
 
 // MarshalJSON encodes the event with "kind": "status-update".
 func (e TaskStatusUpdateEvent) MarshalJSON() ([]byte, error) {
-	type wire TaskStatusUpdateEvent
-	return withKind(kindStatusUpdate, wire(e))
+	type plain TaskStatusUpdateEvent // without this method
+	return withKind(kindStatusUpdate, plain(e))
 }
 
 // TaskArtifactUpdateEvent delivers an artifact, or a chunk of one, during a
@@ -51,8 +51,8 @@ type TaskArtifactUpdateEvent struct {
 
 // MarshalJSON encodes the event with "kind": "artifact-update".
 func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
-	type wire TaskArtifactUpdateEvent
-	return withKind(kindArtifactUpdate, wire(e))
+	type plain TaskArtifactUpdateEvent // without this method
+	return withKind(kindArtifactUpdate, plain(e))
 }
 
 // Apply folds a stream event into t, so t is the task as it stands after

@@ -249,8 +249,8 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 
 // MarshalJSON encodes the message with "kind": "message".
 func (m Message) MarshalJSON() ([]byte, error) {
-	type wire Message
-	return withKind(kindMessage, wire(m))
+	type plain Message // without this method
+	return withKind(kindMessage, plain(m))
 }
 
 // Text joins the text of the message's text parts with newlines.

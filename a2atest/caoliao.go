@@ -36,13 +36,14 @@ const (
 	DeviceQuestion = "请提供要查询的设备编号"
 )
 
-// Caoliao is an [OnSend] handler that answers like the Caoliao agent of
-// the Caoliao agent and gateway docs, so demos and tests can run every main path offline:
+// Caoliao is an [OnSend] handler that answers like the Caoliao agent and
+// its gateway, so demos and tests can run every main path offline:
 //
 //   - a message containing [SeedQRCode] → a completed task with an "entity"
 //     artifact ([EntityCard] data and [EntitySummary]);
-//   - a message containing "记录" or "records" → a gateway-style task that
-//     goes submitted → working → completed over successive tasks/get calls,
+//   - a message containing "记录" or "records" → a gateway-style task,
+//     submitted, then working on the next two tasks/get calls and
+//     completed on the third,
 //     with a "records" artifact ([]Record under "records", [RecordsSummary]);
 //   - a message containing "设备" or "device" → input-required with
 //     [DeviceQuestion]; the follow-up on that task completes it as an entity;
