@@ -6,6 +6,7 @@
 #   ROUNDS=8 BENCHTIME=300ms     rounds, and the length of each run
 #   BEFORE=<commit>              also measure the root package as it was at
 #                                <commit> ("before"), in the same process
+#   BENCH_RAW=<file>             keep the raw runs there (and the poller's in <file>.poll)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROUNDS=${ROUNDS:-8}
@@ -33,5 +34,7 @@ A2A_BENCH_ROUNDS=$ROUNDS A2A_BENCH_TIME=$BENCHTIME A2A_BENCH_OUT="$work/bench.tx
   go test "${tags[@]}" "${modfile[@]}" -run '^TestInterleaved$' -count 1 -timeout 60m . >&2
 go test -run '^$' -bench 'BenchmarkPollerEfficiency' -benchtime 3x -count 1 -timeout 30m . | tee "$work/poll.txt" >&2
 go run ./benchreport -bench "$work/bench.txt" -poll "$work/poll.txt" -notes bench_notes.md > ../BENCHMARKS.md
-cp "$work/bench.txt" "${BENCH_RAW:-/dev/null}"
+if [ -n "${BENCH_RAW:-}" ]; then # keep the raw runs, e.g. to rebuild the report with new notes
+  cp "$work/bench.txt" "$BENCH_RAW" && cp "$work/poll.txt" "$BENCH_RAW.poll"
+fi
 echo "wrote BENCHMARKS.md" >&2
