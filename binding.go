@@ -77,8 +77,12 @@ func jsonResult[T any](r *reply, what string, nullOK bool) (*T, error) {
 		}
 		return nil, r.fault(what+" is null", nil)
 	}
-	if fault := checkNames(r.result, schemaOf(reflect.TypeFor[T]())); fault != "" {
-		return nil, r.fault(fault, nil)
+	switch err := checkNames(r.result, schemaOf(reflect.TypeFor[T]())); err.(type) {
+	case nil:
+	case nameFault:
+		return nil, r.fault(err.Error(), nil)
+	default:
+		return nil, r.fault(what+" does not decode", err)
 	}
 	var v T
 	if err := json.Unmarshal(r.result, &v); err != nil {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -57,14 +58,13 @@ func readBody(resp *http.Response, limit int64, red *redactor) bodyRead {
 	if src == resp.Body && resp.ContentLength > limit {
 		return bodyRead{tooLarge: true}
 	}
-	var buf bytes.Buffer
-	if resp.ContentLength > 0 && src == resp.Body {
-		// Trust the announced length only so far: it may be a lie.
-		buf.Grow(int(min(resp.ContentLength, maxPrealloc)) + bytes.MinRead)
+	announced := int64(-1)
+	if src == resp.Body {
+		announced = resp.ContentLength
 	}
-	n, err := buf.ReadFrom(io.LimitReader(src, capPlusOne(limit)))
+	body, err := readAll(io.LimitReader(src, capPlusOne(limit)), announced)
 	switch {
-	case errors.Is(err, errWireTooLarge) || n > limit:
+	case errors.Is(err, errWireTooLarge) || int64(len(body)) > limit:
 		return bodyRead{tooLarge: true}
 	case wire.badData(src != resp.Body, err):
 		return bodyRead{fault: gzipFault(err)}
@@ -73,7 +73,38 @@ func readBody(resp *http.Response, limit int64, red *redactor) bodyRead {
 	}
 	// fault set here: an unsupported encoding, its body kept as received
 	// for the error to carry.
-	return bodyRead{body: buf.Bytes(), fault: fault}
+	return bodyRead{body: body, fault: fault}
+}
+
+// readAll reads r to its end. With the length announced (-1 when not),
+// a body that keeps its word is read into one buffer of its size (and
+// one byte to see the end), trusted at first only up to maxPrealloc
+// since the word may be a lie; otherwise the buffer doubles from 4 KiB.
+// Either way the garbage left behind is less than the body itself.
+func readAll(r io.Reader, announced int64) ([]byte, error) {
+	size := int64(4 << 10)
+	if announced >= 0 {
+		size = min(announced, maxPrealloc) + 1
+	}
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			next := 2 * int64(cap(buf))
+			if announced >= int64(len(buf)) {
+				// The body has lived up to its word so far: take it whole.
+				next = max(next/2, announced) + 1
+			}
+			buf = slices.Grow(buf, int(next)-len(buf))
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == io.EOF:
+			return buf, nil
+		case err != nil:
+			return buf, err
+		}
+	}
 }
 
 // capPlusOne is limit+1, the read that tells "exactly limit" from "more".

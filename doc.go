@@ -61,8 +61,9 @@
 //     and the whole body: not JSON, a wrong id, both or neither of result
 //     and error, a null or mistyped result, a known member name repeated or
 //     in another case ("Status" beside "status"), a body in an encoding
-//     that cannot be read; one for an A2A v1.0 reply shape matches
-//     [ErrVersionMismatch];
+//     that cannot be read, a result that would take more memory to decode
+//     than its size allows (4× its bytes and 2 MiB); one for an A2A v1.0
+//     reply shape matches [ErrVersionMismatch];
 //   - [*BodyTooLargeError]: a reply over the size cap ([WithMaxResponseBytes]);
 //   - [*TransportError]: the request could not be made or no reply came
 //     (refused, reset, timed out), after any retries;

@@ -3,8 +3,10 @@ package a2a
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -40,8 +42,15 @@ type jsonReader struct {
 	root  string // the name of the Go type decoded, for a mistyped value
 
 	syntax  error
+	heavy   error // the budget ran out; reading stopped
 	fault   string
 	mistype error
+
+	// budget is the bytes of Go values the reader may still allocate for
+	// its caller (strings, list elements, boxed parts); < 0: no limit.
+	// Lists are counted before they are allocated, so a reply of a
+	// million "{}" is refused before it costs a million values.
+	budget int64
 
 	// exact: match member names exactly and never report a name fault:
 	// a member in another case is an unknown one, and of a repeated name
@@ -51,12 +60,6 @@ type jsonReader struct {
 
 	path    []pathElem // where the reader is, for naming a mistyped value
 	pathBuf [8]pathElem
-
-	// Scratch space for lists of messages and artifacts (readList): kept
-	// with the reader in its pool, so a list costs one allocation of its
-	// exact length.
-	msgs []Message
-	arts []Artifact
 }
 
 // pathElem is one step of a path: a member name, or an array index when
@@ -74,28 +77,78 @@ const maxDepth = 10000
 // alias b, not the reader.
 func newJSONReader(b []byte) *jsonReader {
 	d := readerPool.Get().(*jsonReader)
-	*d = jsonReader{buf: b, msgs: d.msgs, arts: d.arts}
+	*d = jsonReader{buf: b, budget: -1}
 	d.path = d.pathBuf[:0]
 	return d
 }
 
 var readerPool = sync.Pool{New: func() any { return new(jsonReader) }}
 
-// release gives d back to the pool. A reader whose scratch grew past
-// 1024 elements is dropped instead, so one huge reply does not stay
-// pinned in memory.
+// release gives d back to the pool.
 func (d *jsonReader) release() {
-	if cap(d.msgs) > 1024 || cap(d.arts) > 1024 {
-		return
-	}
 	d.buf = nil
 	readerPool.Put(d)
+}
+
+// decodeBudget is the memory decoding n bytes may take, in bytes of Go
+// values: four times the bytes, and 2 MiB more so that small replies of
+// any honest shape pass. With the reply's own buffer (at most about
+// three times its size while it is read), a call stays within eight
+// times the reply's size and 4 MiB.
+func decodeBudget(n int) int64 { return 4*int64(n) + 2<<20 }
+
+// errOverBudget is a value that would take more memory to decode than its
+// size allows (decodeBudget).
+var errOverBudget = errors.New("it takes more memory to decode than its size allows (4 bytes a byte, and 2 MiB)")
+
+// charge takes n bytes from the budget, or stops the reader with
+// errOverBudget when they are not there.
+func (d *jsonReader) charge(n int64) bool {
+	if d.budget < 0 {
+		return true
+	}
+	if n > d.budget {
+		if d.heavy == nil {
+			// Reading stops here as at a syntax error, which err does
+			// not report: the budget is what ran out.
+			d.heavy, d.syntax = errOverBudget, errOverBudget
+		}
+		d.pos = len(d.buf)
+		return false
+	}
+	d.budget -= n
+	return true
+}
+
+// countAfter is the length at which a list being read is counted to its
+// end (countRest) and given its whole room at once; shorter lists grow by
+// doubling, which costs less than a look ahead.
+const countAfter = 16
+
+// grow makes room for one more element in list, a list being read with
+// the reader at that element: a short list doubles; one that reaches
+// countAfter elements is counted to its end and grows once to its length.
+// Every allocation is charged to the budget; false means it ran out.
+func grow[T any](d *jsonReader, list []T) ([]T, bool) {
+	if len(list) < cap(list) {
+		return list, true
+	}
+	n := max(2*len(list), 2)
+	if len(list) >= countAfter {
+		n = len(list) + countRest(d.buf, d.pos)
+	}
+	if !d.charge(int64(n) * int64(reflect.TypeFor[T]().Size())) {
+		return list, false
+	}
+	return slices.Grow(list, n-len(list)), true
 }
 
 // err returns the problem that decides the reading: a syntax error, else
 // a name fault, else a mistyped value, else nil.
 func (d *jsonReader) err() error {
 	switch {
+	case d.heavy != nil:
+		return d.heavy
 	case d.syntax != nil:
 		return d.syntaxError()
 	case d.fault != "":
@@ -108,11 +161,12 @@ func (d *jsonReader) err() error {
 // *json.SyntaxError, offset and all), or nil without one. It runs
 // encoding/json over the input, which stops at the fault: an error path.
 func (d *jsonReader) syntaxError() error {
-	if d.syntax == nil {
+	if d.syntax == nil || d.heavy != nil {
 		return nil
 	}
-	if err := json.Unmarshal(d.buf, new(any)); err != nil {
-		return err
+	// Into a struct{}, encoding/json keeps nothing of what it reads.
+	if se, ok := errors.AsType[*json.SyntaxError](json.Unmarshal(d.buf, new(struct{}))); ok {
+		return se
 	}
 	return d.syntax // never: FuzzJSONReader holds the two to the same grammar
 }
@@ -213,6 +267,9 @@ func (d *jsonReader) str() string {
 			return ""
 		}
 		d.pos = end
+		if !d.charge(int64(end - start)) {
+			return ""
+		}
 		if plain {
 			return string(d.buf[start+1 : end-1])
 		}
@@ -242,6 +299,9 @@ func (d *jsonReader) strIn(known ...string) string {
 					return k
 				}
 			}
+			if !d.charge(int64(len(raw))) {
+				return ""
+			}
 			return string(raw)
 		}
 	}
@@ -250,9 +310,14 @@ func (d *jsonReader) strIn(known ...string) string {
 
 // strs reads an array of strings; null reads as nil.
 func (d *jsonReader) strs() []string {
-	var out []string
-	if d.array(reflect.TypeFor[[]string](), func() { out = append(out, d.str()) }) && out == nil {
-		out = []string{}
+	out := []string{}
+	if !d.array(reflect.TypeFor[[]string](), func() {
+		var ok bool
+		if out, ok = grow(d, out); ok {
+			out = append(out, d.str())
+		}
+	}) {
+		return nil
 	}
 	return out
 }

@@ -38,6 +38,14 @@ func FuzzJSONReader(f *testing.F) {
 		if !bytes.Equal(v, bytes.TrimSpace(b)) {
 			t.Fatalf("skip returned %q of %q", v, b)
 		}
+		var elems []json.RawMessage
+		if v[0] == '[' && json.Unmarshal(v, &elems) == nil {
+			if i := skipSpace(v, 1); v[i] != ']' {
+				if n := countRest(v, i); n != len(elems) {
+					t.Fatalf("countRest = %d, want %d, for %q", n, len(elems), v)
+				}
+			}
+		}
 		var want string
 		if json.Unmarshal(b, &want) == nil && bytes.TrimSpace(b)[0] == '"' {
 			d := newJSONReader(b)

@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 )
@@ -347,4 +348,64 @@ func (d *jsonReader) numberEnd(i int) int {
 		}
 	}
 	return i
+}
+
+// countRest counts the elements of an array from b[i], the start of one
+// of them, to the array's end, stepping over strings and nested values
+// without checking them: a quick look ahead so a long list can be
+// allocated once, at its length. On malformed input the count may be off;
+// the reading that goes on, which validates, reports the fault.
+func countRest(b []byte, i int) int {
+	depth, commas := 1, 0
+	for ; i < len(b); i++ {
+		for i < len(b) && !countStop[b[i]] { // nothing that matters here
+			i++
+		}
+		if i >= len(b) {
+			break
+		}
+		switch b[i] {
+		case '"':
+			i = stringClose(b, i+1)
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth--; depth == 0 {
+				return commas + 1
+			}
+		case ',':
+			if depth == 1 {
+				commas++
+			}
+		}
+	}
+	return commas + 1
+}
+
+// countStop marks the bytes countElements must look at.
+var countStop = func() (t [256]bool) {
+	for _, c := range []byte(`"[]{},`) {
+		t[c] = true
+	}
+	return t
+}()
+
+// stringClose returns the index of the quote that closes the string whose
+// contents start at b[i], or len(b).
+func stringClose(b []byte, i int) int {
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
+		}
+		end := i + j
+		backslashes := 0
+		for k := end - 1; k >= i && b[k] == '\\'; k-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return end
+		}
+		i = end + 1
+	}
 }

@@ -72,8 +72,12 @@ func (s *nameSet) fold(name []byte) int {
 type nameSchema struct {
 	set    *nameSet      // an object's known names
 	walk   []*nameSchema // by index in set: what to walk inside a member; nil: skip it
-	elem   *nameSchema   // an array's elements
-	values *nameSchema   // a map's values
+	elem   *nameSchema   // an array's elements (nil: nothing to check inside them)
+	values *nameSchema   // a map's values (likewise)
+	// cost is what one element of an array, or one entry of a map, takes
+	// once decoded by encoding/json, growth of the slice included, in
+	// bytes; 0 for a value that is not a list.
+	cost int64
 }
 
 // schemaOf derives the schema of values of Go type t from its json tags:
@@ -97,14 +101,16 @@ func buildSchema(t reflect.Type) *nameSchema {
 		t = t.Elem()
 	}
 	switch t.Kind() {
-	case reflect.Slice, reflect.Array:
-		if e := schemaOf(t.Elem()); e != nil {
-			return &nameSchema{elem: e}
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return nil // json.RawMessage and []byte: kept whole, not a list
 		}
+		// encoding/json grows a slice as it reads it: count each element
+		// twice.
+		return &nameSchema{elem: schemaOf(t.Elem()), cost: 2 * int64(t.Elem().Size())}
 	case reflect.Map:
-		if v := schemaOf(t.Elem()); v != nil {
-			return &nameSchema{values: v}
-		}
+		// A map entry: its key, its value and the map's own bookkeeping.
+		return &nameSchema{values: schemaOf(t.Elem()), cost: 2 * (int64(t.Key().Size()+t.Elem().Size()) + 16)}
 	case reflect.Struct:
 		var names []string
 		var walk []*nameSchema
@@ -130,27 +136,45 @@ func buildSchema(t reflect.Type) *nameSchema {
 	return nil
 }
 
-// checkNames walks body with schema and returns what is wrong with its
-// member names ("" when nothing is). Malformed JSON is not its business:
-// it stops there and leaves that to the decoder.
-func checkNames(body []byte, schema *nameSchema) string {
+// checkNames walks body with schema before encoding/json decodes it. It
+// returns a nameFault for a member name that repeats or differs only in
+// case, or errOverBudget for a body whose lists and maps would take more
+// memory than its size allows (decodeBudget), or nil. Malformed JSON is
+// not its business: it stops there and leaves that to the decoder.
+func checkNames(body []byte, schema *nameSchema) error {
 	d := newJSONReader(body)
 	defer d.release()
+	d.budget = decodeBudget(len(body))
 	walkNames(d, schema)
-	return d.fault
+	switch {
+	case d.heavy != nil:
+		return d.heavy
+	case d.fault != "":
+		return nameFault(d.fault)
+	}
+	return nil
 }
 
-// walkNames reads the value at d, checking names where schema knows them.
+// walkNames reads the value at d, checking names where schema knows them
+// and charging d's budget for each element of a list or map.
 func walkNames(d *jsonReader, s *nameSchema) {
 	switch c := d.peek(); {
 	case s == nil:
 		d.skip()
 	case s.set != nil && c == '{':
 		d.object(s.set, nil, func(i int) { walkNames(d, s.walk[i]) })
-	case s.values != nil && c == '{':
-		d.object(nil, nil, func(int) { walkNames(d, s.values) })
-	case s.elem != nil && c == '[':
-		d.array(nil, func() { walkNames(d, s.elem) })
+	case s.cost > 0 && c == '{':
+		d.object(nil, nil, func(int) {
+			if d.charge(s.cost) {
+				walkNames(d, s.values)
+			}
+		})
+	case s.cost > 0 && c == '[':
+		d.array(nil, func() {
+			if d.charge(s.cost) {
+				walkNames(d, s.elem)
+			}
+		})
 	default:
 		d.skip()
 	}

@@ -108,7 +108,7 @@ func FuzzNames(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		got := checkNames(body, cardSchema) != ""
+		got := checkNames(body, cardSchema) != nil
 		if !json.Valid(body) {
 			return // any answer will do; the decoder reports the fault
 		}
@@ -127,7 +127,11 @@ func TestNamesMessages(t *testing.T) {
 		`{"url":"u","capabilities":{"extensions":[{"params":{"URI":1}}]}}`:     "",
 		`not json {"URL":1}`: "",
 	} {
-		if got := checkNames([]byte(body), cardSchema); got != want {
+		got := ""
+		if err := checkNames([]byte(body), cardSchema); err != nil {
+			got = err.Error()
+		}
+		if got != want {
 			t.Errorf("checkNames(%s) = %q, want %q", body, got, want)
 		}
 	}

@@ -43,25 +43,19 @@ func (t *fields[T]) decode(d *jsonReader, v *T) bool {
 }
 
 // readList reads an array of objects of one table: nil for null, empty
-// for []. The elements are decoded into scratch (the reader's, reused from
-// call to call) and copied out into a slice of their exact length; scratch
-// is left as it was found, its used part zeroed. An element is decoded in
-// place at the end of scratch, so its table must not read a list into the
-// same scratch: no wire object holds a list of its own type.
-func readList[T any](d *jsonReader, t *fields[T], scratch *[]T) []T {
-	base := len(*scratch)
-	ok := d.array(reflect.TypeFor[[]T](), func() {
-		var zero T
-		*scratch = append(*scratch, zero)
-		t.decode(d, &(*scratch)[len(*scratch)-1])
-	})
-	got := (*scratch)[base:]
-	var out []T
-	if ok {
-		out = append(make([]T, 0, len(got)), got...)
+// for []. The list grows as jsonReader's grow says, within the budget.
+func readList[T any](d *jsonReader, t *fields[T]) []T {
+	out := []T{}
+	if !d.array(reflect.TypeFor[[]T](), func() {
+		var ok bool
+		if out, ok = grow(d, out); ok {
+			var zero T
+			out = append(out, zero)
+			t.decode(d, &out[len(out)-1])
+		}
+	}) {
+		return nil
 	}
-	clear(got)
-	*scratch = (*scratch)[:base]
 	return out
 }
 
@@ -73,7 +67,7 @@ func readList[T any](d *jsonReader, t *fields[T], scratch *[]T) []T {
 func decodeWhole[T any](b []byte, read func(*jsonReader, *T) bool, v *T, exact bool) error {
 	d := newJSONReader(b)
 	defer d.release()
-	d.exact, d.root = exact, reflect.TypeFor[T]().Name()
+	d.exact, d.root, d.budget = exact, reflect.TypeFor[T]().Name(), decodeBudget(len(b))
 	read(d, v)
 	d.end()
 	return d.err()

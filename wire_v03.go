@@ -69,6 +69,9 @@ func (p *partRead) read(d *jsonReader, i int) {
 		p.data = d.raw()
 	case "file":
 		p.file = nil
+		if !d.charge(int64(reflect.TypeFor[FileContent]().Size())) {
+			return
+		}
 		var f FileContent
 		if p.fileErr = d.soft(func() {
 			if fileFields.decode(d, &f) {
@@ -149,15 +152,22 @@ func readPart(d *jsonReader) Part {
 	return nil
 }
 
-// readParts reads a parts array: nil for null, empty for []. The parts
-// gather in a small buffer first, so a short list costs one allocation.
+// readParts reads a parts array: nil for null, empty for []. It grows as
+// readList does; each part is charged for the value its interface holds.
 func readParts(d *jsonReader) Parts {
-	var buf [4]Part
-	out := buf[:0]
-	if !d.array(reflect.TypeFor[Parts](), func() { out = append(out, readPart(d)) }) {
+	out := Parts{}
+	if !d.array(reflect.TypeFor[Parts](), func() {
+		var ok bool
+		if out, ok = grow(d, out); !ok {
+			return
+		}
+		if p := readPart(d); p != nil && d.charge(int64(reflect.TypeOf(p).Size())) {
+			out = append(out, p)
+		}
+	}) {
 		return nil
 	}
-	return append(make(Parts, 0, len(out)), out...)
+	return out
 }
 
 var messageFields = newFields([]field[Message]{
@@ -220,6 +230,9 @@ func v03Role(r Role) (Role, string) {
 var statusFields = newFields([]field[TaskStatus]{
 	{"state", func(d *jsonReader, s *TaskStatus) { s.State, s.RawState = v03State(TaskState(d.strIn(knownStates...))) }},
 	{"message", func(d *jsonReader, s *TaskStatus) {
+		if !d.charge(int64(reflect.TypeFor[Message]().Size())) {
+			return
+		}
 		var m Message
 		if messageFields.decode(d, &m) {
 			s.Message = &m
@@ -252,8 +265,8 @@ var taskFields = newFields([]field[Task]{
 	{"id", func(d *jsonReader, t *Task) { t.ID = d.str() }},
 	{"contextId", func(d *jsonReader, t *Task) { t.ContextID = d.str() }},
 	{"status", func(d *jsonReader, t *Task) { statusFields.decode(d, &t.Status) }},
-	{"history", func(d *jsonReader, t *Task) { t.History = readList(d, messageFields, &d.msgs) }},
-	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readList(d, artifactFields, &d.arts) }},
+	{"history", func(d *jsonReader, t *Task) { t.History = readList(d, messageFields) }},
+	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readList(d, artifactFields) }},
 	{"metadata", func(d *jsonReader, t *Task) { t.Metadata = d.raw() }},
 })
 

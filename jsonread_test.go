@@ -1,0 +1,146 @@
+package a2a_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+)
+
+// memReply answers each request, in memory, with the next of its bodies
+// (the last repeating), handing over the bytes without copying them, so
+// that what a call allocates is the client's alone.
+type memReply struct {
+	bodies [][]byte
+	n      int
+}
+
+func (m *memReply) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		io.Copy(io.Discard, r.Body)
+		r.Body.Close()
+	}
+	b := m.bodies[min(m.n, len(m.bodies)-1)]
+	m.n++
+	ctype := "application/json"
+	if bytes.HasPrefix(b, []byte("data:")) {
+		ctype = "text/event-stream"
+	}
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {ctype}}, Body: io.NopCloser(bytes.NewReader(b)),
+		ContentLength: int64(len(b)), Request: r}, nil
+}
+
+// flood is n copies of item joined by commas.
+func flood(item string, size int) string {
+	return strings.TrimSuffix(strings.Repeat(item+",", size/(len(item)+1)), ",")
+}
+
+// TestMemoryBound: whatever the shape of a reply within the size cap, a
+// call allocates at most eight times the reply's size and 4 MiB, for every
+// kind of result, and the envelope and id are checked before anything of
+// the result is decoded. What a call allocates (TotalAlloc across it, all
+// garbage included) bounds its peak heap from above. Floods of "{}" are
+// refused with a *ProtocolError; honest large replies decode.
+func TestMemoryBound(t *testing.T) {
+	const size = 1 << 20
+	task := func(members string) string {
+		return `{"kind":"task","id":"t","status":{"state":"completed"},` + members + `}`
+	}
+	rpc := func(id int, result string) []byte {
+		return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, id, result))
+	}
+	rows := []struct {
+		name   string
+		call   string // get, send, card, pushList, stream
+		result string // the result, or the whole body for a card
+		want   string // "ok", "refused" (a *ProtocolError), or "" for either: within the bound both are right
+		wrong  bool   // answer with another request's id
+	}{
+		{"history of {}", "get", task(`"history":[` + flood("{}", size) + `]`), "refused", false},
+		{"artifacts of {}", "get", task(`"artifacts":[` + flood("{}", size) + `]`), "refused", false},
+		{"parts of {}", "get", task(`"artifacts":[{"artifactId":"a","parts":[` + flood("{}", size) + `]}]`), "refused", false},
+		{"parts of 1", "get", task(`"artifacts":[{"artifactId":"a","parts":[` + flood("1", size) + `]}]`), "refused", false},
+		{"status message parts of {\"text\":\"\"}", "get", `{"kind":"task","id":"t","status":{"state":"failed","message":{"parts":[` + flood(`{"text":""}`, size) + `]}}}`, "", false},
+		{"reference ids of \"\"", "get", task(`"history":[{"referenceTaskIds":[` + flood(`""`, size) + `]}]`), "", false},
+		{"a message of parts of {}", "send", `{"kind":"message","messageId":"m","parts":[` + flood("{}", size) + `]}`, "refused", false},
+		{"history of {} with a wrong id", "get", task(`"history":[` + flood("{}", size) + `]`), "refused", true},
+		{"a stream event with history of {}", "stream", task(`"history":[` + flood("{}", size) + `]`), "refused", false},
+		{"card skills of {}", "card", `{"name":"a","url":"https://a/rpc","skills":[` + flood("{}", size) + `]}`, "refused", false},
+		{"card tags of \"\"", "card", `{"name":"a","url":"https://a/rpc","skills":[{"id":"s","tags":[` + flood(`""`, size) + `]}]}`, "", false},
+		{"card security schemes of {}", "card", `{"name":"a","url":"https://a/rpc","securitySchemes":{` + strings.TrimSuffix(strings.Repeat(`"k":{},`, size/7), ",") + `}}`, "refused", false},
+		{"push config list of {}", "pushList", `[` + flood("{}", size) + `]`, "refused", false},
+		{"a 1 MiB DataPart", "get", task(`"artifacts":[{"artifactId":"a","parts":[{"kind":"data","data":{"records":[` + flood(`{"id":"r1","ok":true}`, size) + `]}}]}]`), "ok", false},
+		{"4000 artifacts", "get", task(`"artifacts":[` + flood(`{"artifactId":"a1","name":"entity","parts":[{"kind":"data","data":{"n":1}},{"kind":"text","text":"设备正常"}]}`, size) + `]`), "ok", false},
+		{"history of honest messages", "get", task(`"history":[` + flood(`{"kind":"message","messageId":"m-1","role":"agent","parts":[{"kind":"text","text":"ok"}]}`, size) + `]`), "ok", false},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			var bodies [][]byte
+			for id := 1; id <= 2; id++ {
+				switch {
+				case row.call == "card":
+					bodies = append(bodies, []byte(row.result))
+				case row.call == "stream":
+					bodies = append(bodies, append(append([]byte("data: "), rpc(id, row.result)...), "\n\n"...))
+				case row.wrong:
+					bodies = append(bodies, rpc(id+100, row.result))
+				default:
+					bodies = append(bodies, rpc(id, row.result))
+				}
+			}
+			opts := []a2a.Option{a2a.WithHTTPClient(&http.Client{Transport: &memReply{bodies: bodies}}), a2a.WithMaxRetries(0)}
+			c, err := a2a.NewClient("http://agent.invalid/a2a", opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			call := func() error {
+				ctx := context.Background()
+				switch row.call {
+				case "get":
+					_, err := c.GetTask(ctx, "t")
+					return err
+				case "send":
+					_, err := c.SendMessage(ctx, a2a.NewTextMessage("x"))
+					return err
+				case "card":
+					_, err := a2a.ResolveAgentCard(ctx, "http://agent.invalid", opts...)
+					return err
+				case "pushList":
+					_, err := c.ListTaskPushNotificationConfigs(ctx, "t")
+					return err
+				default:
+					var last error
+					for _, err := range c.StreamMessage(ctx, a2a.NewTextMessage("x")) {
+						last = err
+					}
+					return last
+				}
+			}
+			call() // warm up: encoding/json's caches, pools
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			err = call()
+			runtime.ReadMemStats(&after)
+			allocated := after.TotalAlloc - before.TotalAlloc
+			reply := uint64(len(bodies[1]))
+			t.Logf("%-40s reply %7d B, allocated %9d B = %5.2f× the reply; %v", row.name, reply, allocated, float64(allocated)/float64(reply), err)
+			if limit := 8*reply + 4<<20; allocated > limit {
+				t.Errorf("allocated %d bytes for a %d-byte reply, over 8× + 4 MiB (%d)", allocated, reply, limit)
+			}
+			switch _, isProto := errors.AsType[*a2a.ProtocolError](err); {
+			case row.want == "ok" && err != nil:
+				t.Errorf("an honest reply refused: %v", err)
+			case row.want == "refused" && !isProto:
+				t.Errorf("err = %v, want a *ProtocolError", err)
+			}
+		})
+	}
+}
