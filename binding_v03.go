@@ -57,6 +57,7 @@ func (v03) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, erro
 	}
 	spec := callSpec{
 		method: methodSend,
+		taskID: msg.TaskID,
 		params: messageSendParams{Message: wire, Configuration: sendConfiguration{
 			AcceptedOutputModes: cfg.outputModes,
 			HistoryLength:       cfg.historyLength,
@@ -88,15 +89,15 @@ type pushConfigParams struct {
 }
 
 func (v03) getTask(id string, historyLength *int) callSpec {
-	return callSpec{method: methodGetTask, params: taskQueryParams{ID: id, HistoryLength: historyLength}, class: retryIdempotent}
+	return callSpec{method: methodGetTask, params: taskQueryParams{ID: id, HistoryLength: historyLength}, class: retryIdempotent, taskID: id}
 }
 
 func (v03) cancelTask(id string) callSpec {
-	return callSpec{method: methodCancelTask, params: taskIDParams{ID: id}, class: retryIdempotent}
+	return callSpec{method: methodCancelTask, params: taskIDParams{ID: id}, class: retryIdempotent, taskID: id}
 }
 
 func (v03) resubscribe(id string) callSpec {
-	return callSpec{method: methodResubscribe, params: taskIDParams{ID: id}, class: retryIdempotent, stream: true, needs: capStreaming}
+	return callSpec{method: methodResubscribe, params: taskIDParams{ID: id}, class: retryIdempotent, stream: true, needs: capStreaming, taskID: id}
 }
 
 func (v03) setPushConfig(cfg TaskPushNotificationConfig) callSpec {

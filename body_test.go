@@ -78,7 +78,7 @@ func TestHugeCaps(t *testing.T) {
 	}}
 	for _, limit := range []int64{math.MaxInt64, math.MaxInt64 / 2, 1 << 62} {
 		c, _ := newMock(t, []mockReply{lying}, a2a.WithMaxResponseBytes(limit))
-		if task, err := c.GetTask(context.Background(), "t"); err != nil || task.ID == "" {
+		if task, err := c.GetTask(context.Background(), "7d1f0f5e-2b8a-4f4e-9a57-0c3f6d1e2a90"); err != nil || task.ID == "" {
 			t.Errorf("cap %d: %v, %v", limit, task, err)
 		}
 	}

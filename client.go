@@ -215,8 +215,9 @@ func (c *Client) SendText(ctx context.Context, text string, opts ...CallOption) 
 // SendFollowUp answers a task that waits for input (state input-required,
 // or auth-required once credentials are in place): it sends msg with
 // message/send carrying task's taskId and contextId (A2A v0.3 §7.1,
-// multi-turn). It returns an error without sending when task is nil or has
-// no id; other errors are those of [Client.SendMessage].
+// multi-turn). An answer about another task is a *[ProtocolError]. It
+// returns an error without sending when task is nil or has no id; other
+// errors are those of [Client.SendMessage].
 func (c *Client) SendFollowUp(ctx context.Context, task *Task, msg Message, opts ...CallOption) (SendResult, error) {
 	if task == nil || task.ID == "" {
 		return nil, errors.New("a2a: SendFollowUp needs a task with an id")
@@ -236,7 +237,8 @@ func (c *Client) SendFollowUp(ctx context.Context, task *Task, msg Message, opts
 //
 // Errors: *[RPCError] (errors.Is with [ErrTaskNotFound] …), *[HTTPError],
 // *[ProtocolError] (a result that is not a Task, by "kind" or, without one,
-// by shape; an A2A v1.0 wrapped result matches [ErrVersionMismatch]),
+// by shape; a task other than id; an A2A v1.0 wrapped result matches
+// [ErrVersionMismatch]),
 // *[BodyTooLargeError], *[TransportError], ctx's error, or an error without
 // sending when id is empty.
 func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*Task, error) {

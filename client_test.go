@@ -1,6 +1,8 @@
 package a2a_test
 
 import (
+	"bytes"
+	stdcmp "cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -86,10 +88,10 @@ func TestFixtures(t *testing.T) {
 				case *a2a.Message:
 					msg = r
 				}
-			case "get":
-				task, err = c.GetTask(ctx, "some-task")
+			case "get": // asking about the task the reply is about
+				task, err = c.GetTask(ctx, stdcmp.Or(tt.want.taskID, "some-task"))
 			case "cancel":
-				task, err = c.CancelTask(ctx, "some-task")
+				task, err = c.CancelTask(ctx, stdcmp.Or(tt.want.taskID, "some-task"))
 			}
 
 			var got outcome
@@ -186,7 +188,9 @@ func TestSendTextMessageReply(t *testing.T) {
 
 // TestSendFollowUp continues an input-required task with its ids.
 func TestSendFollowUp(t *testing.T) {
-	c, rec := newMock(t, []mockReply{rpcReply(fixture(t, "input_required.json")), rpcReply(fixture(t, "get_task.json"))})
+	// The follow-up's answer is the same task, now completed.
+	done := bytes.ReplaceAll(fixture(t, "input_required.json"), []byte(`"input-required"`), []byte(`"completed"`))
+	c, rec := newMock(t, []mockReply{rpcReply(fixture(t, "input_required.json")), rpcReply(done)})
 	ctx := context.Background()
 	task, err := c.SendText(ctx, "查设备")
 	if err != nil {
@@ -312,7 +316,7 @@ func TestRedirectFaults(t *testing.T) {
 // writes it, so a field added to Message cannot be dropped on the wire.
 func TestSentMessageMatchesMarshal(t *testing.T) {
 	meta := json.RawMessage(`{"k":1}`)
-	msg := a2a.Message{MessageID: "m1", Role: a2a.RoleUser, TaskID: "t1", ContextID: "c1", ReferenceTaskIDs: []string{"t0"},
+	msg := a2a.Message{MessageID: "m1", Role: a2a.RoleUser, TaskID: "9332c282-1fa7-4c42-96ac-58e4e2f88f4c", ContextID: "c1", ReferenceTaskIDs: []string{"t0"},
 		Extensions: []string{"urn:x"}, Metadata: meta, RawRole: "ROLE_USER",
 		Parts: a2a.Parts{a2a.TextPart{Text: "查", Metadata: meta}, a2a.DataPart{Data: json.RawMessage(`{"a":1}`)},
 			a2a.FilePart{File: a2a.FileContent{Name: "f", MIMEType: "text/plain", Bytes: "aGk=", URI: "https://x/f"}}}}
@@ -331,5 +335,16 @@ func TestSentMessageMatchesMarshal(t *testing.T) {
 	}
 	if string(params.Message) != string(want) {
 		t.Errorf("sent message:\n%s\nMarshalJSON:\n%s", params.Message, want)
+	}
+}
+
+// TestSendFollowUpOtherTask: the answer to a follow-up must be about the
+// task it continues.
+func TestSendFollowUpOtherTask(t *testing.T) {
+	other := []byte(`{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"task","id":"someone-elses-task","status":{"state":"completed"}}}`)
+	c, _ := newMock(t, []mockReply{{body: other}})
+	res, err := c.SendFollowUp(context.Background(), &a2a.Task{ID: "ir-task-1"}, a2a.NewTextMessage("A08"))
+	if _, ok := errors.AsType[*a2a.ProtocolError](err); !ok || res != nil {
+		t.Errorf("SendFollowUp = %v, %v; want a ProtocolError", res, err)
 	}
 }

@@ -295,3 +295,13 @@ func TestWaitTaskHonoursLongRetryAfter(t *testing.T) {
 		}
 	})
 }
+
+// TestWaitTaskOtherTask: a poll answered with another task stops at once
+// with the *ProtocolError, never reporting that task as the one waited for.
+func TestWaitTaskOtherTask(t *testing.T) {
+	c, f := newMock(t, []mockReply{{body: []byte(`{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"task","id":"someone-elses-task","status":{"state":"completed"}}}`)}})
+	task, err := c.WaitTask(context.Background(), "my-task", a2a.PollInterval(time.Millisecond))
+	if _, ok := errors.AsType[*a2a.ProtocolError](err); !ok || task != nil || f.count() != 1 {
+		t.Errorf("WaitTask = %v, %v after %d requests; want a ProtocolError after 1", task, err, f.count())
+	}
+}

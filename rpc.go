@@ -43,6 +43,9 @@ type callSpec struct {
 	// nullResult: a reply with neither result nor error is a null result
 	// (a2a-go v0.3.15 sends one for tasks/pushNotificationConfig/delete).
 	nullResult bool
+	// taskID is the task the call is about ("" when none is named): a
+	// result or event about another task is a *ProtocolError.
+	taskID string
 	// needs is the agent card capability the call needs; a client that
 	// knows a card ruling it out refuses the call before sending.
 	needs capability
@@ -308,6 +311,16 @@ type reply struct {
 	status int
 	body   []byte          // the whole body, or one stream event's data
 	result json.RawMessage // within body
+}
+
+// sameTask returns a *ProtocolError when got, the task a result or event
+// is about, is not the task the call asked about. An empty got (a message
+// that names no task) is not a mismatch.
+func (r *reply) sameTask(got string) error {
+	if want := r.cl.spec.taskID; want != "" && got != "" && got != want {
+		return r.fault(fmt.Sprintf("result is about task %s, not %s, the task asked about", r.cl.red.quote(got), r.cl.red.quote(want)), nil)
+	}
+	return nil
 }
 
 // fault is a *ProtocolError about this reply.

@@ -2,6 +2,7 @@ package a2a_test
 
 import (
 	"bytes"
+	stdcmp "cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,7 +20,7 @@ import (
 // JSON-RPC envelope, a fresh id per request, headers, the agent selector on
 // every body, blocking sent explicitly, historyLength only when set.
 func TestRequestEnvelope(t *testing.T) {
-	ok := rpcReply(fixture(t, "get_task.json"))
+	ok := rpcReply(bytes.ReplaceAll(fixture(t, "get_task.json"), []byte("7d1f0f5e-2b8a-4f4e-9a57-0c3f6d1e2a90"), []byte("t-1")))
 	c, rec := newMock(t, []mockReply{ok},
 		a2a.WithAPIKey("key-123456"), a2a.WithWorkspace("ws-9"), a2a.WithBearerToken("tok-abcdef"),
 		a2a.WithHeader("X-Trace", "t1"), a2a.WithAgentCode("inspector"), a2a.WithUserAgent("demo/1"))
@@ -184,8 +185,13 @@ func FuzzReply(f *testing.F) {
 				res = r
 			}
 		} else {
+			// Ask about the task the body is about, so a reply for another
+			// task (refused) does not hide every decoding path.
+			var probe struct{ Result struct{ ID any } }
+			json.Unmarshal(body, &probe)
+			id, _ := probe.Result.ID.(string)
 			var task *a2a.Task
-			task, err = c.GetTask(context.Background(), "t")
+			task, err = c.GetTask(context.Background(), stdcmp.Or(id, "t"))
 			if task != nil {
 				res = task
 			}
@@ -203,9 +209,9 @@ func FuzzReply(f *testing.F) {
 		}
 		again := replyClient(t, 200, []byte(`{"jsonrpc":"2.0","id":1,"result":`+string(first)+`}`))
 		var res2 any
-		switch res.(type) {
+		switch r := res.(type) {
 		case *a2a.Task:
-			res2, err = again.GetTask(context.Background(), "t")
+			res2, err = again.GetTask(context.Background(), r.ID)
 		case *a2a.Message:
 			res2, err = again.SendMessage(context.Background(), a2a.NewTextMessage("x"))
 		default:

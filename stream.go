@@ -197,6 +197,9 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 			yield(nil, err)
 			return
 		}
+		if cl.spec.taskID == "" { // the first event naming a task names the stream's
+			cl.spec.taskID = eventTask(ev)
+		}
 		if !yield(ev, nil) {
 			return
 		}
@@ -219,4 +222,19 @@ func (c *Client) event(cl *call, data []byte) (Event, error) {
 		return nil, err
 	}
 	return c.proto.event(rep)
+}
+
+// eventTask is the task an event is about, or "".
+func eventTask(ev Event) string {
+	switch e := ev.(type) {
+	case *Task:
+		return e.ID
+	case *Message:
+		return e.TaskID
+	case *TaskStatusUpdateEvent:
+		return e.TaskID
+	case *TaskArtifactUpdateEvent:
+		return e.TaskID
+	}
+	return ""
 }

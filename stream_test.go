@@ -305,3 +305,36 @@ func TestStreamContentEncoding(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamOtherTask: a stream's events are about one task, the one
+// resubscribed to or the first one an event names; an event about another
+// ends the stream with a *ProtocolError naming both.
+func TestStreamOtherTask(t *testing.T) {
+	ev := func(task string) string {
+		return `data: {"jsonrpc":"2.0","id":1,"result":{"kind":"status-update","taskId":"` + task + `","contextId":"c","status":{"state":"working"}}}` + "\n\n"
+	}
+	for name, tt := range map[string]struct {
+		body   string
+		resume bool
+		want   int // events before the error
+	}{
+		"resubscribed to t1, told of t2": {ev("t2"), true, 0},
+		"a stream that moves to t2":      {ev("t1") + ev("t2"), false, 1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, _ string) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				io.WriteString(w, tt.body)
+			}})
+			c, _ := a2a.NewClient(srv.URL)
+			seq := c.StreamMessage(context.Background(), a2a.NewTextMessage("go"))
+			if tt.resume {
+				seq = c.Resubscribe(context.Background(), "t1")
+			}
+			got, err := collect(seq)
+			if pe, ok := errors.AsType[*a2a.ProtocolError](err); !ok || len(got) != tt.want || !strings.Contains(pe.Reason, `"t2", not "t1"`) {
+				t.Errorf("events %v, err %v; want %d events then a ProtocolError naming both tasks", got, err, tt.want)
+			}
+		})
+	}
+}

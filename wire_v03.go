@@ -425,31 +425,44 @@ func byKind(r *reply, k resultKinds) (any, error) {
 	case !slices.Contains(k.kinds, kind):
 		return nil, r.fault(fmt.Sprintf(k.badKind, r.cl.red.quote(kind)), nil)
 	}
+	var v any
+	var taskID string // the task the result is about
 	switch kind {
 	case kindTask:
-		return orNil(taskResult(r))
+		t, err := taskResult(r)
+		if err != nil {
+			return nil, err
+		}
+		v, taskID = t, t.ID
 	case kindMessage:
-		return orNil(decodeAs(r, messageFields, "message "+k.what))
+		m, err := decodeAs(r, messageFields, "message "+k.what)
+		if err != nil {
+			return nil, err
+		}
+		v, taskID = m, m.TaskID
 	case kindStatusUpdate:
-		return orNil(decodeAs(r, statusEventFields, "status-update event"))
+		e, err := decodeAs(r, statusEventFields, "status-update event")
+		if err != nil {
+			return nil, err
+		}
+		v, taskID = e, e.TaskID
 	default:
-		return orNil(decodeAs(r, artifactEventFields, "artifact-update event"))
+		e, err := decodeAs(r, artifactEventFields, "artifact-update event")
+		if err != nil {
+			return nil, err
+		}
+		v, taskID = e, e.TaskID
 	}
+	if err := r.sameTask(taskID); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // decodeAs decodes a result with table t into a new T.
 func decodeAs[T any](r *reply, t *fields[T], what string) (*T, error) {
 	v := new(T)
 	if err := decodeResult(r, t, v, what); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-// orNil returns v as an any, or a nil any when err is set: never a typed
-// nil inside an interface.
-func orNil[T any](v *T, err error) (any, error) {
-	if err != nil {
 		return nil, err
 	}
 	return v, nil

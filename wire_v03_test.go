@@ -19,14 +19,14 @@ import (
 // a reply and by exact names for stored bytes, gives one answer.
 func TestClientAndUnmarshalAgree(t *testing.T) {
 	for name, raw := range fixtureResults(t) {
-		var kind struct{ Kind string }
+		var kind struct{ Kind, ID string }
 		json.Unmarshal(raw, &kind)
 		if kind.Kind != "task" {
 			continue
 		}
 		body := []byte(`{"jsonrpc":"2.0","id":1,"result":` + string(raw) + `}`)
 		c, rec := newMock(t, []mockReply{rpcReply(body)})
-		got, err := c.GetTask(context.Background(), "t")
+		got, err := c.GetTask(context.Background(), kind.ID)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
