@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -99,7 +100,27 @@ func (e *RPCError) Error() string {
 	if msg == "" {
 		msg = codeName(e.Code)
 	}
-	return fmt.Sprintf("a2a: %s: %s (code %d)", e.Method, truncate(msg, maxMessageInError), e.Code)
+	return fmt.Sprintf("a2a: %s: %s (code %d)", e.Method, printable(truncate(msg, maxMessageInError)), e.Code)
+}
+
+// printable returns server text fit for one line of a log: line breaks,
+// other control characters, terminal escape sequences and invalid UTF-8
+// are written as Go escapes (\n, \x1b, \xff); everything else, quotes
+// and Chinese included, stays as it is.
+func printable(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && len(s[i:]) > 0 && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsPrint(r) || r == ' ':
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+	}
+	return b.String()
 }
 
 const codeVersionNotSupported = -32009

@@ -61,7 +61,7 @@ func newClientConfig(opts []Option) (clientConfig, error) {
 
 // WithAPIKey sends key in the X-API-Key header of every request (the
 // gateway style of the Caoliao service docs). It returns an error from
-// NewClient when key is empty or holds a line break. The key never
+// NewClient when key is empty or holds a control character. The key never
 // appears in an error or a log record.
 func WithAPIKey(key string) Option {
 	return func(c *clientConfig) error {
@@ -75,7 +75,7 @@ func WithAPIKey(key string) Option {
 
 // WithWorkspace sends id in the X-Workspace-ID header of every request
 // (gateway style). It returns an error from NewClient when id is empty or
-// holds a line break.
+// holds a control character (a tab is allowed).
 func WithWorkspace(id string) Option {
 	return func(c *clientConfig) error {
 		if err := checkHeaderValue("workspace id", id); err != nil {
@@ -115,8 +115,8 @@ func WithHeader(name, value string) Option {
 		case "Content-Type", "Content-Length", "Host":
 			return fmt.Errorf("a2a: header %s is set by the client", http.CanonicalHeaderKey(name))
 		}
-		if strings.ContainsAny(value, "\r\n\x00") {
-			return fmt.Errorf("a2a: header %s: value holds a line break or NUL", http.CanonicalHeaderKey(name))
+		if controlByte(value) {
+			return fmt.Errorf("a2a: header %s: value holds a control character", http.CanonicalHeaderKey(name))
 		}
 		if c.header == nil {
 			c.header = http.Header{}
@@ -211,7 +211,7 @@ func WithMaxResponseBytes(n int64) Option {
 }
 
 // WithUserAgent sets the User-Agent header (default [DefaultUserAgent]). It
-// returns an error from NewClient when ua is empty or holds a line break.
+// returns an error from NewClient when ua is empty or holds a control character (a tab is allowed).
 func WithUserAgent(ua string) Option {
 	return func(c *clientConfig) error {
 		if err := checkHeaderValue("user agent", ua); err != nil {
@@ -240,10 +240,21 @@ func checkHeaderValue(what, v string) error {
 	if v == "" {
 		return fmt.Errorf("a2a: empty %s", what)
 	}
-	if strings.ContainsAny(v, "\r\n\x00") {
-		return fmt.Errorf("a2a: %s holds a line break or NUL", what)
+	if controlByte(v) {
+		return fmt.Errorf("a2a: %s holds a control character", what)
 	}
 	return nil
+}
+
+// controlByte reports whether v holds a byte no header value may hold: a
+// control character other than a tab, or DEL (RFC 9110 §5.5).
+func controlByte(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return true
+		}
+	}
+	return false
 }
 
 func validHeaderName(name string) bool {

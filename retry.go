@@ -100,13 +100,14 @@ func isDialError(err error) bool {
 }
 
 // backoff is the retryablehttp.Backoff of every call: Retry-After when the
-// server sent a usable one (never more than max), else exponential from min
-// with "equal jitter" (a random wait in [d/2, d]), capped at max. It reads
-// resp's header only, never its body.
+// server sent a usable one (never less than min nor more than max), else
+// exponential from min with "equal jitter" (a random wait in [d/2, d]),
+// at least min/2 and at most max. It reads resp's header only, never its
+// body.
 func backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-			return clamp(d, 0, max)
+			return clamp(d, min, max) // "Retry-After: 0" still waits min
 		}
 	}
 	d := float64(min) * math.Pow(2, float64(attempt))

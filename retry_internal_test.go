@@ -98,6 +98,9 @@ func TestBackoff(t *testing.T) {
 	if got := backoff(lo, hi0, 0, withRA("60")); got != hi0 {
 		t.Errorf("Retry-After 60 → %s, want the cap %s", got, hi0)
 	}
+	if got := backoff(lo, hi0, 0, withRA("0")); got != lo {
+		t.Errorf("Retry-After 0 → %s, want the floor %s", got, lo)
+	}
 	for attempt := 0; attempt < 40; attempt++ {
 		d := lo << min(attempt, 30)
 		hi := clamp(d, 0, hi0)

@@ -293,6 +293,8 @@ func retryRows() []hostileRow {
 			serve: retryOnce(func() string { return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat) }),
 			want:  all(isTask(wantTask(nil)), waited(500*time.Millisecond))},
 		{name: "Retry-After 0", reqs: 2, serve: retryOnce(func() string { return "0" }), want: isTask(wantTask(nil))},
+		{name: "Retry-After 0 still waits the minimum", reqs: 2, opts: []a2a.Option{a2a.WithRetryWait(200*time.Millisecond, time.Second)},
+			serve: retryOnce(func() string { return "0" }), want: all(isTask(wantTask(nil)), waited(200*time.Millisecond))},
 		{name: "Retry-After an HTTP date in the past", reqs: 2, serve: retryOnce(func() string { return "Wed, 21 Oct 2015 07:28:00 GMT" }), want: isTask(wantTask(nil))},
 		{name: "Retry-After an HTTP date an hour ahead, over the cap", status: 503, header: map[string]string{"Retry-After": time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)},
 			want: func(t *testing.T, o outcome) {
