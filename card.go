@@ -321,7 +321,12 @@ func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 
 // Card returns the agent card the client knows ([NewClientFromCard], updated
 // by [Client.GetAuthenticatedExtendedCard]), or nil.
-func (c *Client) Card() *AgentCard { return c.card.Load() }
+func (c *Client) Card() *AgentCard {
+	if c == nil {
+		return nil
+	}
+	return c.card.Load()
+}
 
 // capability is an optional feature of an agent that its card may rule
 // out.
@@ -356,6 +361,9 @@ func (c *Client) requireCapability(spec callSpec) error {
 // [Client.GetTask], an *[RPCError] matching
 // [ErrAuthenticatedExtendedCardNotConfigured] among them.
 func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context) (*AgentCard, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
 	card, err := run(ctx, c, c.proto.extendedCard(), c.proto.extendedCardResult)
 	if err != nil {
 		return nil, err

@@ -111,6 +111,18 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// errNotMade is the error of a method called on a nil or zero Client.
+var errNotMade = errors.New("a2a: the Client is nil or zero; make one with NewClient")
+
+// usable returns errNotMade for a Client not made by NewClient, whose
+// methods would otherwise panic on a nil field.
+func (c *Client) usable() error {
+	if c == nil || c.proto == nil {
+		return errNotMade
+	}
+	return nil
+}
+
 // guardRedirects returns a copy of hc (or a default client) whose redirect
 // policy never leaves the endpoint's host and never turns a POST into a GET:
 // such a redirect ends the request with the 3xx reply ([*HTTPError]).
@@ -169,6 +181,9 @@ func (*Message) isSendResult() {}
 // [UnknownPart]) or a CallOption's validation error. The result is nil
 // whenever the error is not.
 func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOption) (SendResult, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
 	spec, err := c.sendSpec(msg, opts, false)
 	if err != nil {
 		return nil, err
@@ -242,6 +257,9 @@ func (c *Client) SendFollowUp(ctx context.Context, task *Task, msg Message, opts
 // *[BodyTooLargeError], *[TransportError], ctx's error, or an error without
 // sending when id is empty.
 func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*Task, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
 	if id == "" {
 		return nil, errors.New("a2a: GetTask: empty task id")
 	}
@@ -260,6 +278,9 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 //
 // Errors: as [Client.GetTask].
 func (c *Client) CancelTask(ctx context.Context, id string) (*Task, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
 	if id == "" {
 		return nil, errors.New("a2a: CancelTask: empty task id")
 	}

@@ -77,7 +77,8 @@
 //     JSON-RPC endpoint;
 //   - a plain error, before anything is sent, for a caller fault: an
 //     option given bad input, an empty task id, a message without parts or
-//     one whose parts cannot be encoded.
+//     one whose parts cannot be encoded, a nil or zero Client, a
+//     StreamMessage sequence ranged over a second time.
 //
 // The helpers on values ([Artifact.DecodeData], [DataPart.Decode],
 // [FileContent.Decode], [Timestamp.Time]) return the errors their own docs

@@ -168,6 +168,9 @@ type PollAttempt struct {
 // is returned as it is, with the last task read: a *[RPCError] matching
 // [ErrTaskNotFound] when the agent lost the task, a *[ProtocolError], …
 func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption) (*Task, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
 	if taskID == "" {
 		return nil, errors.New("a2a: WaitTask: empty task id")
 	}

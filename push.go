@@ -43,6 +43,9 @@ type TaskPushNotificationConfig struct {
 // sent, when the client's card says pushNotifications is false; an error for
 // an empty task id or URL.
 func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPushNotificationConfig) (*TaskPushNotificationConfig, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
 	if cfg.TaskID == "" || cfg.PushNotificationConfig.URL == "" {
 		return nil, errors.New("a2a: SetTaskPushNotificationConfig needs a task id and a webhook URL")
 	}
@@ -53,6 +56,9 @@ func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPush
 // tasks/pushNotificationConfig/get (A2A v0.3 §7.6); configID may be empty
 // for the task's only config. Errors: as [Client.SetTaskPushNotificationConfig].
 func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, configID string) (*TaskPushNotificationConfig, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
 	if taskID == "" {
 		return nil, errors.New("a2a: GetTaskPushNotificationConfig: empty task id")
 	}
@@ -63,6 +69,9 @@ func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, conf
 // with tasks/pushNotificationConfig/list (A2A v0.3 §7.7); none (an empty
 // array, or null) is an empty slice. Errors: as [Client.SetTaskPushNotificationConfig].
 func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID string) ([]TaskPushNotificationConfig, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
 	if taskID == "" {
 		return nil, errors.New("a2a: ListTaskPushNotificationConfigs: empty task id")
 	}
@@ -76,6 +85,9 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 // [Client.SetTaskPushNotificationConfig], and an error for an empty task
 // or config id.
 func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, configID string) error {
+	if err := c.usable(); err != nil {
+		return err
+	}
 	if taskID == "" || configID == "" {
 		return errors.New("a2a: DeleteTaskPushNotificationConfig needs a task id and a config id")
 	}

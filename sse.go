@@ -119,9 +119,8 @@ func (s *sseReader) next() ([]byte, error) {
 	if err := s.sc.Err(); err != nil {
 		return nil, err
 	}
-	if has { // the stream ended without a blank line after the last event
-		return data, nil
-	}
+	// An event the stream ended before its blank line is not dispatched
+	// (the WHATWG rules): it may be cut short.
 	return nil, io.EOF
 }
 

@@ -35,7 +35,10 @@ func TestSSEFraming(t *testing.T) {
 		{"multi-line data", "data: {\"jsonrpc\":\"2.0\",\ndata: \"id\":{{id}},\ndata: \"result\":" + task + "}\n\n", []string{"task working"}, nil},
 		{"CRLF", "data: " + up("working", false) + "\r\n\r\ndata: " + up("completed", true) + "\r\n\r\n", []string{"status working final=false", "status completed final=true"}, nil},
 		{"CR", "data: " + up("working", false) + "\r\rdata: " + up("failed", true) + "\r\r", []string{"status working final=false", "status failed final=true"}, nil},
-		{"no space after colon, no final blank line", "data:" + up("completed", true), []string{"status completed final=true"}, nil},
+		{"no space after colon", "data:" + up("completed", true) + "\n\n", []string{"status completed final=true"}, nil},
+		// The WHATWG rules: an event the stream ends before its blank line
+		// may be cut short, and is not dispatched.
+		{"no final blank line", "data: " + up("working", false) + "\n\ndata: " + up("completed", true), []string{"status working final=false"}, nil},
 		{"big event", `data: {"jsonrpc":"2.0","id":{{id}},"result":{"kind":"artifact-update","taskId":"t1","contextId":"c1","artifact":{"artifactId":"a","parts":[{"kind":"text","text":"` + big + `"}]},"lastChunk":true}}` + "\n\n",
 			[]string{fmt.Sprintf("artifact a %q append=false last=true", big)}, nil},
 		{"error inside the stream", "data: " + up("working", false) + "\n\nevent: error\ndata: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"error\":{\"code\":-32603,\"message\":\"boom\"}}\n\n", []string{"status working final=false"}, a2a.ErrInternal},
@@ -82,5 +85,47 @@ func TestSSECarriageReturnEndsAnEvent(t *testing.T) {
 				t.Errorf("events %v, err %v; want the final status update", got, err)
 			}
 		})
+	}
+}
+
+// TestStreamRangedOnce: a StreamMessage sequence sends its message when it
+// is ranged over, once; a second range yields an error and sends nothing.
+func TestStreamRangedOnce(t *testing.T) {
+	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+	defer agent.Close()
+	c, _ := a2a.NewClient(agent.URL)
+	seq := c.StreamMessage(context.Background(), a2a.NewTextMessage(a2atest.SeedQRCode))
+	if _, err := collect(seq); err != nil {
+		t.Fatal(err)
+	}
+	sent := len(agent.Requests())
+	if got, err := collect(seq); err == nil || len(got) != 0 || len(agent.Requests()) != sent {
+		t.Errorf("second range: %v, %v, %d requests; want an error and nothing sent", got, err, len(agent.Requests())-sent)
+	}
+}
+
+// TestNotMadeClient: the methods of a nil or zero Client return an error,
+// never panic.
+func TestNotMadeClient(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []*a2a.Client{nil, {}} {
+		if _, err := c.GetTask(ctx, "t"); err == nil {
+			t.Error("GetTask: no error")
+		}
+		if _, err := c.SendText(ctx, "x"); err == nil {
+			t.Error("SendText: no error")
+		}
+		if _, err := c.WaitTask(ctx, "t"); err == nil {
+			t.Error("WaitTask: no error")
+		}
+		if _, err := collect(c.Resubscribe(ctx, "t")); err == nil {
+			t.Error("Resubscribe: no error")
+		}
+		if err := c.DeleteTaskPushNotificationConfig(ctx, "t", "c"); err == nil {
+			t.Error("DeleteTaskPushNotificationConfig: no error")
+		}
+		if c.Card() != nil {
+			t.Error("Card: not nil")
+		}
 	}
 }

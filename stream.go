@@ -7,6 +7,7 @@ import (
 	"io"
 	"iter"
 	"slices"
+	"sync/atomic"
 )
 
 // Event is one item of a stream (A2A v0.3 §7.2): a [*Task], a [*Message], a
@@ -56,13 +57,15 @@ func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 }
 
 // Apply folds a stream event into t, so t is the task as it stands after
-// the event: a *Task replaces t; a status update sets t.Status; an artifact
-// update adds the artifact, replaces the one with the same ArtifactID, or,
-// with Append, adds its parts to that one. A *Message is ignored. Ids that
-// t lacks are taken from the event. Events are never modified: t gets its
-// own artifact and part slices (status messages and metadata are shared).
-// Once changed by an event other than a *Task, t.Raw() is nil: the bytes no
-// longer describe it.
+// the event: a *Task replaces t; a status update sets t.Status, unless t
+// is already terminal (a terminal task never changes state again, so a
+// late "working" cannot undo a "completed"); an artifact update adds the
+// artifact, replaces the one with the same ArtifactID, or, with Append,
+// adds its parts to that one. A *Message is ignored. Ids that t lacks are
+// taken from the event. Events are never modified: t gets its own artifact
+// and part slices (status messages and metadata are shared). Once changed
+// by an event other than a *Task, t.Raw() is nil: the bytes no longer
+// describe it.
 func (t *Task) Apply(ev Event) {
 	setIDs := func(taskID, contextID string) {
 		if t.ID == "" {
@@ -82,6 +85,9 @@ func (t *Task) Apply(ev Event) {
 			t.Artifacts[i].Parts = slices.Clone(t.Artifacts[i].Parts)
 		}
 	case *TaskStatusUpdateEvent:
+		if t.Status.State.Terminal() {
+			return
+		}
 		setIDs(e.TaskID, e.ContextID)
 		t.Status = e.Status
 	case *TaskArtifactUpdateEvent:
@@ -122,9 +128,20 @@ func (t *Task) Apply(ev Event) {
 // connection at once. The stream is not retried once it has opened; only
 // ctx bounds its length (and the Timeout of a client given to
 // [WithHTTPClient]). A plain JSON-RPC result instead of a stream is yielded
-// as the one event.
+// as the one event. The sequence sends the message when it is ranged over,
+// once: ranging over it again yields only an error (call StreamMessage
+// again to send again).
 func (c *Client) StreamMessage(ctx context.Context, msg Message, opts ...CallOption) iter.Seq2[Event, error] {
+	var ranged atomic.Bool
 	return func(yield func(Event, error) bool) {
+		if ranged.Swap(true) {
+			yield(nil, errRangedTwice)
+			return
+		}
+		if err := c.usable(); err != nil {
+			yield(nil, err)
+			return
+		}
 		spec, err := c.sendSpec(msg, opts, true)
 		if err != nil {
 			yield(nil, err)
@@ -142,6 +159,10 @@ func (c *Client) StreamMessage(ctx context.Context, msg Message, opts ...CallOpt
 // the stream opens.
 func (c *Client) Resubscribe(ctx context.Context, taskID string) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
+		if err := c.usable(); err != nil {
+			yield(nil, err)
+			return
+		}
 		if taskID == "" {
 			yield(nil, errors.New("a2a: Resubscribe: empty task id"))
 			return
@@ -149,6 +170,10 @@ func (c *Client) Resubscribe(ctx context.Context, taskID string) iter.Seq2[Event
 		c.stream(ctx, c.proto.resubscribe(taskID), yield)
 	}
 }
+
+// errRangedTwice is what a second range over one StreamMessage sequence
+// yields: ranging again would send the message again.
+var errRangedTwice = errors.New("a2a: StreamMessage: its sequence was ranged over already; call StreamMessage again to send again")
 
 // stream runs one streaming call on the call path, yielding events until
 // the stream ends. Each event's data is checked like a unary reply

@@ -338,3 +338,14 @@ func TestStreamOtherTask(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyKeepsTerminal: a status update after a terminal state does not
+// move the task back; artifacts still fold in.
+func TestApplyKeepsTerminal(t *testing.T) {
+	task := a2a.Task{ID: "t", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}}
+	task.Apply(&a2a.TaskStatusUpdateEvent{TaskID: "t", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}})
+	task.Apply(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "a", Parts: text("late")}})
+	if task.Status.State != a2a.TaskStateCompleted || task.Artifacts[0].Text() != "late" {
+		t.Errorf("task = %+v, want still completed with the late artifact", task)
+	}
+}
