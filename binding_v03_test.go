@@ -49,6 +49,18 @@ func resultRows() []hostileRow {
 		{name: "v1.0 VersionNotSupportedError", body: rpcError(`{"code":-32009,"message":"Version not supported"}`),
 			want: rpcErr(a2a.RPCError{Code: -32009, Message: "Version not supported", StatusCode: 200}, a2a.ErrVersionNotSupported, a2a.ErrVersionMismatch)},
 		{name: "v1.0 state completed", body: rpc(v1Task), want: isTask(wantTask(func(t *a2a.Task) { t.Status.RawState = "TASK_STATE_COMPLETED" }))},
+		{name: "the British cancelled", body: rpc(taskWith(`{"state":"cancelled"}`)),
+			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, RawState: "cancelled"} }))},
+		{name: "v0.3 gRPC enum spelling, British", body: rpc(taskWith(`{"state":"TASK_STATE_CANCELLED"}`)),
+			want: isTask(wantTask(func(t *a2a.Task) {
+				t.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, RawState: "TASK_STATE_CANCELLED"}
+			}))},
+		{name: "a state in capitals", body: rpc(taskWith(`{"state":"COMPLETED"}`)),
+			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: a2a.TaskStateCompleted, RawState: "COMPLETED"} }))},
+		{name: "a state with an underscore", body: rpc(taskWith(`{"state":"input_required"}`)),
+			want: isTask(wantTask(func(t *a2a.Task) {
+				t.Status = a2a.TaskStatus{State: a2a.TaskStateInputRequired, RawState: "input_required"}
+			}))},
 		{name: "v1.0 state canceled", body: rpc(taskWith(`{"state":"TASK_STATE_CANCELED"}`)),
 			want: isTask(wantTask(func(t *a2a.Task) {
 				t.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, RawState: "TASK_STATE_CANCELED"}

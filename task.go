@@ -102,14 +102,16 @@ func (t Timestamp) Time() (time.Time, error) {
 // failure reason, or the question when input is required) and the time the
 // state was set. Spec: A2A v0.3 §6.2.
 type TaskStatus struct {
-	// State is the state as a v0.3 value. An A2A v1.0 spelling such as
-	// "TASK_STATE_COMPLETED" is mapped onto its v0.3 constant
-	// ([TaskStateCompleted]); any other string is kept as received.
+	// State is the state as a v0.3 value. Every spelling servers use is
+	// mapped onto its constant: the proto enum names of v0.3's gRPC
+	// binding and of v1.0 ("TASK_STATE_COMPLETED", "TASK_STATE_CANCELLED"),
+	// the British "cancelled", and any of these in another case or with
+	// "_" for "-". Any other string is kept as received.
 	State     TaskState `json:"state"`
 	Message   *Message  `json:"message,omitempty"`
 	Timestamp Timestamp `json:"timestamp,omitempty"`
-	// RawState is the state exactly as the server wrote it when that was a
-	// v1.0 spelling mapped onto State; "" when State is the received text.
+	// RawState is the state exactly as the server wrote it when that
+	// spelling was mapped onto State; "" when State is the received text.
 	// It is not encoded: a re-encoded status uses the v0.3 spelling.
 	RawState string `json:"-"`
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // The A2A v0.3 decoder: one table per wire object, naming each member once
@@ -184,39 +185,40 @@ var messageFields = newFields([]field[Message]{
 	{"metadata", func(d *jsonReader, m *Message) { m.Metadata = d.raw() }},
 })
 
-// v1States maps the A2A v1.0 spellings of task states (ProtoJSON enum
-// names) onto the v0.3 constants. TASK_STATE_UNSPECIFIED, v1.0's zero value,
-// is v0.3's "unknown". Spec: A2A v1.0, TaskState (ProtoJSON enum names).
-var v1States = map[string]TaskState{
-	"TASK_STATE_SUBMITTED":      TaskStateSubmitted,
-	"TASK_STATE_WORKING":        TaskStateWorking,
-	"TASK_STATE_INPUT_REQUIRED": TaskStateInputRequired,
-	"TASK_STATE_AUTH_REQUIRED":  TaskStateAuthRequired,
-	"TASK_STATE_COMPLETED":      TaskStateCompleted,
-	"TASK_STATE_CANCELED":       TaskStateCanceled,
-	"TASK_STATE_FAILED":         TaskStateFailed,
-	"TASK_STATE_REJECTED":       TaskStateRejected,
-	"TASK_STATE_UNSPECIFIED":    TaskStateUnknown,
-}
-
 // knownStates are the nine v0.3 state spellings, for the decoder.
 var knownStates = []string{string(TaskStateSubmitted), string(TaskStateWorking), string(TaskStateInputRequired),
 	string(TaskStateAuthRequired), string(TaskStateCompleted), string(TaskStateCanceled), string(TaskStateFailed),
 	string(TaskStateRejected), string(TaskStateUnknown)}
 
-// v03State returns the v0.3 state for a received spelling, and the spelling
-// itself when it was a v1.0 one that had to be mapped ("" otherwise).
+// v03State returns the v0.3 state for a received spelling, and the
+// spelling itself when it had to be mapped ("" otherwise). Every spelling
+// deployed servers use maps onto its constant: the v0.3 JSON names, the
+// proto enum names of v0.3's gRPC binding and of v1.0
+// ("TASK_STATE_INPUT_REQUIRED", "TASK_STATE_UNSPECIFIED" for unknown),
+// the British "cancelled" of v0.3's gRPC enum and older docs, and any of
+// these in another case or with "_" for "-". Anything else is kept as
+// received: a state this SDK does not know, never success.
 func v03State(s TaskState) (TaskState, string) {
-	if len(s) > 11 && s[:11] == "TASK_STATE_" {
-		if m, ok := v1States[string(s)]; ok {
-			return m, string(s)
-		}
+	if s.Known() || s == "" {
+		return s, ""
+	}
+	n := strings.ReplaceAll(strings.ToLower(string(s)), "_", "-")
+	n = strings.TrimPrefix(n, "task-state-")
+	switch n {
+	case "cancelled":
+		n = string(TaskStateCanceled)
+	case "unspecified":
+		n = string(TaskStateUnknown)
+	}
+	if m := TaskState(n); m.Known() {
+		return m, string(s)
 	}
 	return s, ""
 }
 
 // v03Role returns the v0.3 role for a received spelling, and the spelling
-// itself when it was a v1.0 one that had to be mapped ("" otherwise).
+// itself when it was a v1.0 one ("ROLE_AGENT") that had to be mapped (""
+// otherwise).
 func v03Role(r Role) (Role, string) {
 	switch r {
 	case "ROLE_USER":
