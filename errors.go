@@ -79,10 +79,15 @@ func codeName(code int) string {
 // maxMessageInError bounds how much of a server's error message Error() shows.
 const maxMessageInError = 200
 
-// RPCError is a JSON-RPC error object returned by the agent, whatever the
-// HTTP status it came with. Code is kept as sent, known or not; Data is the
-// optional "data" member exactly as received (any JSON value), nil when
-// absent. Spec: A2A v0.3 §6.11 (JSONRPCError) and §8.
+// RPCError is a JSON-RPC error returned by the agent, whatever the HTTP
+// status it came with. Code is kept as sent, known or not; a code written
+// as a string ("-32001") or a number without a fraction is read as the
+// integer, and Code is 0 when the error has none that can be read (a bare
+// string error, a code like "x"). Message is the server's text: the
+// "message" string, or the text of a message of another type, or the bare
+// string an error was. Data is the optional "data" member exactly as
+// received (any JSON value), nil when absent. Spec: A2A v0.3 §6.11
+// (JSONRPCError) and §8.
 type RPCError struct {
 	// Method is the JSON-RPC method that failed, e.g. "tasks/get".
 	Method  string

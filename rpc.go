@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
-	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -447,33 +448,61 @@ func (cl *call) checkReply(body []byte) (*reply, error) {
 
 var rpcErrorNames = newNameSet("code", "message", "data")
 
-// rpcError decodes a JSON-RPC error object into an *RPCError, or returns
-// a *ProtocolError for one without an integer code.
+// rpcError turns the error member of a reply into an *RPCError whatever
+// its shape, so the server's words reach the caller: an object gives its
+// code (an integer, or a string or a number holding one; 0 when none can
+// be read), its message (a string, or the text of any other value) and
+// its data; a bare string is the message; any other value is the data,
+// its text the message. Only a member name repeated or in another case
+// makes it a *ProtocolError, as anywhere in a reply.
 func (r *reply) rpcError(raw []byte) error {
-	var code []byte
-	var message string
-	var data json.RawMessage
+	e := &RPCError{Method: r.cl.spec.method, StatusCode: r.status}
 	d := newJSONReader(raw)
 	defer d.release()
-	d.root = "RPCError"
-	d.object(rpcErrorNames, reflect.TypeFor[RPCError](), func(i int) {
-		switch rpcErrorNames.names[i] {
-		case "code":
-			code = d.raw()
-		case "message":
-			message = d.str()
-		case "data":
-			data = d.raw()
+	switch d.peek() {
+	case '{':
+		d.object(rpcErrorNames, nil, func(i int) {
+			switch rpcErrorNames.names[i] {
+			case "code":
+				e.Code = readCode(d.raw())
+			case "message":
+				if d.peek() == '"' {
+					e.Message = d.str()
+				} else {
+					e.Message = string(d.raw())
+				}
+			case "data":
+				e.Data = d.raw()
+			}
+		})
+		if d.fault != "" {
+			return r.fault(d.fault, nil)
 		}
-	})
-	if d.fault != "" {
-		return r.fault(d.fault, nil)
+	case '"':
+		e.Message = d.str()
+	default:
+		e.Message, e.Data = string(raw), raw
 	}
-	n, err := strconv.ParseInt(string(code), 10, 0)
-	if d.mistype != nil || err != nil {
-		return r.fault("error member is not a JSON-RPC error object with an integer code", d.mistype)
+	e.Message, e.Data = r.cl.red.str(e.Message), r.cl.red.bytes(e.Data)
+	return e
+}
+
+// readCode reads a JSON-RPC error code: an integer, a number with no
+// fraction, or a string holding an integer ("-32001"); 0 for anything else.
+func readCode(raw []byte) int {
+	s := string(raw)
+	if len(s) > 1 && s[0] == '"' {
+		if u, err := strconv.Unquote(s); err == nil {
+			s = strings.TrimSpace(u)
+		}
 	}
-	return &RPCError{Method: r.cl.spec.method, Code: int(n), Message: r.cl.red.str(message), Data: r.cl.red.bytes(data), StatusCode: r.status}
+	if n, err := strconv.ParseInt(s, 10, 0); err == nil {
+		return int(n)
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f == math.Trunc(f) && math.Abs(f) <= math.MaxInt32 {
+		return int(f)
+	}
+	return 0
 }
 
 func (cl *call) idMismatch(got []byte) string {
