@@ -61,8 +61,8 @@ type FilePart struct {
 }
 
 // FileContent is the file inside a [FilePart]. Exactly one of Bytes and URI
-// should be set on the wire; a file with both or neither is kept as received
-// (see [FileContent.Decode]). Bytes holds the base64 text exactly as received; use
+// should be set on the wire; a file with both or neither is kept as
+// received, and [FileContent.Decode] reports it. Bytes holds the base64 text exactly as received; use
 // [FileContent.Decode] for the raw bytes and [NewFileBytes] to build one.
 type FileContent struct {
 	Name     string `json:"name,omitempty"`
@@ -166,10 +166,14 @@ func NewFileBytes(name, mimeType string, data []byte) FilePart {
 }
 
 // Decode returns the file's inline content, decoded from base64. It returns
-// an error when the file is given by URI only, has neither bytes nor URI, or
-// its base64 is invalid. A file with both (off-spec) decodes its bytes.
+// an error when the file is given by URI only, has neither bytes nor URI,
+// has both (the spec allows one: which one the agent meant cannot be
+// known, so neither is taken; the fields keep both as received), or its
+// base64 is invalid.
 func (f FileContent) Decode() ([]byte, error) {
 	switch {
+	case f.Bytes != "" && f.URI != "":
+		return nil, errors.New("a2a: file content has both bytes and uri; the spec allows one")
 	case f.Bytes == "" && f.URI != "":
 		return nil, errors.New("a2a: file content is given by uri, not inline bytes")
 	case f.Bytes == "":

@@ -102,7 +102,7 @@ func partRows() []hostileRow {
 		{name: "data null", body: rpc(withArtifact(`[{"kind":"data","data":null}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`null`)}))},
 		{name: "data absent", body: rpc(withArtifact(`[{"kind":"data"}]`)), want: protoErr(`task result does not decode: artifacts[0].parts[0]: data part has no "data"`, nil)},
 		{name: "file with bytes and uri", body: rpc(withArtifact(`[{"kind":"file","file":{"bytes":"aGk=","uri":"https://files.example/x"}}]`)),
-			want: all(isTask(artifactOf(a2a.FilePart{File: a2a.FileContent{Bytes: "aGk=", URI: "https://files.example/x"}})), fileDecode("hi", ""))},
+			want: all(isTask(artifactOf(a2a.FilePart{File: a2a.FileContent{Bytes: "aGk=", URI: "https://files.example/x"}})), fileDecode("", "both bytes and uri"))},
 		{name: "file with neither bytes nor uri", body: rpc(withArtifact(`[{"kind":"file","file":{"name":"x.txt"}}]`)),
 			want: all(isTask(artifactOf(a2a.FilePart{File: a2a.FileContent{Name: "x.txt"}})), fileDecode("", "neither bytes nor uri"))},
 		{name: "file with invalid base64", body: rpc(withArtifact(`[{"kind":"file","file":{"bytes":"!!not base64"}}]`)),
