@@ -62,8 +62,9 @@ type FilePart struct {
 
 // FileContent is the file inside a [FilePart]. Exactly one of Bytes and URI
 // should be set on the wire; a file with both or neither is kept as
-// received, and [FileContent.Decode] reports it. Bytes holds the base64 text exactly as received; use
-// [FileContent.Decode] for the raw bytes and [NewFileBytes] to build one.
+// received, and [FileContent.Decode] reports it. Bytes holds the base64
+// text exactly as received; use [FileContent.Decode] for the raw bytes and
+// [NewFileBytes] to build one.
 type FileContent struct {
 	Name     string `json:"name,omitempty"`
 	MIMEType string `json:"mimeType,omitempty"`
