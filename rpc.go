@@ -405,7 +405,9 @@ func (cl *call) checkReply(body []byte) (*reply, error) {
 		case len(bytes.TrimSpace(body)) == 0:
 			return nil, rep.fault(fmt.Sprintf("empty body with HTTP %d", status), nil)
 		case syntax != nil:
-			return nil, rep.fault("response is not JSON", syntax)
+			// Say what came instead: a proxy's login page, plain text.
+			return nil, rep.fault(fmt.Sprintf("response is not JSON (Content-Type %s, starting %s)",
+				cl.red.quote(cl.att.header.Get("Content-Type")), cl.red.quote(string(body))), syntax)
 		default:
 			return nil, rep.fault("response is not a JSON-RPC response object", nil)
 		}

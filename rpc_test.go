@@ -366,3 +366,16 @@ func TestDecodeErrorTypes(t *testing.T) {
 		t.Errorf("mistyped id: %v, want a *json.UnmarshalTypeError for id", err)
 	}
 }
+
+// TestNotJSONSaysWhatCame: a 2xx reply that is not JSON (a proxy's login
+// page) gives an error naming its Content-Type and first bytes, redacted.
+func TestNotJSONSaysWhatCame(t *testing.T) {
+	page := mockReply{ctype: "text/html; charset=utf-8", body: []byte(`<html><title>Sign in</title><p>key sk-page-secret-123</p>`)}
+	c, _ := newMock(t, []mockReply{page}, a2a.WithAPIKey("sk-page-secret-123"))
+	_, err := c.GetTask(context.Background(), "t")
+	pe, ok := errors.AsType[*a2a.ProtocolError](err)
+	if !ok || !strings.Contains(pe.Error(), `Content-Type "text/html; charset=utf-8", starting "<html><title>Sign in</title><p>key [RED`) {
+		t.Errorf("err = %v, want the Content-Type and the page's first bytes", err)
+	}
+	noSecrets(t, errorTexts(err), "sk-page-secret-123")
+}
