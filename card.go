@@ -276,7 +276,7 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 		}
 		shown := target
 		shown.User, shown.RawQuery, shown.Fragment, shown.RawFragment = nil, "", "", ""
-		cerr.Attempts = append(cerr.Attempts, CardAttempt{URL: shown.String(), StatusCode: status, Err: err})
+		cerr.Attempts = append(cerr.Attempts, CardAttempt{URL: c.red.str(shown.String()), StatusCode: status, Err: err})
 		if status != http.StatusNotFound {
 			break
 		}

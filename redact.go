@@ -60,9 +60,15 @@ func newRedactor(u *url.URL, apiKey, bearer string, header http.Header) *redacto
 }
 
 // url adds the credentials a URL may carry: its userinfo (and the Basic
-// credentials net/http makes of it), and its query values: all of those
-// of credential-named parameters, the others from 4 bytes up.
+// credentials net/http makes of it), its query values (all of those of
+// credential-named parameters, the others from 4 bytes up), and the
+// segments of its path that look like a key (tokenish).
 func (f formSet) url(u *url.URL) {
+	for seg := range strings.SplitSeq(u.Path, "/") {
+		if tokenish(seg) {
+			f.secret(seg)
+		}
+	}
 	if u.User != nil {
 		f.add(u.User.Username(), 4)
 		if p, ok := u.User.Password(); ok {
@@ -167,7 +173,8 @@ func (r *redactor) str(s string) string {
 }
 
 // unescapeASCII returns s with every escape of a printable ASCII character
-// undone: \uXXXX and \xXX (JSON, Go), %XX (URLs), &#DD; and &#xHH; (HTML).
+// undone: \uXXXX, \xXX and \/ (JSON, Go), %XX (URLs), &#DD; and &#xHH;
+// (HTML).
 // ok is false when s holds none.
 func unescapeASCII(s string) (string, bool) {
 	var b strings.Builder
@@ -197,6 +204,8 @@ func escapedASCII(s string) (c byte, n int) {
 		return byte(v), err == nil && v > 0x20 && v < 0x7f
 	}
 	switch {
+	case len(s) >= 2 && s[0] == '\\' && s[1] == '/':
+		return '/', 2
 	case len(s) >= 6 && s[0] == '\\' && (s[1] == 'u' || s[1] == 'U'):
 		if c, ok := hex(s[2:6]); ok {
 			return c, 6
@@ -267,6 +276,28 @@ func (r *redactor) err(err error) error {
 		return errors.New(msg)
 	}
 	return err
+}
+
+// tokenish reports whether a path segment looks like a key put in a URL
+// ("/agents/sk-live-9f8e7d6c5b4a/…"): 16 bytes or more of letters, digits
+// and "-_.~", letters and digits both among them.
+func tokenish(seg string) bool {
+	if len(seg) < 16 {
+		return false
+	}
+	letters, digits := false, false
+	for _, r := range seg {
+		switch {
+		case 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z':
+			letters = true
+		case '0' <= r && r <= '9':
+			digits = true
+		case strings.ContainsRune("-_.~", r):
+		default:
+			return false
+		}
+	}
+	return letters && digits
 }
 
 // credentialName reports whether a header or query parameter name suggests

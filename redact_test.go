@@ -285,3 +285,36 @@ func TestSecretsEscapedInReplies(t *testing.T) {
 		noSecrets(t, errorTexts(err), key, tail)
 	}
 }
+
+// TestSecretsEscapedMixed: a push token and a Basic credential echoed with
+// their "/" as "\/" and another character as a \u escape in upper case,
+// and a key in the card URL's path, are redacted everywhere they show.
+func TestSecretsEscapedMixed(t *testing.T) {
+	const token = "tok/en<12345678"
+	const user, pass = "caller", "p/ss?word-9f8e"
+	basic := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
+	echo := strings.NewReplacer("/", `\/`, "<", `\u003C`).Replace(token)
+	basicEcho := strings.ReplaceAll(basic, "/", `\/`)
+	if !strings.Contains(basic, "/") {
+		t.Fatalf("pick a password whose Basic form has a /: %s", basic)
+	}
+	srv, _ := serveFake(t, mockReply{body: []byte(`{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32602,"message":"bad","data":"` + echo + ` ` + basicEcho + `"}}`)})
+	endpoint := strings.Replace(srv.URL, "http://", "http://"+user+":"+url.PathEscape(pass)+"@", 1)
+	c, err := a2a.NewClient(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.SetTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: "t",
+		PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://hook.example/", Token: token}})
+	if _, ok := errors.AsType[*a2a.RPCError](err); !ok {
+		t.Fatalf("err = %v", err)
+	}
+	noSecrets(t, errorTexts(err), token, "12345678", basic, basicEcho, echo)
+
+	const key = "sk-live-9f8e7d6c5b4a3210"
+	_, err = a2a.ResolveAgentCard(context.Background(), "http://127.0.0.1:1/agents/"+key+"/", a2a.WithMaxRetries(0))
+	if _, ok := errors.AsType[*a2a.CardError](err); !ok {
+		t.Fatalf("err = %v, want a CardError", err)
+	}
+	noSecrets(t, errorTexts(err), key)
+}
