@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -140,7 +139,11 @@ func grow[T any](d *jsonReader, list []T) ([]T, bool) {
 	if !d.charge(int64(n) * int64(reflect.TypeFor[T]().Size())) {
 		return list, false
 	}
-	return slices.Grow(list, n-len(list)), true
+	// Not slices.Grow: under the race detector its append of a make
+	// allocates twice.
+	grown := make([]T, len(list), n)
+	copy(grown, list)
+	return grown, true
 }
 
 // err returns the problem that decides the reading: a syntax error, else
