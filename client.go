@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/hashicorp/go-cleanhttp"
 )
 
 // Client calls one A2A agent over JSON-RPC 2.0 on HTTP: message/send,
@@ -30,11 +29,13 @@ type Client struct {
 	agentID, agentCode string
 	proto              binding
 
-	hc               *http.Client // every call's, redirects guarded
-	streamHC         *http.Client // hc without the default client's overall timeout
+	hc               *http.Client      // every call's, redirects guarded
+	streamHC         *http.Client      // hc without the default client's overall timeout
+	transport        http.RoundTripper // under both, for CloseIdleConnections
 	maxRetries       int
 	waitMin, waitMax time.Duration
 	maxBody          int64
+	streamIdle       time.Duration // 0: none
 
 	card   atomic.Pointer[AgentCard]
 	log    *slog.Logger
@@ -68,6 +69,7 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 		waitMin:    cfg.waitMin,
 		waitMax:    cfg.waitMax,
 		maxBody:    cfg.maxBody,
+		streamIdle: cfg.streamIdle,
 		log:        cfg.logger,
 		red:        newRedactor(u, cfg.apiKey, cfg.bearer, cfg.header),
 	}
@@ -100,15 +102,24 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 		c.header.Set("Authorization", "Bearer "+cfg.bearer)
 	}
 
-	c.hc = guardRedirects(cfg.httpClient)
-	c.streamHC = c.hc
-	if cfg.httpClient == nil {
-		// A stream lasts as long as the task; only ctx bounds it.
-		streamHC := *c.hc
-		streamHC.Timeout = 0
-		c.streamHC = &streamHC
-	}
+	c.hc, c.streamHC, c.transport = httpClients(cfg.httpClient, cfg.firstByte)
 	return c, nil
+}
+
+// CloseIdleConnections closes the idle keep-alive connections of the
+// client's transport, as [http.Client.CloseIdleConnections] does, without
+// touching connections in use. Clients made without [WithHTTPClient] share
+// one transport (one pool of connections for the whole program, so clients
+// made and dropped leave no pools behind), and this closes its idle
+// connections for all of them; with WithHTTPClient it is the caller's
+// transport. The client stays usable.
+func (c *Client) CloseIdleConnections() {
+	if c == nil || c.transport == nil {
+		return
+	}
+	if ci, ok := c.transport.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
 }
 
 // errNotMade is the error of a method called on a nil or zero Client.
@@ -121,32 +132,6 @@ func (c *Client) usable() error {
 		return errNotMade
 	}
 	return nil
-}
-
-// guardRedirects returns a copy of hc (or a default client) whose redirect
-// policy never leaves the endpoint's host and never turns a POST into a GET:
-// such a redirect ends the request with the 3xx reply ([*HTTPError]).
-func guardRedirects(hc *http.Client) *http.Client {
-	var cp http.Client
-	if hc != nil {
-		cp = *hc
-	} else {
-		t := cleanhttp.DefaultPooledTransport()
-		t.MaxIdleConnsPerHost = 64
-		cp = http.Client{Transport: t, Timeout: DefaultTimeout}
-	}
-	next := cp.CheckRedirect
-	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		first := via[0]
-		if req.URL.Host != first.URL.Host || req.URL.Scheme != first.URL.Scheme || req.Method != first.Method || len(via) > 3 {
-			return http.ErrUseLastResponse
-		}
-		if next != nil {
-			return next(req, via)
-		}
-		return nil
-	}
-	return &cp
 }
 
 // SendResult is what message/send returns: a [*Task] or a [*Message] (A2A

@@ -6,11 +6,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/caoliao-a2a/a2a-go/a2atest"
@@ -347,4 +349,69 @@ func TestSendFollowUpOtherTask(t *testing.T) {
 	if _, ok := errors.AsType[*a2a.ProtocolError](err); !ok || res != nil {
 		t.Errorf("SendFollowUp = %v, %v; want a ProtocolError", res, err)
 	}
+}
+
+// TestConnectionsReused: clients made and dropped, one per round as a
+// discovery loop makes them, share one pool: the agent sees a connection
+// or two, not one per client, and nothing is left open when they go.
+func TestConnectionsReused(t *testing.T) {
+	card := `{"name":"a","url":"%s","capabilities":{}}`
+	var srvURL string
+	srv, _, n := serveFakeConns(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+		if r.Method == http.MethodGet {
+			fmt.Fprintf(w, card, srvURL)
+			return
+		}
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"kind":"task","id":"t","status":{"state":"completed"}}}`, id)
+	}})
+	srvURL = srv.URL
+	for range 100 {
+		c, err := a2a.ResolveAgentCard(context.Background(), srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		client, err := a2a.NewClientFromCard(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := client.GetTask(context.Background(), "t"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := n.opened.Load(); got > 4 {
+		t.Errorf("the agent saw %d connections for 100 dropped clients, want them to share a pool", got)
+	}
+}
+
+// TestGivingUpKeepsThePool: a call that gives up (a 503 not retried) does
+// not close the pool's idle connections under the other calls; and
+// CloseIdleConnections closes them when asked.
+func TestGivingUpKeepsThePool(t *testing.T) {
+	ok := mockReply{body: []byte(`{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"task","id":"t","status":{"state":"completed"}}}`)}
+	busy := mockReply{status: 503, body: []byte("busy")}
+	srv, _, n := serveFakeConns(t, ok, busy, ok)
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	c, _ := a2a.NewClient(srv.URL, a2a.WithHTTPClient(&http.Client{Transport: tr}), a2a.WithMaxRetries(0))
+	ctx := context.Background()
+	if _, err := c.GetTask(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GetTask(ctx, "t"); err == nil {
+		t.Fatal("the 503 gave no error")
+	}
+	if _, err := c.GetTask(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if got := n.opened.Load(); got != 1 {
+		t.Errorf("%d connections for three calls, want the one kept across the failure", got)
+	}
+	c.CloseIdleConnections()
+	for range 10000 { // the close reaches the server soon after; a hang guard, not a timing check
+		if n.closed.Load() == 1 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Errorf("CloseIdleConnections left the idle connection open")
 }

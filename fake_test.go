@@ -5,10 +5,12 @@ import (
 	stdcmp "cmp"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -168,10 +170,29 @@ func newEcho(t testing.TB, body string, status int, chunked bool) http.RoundTrip
 
 // serveFake starts the fake on a loopback server, closed at the test's end.
 func serveFake(t testing.TB, replies ...mockReply) (*httptest.Server, *fake) {
-	f := &fake{t: t, replies: replies}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
+	srv, f, _ := serveFakeConns(t, replies...)
 	return srv, f
+}
+
+// conns counts the connections a server accepted and saw closed.
+type conns struct{ opened, closed atomic.Int64 }
+
+// serveFakeConns is serveFake, counting the server's connections.
+func serveFakeConns(t testing.TB, replies ...mockReply) (*httptest.Server, *fake, *conns) {
+	f := &fake{t: t, replies: replies}
+	n := &conns{}
+	srv := httptest.NewUnstartedServer(f)
+	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		switch st {
+		case http.StateNew:
+			n.opened.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			n.closed.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, f, n
 }
 
 // withID returns body with its top-level "id" replaced by id, so a recorded

@@ -32,6 +32,7 @@ type clientConfig struct {
 	maxRetries                int
 	waitMin, waitMax          time.Duration
 	maxBody                   int64
+	firstByte, streamIdle     time.Duration
 	userAgent                 string
 	logger                    *slog.Logger
 }
@@ -206,6 +207,41 @@ func WithMaxResponseBytes(n int64) Option {
 			return fmt.Errorf("a2a: max response bytes %d must be positive", n)
 		}
 		c.maxBody = n
+		return nil
+	}
+}
+
+// WithFirstByteTimeout bounds the time from sending a request to the
+// first byte of its reply (its headers), per attempt, for every call,
+// streams included: an attempt that gets nothing in d fails as a timeout
+// (a *TransportError matching context.DeadlineExceeded) and is retried
+// where its method allows. A plain reply must also arrive whole within d;
+// an event stream, once open, is bounded by ctx and
+// [WithStreamIdleTimeout]. The default is the HTTP client's Timeout, or
+// [DefaultTimeout] when it has none. It returns an error from NewClient
+// when d is not positive.
+func WithFirstByteTimeout(d time.Duration) Option {
+	return func(c *clientConfig) error {
+		if d <= 0 {
+			return fmt.Errorf("a2a: first-byte timeout %s must be positive", d)
+		}
+		c.firstByte = d
+		return nil
+	}
+}
+
+// WithStreamIdleTimeout ends a stream ([Client.StreamMessage],
+// [Client.Resubscribe]) that sends no event for d, with a
+// *[TransportError] matching context.DeadlineExceeded. Comment lines an
+// agent sends to keep a stream alive count as traffic. The default is no
+// bound: only ctx ends a quiet stream. It returns an error from NewClient
+// when d is not positive.
+func WithStreamIdleTimeout(d time.Duration) Option {
+	return func(c *clientConfig) error {
+		if d <= 0 {
+			return fmt.Errorf("a2a: stream idle timeout %s must be positive", d)
+		}
+		c.streamIdle = d
 		return nil
 	}
 }

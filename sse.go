@@ -3,9 +3,13 @@ package a2a
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
+	"time"
 )
 
 // Server-Sent Events framing, for message/stream and tasks/resubscribe.
@@ -19,17 +23,55 @@ type eventStream struct {
 	decoded bool // a gzip reader of the client's sits between wire and sse
 }
 
-// openEvents starts reading resp's events. fault says why the body cannot
-// be decoded (an unknown Content-Encoding, bad gzip data); err is a failure
-// of the connection.
-func openEvents(resp *http.Response, max int64, red *redactor) (events *eventStream, fault, err error) {
-	wire := &wireReader{r: resp.Body, left: -1} // each event is capped instead
-	body, fault, err := contentReader(resp, wire, red)
-	if fault != nil || err != nil {
-		return nil, fault, err
+// openEvents starts reading resp's events. With idle > 0, a stream that
+// sends nothing for idle is closed, and its read fails with errStreamIdle.
+// fault says why the body cannot be decoded (an unknown Content-Encoding,
+// bad gzip data); err is a failure of the connection. close releases what
+// it holds, not the body.
+func openEvents(resp *http.Response, max int64, red *redactor, idle time.Duration) (events *eventStream, close func(), fault, err error) {
+	var src io.Reader = resp.Body
+	close = func() {}
+	if idle > 0 {
+		w := &idleWatch{r: resp.Body, d: idle}
+		w.t = time.AfterFunc(idle, func() { w.fired.Store(true); resp.Body.Close() })
+		src, close = w, func() { w.t.Stop() }
 	}
-	return &eventStream{sse: newSSEReader(body, max), wire: wire, decoded: body != resp.Body}, nil, nil
+	plain := &http.Response{Header: resp.Header, Uncompressed: resp.Uncompressed, Body: io.NopCloser(src)}
+	wire := &wireReader{r: src, left: -1} // each event is capped instead
+	body, fault, err := contentReader(plain, wire, red)
+	if fault != nil || err != nil {
+		close()
+		return nil, nil, fault, err
+	}
+	return &eventStream{sse: newSSEReader(body, max), wire: wire, decoded: body != plain.Body}, close, nil, nil
 }
+
+// idleWatch reads a stream, putting off its timer t by d at each byte
+// that arrives; when t fires, it closes the stream.
+type idleWatch struct {
+	r     io.Reader
+	d     time.Duration
+	t     *time.Timer
+	fired atomic.Bool
+}
+
+func (w *idleWatch) Read(p []byte) (int, error) {
+	n, err := w.r.Read(p)
+	if n > 0 {
+		w.t.Reset(w.d)
+	}
+	if err != nil && w.fired.Load() {
+		err = errStreamIdle{w.d}
+	}
+	return n, err
+}
+
+// errStreamIdle is a stream that sent nothing for d.
+type errStreamIdle struct{ d time.Duration }
+
+func (e errStreamIdle) Error() string { return fmt.Sprintf("no event within %s", e.d) }
+func (e errStreamIdle) Timeout() bool { return true }
+func (e errStreamIdle) Unwrap() error { return context.DeadlineExceeded }
 
 // next returns the data of the next event. Its errors: io.EOF at the end
 // of the stream; errEventTooLarge; a *badStreamData for gzip data that is

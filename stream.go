@@ -125,9 +125,11 @@ func (t *Task) Apply(ev Event) {
 // (the connection broke), ctx's error, or, before anything is sent, the
 // errors of [Client.SendMessage] and an *[UnsupportedByCardError] when the
 // client's card says streaming is false. Breaking out of the loop closes the
-// connection at once. The stream is not retried once it has opened; only
-// ctx bounds its length (and the Timeout of a client given to
-// [WithHTTPClient]). A plain JSON-RPC result instead of a stream is yielded
+// connection at once. Until the stream opens, each attempt is bounded by
+// [WithFirstByteTimeout] (default [DefaultTimeout]) even when ctx has no
+// deadline. The stream is not retried once it has opened; ctx bounds its
+// length (and the Timeout of a client given to [WithHTTPClient]), and
+// [WithStreamIdleTimeout] the wait between its events. A plain JSON-RPC result instead of a stream is yielded
 // as the one event. The sequence sends the message when it is ranged over,
 // once: ranging over it again yields only an error (call StreamMessage
 // again to send again).
@@ -155,8 +157,10 @@ func (c *Client) StreamMessage(ctx context.Context, msg Message, opts ...CallOpt
 // tasks/resubscribe (A2A v0.3 §7.9), after a dropped connection. Whether
 // events sent while disconnected are replayed is up to the agent. Events and
 // errors are as for [Client.StreamMessage]; an unknown task gives an
-// *[RPCError] matching [ErrTaskNotFound]. It is retried like tasks/get until
-// the stream opens.
+// *[RPCError] matching [ErrTaskNotFound]. Until the stream opens it is
+// retried like tasks/get: a failed attempt, or one whose reply does not
+// start within [WithFirstByteTimeout], is tried again, up to
+// [WithMaxRetries] times.
 func (c *Client) Resubscribe(ctx context.Context, taskID string) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		if err := c.usable(); err != nil {
@@ -189,7 +193,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 		return
 	}
 	defer resp.Body.Close()
-	events, fault, err := openEvents(resp, c.maxBody, cl.red)
+	events, closeEvents, fault, err := openEvents(resp, c.maxBody, cl.red, c.streamIdle)
 	switch {
 	case fault != nil:
 		yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", fault))
@@ -198,6 +202,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 		yield(nil, cl.connFault(ctx, err))
 		return
 	}
+	defer closeEvents()
 	for {
 		data, err := events.next()
 		var bad *badStreamData

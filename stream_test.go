@@ -349,3 +349,80 @@ func TestApplyKeepsTerminal(t *testing.T) {
 		t.Errorf("task = %+v, want still completed with the late artifact", task)
 	}
 }
+
+// TestStreamTimeouts: a stream cannot wait forever, even with a ctx that
+// has no deadline: an attempt whose reply does not start within the
+// first-byte bound fails as a timeout (and Resubscribe tries again, as
+// tasks/get would), a plain reply trickled past it likewise, and with an
+// idle bound a stream that goes quiet ends.
+func TestStreamTimeouts(t *testing.T) {
+	const event = `data: {"jsonrpc":"2.0","id":%s,"result":{"kind":"status-update","taskId":"t1","contextId":"c","status":{"state":"working"}}}` + "\n\n"
+	hang := func(w http.ResponseWriter, r *http.Request, id string) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second): // a hang guard
+		}
+	}
+	open := func(quietAfter bool) func(w http.ResponseWriter, r *http.Request, id string) {
+		return func(w http.ResponseWriter, r *http.Request, id string) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, event, id)
+			http.NewResponseController(w).Flush()
+			if quietAfter {
+				hang(w, r, id)
+			}
+		}
+	}
+	trickle := func(w http.ResponseWriter, r *http.Request, id string) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(200)
+		for range 200 {
+			if _, err := io.WriteString(w, " "); err != nil || http.NewResponseController(w).Flush() != nil {
+				return
+			}
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	tests := []struct {
+		name    string
+		replies []mockReply
+		resume  bool
+		opts    []a2a.Option
+		events  int
+		reqs    int
+	}{
+		{"message/stream, no headers", []mockReply{{serve: hang}}, false, []a2a.Option{a2a.WithFirstByteTimeout(200 * time.Millisecond)}, 0, 1},
+		{"resubscribe, no headers, then a stream", []mockReply{{serve: hang}, {serve: open(false)}}, true,
+			[]a2a.Option{a2a.WithFirstByteTimeout(200 * time.Millisecond), a2a.WithRetryWait(time.Millisecond, 2*time.Millisecond)}, 1, 2},
+		{"a plain reply trickled", []mockReply{{serve: trickle}}, false, []a2a.Option{a2a.WithFirstByteTimeout(200 * time.Millisecond)}, 0, 1},
+		{"a stream gone quiet", []mockReply{{serve: open(true)}}, false, []a2a.Option{a2a.WithStreamIdleTimeout(200 * time.Millisecond)}, 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, f := serveFake(t, tt.replies...)
+			c, err := a2a.NewClient(srv.URL, tt.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seq := c.StreamMessage(context.Background(), a2a.NewTextMessage("go"))
+			if tt.resume {
+				seq = c.Resubscribe(context.Background(), "t1")
+			}
+			got, err := collect(seq)
+			if tt.resume {
+				if err != nil || len(got) != tt.events {
+					t.Errorf("events %v, err %v; want %d events after a retry", got, err, tt.events)
+				}
+			} else if _, ok := errors.AsType[*a2a.TransportError](err); !ok || !errors.Is(err, context.DeadlineExceeded) || len(got) != tt.events {
+				t.Errorf("events %v, err %v; want %d events, then a TransportError matching context.DeadlineExceeded", got, err, tt.events)
+			}
+			if n := f.count(); n != tt.reqs {
+				t.Errorf("%d requests, want %d", n, tt.reqs)
+			}
+		})
+	}
+}
