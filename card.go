@@ -51,6 +51,10 @@ type AgentCard struct {
 	Signatures                        []AgentCardSignature      `json:"signatures,omitzero"`
 
 	raw json.RawMessage
+	// origin is where the card was read ("https://host:443"):
+	// ResolveAgentCard's card URL, or the endpoint that served an
+	// extended card; empty for a card built or decoded by the caller.
+	origin string
 }
 
 // Raw returns the JSON the card was decoded from, or nil for a card built in
@@ -269,6 +273,7 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 		target.Path, target.RawPath = p, ""
 		card, status, err := c.getCard(ctx, target.String())
 		if err == nil {
+			card.origin = originOf(&target)
 			return card, nil
 		}
 		if ctx.Err() != nil {
@@ -304,17 +309,39 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 // anything, calls the card says the agent cannot take (streaming and push
 // notification config when those capabilities are false, the extended card
 // when supportsAuthenticatedExtendedCard is false) with an
-// *[UnsupportedByCardError]. opts are as for [NewClient]. It returns
-// [ErrNoJSONRPCInterface] or NewClient's errors.
+// *[UnsupportedByCardError]. opts are as for [NewClient].
+//
+// A card names its endpoint itself, so credentials are sent there only
+// where the card came from. When opts carry credentials ([WithAPIKey],
+// [WithBearerToken], a [WithHeader] whose name suggests one, such as
+// Authorization or Cookie) and the card was read by [ResolveAgentCard] or
+// [Client.GetAuthenticatedExtendedCard], the endpoint must be on the
+// origin (scheme, host and port) the card was read from, or on a host
+// named with [WithTrustedHosts]; and a card read over https never sends
+// them over http, trusted host or not. Otherwise it returns an
+// *[UntrustedEndpointError] naming both. A card built or decoded by the
+// caller has no origin: the caller vouches for its URL. Credentials that an
+// [http.Client] given to [WithHTTPClient] adds itself are beyond this
+// check.
+//
+// It also returns [ErrNoJSONRPCInterface] or NewClient's errors.
 func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 	endpoint, err := card.JSONRPCURL()
 	if err != nil {
 		return nil, err
 	}
-	c, err := NewClient(endpoint, opts...)
+	u, err := parseEndpoint(endpoint)
 	if err != nil {
 		return nil, err
 	}
+	cfg, err := newClientConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.mayCarryCredentials(card.origin, u); err != nil {
+		return nil, err
+	}
+	c := newClient(endpoint, u, cfg)
 	c.card.Store(card)
 	return c, nil
 }
@@ -370,6 +397,7 @@ func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context) (*AgentCard, 
 	}
 	// The agent has just served an extended card; an extended card that
 	// leaves the flag out must not lock out the next refresh.
+	card.origin = c.origin
 	known := *card
 	known.SupportsAuthenticatedExtendedCard = true
 	c.card.Store(&known)

@@ -23,6 +23,7 @@ import (
 // the errors each method can return.
 type Client struct {
 	endpoint string
+	origin   string      // the endpoint's, as originOf writes it
 	header   http.Header // sent with every request
 	// The agent selector put at the top level of every request body; at
 	// most one is set.
@@ -49,6 +50,20 @@ type Client struct {
 // when endpoint is not an absolute http or https URL, or an option is
 // given bad input.
 func NewClient(endpoint string, opts ...Option) (*Client, error) {
+	u, err := parseEndpoint(endpoint)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := newClientConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return newClient(endpoint, u, cfg), nil
+}
+
+// parseEndpoint parses an endpoint, which must be an absolute http or
+// https URL.
+func parseEndpoint(endpoint string) (*url.URL, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil {
 		return nil, errors.New("a2a: endpoint is not a valid URL")
@@ -56,12 +71,14 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, errors.New("a2a: endpoint must be an absolute http:// or https:// URL")
 	}
-	cfg, err := newClientConfig(opts)
-	if err != nil {
-		return nil, err
-	}
+	return u, nil
+}
+
+// newClient makes the client of NewClient from its checked input.
+func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 	c := &Client{
 		endpoint:   endpoint,
+		origin:     originOf(u),
 		agentID:    cfg.agentID,
 		agentCode:  cfg.agentCode,
 		proto:      v03{},
@@ -103,7 +120,7 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	}
 
 	c.hc, c.streamHC, c.transport = httpClients(cfg.httpClient, cfg.firstByte)
-	return c, nil
+	return c
 }
 
 // CloseIdleConnections closes the idle keep-alive connections of the

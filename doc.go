@@ -72,6 +72,9 @@
 //   - [*CardError]: [ResolveAgentCard] found no card, listing every URL tried;
 //   - [*UnsupportedByCardError]: before anything is sent, a call the
 //     client's agent card rules out ([NewClientFromCard]);
+//   - [*UntrustedEndpointError]: [NewClientFromCard] would send the
+//     client's credentials to an endpoint off the card's own origin, or
+//     over http from a card read over https;
 //   - the context's error, wrapped, when ctx ends first;
 //   - [ErrNoJSONRPCInterface]: [NewClientFromCard] got a card without a
 //     JSON-RPC endpoint;
@@ -110,7 +113,9 @@
 // # Discovery, streaming, push
 //
 // [ResolveAgentCard] reads an agent's card and [NewClientFromCard] builds a
-// client for its JSON-RPC endpoint that refuses calls the card rules out.
+// client for its JSON-RPC endpoint that refuses calls the card rules out,
+// and sends credentials only to the card's own origin or hosts named with
+// [WithTrustedHosts].
 // [Client.StreamMessage] and [Client.Resubscribe] yield Server-Sent Events
 // as an iterator; [Task.Apply] folds them into a task. The
 // tasks/pushNotificationConfig methods register webhooks.

@@ -265,6 +265,33 @@ func (e *UnsupportedByCardError) Error() string {
 	return fmt.Sprintf("a2a: %s: the agent card says %s is false", e.Method, e.Capability)
 }
 
+// UntrustedEndpointError is returned by [NewClientFromCard], before
+// anything is sent, when the client would carry credentials to an endpoint
+// the card names off the origin the card was read from (and not on a host
+// of [WithTrustedHosts]), or from a card read over https to a plain http
+// endpoint.
+type UntrustedEndpointError struct {
+	// CardOrigin is where the card was read, e.g. "https://agent.example:443".
+	CardOrigin string
+	// Endpoint is the JSON-RPC endpoint the card names, without userinfo,
+	// query or fragment, redacted.
+	Endpoint string
+	// Downgrade is true when the card came over https and the endpoint is
+	// http: refused even on a trusted host.
+	Downgrade bool
+}
+
+// Error names both, e.g. "a2a: the agent card read at
+// https://agent.example:443 names its endpoint on another origin,
+// https://other.example/rpc; credentials go only to the card's origin and
+// hosts given to WithTrustedHosts".
+func (e *UntrustedEndpointError) Error() string {
+	if e.Downgrade {
+		return fmt.Sprintf("a2a: the agent card read at %s names a plain http endpoint, %s; credentials are never sent over http from a card read over https", e.CardOrigin, e.Endpoint)
+	}
+	return fmt.Sprintf("a2a: the agent card read at %s names its endpoint on another origin, %s; credentials go only to the card's origin and hosts given to WithTrustedHosts", e.CardOrigin, e.Endpoint)
+}
+
 // PollLimit names the budget that stopped a [Client.WaitTask].
 type PollLimit string
 

@@ -35,6 +35,7 @@ type clientConfig struct {
 	firstByte, streamIdle     time.Duration
 	userAgent                 string
 	logger                    *slog.Logger
+	trustedHosts              []trustedHost
 }
 
 // newClientConfig applies opts over the defaults.
@@ -242,6 +243,27 @@ func WithStreamIdleTimeout(d time.Duration) Option {
 			return fmt.Errorf("a2a: stream idle timeout %s must be positive", d)
 		}
 		c.streamIdle = d
+		return nil
+	}
+}
+
+// WithTrustedHosts names hosts, other than the origin an agent card was
+// read from, that [NewClientFromCard] may send the client's credentials
+// to when the card names an endpoint there: "agents.example.com" (any
+// port), "agents.example.com:8443", "10.0.0.7", "::1", "[::1]:9000". Names
+// are matched without regard to case, addresses in any spelling. A card read over https still never sends
+// credentials over http. [NewClient] ignores it. It returns an error from
+// NewClient when a host is empty, holds a scheme, path, space or control
+// character, or has a bad port.
+func WithTrustedHosts(hosts ...string) Option {
+	return func(c *clientConfig) error {
+		for _, h := range hosts {
+			t, err := parseTrustedHost(h)
+			if err != nil {
+				return err
+			}
+			c.trustedHosts = append(c.trustedHosts, t)
+		}
 		return nil
 	}
 }

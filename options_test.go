@@ -39,6 +39,18 @@ func TestNewClientValidation(t *testing.T) {
 		"workspace DEL":      {mockURL, []a2a.Option{a2a.WithWorkspace("ws\x7f")}},
 		"ua \\x1b":           {mockURL, []a2a.Option{a2a.WithUserAgent("demo\x1b[31m")}},
 		"header value \\x00": {mockURL, []a2a.Option{a2a.WithHeader("X-A", "a\x00")}},
+		"first byte 0":       {mockURL, []a2a.Option{a2a.WithFirstByteTimeout(0)}},
+		"stream idle -1":     {mockURL, []a2a.Option{a2a.WithStreamIdleTimeout(-1)}},
+		"trusted empty":      {mockURL, []a2a.Option{a2a.WithTrustedHosts("")}},
+		"trusted url":        {mockURL, []a2a.Option{a2a.WithTrustedHosts("https://a.example")}},
+		"trusted path":       {mockURL, []a2a.Option{a2a.WithTrustedHosts("a.example/x")}},
+		"trusted userinfo":   {mockURL, []a2a.Option{a2a.WithTrustedHosts("u@a.example")}},
+		"trusted port 0":     {mockURL, []a2a.Option{a2a.WithTrustedHosts("a.example:0")}},
+		"trusted port word":  {mockURL, []a2a.Option{a2a.WithTrustedHosts("a.example:http")}},
+		"trusted port empty": {mockURL, []a2a.Option{a2a.WithTrustedHosts("a.example:")}},
+		"trusted open [":     {mockURL, []a2a.Option{a2a.WithTrustedHosts("[::1")}},
+		"trusted colons":     {mockURL, []a2a.Option{a2a.WithTrustedHosts("a:b:c")}},
+		"trusted space":      {mockURL, []a2a.Option{a2a.WithTrustedHosts("a .example")}},
 	}
 	for name, tt := range bad {
 		c, err := a2a.NewClient(tt.endpoint, tt.opts...)

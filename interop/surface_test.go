@@ -45,7 +45,9 @@ func runSurface(t *testing.T, base, extendedName string) {
 	if !card.Capabilities.Streaming || !card.Capabilities.PushNotifications || !card.SupportsAuthenticatedExtendedCard || len(card.Skills) == 0 {
 		t.Fatalf("card: %+v", card)
 	}
-	c, err := a2a.NewClientFromCard(card, a2a.WithHTTPClient(hc))
+	// With a credential, the card's endpoint must be on the card's own
+	// origin: a peer's card passes that check.
+	c, err := a2a.NewClientFromCard(card, a2a.WithHTTPClient(hc), a2a.WithAPIKey("interop-key"))
 	if err != nil {
 		t.Fatal(err)
 	}
