@@ -129,3 +129,52 @@ func TestNotMadeClient(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStream feeds any bytes, as an event stream, to StreamMessage. The
+// sequence yields events and then at most one typed error, which ends it;
+// folding the events into a task with Task.Apply never panics, and a
+// terminal state, once reached, stays.
+func FuzzStream(f *testing.F) {
+	ev := func(result string) string {
+		return `data: {"jsonrpc":"2.0","id":{{id}},"result":` + result + "}\n\n"
+	}
+	for _, s := range []string{
+		ev(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"working"}}`) +
+			ev(`{"kind":"artifact-update","taskId":"t1","contextId":"c1","artifact":{"artifactId":"a","parts":[{"kind":"text","text":"摘要"}]},"append":true}`) +
+			ev(`{"kind":"status-update","taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"},"final":true}`),
+		": keep-alive\r\rdata: {\"jsonrpc\":\"2.0\",\r\ndata: \"id\":{{id}},\"result\":{\"kind\":\"message\",\"messageId\":\"m\",\"parts\":[]}}\r\n\r\n",
+		ev(`{"kind":"status-update","taskId":"t1","status":{"state":"completed"}}`) + ev(`{"kind":"status-update","taskId":"t1","status":{"state":"working"}}`),
+		ev(`{"kind":"status-update","taskId":"t2","status":{"state":"working"}}`) + ev(`{"kind":"task","id":"t3","status":{"state":"working"}}`),
+		"event: error\ndata: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"error\":{\"code\":\"-32001\",\"message\":\"gone\\u001b[2J\"}}\n\n",
+		"data: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"result\":{\"kind\":\"task\"",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fk := &fake{t: t, replies: []mockReply{{status: 200, ctype: "text/event-stream", body: body}}}
+		c, err := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: fk.transport()}), a2a.WithMaxRetries(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var task a2a.Task
+		ended := false
+		for ev, err := range c.StreamMessage(context.Background(), a2a.NewTextMessage("x")) {
+			if ended {
+				t.Fatalf("%v, %v yielded after an error", ev, err)
+			}
+			if err != nil {
+				ended = true
+				checkTypedError(t, err)
+				continue
+			}
+			if ev == nil {
+				t.Fatal("a nil event with a nil error")
+			}
+			before := task.Status.State
+			task.Apply(ev)
+			if before.Terminal() && task.Status.State != before {
+				t.Fatalf("Apply moved a %s task to %s", before, task.Status.State)
+			}
+		}
+	})
+}
