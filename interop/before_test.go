@@ -32,7 +32,7 @@ func init() {
 				}
 				return string(t.Status.State), nil
 			}
-			t, err := c.GetTask(ctx, "t1")
+			t, err := c.GetTask(ctx, w.taskID)
 			if err != nil {
 				return "", err
 			}

@@ -45,6 +45,7 @@ type workload struct {
 	name   string
 	result []byte // the JSON-RPC result, a Task
 	send   bool   // message/send instead of tasks/get
+	taskID string // the result's id: what tasks/get asks about
 }
 
 var (
@@ -70,6 +71,13 @@ func benchWorkloads() []workload {
 			{name: "Get1MiB", result: largeTask(1 << 20)},
 			{name: "Get200Artifacts", result: manyArtifacts(200)},
 			{name: "Send", result: small.Bytes(), send: true},
+		}
+		for i := range workloads {
+			var task struct{ ID string }
+			if err := json.Unmarshal(workloads[i].result, &task); err != nil || task.ID == "" {
+				panic(fmt.Sprintf("workload %s has no task id: %v", workloads[i].name, err))
+			}
+			workloads[i].taskID = task.ID
 		}
 	})
 	return workloads
@@ -255,7 +263,7 @@ func floorCaller(url string, hc *http.Client) caller {
 			Method  string `json:"method"`
 			Params  any    `json:"params"`
 		}
-		req := request{JSONRPC: "2.0", ID: id.Add(1), Method: "tasks/get", Params: map[string]string{"id": "t1"}}
+		req := request{JSONRPC: "2.0", ID: id.Add(1), Method: "tasks/get", Params: map[string]string{"id": w.taskID}}
 		if w.send {
 			req.Method = "message/send"
 			req.Params = map[string]any{"message": floorMessage{Kind: "message", MessageID: "m1", Role: "user",
@@ -299,7 +307,7 @@ func oursCaller(url string, hc *http.Client) caller {
 			}
 			return string(t.Status.State), nil
 		}
-		t, err := c.GetTask(ctx, "t1")
+		t, err := c.GetTask(ctx, w.taskID)
 		if err != nil {
 			return "", err
 		}
@@ -321,7 +329,7 @@ func peerCaller(url string, hc *http.Client) caller {
 			}
 			return string(t.Status.State), nil
 		}
-		t, err := tr.GetTask(ctx, &peer.TaskQueryParams{ID: "t1"})
+		t, err := tr.GetTask(ctx, &peer.TaskQueryParams{ID: peer.TaskID(w.taskID)})
 		if err != nil {
 			return "", err
 		}
