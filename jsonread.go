@@ -217,12 +217,28 @@ func (d *jsonReader) wrongType(want reflect.Type) {
 	if len(d.path) == 0 {
 		struc = "" // the value itself: "into Go value of type …"
 	}
-	d.mistype = &json.UnmarshalTypeError{Value: got, Type: want, Offset: int64(offset), Struct: struc, Field: d.pathString()}
+	path := d.pathString()
+	if d.charge(int64(len(path)) + errCost) {
+		d.mistype = &json.UnmarshalTypeError{Value: got, Type: want, Offset: int64(offset), Struct: struc, Field: path}
+	}
 }
 
-// mistyped records a value that is not what is due, at the reader's path.
+// errCost is what recording a mistyped value allocates besides its path
+// and text: the error value and its boxing. Charged like any value, so a
+// reply of a million mistyped parts (each read in soft mode, its error
+// built and dropped) stays within the budget.
+const errCost = 128
+
+// mistyped records a value that is not what is due, at the reader's path,
+// unless one came first.
 func (d *jsonReader) mistyped(what string) {
-	d.setMistype(fmt.Errorf("%s: %s", d.pathString(), what))
+	if d.mistype != nil || d.syntax != nil {
+		return
+	}
+	path := d.pathString()
+	if d.charge(int64(len(path)+len(what)) + errCost) {
+		d.mistype = fmt.Errorf("%s: %s", path, what)
+	}
 }
 
 // setMistype records err as the mistyped value, unless one came first.

@@ -71,11 +71,21 @@ func TestMemoryBound(t *testing.T) {
 		{"reference ids of \"\"", "get", task(`"history":[{"referenceTaskIds":[` + flood(`""`, size) + `]}]`), "", false},
 		{"a message of parts of {}", "send", `{"kind":"message","messageId":"m","parts":[` + flood("{}", size) + `]}`, "refused", false},
 		{"history of {} with a wrong id", "get", task(`"history":[` + flood("{}", size) + `]`), "refused", true},
+		{"honest history with a wrong id", "get", task(`"history":[` + flood(`{"kind":"message","messageId":"m-1","role":"agent","parts":[{"kind":"text","text":"ok"}]}`, size) + `]`), "refused", true},
+		{"parts of {} at the 10 MiB default cap", "get", task(`"artifacts":[{"artifactId":"a","parts":[` + flood("{}", 10*size-200) + `]}]`), "refused", false},
 		{"a stream event with history of {}", "stream", task(`"history":[` + flood("{}", size) + `]`), "refused", false},
 		{"card skills of {}", "card", `{"name":"a","url":"https://a/rpc","skills":[` + flood("{}", size) + `]}`, "refused", false},
 		{"card tags of \"\"", "card", `{"name":"a","url":"https://a/rpc","skills":[{"id":"s","tags":[` + flood(`""`, size) + `]}]}`, "", false},
 		{"card security schemes of {}", "card", `{"name":"a","url":"https://a/rpc","securitySchemes":{` + strings.TrimSuffix(strings.Repeat(`"k":{},`, size/7), ",") + `}}`, "refused", false},
 		{"push config list of {}", "pushList", `[` + flood("{}", size) + `]`, "refused", false},
+		{"parts of {\"text\":1}", "get", task(`"artifacts":[{"artifactId":"a","parts":[` + flood(`{"text":1}`, size) + `]}]`), "", false},
+		{"parts of {\"kind\":1}", "get", task(`"artifacts":[{"artifactId":"a","parts":[` + flood(`{"kind":1}`, size) + `]}]`), "", false},
+		{"parts of {\"file\":{\"bytes\":1}}", "get", task(`"artifacts":[{"artifactId":"a","parts":[` + flood(`{"file":{"bytes":1}}`, size) + `]}]`), "", false},
+		{"parts of {\"kind\":\"text\"}", "get", task(`"artifacts":[{"artifactId":"a","parts":[` + flood(`{"kind":"text"}`, size) + `]}]`), "", false},
+		{"card security of {}", "card", `{"name":"a","url":"https://a/rpc","security":[` + flood("{}", size) + `]}`, "", false},
+		{"card skill security of {}", "card", `{"name":"a","url":"https://a/rpc","skills":[{"id":"s","security":[` + flood("{}", size) + `]}]}`, "", false},
+		{"push configs with authentication {}", "pushList", `[` + flood(`{"pushNotificationConfig":{"authentication":{}}}`, size) + `]`, "", false},
+		{"card security of {\"k\":[]}", "card", `{"name":"a","url":"https://a/rpc","security":[` + flood(`{"k":[]}`, size) + `]}`, "", false},
 		{"a 1 MiB DataPart", "get", task(`"artifacts":[{"artifactId":"a","parts":[{"kind":"data","data":{"records":[` + flood(`{"id":"r1","ok":true}`, size) + `]}}]}]`), "ok", false},
 		{"4000 artifacts", "get", task(`"artifacts":[` + flood(`{"artifactId":"a1","name":"entity","parts":[{"kind":"data","data":{"n":1}},{"kind":"text","text":"设备正常"}]}`, size) + `]`), "ok", false},
 		{"history of honest messages", "get", task(`"history":[` + flood(`{"kind":"message","messageId":"m-1","role":"agent","parts":[{"kind":"text","text":"ok"}]}`, size) + `]`), "ok", false},
@@ -134,6 +144,11 @@ func TestMemoryBound(t *testing.T) {
 			t.Logf("%-40s reply %7d B, allocated %9d B = %5.2f× the reply; %v", row.name, reply, allocated, float64(allocated)/float64(reply), err)
 			if limit := 8*reply + 4<<20; allocated > limit {
 				t.Errorf("allocated %d bytes for a %d-byte reply, over 8× + 4 MiB (%d)", allocated, reply, limit)
+			}
+			// A reply with the wrong id costs its body and the error that
+			// keeps it (redacted), never a decoded result.
+			if limit := 3*reply + 1<<20; row.wrong && allocated > limit {
+				t.Errorf("allocated %d bytes for a %d-byte reply with a wrong id, over 3× + 1 MiB: was the result decoded?", allocated, reply)
 			}
 			switch _, isProto := errors.AsType[*a2a.ProtocolError](err); {
 			case row.want == "ok" && err != nil:

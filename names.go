@@ -78,6 +78,11 @@ type nameSchema struct {
 	// once decoded by encoding/json, growth of the slice included, in
 	// bytes; 0 for a value that is not a list.
 	cost int64
+	// open is what an object takes before its members, beyond the slot
+	// that holds it: a map's own table (encoding/json makes one for every
+	// object it fills, even an empty one, and the first entry brings a
+	// group of eight slots), or a pointer's target.
+	open int64
 }
 
 // schemaOf derives the schema of values of Go type t from its json tags:
@@ -97,8 +102,10 @@ func schemaOf(t reflect.Type) *nameSchema {
 var schemaCache sync.Map // reflect.Type → *nameSchema
 
 func buildSchema(t reflect.Type) *nameSchema {
+	var target int64 // what a pointer's target takes
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+		target = int64(t.Size())
 	}
 	switch t.Kind() {
 	case reflect.Slice:
@@ -106,11 +113,18 @@ func buildSchema(t reflect.Type) *nameSchema {
 			return nil // json.RawMessage and []byte: kept whole, not a list
 		}
 		// encoding/json grows a slice as it reads it: count each element
-		// twice.
-		return &nameSchema{elem: schemaOf(t.Elem()), cost: 2 * int64(t.Elem().Size())}
+		// twice, and what a pointer element points to.
+		cost := 2 * int64(t.Elem().Size())
+		if t.Elem().Kind() == reflect.Pointer {
+			cost += int64(t.Elem().Elem().Size())
+		}
+		return &nameSchema{elem: schemaOf(t.Elem()), cost: cost}
 	case reflect.Map:
-		// A map entry: its key, its value and the map's own bookkeeping.
-		return &nameSchema{values: schemaOf(t.Elem()), cost: 2 * (int64(t.Key().Size()+t.Elem().Size()) + 16)}
+		// A map entry: its key, its value and the map's own bookkeeping;
+		// the map itself, measured at about 100 bytes and a group of
+		// eight entries.
+		entry := int64(t.Key().Size() + t.Elem().Size())
+		return &nameSchema{values: schemaOf(t.Elem()), cost: 2 * (entry + 16), open: 128 + 12*entry}
 	case reflect.Struct:
 		var names []string
 		var walk []*nameSchema
@@ -130,7 +144,7 @@ func buildSchema(t reflect.Type) *nameSchema {
 		}
 		add(t)
 		if len(names) > 0 {
-			return &nameSchema{set: newNameSet(names...), walk: walk}
+			return &nameSchema{set: newNameSet(names...), walk: walk, open: target}
 		}
 	}
 	return nil
@@ -162,8 +176,14 @@ func walkNames(d *jsonReader, s *nameSchema) {
 	case s == nil:
 		d.skip()
 	case s.set != nil && c == '{':
+		if !d.charge(s.open) {
+			return
+		}
 		d.object(s.set, nil, func(i int) { walkNames(d, s.walk[i]) })
 	case s.cost > 0 && c == '{':
+		if !d.charge(s.open) {
+			return
+		}
 		d.object(nil, nil, func(int) {
 			if d.charge(s.cost) {
 				walkNames(d, s.values)
