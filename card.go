@@ -279,9 +279,7 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("a2a: agent card: %w", ctx.Err())
 		}
-		shown := target
-		shown.User, shown.RawQuery, shown.Fragment, shown.RawFragment = nil, "", "", ""
-		cerr.Attempts = append(cerr.Attempts, CardAttempt{URL: c.red.str(shown.String()), StatusCode: status, Err: err})
+		cerr.Attempts = append(cerr.Attempts, CardAttempt{URL: c.red.shownURL(target), StatusCode: status, Err: err})
 		if status != http.StatusNotFound {
 			break
 		}
@@ -316,8 +314,9 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 // [WithBearerToken], a [WithHeader] whose name suggests one, such as
 // Authorization or Cookie) and the card was read by [ResolveAgentCard] or
 // [Client.GetAuthenticatedExtendedCard], the endpoint must be on the
-// origin (scheme, host and port) the card was read from, or on a host
-// named with [WithTrustedHosts]; and a card read over https never sends
+// origin (scheme, host and port) the card was read from (or, for a card
+// read over http on port 80, https on port 443 of the same host), or on a
+// host named with [WithTrustedHosts]; and a card read over https never sends
 // them over http, trusted host or not. Otherwise it returns an
 // *[UntrustedEndpointError] naming both. A card built or decoded by the
 // caller has no origin: the caller vouches for its URL. Credentials that an
@@ -338,10 +337,10 @@ func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cfg.mayCarryCredentials(card.origin, u); err != nil {
+	c := newClient(endpoint, u, cfg)
+	if err := cfg.mayCarryCredentials(card.origin, u, c.red); err != nil {
 		return nil, err
 	}
-	c := newClient(endpoint, u, cfg)
 	c.card.Store(card)
 	return c, nil
 }

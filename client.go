@@ -119,7 +119,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		c.header.Set("Authorization", "Bearer "+cfg.bearer)
 	}
 
-	c.hc, c.streamHC, c.transport = httpClients(cfg.httpClient, cfg.firstByte)
+	c.hc, c.streamHC, c.transport = httpClients(cfg.httpClient, cfg.attempt, cfg.attemptSet)
 	return c
 }
 

@@ -353,7 +353,8 @@ func TestSendFollowUpOtherTask(t *testing.T) {
 
 // TestConnectionsReused: clients made and dropped, one per round as a
 // discovery loop makes them, share one pool: the agent sees a connection
-// or two, not one per client, and nothing is left open when they go.
+// or two, not one per client (before: two per round, each left open
+// until its idle timeout).
 func TestConnectionsReused(t *testing.T) {
 	card := `{"name":"a","url":"%s","capabilities":{}}`
 	var srvURL string

@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -108,24 +108,14 @@ func (e *RPCError) Error() string {
 	return fmt.Sprintf("a2a: %s: %s (code %d)", e.Method, printable(truncate(msg, maxMessageInError)), e.Code)
 }
 
-// printable returns server text fit for one line of a log: line breaks,
-// other control characters, terminal escape sequences and invalid UTF-8
-// are written as Go escapes (\n, \x1b, \xff); everything else, quotes
-// and Chinese included, stays as it is.
+// printable returns server text fit for one line of a log, escaped as
+// strconv.Quote escapes it (line breaks, other control characters,
+// terminal escape sequences, invalid UTF-8, quotes and backslashes; the
+// same escaping as every quoted server value in an error), without the
+// surrounding quotes. Chinese and other printable text stay as they are.
 func printable(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError && len(s[i:]) > 0 && !strings.HasPrefix(s[i:], "\uFFFD"):
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unicode.IsPrint(r) || r == ' ':
-			b.WriteRune(r)
-		default:
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-	}
-	return b.String()
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
 }
 
 const codeVersionNotSupported = -32009
@@ -264,6 +254,20 @@ type UnsupportedByCardError struct {
 func (e *UnsupportedByCardError) Error() string {
 	return fmt.Sprintf("a2a: %s: the agent card says %s is false", e.Method, e.Capability)
 }
+
+// timeoutError is an attempt or a stream that outlasted the client's own
+// bound on it (WithAttemptTimeout, WithStreamIdleTimeout): like a deadline
+// of ctx, it matches context.DeadlineExceeded, and as a net.Error its
+// Timeout is true. It reaches the caller inside a *TransportError.
+type timeoutError struct {
+	what string // "no reply", "no event"
+	d    time.Duration
+}
+
+func (e timeoutError) Error() string   { return fmt.Sprintf("%s within %s", e.what, e.d) }
+func (e timeoutError) Timeout() bool   { return true }
+func (e timeoutError) Temporary() bool { return true }
+func (e timeoutError) Unwrap() error   { return context.DeadlineExceeded }
 
 // UntrustedEndpointError is returned by [NewClientFromCard], before
 // anything is sent, when the client would carry credentials to an endpoint

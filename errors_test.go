@@ -86,7 +86,7 @@ func TestErrorStrings(t *testing.T) {
 // escapes, other text as it is.
 func TestRPCErrorPrintable(t *testing.T) {
 	e := &a2a.RPCError{Method: "tasks/get", Code: -32603, Message: "boom\nINFO forged line\r\x1b[31mred\x1b[0m \"查询\" \xff"}
-	want := `a2a: tasks/get: boom\nINFO forged line\r\x1b[31mred\x1b[0m "查询" \xff (code -32603)`
+	want := `a2a: tasks/get: boom\nINFO forged line\r\x1b[31mred\x1b[0m \"查询\" \xff (code -32603)`
 	if got := e.Error(); got != want {
 		t.Errorf("Error() = %s\nwant     %s", got, want)
 	}

@@ -13,8 +13,10 @@ import (
 const (
 	// DefaultMaxResponseBytes caps a response body: 10 MiB.
 	DefaultMaxResponseBytes = 10 << 20
-	// DefaultTimeout is the per-attempt timeout of the default HTTP client.
-	// A caller's ctx deadline applies on top of it.
+	// DefaultTimeout bounds each attempt of a call unless
+	// [WithAttemptTimeout] or the Timeout of a client given to
+	// [WithHTTPClient] says otherwise. A caller's ctx deadline applies on
+	// top of it.
 	DefaultTimeout = 60 * time.Second
 	// DefaultUserAgent is sent unless [WithUserAgent] says otherwise.
 	DefaultUserAgent = "caoliao-a2a-go/0.1"
@@ -32,7 +34,8 @@ type clientConfig struct {
 	maxRetries                int
 	waitMin, waitMax          time.Duration
 	maxBody                   int64
-	firstByte, streamIdle     time.Duration
+	attempt, streamIdle       time.Duration
+	attemptSet                bool
 	userAgent                 string
 	logger                    *slog.Logger
 	trustedHosts              []trustedHost
@@ -157,9 +160,12 @@ func WithAgentCode(code string) Option {
 // WithHTTPClient makes the client send requests through a shallow copy of hc
 // (its Transport, Timeout and Jar are used). The copy's CheckRedirect
 // refuses redirects to another host and method-changing redirects (301, 302,
-// 303 on POST) before calling hc's own. The default is an [http.Client] with
-// its own pooled transport (go-cleanhttp; never [http.DefaultTransport], which
-// tests and tracing libraries replace) and a [DefaultTimeout] per attempt.
+// 303 on POST) before calling hc's own. Each attempt is bounded by
+// [WithAttemptTimeout], by default hc's Timeout or, when hc has none,
+// [DefaultTimeout]. The default is an [http.Client] with a [DefaultTimeout]
+// per attempt on one pooled transport that every client made without this
+// option shares (go-cleanhttp's; never [http.DefaultTransport], which tests
+// and tracing libraries replace).
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *clientConfig) error {
 		if hc == nil {
@@ -212,31 +218,34 @@ func WithMaxResponseBytes(n int64) Option {
 	}
 }
 
-// WithFirstByteTimeout bounds the time from sending a request to the
-// first byte of its reply (its headers), per attempt, for every call,
-// streams included: an attempt that gets nothing in d fails as a timeout
-// (a *TransportError matching context.DeadlineExceeded) and is retried
-// where its method allows. A plain reply must also arrive whole within d;
-// an event stream, once open, is bounded by ctx and
-// [WithStreamIdleTimeout]. The default is the HTTP client's Timeout, or
-// [DefaultTimeout] when it has none. It returns an error from NewClient
-// when d is not positive.
-func WithFirstByteTimeout(d time.Duration) Option {
+// WithAttemptTimeout bounds each attempt of every call, even when ctx has
+// no deadline: a plain reply must arrive whole within d, and an event
+// stream ([Client.StreamMessage], [Client.Resubscribe]) must open (send its
+// headers) within d; once open, a stream is bounded by ctx and
+// [WithStreamIdleTimeout]. An attempt that runs out fails as a
+// *[TransportError] matching context.DeadlineExceeded and is retried
+// where its method allows (never message/send, which the agent may be
+// acting on). The default is the Timeout of the HTTP client, or
+// [DefaultTimeout] when it has none (a client given to [WithHTTPClient]
+// with no Timeout included); d == 0 sets no bound, leaving only ctx. It
+// returns an error from NewClient when d is negative.
+func WithAttemptTimeout(d time.Duration) Option {
 	return func(c *clientConfig) error {
-		if d <= 0 {
-			return fmt.Errorf("a2a: first-byte timeout %s must be positive", d)
+		if d < 0 {
+			return fmt.Errorf("a2a: attempt timeout %s is negative", d)
 		}
-		c.firstByte = d
+		c.attempt, c.attemptSet = d, true
 		return nil
 	}
 }
 
 // WithStreamIdleTimeout ends a stream ([Client.StreamMessage],
-// [Client.Resubscribe]) that sends no event for d, with a
-// *[TransportError] matching context.DeadlineExceeded. Comment lines an
-// agent sends to keep a stream alive count as traffic. The default is no
-// bound: only ctx ends a quiet stream. It returns an error from NewClient
-// when d is not positive.
+// [Client.Resubscribe]) once the client has waited d for the server's
+// next bytes, with a *[TransportError] matching context.DeadlineExceeded.
+// The time the caller spends on an event, between reads, does not count;
+// comment lines an agent sends to keep a stream alive are bytes like any
+// other. The default is no bound: only ctx ends a quiet stream. It returns
+// an error from NewClient when d is not positive.
 func WithStreamIdleTimeout(d time.Duration) Option {
 	return func(c *clientConfig) error {
 		if d <= 0 {
@@ -251,10 +260,11 @@ func WithStreamIdleTimeout(d time.Duration) Option {
 // read from, that [NewClientFromCard] may send the client's credentials
 // to when the card names an endpoint there: "agents.example.com" (any
 // port), "agents.example.com:8443", "10.0.0.7", "::1", "[::1]:9000". Names
-// are matched without regard to case, addresses in any spelling. A card read over https still never sends
-// credentials over http. [NewClient] ignores it. It returns an error from
-// NewClient when a host is empty, holds a scheme, path, space or control
-// character, or has a bad port.
+// are matched without regard to case or a final dot, addresses in any
+// spelling; there are no wildcards. A card read over https still never
+// sends credentials over http. [NewClient] ignores it. It returns an error
+// from NewClient when a host is empty, holds a scheme, path, wildcard,
+// space or control character, or has a bad port.
 func WithTrustedHosts(hosts ...string) Option {
 	return func(c *clientConfig) error {
 		for _, h := range hosts {

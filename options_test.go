@@ -39,7 +39,7 @@ func TestNewClientValidation(t *testing.T) {
 		"workspace DEL":      {mockURL, []a2a.Option{a2a.WithWorkspace("ws\x7f")}},
 		"ua \\x1b":           {mockURL, []a2a.Option{a2a.WithUserAgent("demo\x1b[31m")}},
 		"header value \\x00": {mockURL, []a2a.Option{a2a.WithHeader("X-A", "a\x00")}},
-		"first byte 0":       {mockURL, []a2a.Option{a2a.WithFirstByteTimeout(0)}},
+		"attempt -1":         {mockURL, []a2a.Option{a2a.WithAttemptTimeout(-1)}},
 		"stream idle -1":     {mockURL, []a2a.Option{a2a.WithStreamIdleTimeout(-1)}},
 		"trusted empty":      {mockURL, []a2a.Option{a2a.WithTrustedHosts("")}},
 		"trusted url":        {mockURL, []a2a.Option{a2a.WithTrustedHosts("https://a.example")}},
@@ -51,6 +51,7 @@ func TestNewClientValidation(t *testing.T) {
 		"trusted open [":     {mockURL, []a2a.Option{a2a.WithTrustedHosts("[::1")}},
 		"trusted colons":     {mockURL, []a2a.Option{a2a.WithTrustedHosts("a:b:c")}},
 		"trusted space":      {mockURL, []a2a.Option{a2a.WithTrustedHosts("a .example")}},
+		"trusted wildcard":   {mockURL, []a2a.Option{a2a.WithTrustedHosts("*.example.com")}},
 	}
 	for name, tt := range bad {
 		c, err := a2a.NewClient(tt.endpoint, tt.opts...)

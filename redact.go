@@ -157,6 +157,13 @@ func (f formSet) redactor() *redactor {
 	return &redactor{forms: forms, rep: strings.NewReplacer(pairs...)}
 }
 
+// shownURL is u as an error may show it: without userinfo, query or
+// fragment, redacted.
+func (r *redactor) shownURL(u url.URL) string {
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return r.str(u.String())
+}
+
 // str returns s with every secret replaced by "[REDACTED]". A server can
 // echo a secret with any of its characters escaped ("\u0045", "%45",
 // "&#69;"), which no list of spellings foresees: when s holds such escapes

@@ -81,6 +81,9 @@ type call struct {
 	start      time.Time
 	att        attempt
 	rc         retryablehttp.Client
+	// task is the task the call's results must be about: spec.taskID, or
+	// for a stream that named none, the task of its first event.
+	task string
 }
 
 // attempt is how one HTTP attempt of a call ended.
@@ -101,7 +104,7 @@ func (c *Client) newCall(spec callSpec) (*call, error) {
 		return nil, fmt.Errorf("a2a: %s: encode request: %w", spec.method, err)
 	}
 	return &call{c: c, spec: spec, red: c.red.with(spec.secrets, spec.secretURLs), id: env.ID,
-		httpMethod: http.MethodPost, target: c.endpoint, payload: payload}, nil
+		httpMethod: http.MethodPost, target: c.endpoint, payload: payload, task: spec.taskID}, nil
 }
 
 // newGet is a call that GETs target (an agent card), retried like
@@ -315,13 +318,18 @@ type reply struct {
 }
 
 // sameTask returns a *ProtocolError when got, the task a result or event
-// is about, is not the task the call asked about. An empty got (a message
-// that names no task) is not a mismatch.
-func (r *reply) sameTask(got string) error {
-	if want := r.cl.spec.taskID; want != "" && got != "" && got != want {
-		return r.fault(fmt.Sprintf("result is about task %s, not %s, the task asked about", r.cl.red.quote(got), r.cl.red.quote(want)), nil)
+// is about, is not the task of the call (call.task). An empty got is a
+// mismatch too, unless optional (a message, whose taskId v0.3 leaves
+// optional).
+func (r *reply) sameTask(got string, optional bool) error {
+	want := r.cl.task
+	switch {
+	case want == "" || got == want || got == "" && optional:
+		return nil
+	case got == "":
+		return r.fault(fmt.Sprintf("result names no task, where task %s was asked about", r.cl.red.quote(want)), nil)
 	}
-	return nil
+	return r.fault(fmt.Sprintf("result is about task %s, not %s, the task asked about", r.cl.red.quote(got), r.cl.red.quote(want)), nil)
 }
 
 // fault is a *ProtocolError about this reply.

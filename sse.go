@@ -3,9 +3,7 @@ package a2a
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"sync/atomic"
@@ -23,17 +21,18 @@ type eventStream struct {
 	decoded bool // a gzip reader of the client's sits between wire and sse
 }
 
-// openEvents starts reading resp's events. With idle > 0, a stream that
-// sends nothing for idle is closed, and its read fails with errStreamIdle.
-// fault says why the body cannot be decoded (an unknown Content-Encoding,
-// bad gzip data); err is a failure of the connection. close releases what
-// it holds, not the body.
+// openEvents starts reading resp's events. With idle > 0, a read that
+// waits idle for the server's next bytes closes the stream and fails with
+// a timeoutError. fault says why the body cannot be decoded (an unknown
+// Content-Encoding, bad gzip data); err is a failure of the connection.
+// close releases what it holds, not the body.
 func openEvents(resp *http.Response, max int64, red *redactor, idle time.Duration) (events *eventStream, close func(), fault, err error) {
 	var src io.Reader = resp.Body
 	close = func() {}
 	if idle > 0 {
 		w := &idleWatch{r: resp.Body, d: idle}
-		w.t = time.AfterFunc(idle, func() { w.fired.Store(true); resp.Body.Close() })
+		w.t = time.AfterFunc(time.Hour, func() { w.fired.Store(true); resp.Body.Close() })
+		w.t.Stop() // it runs only while a read waits
 		src, close = w, func() { w.t.Stop() }
 	}
 	plain := &http.Response{Header: resp.Header, Uncompressed: resp.Uncompressed, Body: io.NopCloser(src)}
@@ -46,8 +45,9 @@ func openEvents(resp *http.Response, max int64, red *redactor, idle time.Duratio
 	return &eventStream{sse: newSSEReader(body, max), wire: wire, decoded: body != plain.Body}, close, nil, nil
 }
 
-// idleWatch reads a stream, putting off its timer t by d at each byte
-// that arrives; when t fires, it closes the stream.
+// idleWatch reads a stream with its timer t running while each read
+// waits: a server silent for d closes the stream (t's function), and the
+// time the caller spends on an event between reads does not count.
 type idleWatch struct {
 	r     io.Reader
 	d     time.Duration
@@ -56,22 +56,14 @@ type idleWatch struct {
 }
 
 func (w *idleWatch) Read(p []byte) (int, error) {
+	w.t.Reset(w.d)
 	n, err := w.r.Read(p)
-	if n > 0 {
-		w.t.Reset(w.d)
-	}
+	w.t.Stop()
 	if err != nil && w.fired.Load() {
-		err = errStreamIdle{w.d}
+		err = timeoutError{"no event", w.d}
 	}
 	return n, err
 }
-
-// errStreamIdle is a stream that sent nothing for d.
-type errStreamIdle struct{ d time.Duration }
-
-func (e errStreamIdle) Error() string { return fmt.Sprintf("no event within %s", e.d) }
-func (e errStreamIdle) Timeout() bool { return true }
-func (e errStreamIdle) Unwrap() error { return context.DeadlineExceeded }
 
 // next returns the data of the next event. Its errors: io.EOF at the end
 // of the stream; errEventTooLarge; a *badStreamData for gzip data that is

@@ -144,6 +144,7 @@ func FuzzStream(f *testing.F) {
 			ev(`{"kind":"status-update","taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"},"final":true}`),
 		": keep-alive\r\rdata: {\"jsonrpc\":\"2.0\",\r\ndata: \"id\":{{id}},\"result\":{\"kind\":\"message\",\"messageId\":\"m\",\"parts\":[]}}\r\n\r\n",
 		ev(`{"kind":"status-update","taskId":"t1","status":{"state":"completed"}}`) + ev(`{"kind":"status-update","taskId":"t1","status":{"state":"working"}}`),
+		ev(`{"kind":"task","id":"t1","status":{"state":"completed"}}`) + ev(`{"kind":"task","id":"t1","status":{"state":"working"}}`),
 		ev(`{"kind":"status-update","taskId":"t2","status":{"state":"working"}}`) + ev(`{"kind":"task","id":"t3","status":{"state":"working"}}`),
 		"event: error\ndata: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"error\":{\"code\":\"-32001\",\"message\":\"gone\\u001b[2J\"}}\n\n",
 		"data: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"result\":{\"kind\":\"task\"",

@@ -57,9 +57,9 @@ func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 }
 
 // Apply folds a stream event into t, so t is the task as it stands after
-// the event: a *Task replaces t; a status update sets t.Status, unless t
-// is already terminal (a terminal task never changes state again, so a
-// late "working" cannot undo a "completed"); an artifact update adds the
+// the event: a *Task replaces t, and a status update sets t.Status, except
+// that a terminal t keeps its status (a terminal task never changes state
+// again, so a late "working" cannot undo a "completed"); an artifact update adds the
 // artifact, replaces the one with the same ArtifactID, or, with Append,
 // adds its parts to that one. A *Message is ignored. Ids that t lacks are
 // taken from the event. Events are never modified: t gets its own artifact
@@ -78,11 +78,15 @@ func (t *Task) Apply(ev Event) {
 	}
 	switch e := ev.(type) {
 	case *Task:
+		status := t.Status
 		*t = *e
 		// Own the artifacts: later updates must not write into the event.
 		t.Artifacts = slices.Clone(e.Artifacts)
 		for i := range t.Artifacts {
 			t.Artifacts[i].Parts = slices.Clone(t.Artifacts[i].Parts)
+		}
+		if status.State.Terminal() {
+			t.Status, t.raw = status, nil
 		}
 	case *TaskStatusUpdateEvent:
 		if t.Status.State.Terminal() {
@@ -126,11 +130,12 @@ func (t *Task) Apply(ev Event) {
 // errors of [Client.SendMessage] and an *[UnsupportedByCardError] when the
 // client's card says streaming is false. Breaking out of the loop closes the
 // connection at once. Until the stream opens, each attempt is bounded by
-// [WithFirstByteTimeout] (default [DefaultTimeout]) even when ctx has no
+// [WithAttemptTimeout] (default [DefaultTimeout]) even when ctx has no
 // deadline. The stream is not retried once it has opened; ctx bounds its
 // length (and the Timeout of a client given to [WithHTTPClient]), and
-// [WithStreamIdleTimeout] the wait between its events. A plain JSON-RPC result instead of a stream is yielded
-// as the one event. The sequence sends the message when it is ranged over,
+// [WithStreamIdleTimeout] how long the client waits for the server's next
+// bytes. A plain JSON-RPC result instead of a stream is yielded as the one
+// event. The sequence sends the message when it is ranged over,
 // once: ranging over it again yields only an error (call StreamMessage
 // again to send again).
 func (c *Client) StreamMessage(ctx context.Context, msg Message, opts ...CallOption) iter.Seq2[Event, error] {
@@ -159,7 +164,7 @@ func (c *Client) StreamMessage(ctx context.Context, msg Message, opts ...CallOpt
 // errors are as for [Client.StreamMessage]; an unknown task gives an
 // *[RPCError] matching [ErrTaskNotFound]. Until the stream opens it is
 // retried like tasks/get: a failed attempt, or one whose reply does not
-// start within [WithFirstByteTimeout], is tried again, up to
+// open within [WithAttemptTimeout], is tried again, up to
 // [WithMaxRetries] times.
 func (c *Client) Resubscribe(ctx context.Context, taskID string) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
@@ -227,8 +232,8 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 			yield(nil, err)
 			return
 		}
-		if cl.spec.taskID == "" { // the first event naming a task names the stream's
-			cl.spec.taskID = eventTask(ev)
+		if cl.task == "" { // the first event naming a task names the stream's
+			cl.task = eventTask(ev)
 		}
 		if !yield(ev, nil) {
 			return

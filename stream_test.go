@@ -313,13 +313,17 @@ func TestStreamOtherTask(t *testing.T) {
 	ev := func(task string) string {
 		return `data: {"jsonrpc":"2.0","id":1,"result":{"kind":"status-update","taskId":"` + task + `","contextId":"c","status":{"state":"working"}}}` + "\n\n"
 	}
+	noTask := `data: {"jsonrpc":"2.0","id":1,"result":{"kind":"artifact-update","contextId":"c","artifact":{"artifactId":"a","parts":[]}}}` + "\n\n"
 	for name, tt := range map[string]struct {
 		body   string
 		resume bool
-		want   int // events before the error
+		want   int    // events before the error
+		reason string // in the error
 	}{
-		"resubscribed to t1, told of t2": {ev("t2"), true, 0},
-		"a stream that moves to t2":      {ev("t1") + ev("t2"), false, 1},
+		"resubscribed to t1, told of t2":          {ev("t2"), true, 0, `"t2", not "t1"`},
+		"a stream that moves to t2":               {ev("t1") + ev("t2"), false, 1, `"t2", not "t1"`},
+		"resubscribed to t1, an event of no task": {noTask, true, 0, `names no task, where task "t1"`},
+		"a stream whose second event names none":  {ev("t1") + noTask, false, 1, `names no task, where task "t1"`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, _ string) {
@@ -332,8 +336,8 @@ func TestStreamOtherTask(t *testing.T) {
 				seq = c.Resubscribe(context.Background(), "t1")
 			}
 			got, err := collect(seq)
-			if pe, ok := errors.AsType[*a2a.ProtocolError](err); !ok || len(got) != tt.want || !strings.Contains(pe.Reason, `"t2", not "t1"`) {
-				t.Errorf("events %v, err %v; want %d events then a ProtocolError naming both tasks", got, err, tt.want)
+			if pe, ok := errors.AsType[*a2a.ProtocolError](err); !ok || len(got) != tt.want || !strings.Contains(pe.Reason, tt.reason) {
+				t.Errorf("events %v, err %v; want %d events then a ProtocolError saying %s", got, err, tt.want, tt.reason)
 			}
 		})
 	}
@@ -348,11 +352,16 @@ func TestApplyKeepsTerminal(t *testing.T) {
 	if task.Status.State != a2a.TaskStateCompleted || task.Artifacts[0].Text() != "late" {
 		t.Errorf("task = %+v, want still completed with the late artifact", task)
 	}
+	// A whole task that says otherwise brings its artifacts, not its state.
+	task.Apply(&a2a.Task{ID: "t", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}, Artifacts: []a2a.Artifact{{ArtifactID: "b", Parts: text("snapshot")}}})
+	if task.Status.State != a2a.TaskStateCompleted || task.Artifacts[0].Text() != "snapshot" || task.Raw() != nil {
+		t.Errorf("task = %+v, want still completed with the snapshot's artifact", task)
+	}
 }
 
 // TestStreamTimeouts: a stream cannot wait forever, even with a ctx that
 // has no deadline: an attempt whose reply does not start within the
-// first-byte bound fails as a timeout (and Resubscribe tries again, as
+// attempt bound fails as a timeout (and Resubscribe tries again, as
 // tasks/get would), a plain reply trickled past it likewise, and with an
 // idle bound a stream that goes quiet ends.
 func TestStreamTimeouts(t *testing.T) {
@@ -395,10 +404,10 @@ func TestStreamTimeouts(t *testing.T) {
 		events  int
 		reqs    int
 	}{
-		{"message/stream, no headers", []mockReply{{serve: hang}}, false, []a2a.Option{a2a.WithFirstByteTimeout(200 * time.Millisecond)}, 0, 1},
+		{"message/stream, no headers", []mockReply{{serve: hang}}, false, []a2a.Option{a2a.WithAttemptTimeout(200 * time.Millisecond)}, 0, 1},
 		{"resubscribe, no headers, then a stream", []mockReply{{serve: hang}, {serve: open(false)}}, true,
-			[]a2a.Option{a2a.WithFirstByteTimeout(200 * time.Millisecond), a2a.WithRetryWait(time.Millisecond, 2*time.Millisecond)}, 1, 2},
-		{"a plain reply trickled", []mockReply{{serve: trickle}}, false, []a2a.Option{a2a.WithFirstByteTimeout(200 * time.Millisecond)}, 0, 1},
+			[]a2a.Option{a2a.WithAttemptTimeout(200 * time.Millisecond), a2a.WithRetryWait(time.Millisecond, 2*time.Millisecond)}, 1, 2},
+		{"a plain reply trickled", []mockReply{{serve: trickle}}, false, []a2a.Option{a2a.WithAttemptTimeout(200 * time.Millisecond)}, 0, 1},
 		{"a stream gone quiet", []mockReply{{serve: open(true)}}, false, []a2a.Option{a2a.WithStreamIdleTimeout(200 * time.Millisecond)}, 1, 1},
 	}
 	for _, tt := range tests {
@@ -424,5 +433,87 @@ func TestStreamTimeouts(t *testing.T) {
 				t.Errorf("%d requests, want %d", n, tt.reqs)
 			}
 		})
+	}
+}
+
+// TestAttemptBound: the attempt bound holds for a unary call whatever its
+// reply's Content-Type (a tasks/get answered with event-stream headers,
+// then nothing), and WithAttemptTimeout(0) sets none: a slow reply that
+// does finish is read whole.
+func TestAttemptBound(t *testing.T) {
+	fakeStream := func(w http.ResponseWriter, r *http.Request, id string) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		http.NewResponseController(w).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second): // a hang guard
+		}
+	}
+	slow := func(w http.ResponseWriter, r *http.Request, id string) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(200)
+		for range 8 {
+			io.WriteString(w, " ")
+			http.NewResponseController(w).Flush()
+			time.Sleep(50 * time.Millisecond)
+		}
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"kind":"task","id":"t1","status":{"state":"completed"}}}`, id)
+	}
+	tests := []struct {
+		name  string
+		serve func(http.ResponseWriter, *http.Request, string)
+		opt   a2a.Option
+		ok    bool
+	}{
+		{"tasks/get answered with event-stream headers", fakeStream, a2a.WithAttemptTimeout(200 * time.Millisecond), false},
+		{"a slow reply, bounded", slow, a2a.WithAttemptTimeout(200 * time.Millisecond), false},
+		{"a slow reply, no bound", slow, a2a.WithAttemptTimeout(0), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, _ := serveFake(t, mockReply{serve: tt.serve})
+			c, _ := a2a.NewClient(srv.URL, tt.opt, a2a.WithMaxRetries(0))
+			task, err := c.GetTask(context.Background(), "t1")
+			if tt.ok {
+				if err != nil || task.Status.State != a2a.TaskStateCompleted {
+					t.Errorf("GetTask = %v, %v; want the completed task", task, err)
+				}
+				return
+			}
+			if _, ok := errors.AsType[*a2a.TransportError](err); !ok || !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("GetTask = %v, %v; want a TransportError matching context.DeadlineExceeded", task, err)
+			}
+		})
+	}
+}
+
+// TestStreamIdleSlowReader: the idle bound counts only the time the
+// client waits for the server; a caller that spends longer than the bound
+// on each event still gets every event.
+func TestStreamIdleSlowReader(t *testing.T) {
+	up := `data: {"jsonrpc":"2.0","id":%s,"result":{"kind":"status-update","taskId":"t1","contextId":"c","status":{"state":"%s"},"final":%v}}` + "\n\n"
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := range 4 {
+			fmt.Fprintf(w, up, id, "working", false)
+			http.NewResponseController(w).Flush()
+			if i < 3 {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		fmt.Fprintf(w, up, id, "completed", true)
+	}})
+	c, _ := a2a.NewClient(srv.URL, a2a.WithStreamIdleTimeout(150*time.Millisecond))
+	n := 0
+	for _, err := range c.StreamMessage(context.Background(), a2a.NewTextMessage("go")) {
+		if err != nil {
+			t.Fatalf("after %d events: %v", n, err)
+		}
+		n++
+		time.Sleep(300 * time.Millisecond) // a caller slower than the bound
+	}
+	if n != 5 {
+		t.Errorf("%d events, want 5", n)
 	}
 }

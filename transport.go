@@ -1,9 +1,9 @@
 package a2a
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -13,7 +13,7 @@ import (
 )
 
 // The HTTP clients under a Client: the redirect guard, the shared default
-// transport, the bound on the time to a reply's first byte, and keeping
+// transport, the bound on each attempt, and keeping
 // go-retryablehttp from closing the pool's idle connections.
 
 // sharedTransport is the transport of every Client made without
@@ -30,11 +30,12 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 // httpClients returns the client's HTTP clients: one for its calls and one
 // for streams (without a default client's overall timeout: a stream lasts
 // as long as its task), both copies of hc (or of a default client on the
-// shared transport) with redirects guarded, their transport bounded in the
-// time to a reply's first byte (firstByte; when 0, hc's Timeout or
-// DefaultTimeout) and not closeable by go-retryablehttp; and that
-// transport as it was, for CloseIdleConnections.
-func httpClients(hc *http.Client, firstByte time.Duration) (calls, streams *http.Client, base http.RoundTripper) {
+// shared transport) with redirects guarded, each attempt bounded by
+// attempt (see boundedTransport; when unset, hc's Timeout or
+// DefaultTimeout; 0: no bound) and their transport not closeable by
+// go-retryablehttp; and that transport as it was, for
+// CloseIdleConnections.
+func httpClients(hc *http.Client, attempt time.Duration, attemptSet bool) (calls, streams *http.Client, base http.RoundTripper) {
 	var cp http.Client
 	if hc != nil {
 		cp = *hc
@@ -45,22 +46,17 @@ func httpClients(hc *http.Client, firstByte time.Duration) (calls, streams *http
 	if base == nil {
 		base = http.DefaultTransport // what hc would use
 	}
-	if firstByte <= 0 {
-		firstByte = cp.Timeout
+	if !attemptSet {
+		attempt = cmp.Or(cp.Timeout, DefaultTimeout)
 	}
-	if firstByte <= 0 {
-		firstByte = DefaultTimeout
-	}
-	cp.Transport = &boundedTransport{rt: base, firstByte: firstByte}
 	guardRedirects(&cp)
-	calls = &cp
-	streams = calls
+	s := cp
+	cp.Transport = &boundedTransport{rt: base, attempt: attempt}
+	s.Transport = &boundedTransport{rt: base, attempt: attempt, streams: true}
 	if hc == nil {
-		s := cp
 		s.Timeout = 0
-		streams = &s
 	}
-	return calls, streams, base
+	return &cp, &s, base
 }
 
 // guardRedirects makes hc's redirect policy never leave the endpoint's
@@ -80,43 +76,43 @@ func guardRedirects(hc *http.Client) {
 	}
 }
 
-// boundedTransport bounds each round trip's time to the reply's first
-// byte (its headers): a server that never answers cannot hold an attempt
-// past firstByte, even with a context that has no deadline; the attempt
-// then fails as a timeout and is retried where its class allows. A reply
-// that is not an event stream stays bounded while its body is read; an
-// event stream, once open, is bounded by ctx (and WithStreamIdleTimeout). It
-// has no CloseIdleConnections on purpose: go-retryablehttp calls the
+// boundedTransport bounds each round trip by attempt (0: no bound), even
+// with a context that has no deadline: a server that never answers, or
+// trickles a reply, cannot hold an attempt longer; it then fails as a
+// timeout and is retried where its method allows. The bound lasts until
+// the body is closed, except that on the streams' transport (streams set)
+// an event stream's bound ends when its headers arrive: once open, a
+// stream is bounded by ctx and WithStreamIdleTimeout. It has no
+// CloseIdleConnections on purpose: go-retryablehttp calls the
 // http.Client's whenever a call gives up, which would drop connections
 // other calls are using; Client.CloseIdleConnections reaches the pool
 // directly.
 type boundedTransport struct {
-	rt        http.RoundTripper
-	firstByte time.Duration
+	rt      http.RoundTripper
+	attempt time.Duration
+	streams bool
 }
 
-// errNoFirstByte is an attempt whose reply did not start in time.
-type errNoFirstByte struct{ d time.Duration }
-
-func (e errNoFirstByte) Error() string   { return fmt.Sprintf("no reply within %s", e.d) }
-func (e errNoFirstByte) Timeout() bool   { return true }
-func (e errNoFirstByte) Temporary() bool { return true }
-func (e errNoFirstByte) Unwrap() error   { return context.DeadlineExceeded }
-
 func (t *boundedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.attempt <= 0 {
+		return t.rt.RoundTrip(req)
+	}
 	ctx, cancel := context.WithCancelCause(req.Context())
-	timer := time.AfterFunc(t.firstByte, func() { cancel(errNoFirstByte{t.firstByte}) })
+	timer := time.AfterFunc(t.attempt, func() { cancel(timeoutError{"no reply", t.attempt}) })
 	resp, err := t.rt.RoundTrip(req.WithContext(ctx))
 	if err != nil {
 		timer.Stop()
-		if cause := context.Cause(ctx); errors.As(cause, new(errNoFirstByte)) {
+		if cause := context.Cause(ctx); errors.As(cause, new(timeoutError)) {
 			err = cause
 		}
 		cancel(nil)
 		return nil, err
 	}
-	if isEventStream(resp) {
-		timer.Stop() // open: only ctx bounds it now
+	if t.streams && isEventStream(resp) && !timer.Stop() {
+		// The bound ran out as the stream opened: it did not open in time.
+		resp.Body.Close()
+		cancel(nil)
+		return nil, context.Cause(ctx)
 	}
 	resp.Body = &boundedBody{ReadCloser: resp.Body, stop: func() { timer.Stop(); cancel(nil) }}
 	return resp, nil

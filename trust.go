@@ -21,8 +21,8 @@ func parseTrustedHost(h string) (trustedHost, error) {
 	bad := func(why string) (trustedHost, error) {
 		return trustedHost{}, fmt.Errorf("a2a: trusted host %q: %s", h, why)
 	}
-	if h == "" || strings.ContainsAny(h, "/@?# ") || controlByte(h) {
-		return bad("want a host name or address, with a port or not, and nothing else")
+	if h == "" || strings.ContainsAny(h, "/@?#* ") || controlByte(h) {
+		return bad("want a host name or address, with a port or not, and nothing else (no wildcards)")
 	}
 	if ip := net.ParseIP(h); ip != nil { // an IPv6 address without brackets
 		return trustedHost{host: canonicalHost(h)}, nil
@@ -57,32 +57,40 @@ func hostPort(u *url.URL) (host, port string) {
 	return canonicalHost(u.Hostname()), port
 }
 
-// canonicalHost writes a host name in lower case and an IP address in its
-// shortest form, so that one host has one spelling.
+// canonicalHost writes a host name in lower case without a final dot and
+// an IP address in its shortest form, so that one host has one spelling.
 func canonicalHost(h string) string {
 	if ip := net.ParseIP(h); ip != nil {
 		return ip.String()
 	}
-	return strings.ToLower(h)
+	return strings.TrimSuffix(strings.ToLower(h), ".")
 }
 
-// mayCarryCredentials returns an *UntrustedEndpointError when the client
-// of cfg would carry credentials from a card read at origin to endpoint u
-// that is neither on that origin nor on a host cfg trusts, or from https
-// to http.
-func (cfg *clientConfig) mayCarryCredentials(origin string, u *url.URL) error {
+// mayCarryCredentials returns an *UntrustedEndpointError, showing u
+// through red, when the client of cfg would carry credentials from a card
+// read at origin to endpoint u that is neither on that origin (or its
+// https twin: http on port 80 made https on 443) nor on a host cfg trusts,
+// or from https to http.
+func (cfg *clientConfig) mayCarryCredentials(origin string, u *url.URL, red *redactor) error {
 	if origin == "" || !cfg.credentials() {
 		return nil
 	}
 	to := originOf(u)
-	downgrade := strings.HasPrefix(origin, "https:") && strings.ToLower(u.Scheme) == "http"
-	if to == origin || (!downgrade && cfg.trusts(u)) {
+	downgrade := strings.HasPrefix(origin, "https:") && strings.EqualFold(u.Scheme, "http")
+	if to == origin || to == httpsTwin(origin) || (!downgrade && cfg.trusts(u)) {
 		return nil
 	}
-	shown := *u
-	shown.User, shown.RawQuery, shown.ForceQuery, shown.Fragment, shown.RawFragment = nil, "", false, "", ""
-	red := newRedactor(u, cfg.apiKey, cfg.bearer, cfg.header)
-	return &UntrustedEndpointError{CardOrigin: origin, Endpoint: red.str(shown.String()), Downgrade: downgrade}
+	return &UntrustedEndpointError{CardOrigin: origin, Endpoint: red.shownURL(*u), Downgrade: downgrade}
+}
+
+// httpsTwin is the https origin on port 443 of an http origin on port 80,
+// or "".
+func httpsTwin(origin string) string {
+	host, ok := strings.CutPrefix(origin, "http://")
+	if host, ok2 := strings.CutSuffix(host, ":80"); ok && ok2 {
+		return "https://" + host + ":443"
+	}
+	return ""
 }
 
 // credentials reports whether requests would carry a credential: an API

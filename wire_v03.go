@@ -455,7 +455,7 @@ func byKind(r *reply, k resultKinds) (any, error) {
 		}
 		v, taskID = e, e.TaskID
 	}
-	if err := r.sameTask(taskID); err != nil {
+	if err := r.sameTask(taskID, kind == kindMessage); err != nil {
 		return nil, err
 	}
 	return v, nil
