@@ -109,15 +109,15 @@ func (v03) setPushConfig(cfg TaskPushNotificationConfig) callSpec {
 		secrets = append(secrets, a.Credentials)
 	}
 	return callSpec{method: methodSetPushConfig, params: cfg, class: retryIdempotent, needs: capPush,
-		secrets: secrets, secretURLs: []string{cfg.PushNotificationConfig.URL}}
+		secrets: secrets, secretURLs: []string{cfg.PushNotificationConfig.URL}, taskID: cfg.TaskID}
 }
 
 func (v03) getPushConfig(taskID, configID string) callSpec {
-	return callSpec{method: methodGetPushConfig, params: pushConfigParams{ID: taskID, ConfigID: configID}, class: retryIdempotent, needs: capPush}
+	return callSpec{method: methodGetPushConfig, params: pushConfigParams{ID: taskID, ConfigID: configID}, class: retryIdempotent, needs: capPush, taskID: taskID}
 }
 
 func (v03) listPushConfigs(taskID string) callSpec {
-	return callSpec{method: methodListPushConfigs, params: pushConfigParams{ID: taskID}, class: retryIdempotent, needs: capPush}
+	return callSpec{method: methodListPushConfigs, params: pushConfigParams{ID: taskID}, class: retryIdempotent, needs: capPush, taskID: taskID}
 }
 
 func (v03) deletePushConfig(taskID, configID string) callSpec {
@@ -153,10 +153,21 @@ func (v03) event(r *reply) (Event, error) {
 	return v.(Event), nil
 }
 
+// pushConfig reads a push config result, which must be about the task
+// asked about.
 func (v03) pushConfig(r *reply) (*TaskPushNotificationConfig, error) {
-	return jsonResult[TaskPushNotificationConfig](r, "result", false)
+	cfg, err := jsonResult[TaskPushNotificationConfig](r, "result", false)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.sameTask(cfg.TaskID, false); err != nil {
+		return nil, err
+	}
+	return cfg, nil
 }
 
+// pushConfigs reads a list of push configs, each about the task asked
+// about.
 func (v03) pushConfigs(r *reply) ([]TaskPushNotificationConfig, error) {
 	list, err := jsonResult[[]TaskPushNotificationConfig](r, "result", true)
 	if err != nil {
@@ -164,6 +175,11 @@ func (v03) pushConfigs(r *reply) ([]TaskPushNotificationConfig, error) {
 	}
 	if list == nil || *list == nil {
 		return []TaskPushNotificationConfig{}, nil
+	}
+	for _, cfg := range *list {
+		if err := r.sameTask(cfg.TaskID, false); err != nil {
+			return nil, err
+		}
 	}
 	return *list, nil
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"slices"
 	"strings"
 )
 
@@ -79,33 +78,49 @@ func readBody(resp *http.Response, limit int64, red *redactor) bodyRead {
 // readAll reads r to its end. With the length announced (-1 when not),
 // a body that keeps its word is read into one buffer of its size (and
 // one byte to see the end), trusted at first only up to maxPrealloc
-// since the word may be a lie; otherwise the buffer doubles from 4 KiB.
-// Either way the garbage left behind is less than the body itself.
+// since the word may be a lie. Otherwise it reads into chunks that double
+// from 4 KiB up to maxChunk and joins them once at the end, so that
+// reading allocates about twice the body (and a chunk), never the four
+// times a doubling buffer can.
 func readAll(r io.Reader, announced int64) ([]byte, error) {
 	size := int64(4 << 10)
 	if announced >= 0 {
 		size = min(announced, maxPrealloc) + 1
 	}
+	var full [][]byte // chunks filled, in order
+	total := int64(0) // their bytes
 	buf := make([]byte, 0, size)
-	for {
+	var err error
+	for err == nil {
 		if len(buf) == cap(buf) {
-			next := 2 * int64(cap(buf))
-			if announced >= int64(len(buf)) {
-				// The body has lived up to its word so far: take it whole.
-				next = max(next/2, announced) + 1
+			full, total = append(full, buf), total+int64(len(buf))
+			next := min(2*int64(cap(buf)), maxChunk)
+			if announced >= total {
+				// The body has lived up to its word so far: the rest at once.
+				next = announced - total + 1
 			}
-			buf = slices.Grow(buf, int(next)-len(buf))
+			buf = make([]byte, 0, next)
 		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
+		var n int
+		n, err = r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
-		switch {
-		case err == io.EOF:
-			return buf, nil
-		case err != nil:
-			return buf, err
-		}
 	}
+	if err == io.EOF {
+		err = nil
+	}
+	if len(full) == 0 {
+		return buf, err
+	}
+	out := make([]byte, 0, total+int64(len(buf)))
+	for _, c := range full {
+		out = append(out, c...)
+	}
+	return append(out, buf...), err
 }
+
+// maxChunk is the largest chunk readAll reads a body of unknown length
+// into.
+const maxChunk = 1 << 20
 
 // capPlusOne is limit+1, the read that tells "exactly limit" from "more".
 func capPlusOne(limit int64) int64 {

@@ -311,13 +311,13 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 //
 // A card names its endpoint itself, so credentials are sent there only
 // where the card came from. When opts carry credentials ([WithAPIKey],
-// [WithBearerToken], a [WithHeader] whose name suggests one, such as
-// Authorization or Cookie) and the card was read by [ResolveAgentCard] or
-// [Client.GetAuthenticatedExtendedCard], the endpoint must be on the
+// [WithBearerToken], or any [WithHeader]: no list of names knows every
+// vendor's credential header) and the card was read by [ResolveAgentCard]
+// or [Client.GetAuthenticatedExtendedCard], the endpoint must be on the
 // origin (scheme, host and port) the card was read from (or, for a card
 // read over http on port 80, https on port 443 of the same host), or on a
-// host named with [WithTrustedHosts]; and a card read over https never sends
-// them over http, trusted host or not. Otherwise it returns an
+// host named with [WithTrustedHosts]; and a card read over https never
+// sends them over http, trusted host or not. Otherwise it returns an
 // *[UntrustedEndpointError] naming both. A card built or decoded by the
 // caller has no origin: the caller vouches for its URL. Credentials that an
 // [http.Client] given to [WithHTTPClient] adds itself are beyond this

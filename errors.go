@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -108,14 +109,26 @@ func (e *RPCError) Error() string {
 	return fmt.Sprintf("a2a: %s: %s (code %d)", e.Method, printable(truncate(msg, maxMessageInError)), e.Code)
 }
 
-// printable returns server text fit for one line of a log, escaped as
-// strconv.Quote escapes it (line breaks, other control characters,
-// terminal escape sequences, invalid UTF-8, quotes and backslashes; the
-// same escaping as every quoted server value in an error), without the
-// surrounding quotes. Chinese and other printable text stay as they are.
+// printable returns server text fit for one line of a log: line breaks,
+// other control characters, format characters such as bidi overrides,
+// terminal escape sequences and invalid UTF-8 are written as Go escapes
+// (\n, \x1b, \u202e, \xff), as strconv.Quote writes them; everything else,
+// quotes and Chinese included, stays as it is, so JSON text stays
+// readable. [redactor.quote] is for a value shown in quotes.
 func printable(s string) string {
-	q := strconv.Quote(s)
-	return q[1 : len(q)-1]
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsPrint(r) || r == ' ':
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+	}
+	return b.String()
 }
 
 const codeVersionNotSupported = -32009
@@ -186,7 +199,7 @@ func (e *ProtocolError) Error() string {
 	if e.Err != nil {
 		s += ": " + strings.TrimPrefix(e.Err.Error(), "a2a: ")
 	}
-	return s
+	return printable(s) // the reason and its error may carry server text
 }
 
 // Unwrap returns the underlying decoding error.
@@ -348,7 +361,7 @@ func (e *PollError) Error() string {
 		attempts = "1 attempt"
 	}
 	return fmt.Sprintf("a2a: wait for task %s: %s after %s in %s, last state %s",
-		e.TaskID, why, attempts, e.Elapsed.Round(time.Millisecond), strconv.Quote(string(e.LastState)))
+		printable(e.TaskID), why, attempts, e.Elapsed.Round(time.Millisecond), strconv.Quote(string(e.LastState)))
 }
 
 // Unwrap returns Err, so errors.Is(err, context.DeadlineExceeded) holds for

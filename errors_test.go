@@ -86,8 +86,23 @@ func TestErrorStrings(t *testing.T) {
 // escapes, other text as it is.
 func TestRPCErrorPrintable(t *testing.T) {
 	e := &a2a.RPCError{Method: "tasks/get", Code: -32603, Message: "boom\nINFO forged line\r\x1b[31mred\x1b[0m \"查询\" \xff"}
-	want := `a2a: tasks/get: boom\nINFO forged line\r\x1b[31mred\x1b[0m \"查询\" \xff (code -32603)`
+	want := `a2a: tasks/get: boom\nINFO forged line\r\x1b[31mred\x1b[0m "查询" \xff (code -32603)`
 	if got := e.Error(); got != want {
 		t.Errorf("Error() = %s\nwant     %s", got, want)
+	}
+}
+
+// TestServerTextOnOneLine: server text that reaches an error's text by
+// another way than RPCError's message (a response id, a task id in a poll
+// that ran out) is escaped the same way: no line break, terminal escape or
+// bidi override reaches a log.
+func TestServerTextOnOneLine(t *testing.T) {
+	c, _ := newMock(t, []mockReply{{status: 200, ctype: "application/json", body: []byte("{\"jsonrpc\":\"2.0\",\"id\":{\n\"INFO all good\u202e\":1},\"result\":{}}")}})
+	_, err := c.GetTask(context.Background(), "t")
+	pe := &a2a.PollError{TaskID: "t\x1b[2J\x1b]0;pwned\x07", Limit: a2a.PollLimitAttempts, Attempts: 1}
+	for _, e := range []error{err, pe} {
+		if e == nil || strings.ContainsAny(e.Error(), "\n\x1b\x07\u202e") {
+			t.Errorf("error text %q carries raw control or format characters", e)
+		}
 	}
 }

@@ -18,8 +18,9 @@ import (
 // (the last repeating), handing over the bytes without copying them, so
 // that what a call allocates is the client's alone.
 type memReply struct {
-	bodies [][]byte
-	n      int
+	bodies  [][]byte
+	n       int
+	chunked bool // no Content-Length, and the body in 32 KiB reads
 }
 
 func (m *memReply) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -30,12 +31,25 @@ func (m *memReply) RoundTrip(r *http.Request) (*http.Response, error) {
 	b := m.bodies[min(m.n, len(m.bodies)-1)]
 	m.n++
 	ctype := "application/json"
-	if bytes.HasPrefix(b, []byte("data:")) {
+	switch {
+	case bytes.HasPrefix(b, []byte("data:")):
 		ctype = "text/event-stream"
+	case bytes.HasPrefix(b, []byte("<")):
+		ctype = "text/html"
 	}
-	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {ctype}}, Body: io.NopCloser(bytes.NewReader(b)),
-		ContentLength: int64(len(b)), Request: r}, nil
+	resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {ctype}}, Body: io.NopCloser(bytes.NewReader(b)),
+		ContentLength: int64(len(b)), Request: r}
+	if m.chunked {
+		resp.ContentLength = -1
+		resp.Body = io.NopCloser(io.LimitReader(&smallReads{bytes.NewReader(b)}, int64(len(b))))
+	}
+	return resp, nil
 }
+
+// smallReads reads at most 32 KiB at a time, as a connection does.
+type smallReads struct{ r io.Reader }
+
+func (s *smallReads) Read(p []byte) (int, error) { return s.r.Read(p[:min(len(p), 32<<10)]) }
 
 // flood is n copies of item joined by commas.
 func flood(item string, size int) string {
@@ -49,7 +63,7 @@ func flood(item string, size int) string {
 // garbage included) bounds its peak heap from above. Floods of "{}" are
 // refused with a *ProtocolError; honest large replies decode.
 func TestMemoryBound(t *testing.T) {
-	const size = 1 << 20
+	const size, big = 1 << 20, 9 << 20
 	task := func(members string) string {
 		return `{"kind":"task","id":"t","status":{"state":"completed"},` + members + `}`
 	}
@@ -89,15 +103,30 @@ func TestMemoryBound(t *testing.T) {
 		{"a 1 MiB DataPart", "get", task(`"artifacts":[{"artifactId":"a","parts":[{"kind":"data","data":{"records":[` + flood(`{"id":"r1","ok":true}`, size) + `]}}]}]`), "ok", false},
 		{"4000 artifacts", "get", task(`"artifacts":[` + flood(`{"artifactId":"a1","name":"entity","parts":[{"kind":"data","data":{"n":1}},{"kind":"text","text":"设备正常"}]}`, size) + `]`), "ok", false},
 		{"history of honest messages", "get", task(`"history":[` + flood(`{"kind":"message","messageId":"m-1","role":"agent","parts":[{"kind":"text","text":"ok"}]}`, size) + `]`), "ok", false},
+		// At 9 MiB, where the 4 MiB allowance counts for little, and read
+		// in small pieces without a length, as a connection would give them.
+		{"9 MiB: an HTML page of x%41", "page+chunked", "<html>" + strings.Repeat("x%41", big/4) + "</html>", "refused", false},
+		{"9 MiB: an HTML page of x%41 with its length", "page", "<html>" + strings.Repeat("x%41", big/4) + "</html>", "refused", false},
+		{"9 MiB: a stream event of x%41", "stream+chunked", "<html>" + strings.Repeat("x%41", big/4) + "</html>", "refused", false},
+		{"9 MiB: history of small messages", "get+chunked", task(`"history":[` + flood(`{"messageId":"m","role":"agent","parts":[{"text":"a"}]}`, big) + `]`), "", false},
+		{"9 MiB: parts of empty files", "get+chunked", task(`"artifacts":[{"artifactId":"a","parts":[` + flood(`{"kind":"file","file":{}}`, big) + `]}]`), "", false},
+		{"9 MiB: history of reference ids", "get+chunked", task(`"history":[` + flood(`{"referenceTaskIds":["a"],"extensions":["b"]}`, big) + `]`), "", false},
+		{"9 MiB: push configs with authentication {}", "pushList+chunked", `[` + flood(`{"taskId":"t","pushNotificationConfig":{"authentication":{}}}`, big) + `]`, "", false},
+		{"9 MiB: push configs with escaped URLs", "pushList+chunked", `[` + flood(`{"taskId":"t","pushNotificationConfig":{"url":"\u0041\u0041\u0041"}}`, big) + `]`, "", false},
+		{"9 MiB: card security schemes with flows", "card+chunked", `{"name":"a","url":"https://a/rpc","securitySchemes":{` + strings.TrimSuffix(strings.Repeat(`"k":{"flows":{"implicit":{},"password":{},"clientCredentials":{},"authorizationCode":{}}},`, big/90), ",") + `}}`, "", false},
+		{"9 MiB: honest history", "get+chunked", task(`"history":[` + flood(`{"kind":"message","messageId":"m-1","role":"agent","parts":[{"kind":"text","text":"ok"}]}`, big) + `]`), "ok", false},
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
+			call, chunked := strings.CutSuffix(row.call, "+chunked")
 			var bodies [][]byte
 			for id := 1; id <= 2; id++ {
 				switch {
-				case row.call == "card":
+				case call == "card" || call == "page":
 					bodies = append(bodies, []byte(row.result))
-				case row.call == "stream":
+				case call == "stream" && strings.HasPrefix(row.result, "<"):
+					bodies = append(bodies, []byte("data: "+row.result+"\n\n"))
+				case call == "stream":
 					bodies = append(bodies, append(append([]byte("data: "), rpc(id, row.result)...), "\n\n"...))
 				case row.wrong:
 					bodies = append(bodies, rpc(id+100, row.result))
@@ -105,15 +134,15 @@ func TestMemoryBound(t *testing.T) {
 					bodies = append(bodies, rpc(id, row.result))
 				}
 			}
-			opts := []a2a.Option{a2a.WithHTTPClient(&http.Client{Transport: &memReply{bodies: bodies}}), a2a.WithMaxRetries(0)}
+			opts := []a2a.Option{a2a.WithHTTPClient(&http.Client{Transport: &memReply{bodies: bodies, chunked: chunked}}), a2a.WithMaxRetries(0)}
 			c, err := a2a.NewClient("http://agent.invalid/a2a", opts...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			call := func() error {
+			run := func() error {
 				ctx := context.Background()
-				switch row.call {
-				case "get":
+				switch call {
+				case "get", "page":
 					_, err := c.GetTask(ctx, "t")
 					return err
 				case "send":
@@ -133,11 +162,11 @@ func TestMemoryBound(t *testing.T) {
 					return last
 				}
 			}
-			call() // warm up: encoding/json's caches, pools
+			run() // warm up: encoding/json's caches, pools
 			runtime.GC()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			err = call()
+			err = run()
 			runtime.ReadMemStats(&after)
 			allocated := after.TotalAlloc - before.TotalAlloc
 			reply := uint64(len(bodies[1]))

@@ -112,9 +112,11 @@ func buildSchema(t reflect.Type) *nameSchema {
 		if t.Elem().Kind() == reflect.Uint8 {
 			return nil // json.RawMessage and []byte: kept whole, not a list
 		}
-		// encoding/json grows a slice as it reads it: count each element
-		// twice, and what a pointer element points to.
-		cost := 2 * int64(t.Elem().Size())
+		// encoding/json grows a slice as it reads it, by a quarter at a
+		// time once it is long: the arrays it leaves behind add up to
+		// four times the last, so count each element five times, and
+		// what a pointer element points to.
+		cost := 5 * int64(t.Elem().Size())
 		if t.Elem().Kind() == reflect.Pointer {
 			cost += int64(t.Elem().Elem().Size())
 		}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Defaults of a [Client].
@@ -109,8 +110,10 @@ func WithBearerToken(token string) Option {
 // header the client sets itself (Content-Type, Content-Length, Host).
 // Values of headers whose names suggest a credential (containing "auth",
 // "key", "token", "secret", "cookie", "session", "pass", "pwd", "sig",
-// "credential" or "access", in any case) are redacted from errors and logs
-// like the API key.
+// "credential", "access", "api", "jwt", "assertion", "dpop" or "team", in
+// any case) are redacted from errors and logs like the API key. Any header
+// counts as a credential for [NewClientFromCard]'s rule on where
+// credentials may go.
 func WithHeader(name, value string) Option {
 	return func(c *clientConfig) error {
 		if !validHeaderName(name) {
@@ -133,11 +136,12 @@ func WithHeader(name, value string) Option {
 
 // WithAgentID puts "agent_id": id at the top level of every JSON-RPC request
 // body, tasks/get and tasks/cancel included, to select the agent behind a
-// gateway. It cannot be combined with [WithAgentCode].
+// gateway. It cannot be combined with [WithAgentCode]. It returns an error
+// from NewClient when id is empty or holds a control character.
 func WithAgentID(id string) Option {
 	return func(c *clientConfig) error {
-		if id == "" {
-			return errors.New("a2a: empty agent id")
+		if err := checkHeaderValue("agent id", id); err != nil {
+			return err
 		}
 		c.agentID = id
 		return nil
@@ -146,11 +150,12 @@ func WithAgentID(id string) Option {
 
 // WithAgentCode puts "agent_code": code at the top level of every JSON-RPC
 // request body, to select the agent behind a gateway. It cannot be
-// combined with [WithAgentID].
+// combined with [WithAgentID]. It returns an error from NewClient when code
+// is empty or holds a control character.
 func WithAgentCode(code string) Option {
 	return func(c *clientConfig) error {
-		if code == "" {
-			return errors.New("a2a: empty agent code")
+		if err := checkHeaderValue("agent code", code); err != nil {
+			return err
 		}
 		c.agentCode = code
 		return nil
@@ -240,12 +245,13 @@ func WithAttemptTimeout(d time.Duration) Option {
 }
 
 // WithStreamIdleTimeout ends a stream ([Client.StreamMessage],
-// [Client.Resubscribe]) once the client has waited d for the server's
-// next bytes, with a *[TransportError] matching context.DeadlineExceeded.
-// The time the caller spends on an event, between reads, does not count;
-// comment lines an agent sends to keep a stream alive are bytes like any
-// other. The default is no bound: only ctx ends a quiet stream. It returns
-// an error from NewClient when d is not positive.
+// [Client.Resubscribe]) once the client has waited d for its next event,
+// with a *[TransportError] matching context.DeadlineExceeded. A comment
+// line (the keep-alive an agent sends on a quiet stream) starts the wait
+// anew; bytes that do not finish an event or a comment line do not. The
+// time the caller spends on an event does not count. The default is no
+// bound: only ctx ends a quiet stream. It returns an error from NewClient
+// when d is not positive.
 func WithStreamIdleTimeout(d time.Duration) Option {
 	return func(c *clientConfig) error {
 		if d <= 0 {
@@ -304,6 +310,8 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
+// checkHeaderValue refuses an empty value or one with a control
+// character (controlByte); what names it in the error.
 func checkHeaderValue(what, v string) error {
 	if v == "" {
 		return fmt.Errorf("a2a: empty %s", what)
@@ -314,11 +322,14 @@ func checkHeaderValue(what, v string) error {
 	return nil
 }
 
-// controlByte reports whether v holds a byte no header value may hold: a
-// control character other than a tab, or DEL (RFC 9110 §5.5).
+// controlByte reports whether v holds a character no option value may
+// hold: a control character other than a tab, DEL (RFC 9110 §5.5), a C1
+// control (U+0080–U+009F, which terminals obey) or a format character such
+// as a bidi override (Unicode category Cf), any of which would let the
+// value rewrite a log line it is printed in.
 func controlByte(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
+	for _, r := range v {
+		if r < ' ' && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f || unicode.Is(unicode.Cf, r) {
 			return true
 		}
 	}

@@ -52,6 +52,10 @@ func TestNewClientValidation(t *testing.T) {
 		"trusted colons":     {mockURL, []a2a.Option{a2a.WithTrustedHosts("a:b:c")}},
 		"trusted space":      {mockURL, []a2a.Option{a2a.WithTrustedHosts("a .example")}},
 		"trusted wildcard":   {mockURL, []a2a.Option{a2a.WithTrustedHosts("*.example.com")}},
+		"agent id newline":   {mockURL, []a2a.Option{a2a.WithAgentID("a\nb")}},
+		"agent code ESC":     {mockURL, []a2a.Option{a2a.WithAgentCode("a\x1b[2Jb")}},
+		"api key C1":         {mockURL, []a2a.Option{a2a.WithAPIKey("sk-\u009b31m")}},
+		"workspace bidi":     {mockURL, []a2a.Option{a2a.WithWorkspace("ws\u202e")}},
 	}
 	for name, tt := range bad {
 		c, err := a2a.NewClient(tt.endpoint, tt.opts...)

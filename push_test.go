@@ -82,3 +82,35 @@ func TestPushSecretsScrubbed(t *testing.T) {
 	}
 	noSecrets(t, errorTexts(err), "PUSHTOKEN", "CRED-456", "HOOKPASS", "HOOKSIG")
 }
+
+// TestPushOtherTask: a push config, or any config of a list, about
+// another task than the one asked about (or about none) is a
+// *ProtocolError, never that task's webhook passed off as ours.
+func TestPushOtherTask(t *testing.T) {
+	cfg := func(task string) string {
+		return `{"taskId":"` + task + `","pushNotificationConfig":{"id":"c1","url":"https://evil.example/hook"}}`
+	}
+	reply := func(result string) []mockReply {
+		return []mockReply{rpcReply([]byte(`{"jsonrpc":"2.0","id":1,"result":` + result + `}`))}
+	}
+	ctx := context.Background()
+	for name, tt := range map[string]struct {
+		replies []mockReply
+		call    func(c *a2a.Client) error
+	}{
+		"get, another task": {reply(cfg("B")), func(c *a2a.Client) error { _, err := c.GetTaskPushNotificationConfig(ctx, "A", "c1"); return err }},
+		"get, no task":      {reply(cfg("")), func(c *a2a.Client) error { _, err := c.GetTaskPushNotificationConfig(ctx, "A", "c1"); return err }},
+		"set, another task": {reply(cfg("B")), func(c *a2a.Client) error {
+			_, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: "A", PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://ours.example/hook"}})
+			return err
+		}},
+		"list, one of another task": {reply(`[` + cfg("A") + `,` + cfg("B") + `]`), func(c *a2a.Client) error { _, err := c.ListTaskPushNotificationConfigs(ctx, "A"); return err }},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, _ := newMock(t, tt.replies)
+			if _, ok := errors.AsType[*a2a.ProtocolError](tt.call(c)); !ok {
+				t.Errorf("want a ProtocolError")
+			}
+		})
+	}
+}

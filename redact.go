@@ -48,11 +48,17 @@ func newRedactor(u *url.URL, apiKey, bearer string, header http.Header) *redacto
 			continue
 		}
 		for _, v := range vs {
-			f.add(v, 1)
-			if _, token, ok := strings.Cut(v, " "); ok { // "Bearer <token>"
-				f.secret(strings.TrimSpace(token))
-			} else {
-				f.secret(v)
+			f.secret(v) // "sid=…; theme=dark": its long runs too
+			scheme, token, ok := strings.Cut(v, " ")
+			if !ok {
+				continue
+			}
+			token = strings.TrimSpace(token) // "Bearer <token>"
+			f.secret(token)
+			if strings.EqualFold(scheme, "Basic") { // and what it encodes
+				if b, err := base64.StdEncoding.DecodeString(token); err == nil {
+					f.secret(string(b))
+				}
 			}
 		}
 	}
@@ -64,18 +70,24 @@ func newRedactor(u *url.URL, apiKey, bearer string, header http.Header) *redacto
 // credential-named parameters, the others from 4 bytes up), and the
 // segments of its path that look like a key (tokenish).
 func (f formSet) url(u *url.URL) {
-	for seg := range strings.SplitSeq(u.Path, "/") {
-		if tokenish(seg) {
-			f.secret(seg)
+	for part := range strings.FieldsFuncSeq(u.Path, func(r rune) bool { return strings.ContainsRune("/:;=,@+", r) }) {
+		if tokenish(part) {
+			f.secret(part)
 		}
 	}
 	if u.User != nil {
-		f.add(u.User.Username(), 4)
-		if p, ok := u.User.Password(); ok {
-			f.secret(p)
-			// net/http sends userinfo as "Authorization: Basic <this>".
-			f.add(base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+p)), 1)
+		name := u.User.Username()
+		f.add(name, 4)
+		if len(name) >= minSecretRun { // a token as the user name
+			f.secret(name)
 		}
+		p, ok := u.User.Password()
+		if ok {
+			f.secret(p)
+		}
+		// net/http sends userinfo as "Authorization: Basic <this>",
+		// password or not.
+		f.add(base64.StdEncoding.EncodeToString([]byte(name+":"+p)), 1)
 		f.add(u.User.String(), 4) // as written in the URL, escapes and all
 	}
 	for pair := range strings.SplitSeq(u.RawQuery, "&") {
@@ -170,14 +182,48 @@ func (r *redactor) shownURL(u url.URL) string {
 // of printable ASCII, they are undone in a copy, and if a secret shows
 // there, the copy, redacted, is what comes back.
 func (r *redactor) str(s string) string {
-	out := r.rep.Replace(s)
+	out := r.replace(s)
 	if plain, ok := unescapeASCII(out); ok {
-		if red := r.rep.Replace(plain); red != plain {
+		if red := r.replace(plain); red != plain {
 			return red
 		}
 	}
 	return out
 }
+
+// replace is r.rep.Replace(s) without allocating when no secret is in s,
+// the common case (strings.Replacer copies s twice whatever it finds): a
+// dry run through unchanged first tells.
+func (r *redactor) replace(s string) string {
+	if len(r.forms) == 0 {
+		return s
+	}
+	u := unchanged{s: s}
+	r.rep.WriteString(&u, s)
+	if !u.changed {
+		return s
+	}
+	return r.rep.Replace(s)
+}
+
+// unchanged is the writer of replace's dry run: it compares what the
+// replacer writes with s, the input, and notes any difference.
+type unchanged struct {
+	s       string
+	off     int
+	changed bool
+}
+
+func (u *unchanged) WriteString(p string) (int, error) {
+	if !u.changed && strings.HasPrefix(u.s[u.off:], p) {
+		u.off += len(p)
+	} else {
+		u.changed = true
+	}
+	return len(p), nil
+}
+
+func (u *unchanged) Write(p []byte) (int, error) { return u.WriteString(string(p)) }
 
 // unescapeASCII returns s with every escape of a printable ASCII character
 // undone: \uXXXX, \xXX and \/ (JSON, Go), %XX (URLs), &#DD; and &#xHH;
@@ -185,6 +231,9 @@ func (r *redactor) str(s string) string {
 // ok is false when s holds none.
 func unescapeASCII(s string) (string, bool) {
 	var b strings.Builder
+	if strings.ContainsAny(s, `\%&`) {
+		b.Grow(len(s)) // at most s: each escape becomes one byte
+	}
 	done := 0
 	for i := 0; i < len(s); i++ {
 		c, n := escapedASCII(s[i:])
@@ -254,20 +303,32 @@ func (r *redactor) bytes(b []byte) []byte {
 }
 
 // quote returns s redacted, cut to 40 bytes and Go-quoted, for naming a
-// server-sent value in an error. Redacting first keeps a secret cut in two
-// by the cut from surviving in part.
+// server-sent value in an error. Redacting before the cut keeps a secret
+// cut in two from surviving in part.
 func (r *redactor) quote(s string) string {
-	return strconv.Quote(truncate(r.str(s), 40))
+	return strconv.Quote(truncate(r.str(truncate(s, 40+r.reach())), 40))
+}
+
+// quoteStart is quote of the start of b, without copying the rest.
+func (r *redactor) quoteStart(b []byte) string {
+	return r.quote(string(b[:min(len(b), 40+r.reach())]))
 }
 
 // excerpt returns the start of a body for an error, redacted, at most n
 // bytes (cut on a rune boundary).
 func (r *redactor) excerpt(b []byte, n int) []byte {
-	s := r.str(string(b))
-	if len(s) > n {
-		s = truncate(s, n)
+	return []byte(truncate(r.str(string(b[:min(len(b), n+r.reach())])), n))
+}
+
+// reach is how far past a cut a secret the cut splits can extend, in any
+// spelling: ten bytes a character (an HTML entity such as "&#x0041;") of
+// the longest form. Redacting the start of a text up to the cut and reach
+// bytes more redacts all of what the cut keeps.
+func (r *redactor) reach() int {
+	if len(r.forms) == 0 {
+		return 0
 	}
-	return []byte(s)
+	return 10 * len(r.forms[0])
 }
 
 // err drops the *url.Error wrapper (its text holds the request URL, which
@@ -285,34 +346,42 @@ func (r *redactor) err(err error) error {
 	return err
 }
 
-// tokenish reports whether a path segment looks like a key put in a URL
-// ("/agents/sk-live-9f8e7d6c5b4a/…"): 16 bytes or more of letters, digits
-// and "-_.~", letters and digits both among them.
-func tokenish(seg string) bool {
-	if len(seg) < 16 {
+// tokenish reports whether part of a URL path (a segment, or a piece of
+// one between ":", "=", ";", ",", "@" or "+") looks like a key put there
+// ("/agents/sk-live-9f8e7d6c5b4a/…", "/bot123:AAHdqTcv…", "/sk_live_…"):
+// 16 bytes or more of letters, digits and "-_.~", with at least two of
+// lower case, upper case, digits and "_" among them. A plain word path
+// ("get-authenticated-extended-card") is not.
+func tokenish(part string) bool {
+	if len(part) < 16 {
 		return false
 	}
-	letters, digits := false, false
-	for _, r := range seg {
+	var lower, upper, digit, under int
+	for _, r := range part {
 		switch {
-		case 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z':
-			letters = true
+		case 'a' <= r && r <= 'z':
+			lower = 1
+		case 'A' <= r && r <= 'Z':
+			upper = 1
 		case '0' <= r && r <= '9':
-			digits = true
-		case strings.ContainsRune("-_.~", r):
+			digit = 1
+		case r == '_':
+			under = 1
+		case strings.ContainsRune("-.~", r):
 		default:
 			return false
 		}
 	}
-	return letters && digits
+	return lower+upper+digit+under >= 2
 }
 
 // credentialName reports whether a header or query parameter name suggests
 // a credential: it contains "auth", "key", "token", "secret", "cookie",
-// "session", "pass", "pwd", "sig", "credential" or "access", in any case.
+// "session", "pass", "pwd", "sig", "credential", "access", "api", "jwt",
+// "assertion", "dpop" or "team" (X-Honeycomb-Team), in any case.
 func credentialName(name string) bool {
 	n := strings.ToLower(name)
-	for _, w := range []string{"auth", "key", "token", "secret", "cookie", "session", "pass", "pwd", "sig", "credential", "access"} {
+	for _, w := range []string{"auth", "key", "token", "secret", "cookie", "session", "pass", "pwd", "sig", "credential", "access", "api", "jwt", "assertion", "dpop", "team"} {
 		if strings.Contains(n, w) {
 			return true
 		}

@@ -2,6 +2,7 @@ package a2a_test
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -317,4 +318,44 @@ func TestSecretsEscapedMixed(t *testing.T) {
 		t.Fatalf("err = %v, want a CardError", err)
 	}
 	noSecrets(t, errorTexts(err), key)
+}
+
+// TestRedactEveryCredentialShape: a cookie's value among other pairs, the
+// user name of a userinfo without password (net/http sends it as Basic),
+// what a Basic header encodes, and keys in a path written Telegram-style
+// (bot…:…), with underscores and no digits, or as key=…: all redacted when
+// echoed back.
+func TestRedactEveryCredentialShape(t *testing.T) {
+	const (
+		cookie  = "Zq8sEssion0fUser77"
+		user    = "ghp_Zk3yT0kenAbcdefGhij12"
+		basicPW = "alice:Hunter2hunter2"
+	)
+	userBasic := base64.StdEncoding.EncodeToString([]byte(user + ":"))
+	echo := cookie + " " + userBasic + " " + basicPW
+	srv, _ := serveFake(t, mockReply{status: 401, ctype: "text/plain", body: []byte("denied: " + echo)})
+	endpoint := strings.Replace(srv.URL, "http://", "http://"+user+"@", 1)
+	c, err := a2a.NewClient(endpoint, a2a.WithMaxRetries(0),
+		a2a.WithHeader("Cookie", "sid="+cookie+"; theme=dark"),
+		a2a.WithHeader("X-Upstream-Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(basicPW))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.GetTask(context.Background(), "t")
+	if _, ok := errors.AsType[*a2a.HTTPError](err); !ok {
+		t.Fatalf("err = %v, want an HTTPError", err)
+	}
+	noSecrets(t, errorTexts(err), cookie, userBasic, "Hunter2hunter2", user)
+
+	for _, key := range []string{"bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw", "sk_live_abcdefghijklmnopqrstuvwx", "key=0123456789abcdef0123"} {
+		_, err = a2a.ResolveAgentCard(context.Background(), "http://127.0.0.1:1/agents/"+key+"/", a2a.WithMaxRetries(0))
+		if _, ok := errors.AsType[*a2a.CardError](err); !ok {
+			t.Fatalf("err = %v, want a CardError", err)
+		}
+		_, secret, _ := strings.Cut(key, ":")
+		if _, v, ok := strings.Cut(key, "="); ok {
+			secret = v
+		}
+		noSecrets(t, errorTexts(err), cmp.Or(secret, key))
+	}
 }

@@ -415,7 +415,7 @@ func (cl *call) checkReply(body []byte) (*reply, error) {
 		case syntax != nil:
 			// Say what came instead: a proxy's login page, plain text.
 			return nil, rep.fault(fmt.Sprintf("response is not JSON (Content-Type %s, starting %s)",
-				cl.red.quote(cl.att.header.Get("Content-Type")), cl.red.quote(string(body))), syntax)
+				cl.red.quote(cl.att.header.Get("Content-Type")), cl.red.quoteStart(body)), syntax)
 		default:
 			return nil, rep.fault("response is not a JSON-RPC response object", nil)
 		}
@@ -520,7 +520,7 @@ func (cl *call) idMismatch(got []byte) string {
 	if g == "" {
 		g = "absent"
 	}
-	return fmt.Sprintf("response id %s does not match request id %d", truncate(cl.red.str(g), 40), cl.id)
+	return fmt.Sprintf("response id %s does not match request id %d", printable(truncate(cl.red.str(g), 40)), cl.id)
 }
 
 // sameID reports whether a response id is the JSON number want.

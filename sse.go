@@ -18,58 +18,67 @@ import (
 type eventStream struct {
 	sse     *sseReader
 	wire    *wireReader
-	decoded bool // a gzip reader of the client's sits between wire and sse
+	decoded bool       // a gzip reader of the client's sits between wire and sse
+	idle    *idleTimer // nil: no idle bound
 }
 
-// openEvents starts reading resp's events. With idle > 0, a read that
-// waits idle for the server's next bytes closes the stream and fails with
-// a timeoutError. fault says why the body cannot be decoded (an unknown
-// Content-Encoding, bad gzip data); err is a failure of the connection.
-// close releases what it holds, not the body.
+// openEvents starts reading resp's events. With idle > 0, next waits at
+// most idle for an event or a comment line (a keep-alive), then closes the
+// stream and fails with a timeoutError. fault says why the body cannot be
+// decoded (an unknown Content-Encoding, bad gzip data); err is a failure
+// of the connection. close releases what it holds, not the body.
 func openEvents(resp *http.Response, max int64, red *redactor, idle time.Duration) (events *eventStream, close func(), fault, err error) {
-	var src io.Reader = resp.Body
-	close = func() {}
-	if idle > 0 {
-		w := &idleWatch{r: resp.Body, d: idle}
-		w.t = time.AfterFunc(time.Hour, func() { w.fired.Store(true); resp.Body.Close() })
-		w.t.Stop() // it runs only while a read waits
-		src, close = w, func() { w.t.Stop() }
-	}
-	plain := &http.Response{Header: resp.Header, Uncompressed: resp.Uncompressed, Body: io.NopCloser(src)}
-	wire := &wireReader{r: src, left: -1} // each event is capped instead
-	body, fault, err := contentReader(plain, wire, red)
+	wire := &wireReader{r: resp.Body, left: -1} // each event is capped instead
+	body, fault, err := contentReader(resp, wire, red)
 	if fault != nil || err != nil {
-		close()
 		return nil, nil, fault, err
 	}
-	return &eventStream{sse: newSSEReader(body, max), wire: wire, decoded: body != plain.Body}, close, nil, nil
+	events = &eventStream{sse: newSSEReader(body, max), wire: wire, decoded: body != resp.Body}
+	close = func() {}
+	if idle > 0 {
+		events.idle = newIdleTimer(idle, func() { resp.Body.Close() })
+		events.sse.keepAlive = events.idle.arm
+		close = events.idle.stop
+	}
+	return events, close, nil, nil
 }
 
-// idleWatch reads a stream with its timer t running while each read
-// waits: a server silent for d closes the stream (t's function), and the
-// time the caller spends on an event between reads does not count.
-type idleWatch struct {
-	r     io.Reader
+// idleTimer runs only while a stream is waited on: armed when the wait
+// starts and at each keep-alive, stopped when an event arrives, so the
+// time the caller spends on an event does not count, nor can bytes that
+// never make an event keep the stream open. When it fires it runs expire
+// (which closes the stream) and records that it did.
+type idleTimer struct {
 	d     time.Duration
 	t     *time.Timer
 	fired atomic.Bool
 }
 
-func (w *idleWatch) Read(p []byte) (int, error) {
-	w.t.Reset(w.d)
-	n, err := w.r.Read(p)
-	w.t.Stop()
-	if err != nil && w.fired.Load() {
-		err = timeoutError{"no event", w.d}
-	}
-	return n, err
+func newIdleTimer(d time.Duration, expire func()) *idleTimer {
+	it := &idleTimer{d: d}
+	it.t = time.AfterFunc(d, func() { it.fired.Store(true); expire() })
+	it.t.Stop()
+	return it
 }
+
+func (it *idleTimer) arm()  { it.t.Reset(it.d) }
+func (it *idleTimer) stop() { it.t.Stop() }
 
 // next returns the data of the next event. Its errors: io.EOF at the end
 // of the stream; errEventTooLarge; a *badStreamData for gzip data that is
-// bad; any other error is the connection's.
+// bad; a timeoutError when the idle bound ran out; any other error is the
+// connection's.
 func (e *eventStream) next() ([]byte, error) {
+	if e.idle != nil {
+		e.idle.arm()
+	}
 	data, err := e.sse.next()
+	if e.idle != nil {
+		e.idle.stop()
+		if err != nil && e.idle.fired.Load() {
+			return nil, timeoutError{"no event", e.idle.d}
+		}
+	}
 	switch {
 	case err == nil || err == io.EOF:
 		return data, err
@@ -95,10 +104,11 @@ var errEventTooLarge = errors.New("event exceeds the size cap")
 // "event", "id" and "retry" fields are ignored, as A2A gives them no
 // meaning. Lines and events are bounded by max bytes.
 type sseReader struct {
-	sc      *bufio.Scanner
-	max     int64
-	started bool
-	lines   sseLines
+	sc        *bufio.Scanner
+	max       int64
+	started   bool
+	lines     sseLines
+	keepAlive func() // called at each comment line; may be nil
 }
 
 func newSSEReader(r io.Reader, max int64) *sseReader {
@@ -131,6 +141,9 @@ func (s *sseReader) next() ([]byte, error) {
 			continue
 		}
 		if line[0] == ':' {
+			if s.keepAlive != nil {
+				s.keepAlive()
+			}
 			continue
 		}
 		field, value, found := bytes.Cut(line, []byte(":"))

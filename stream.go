@@ -59,13 +59,14 @@ func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 // Apply folds a stream event into t, so t is the task as it stands after
 // the event: a *Task replaces t, and a status update sets t.Status, except
 // that a terminal t keeps its status (a terminal task never changes state
-// again, so a late "working" cannot undo a "completed"); an artifact update adds the
-// artifact, replaces the one with the same ArtifactID, or, with Append,
-// adds its parts to that one. A *Message is ignored. Ids that t lacks are
-// taken from the event. Events are never modified: t gets its own artifact
-// and part slices (status messages and metadata are shared). Once changed
-// by an event other than a *Task, t.Raw() is nil: the bytes no longer
-// describe it.
+// again, so a late "working" cannot undo a "completed"); an artifact
+// update adds the artifact, replaces the one with the same ArtifactID, or,
+// with Append, adds its parts to that one. A *Message is ignored, and so
+// is an event about another task (t and the event both name one, and they
+// differ). Ids that t lacks are taken from the event. Events are never
+// modified: t gets its own artifact and part slices (status messages and
+// metadata are shared). Once changed by an event other than a *Task,
+// t.Raw() is nil: the bytes no longer describe it.
 func (t *Task) Apply(ev Event) {
 	setIDs := func(taskID, contextID string) {
 		if t.ID == "" {
@@ -75,6 +76,9 @@ func (t *Task) Apply(ev Event) {
 			t.ContextID = contextID
 		}
 		t.raw = nil
+	}
+	if task := eventTask(ev); t.ID != "" && task != "" && task != t.ID {
+		return
 	}
 	switch e := ev.(type) {
 	case *Task:
@@ -133,8 +137,7 @@ func (t *Task) Apply(ev Event) {
 // [WithAttemptTimeout] (default [DefaultTimeout]) even when ctx has no
 // deadline. The stream is not retried once it has opened; ctx bounds its
 // length (and the Timeout of a client given to [WithHTTPClient]), and
-// [WithStreamIdleTimeout] how long the client waits for the server's next
-// bytes. A plain JSON-RPC result instead of a stream is yielded as the one
+// [WithStreamIdleTimeout] how long the client waits for its next event. A plain JSON-RPC result instead of a stream is yielded as the one
 // event. The sequence sends the message when it is ranged over,
 // once: ranging over it again yields only an error (call StreamMessage
 // again to send again).

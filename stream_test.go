@@ -352,6 +352,12 @@ func TestApplyKeepsTerminal(t *testing.T) {
 	if task.Status.State != a2a.TaskStateCompleted || task.Artifacts[0].Text() != "late" {
 		t.Errorf("task = %+v, want still completed with the late artifact", task)
 	}
+	// An event about another task changes nothing.
+	task.Apply(&a2a.TaskStatusUpdateEvent{TaskID: "other", Status: a2a.TaskStatus{State: a2a.TaskStateFailed}})
+	task.Apply(&a2a.Task{ID: "other", Status: a2a.TaskStatus{State: a2a.TaskStateFailed}})
+	if task.Status.State != a2a.TaskStateCompleted || task.ID != "t" {
+		t.Errorf("task = %+v, want t, still completed", task)
+	}
 	// A whole task that says otherwise brings its artifacts, not its state.
 	task.Apply(&a2a.Task{ID: "t", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}, Artifacts: []a2a.Artifact{{ArtifactID: "b", Parts: text("snapshot")}}})
 	if task.Status.State != a2a.TaskStateCompleted || task.Artifacts[0].Text() != "snapshot" || task.Raw() != nil {
@@ -516,4 +522,43 @@ func TestStreamIdleSlowReader(t *testing.T) {
 	if n != 5 {
 		t.Errorf("%d events, want 5", n)
 	}
+}
+
+// TestStreamIdleTrickle: bytes that never make an event do not keep a
+// stream open past the idle bound; keep-alive comments do, until the
+// event they precede.
+func TestStreamIdleTrickle(t *testing.T) {
+	const final = `data: {"jsonrpc":"2.0","id":%s,"result":{"kind":"status-update","taskId":"t1","contextId":"c","status":{"state":"completed"},"final":true}}` + "\n\n"
+	drip := func(piece string, n int, then string) func(w http.ResponseWriter, r *http.Request, id string) {
+		return func(w http.ResponseWriter, r *http.Request, id string) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			for range n {
+				if _, err := io.WriteString(w, piece); err != nil || http.NewResponseController(w).Flush() != nil {
+					return
+				}
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+			fmt.Fprintf(w, then, id)
+		}
+	}
+	t.Run("a byte at a time", func(t *testing.T) {
+		srv, _ := serveFake(t, mockReply{serve: drip("d", 200, "")})
+		c, _ := a2a.NewClient(srv.URL, a2a.WithStreamIdleTimeout(200*time.Millisecond))
+		got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go")))
+		if _, ok := errors.AsType[*a2a.TransportError](err); !ok || !errors.Is(err, context.DeadlineExceeded) || len(got) != 0 {
+			t.Errorf("events %v, err %v; want a TransportError matching context.DeadlineExceeded", got, err)
+		}
+	})
+	t.Run("keep-alive comments", func(t *testing.T) {
+		srv, _ := serveFake(t, mockReply{serve: drip(": ping\n", 10, final)})
+		c, _ := a2a.NewClient(srv.URL, a2a.WithStreamIdleTimeout(200*time.Millisecond))
+		got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go")))
+		if err != nil || len(got) != 1 {
+			t.Errorf("events %v, err %v; want the final event", got, err)
+		}
+	})
 }

@@ -93,18 +93,11 @@ func httpsTwin(origin string) string {
 	return ""
 }
 
-// credentials reports whether requests would carry a credential: an API
-// key, a bearer token, or a header whose name suggests one.
+// credentials reports whether requests could carry a credential: an API
+// key, a bearer token, or any header of the caller's (no list of names
+// knows every vendor's: X-Honeycomb-Team, DPoP, X-Goog-Iap-Jwt-Assertion).
 func (cfg *clientConfig) credentials() bool {
-	if cfg.apiKey != "" || cfg.bearer != "" {
-		return true
-	}
-	for name := range cfg.header {
-		if credentialName(name) {
-			return true
-		}
-	}
-	return false
+	return cfg.apiKey != "" || cfg.bearer != "" || len(cfg.header) > 0
 }
 
 // trusts reports whether u's host is one of [WithTrustedHosts]'.

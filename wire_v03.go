@@ -244,13 +244,15 @@ var statusFields = newFields([]field[TaskStatus]{
 })
 
 // readTimestamp reads a timestamp: a string as it is, null as "", and any
-// other JSON value (a number of epoch seconds, say) as its text.
+// other JSON value (a number of epoch seconds, say) as its text, with
+// invalid UTF-8 replaced by U+FFFD as in any string, so that the value
+// encodes and decodes back to itself.
 func readTimestamp(d *jsonReader) Timestamp {
 	switch d.peek() {
 	case '"', 'n':
 		return Timestamp(d.str())
 	}
-	return Timestamp(d.raw())
+	return Timestamp(strings.ToValidUTF8(string(d.raw()), "\uFFFD"))
 }
 
 var artifactFields = newFields([]field[Artifact]{
