@@ -329,11 +329,7 @@ func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := parseEndpoint(endpoint)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := newClientConfig(opts)
+	u, cfg, err := checkInput(endpoint, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -50,28 +50,25 @@ type Client struct {
 // when endpoint is not an absolute http or https URL, or an option is
 // given bad input.
 func NewClient(endpoint string, opts ...Option) (*Client, error) {
-	u, err := parseEndpoint(endpoint)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := newClientConfig(opts)
+	u, cfg, err := checkInput(endpoint, opts)
 	if err != nil {
 		return nil, err
 	}
 	return newClient(endpoint, u, cfg), nil
 }
 
-// parseEndpoint parses an endpoint, which must be an absolute http or
-// https URL.
-func parseEndpoint(endpoint string) (*url.URL, error) {
+// checkInput parses an endpoint, which must be an absolute http or https
+// URL, and applies opts.
+func checkInput(endpoint string, opts []Option) (*url.URL, clientConfig, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil {
-		return nil, errors.New("a2a: endpoint is not a valid URL")
+		return nil, clientConfig{}, errors.New("a2a: endpoint is not a valid URL")
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, errors.New("a2a: endpoint must be an absolute http:// or https:// URL")
+		return nil, clientConfig{}, errors.New("a2a: endpoint must be an absolute http:// or https:// URL")
 	}
-	return u, nil
+	cfg, err := newClientConfig(opts)
+	return u, cfg, err
 }
 
 // newClient makes the client of NewClient from its checked input.
