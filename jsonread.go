@@ -119,23 +119,16 @@ func (d *jsonReader) charge(n int64) bool {
 	return true
 }
 
-// countAfter is the length at which a list being read is counted to its
-// end (countRest) and given its whole room at once; shorter lists grow by
-// doubling, which costs less than a look ahead.
-const countAfter = 16
-
 // grow makes room for one more element in list, a list being read with
-// the reader at that element: a short list doubles; one that reaches
-// countAfter elements is counted to its end and grows once to its length.
-// Every allocation is charged to the budget; false means it ran out.
+// the reader at that element: at the first element the list is counted to
+// its end (countRest, a scan that builds nothing) and allocated once at
+// its length, so a list costs exactly its elements. The allocation is
+// charged to the budget; false means it ran out.
 func grow[T any](d *jsonReader, list []T) ([]T, bool) {
 	if len(list) < cap(list) {
 		return list, true
 	}
-	n := max(2*len(list), 2)
-	if len(list) >= countAfter {
-		n = len(list) + countRest(d.buf, d.pos)
-	}
+	n := len(list) + max(countRest(d.buf, d.pos), 1)
 	if !d.charge(int64(n) * int64(reflect.TypeFor[T]().Size())) {
 		return list, false
 	}
