@@ -234,7 +234,15 @@ type TransportError struct {
 // connect: connection refused (after 4 attempts)"; the request URL is
 // never in it.
 func (e *TransportError) Error() string {
-	return fmt.Sprintf("a2a: %s: transport: %v (after %d attempts)", e.Method, e.Err, e.Attempts)
+	return fmt.Sprintf("a2a: %s: transport: %v (after %s)", e.Method, e.Err, attempts(e.Attempts))
+}
+
+// attempts writes "1 attempt" or "n attempts".
+func attempts(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", n)
 }
 
 // Unwrap returns the underlying error, so errors.Is(err, syscall.ECONNREFUSED)
@@ -356,12 +364,8 @@ func (e *PollError) Error() string {
 			why = e.Err.Error()
 		}
 	}
-	attempts := fmt.Sprintf("%d attempts", e.Attempts)
-	if e.Attempts == 1 {
-		attempts = "1 attempt"
-	}
 	return fmt.Sprintf("a2a: wait for task %s: %s after %s in %s, last state %s",
-		printable(e.TaskID), why, attempts, e.Elapsed.Round(time.Millisecond), strconv.Quote(string(e.LastState)))
+		printable(e.TaskID), why, attempts(e.Attempts), e.Elapsed.Round(time.Millisecond), strconv.Quote(string(e.LastState)))
 }
 
 // Unwrap returns Err, so errors.Is(err, context.DeadlineExceeded) holds for

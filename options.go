@@ -165,9 +165,10 @@ func WithAgentCode(code string) Option {
 // WithHTTPClient makes the client send requests through a shallow copy of hc
 // (its Transport, Timeout and Jar are used). The copy's CheckRedirect
 // refuses redirects to another host and method-changing redirects (301, 302,
-// 303 on POST) before calling hc's own. Each attempt is bounded by
-// [WithAttemptTimeout], by default hc's Timeout or, when hc has none,
-// [DefaultTimeout]. The default is an [http.Client] with a [DefaultTimeout]
+// 303 on POST) before calling hc's own. hc's Timeout, if any, bounds each
+// whole exchange, an open stream included (a stream that must outlive it
+// needs a client without one); [WithAttemptTimeout] bounds each attempt,
+// by default at hc's Timeout or, when hc has none, [DefaultTimeout]. The default is an [http.Client] with a [DefaultTimeout]
 // per attempt on one pooled transport that every client made without this
 // option shares (go-cleanhttp's; never [http.DefaultTransport], which tests
 // and tracing libraries replace).
@@ -231,9 +232,12 @@ func WithMaxResponseBytes(n int64) Option {
 // *[TransportError] matching context.DeadlineExceeded and is retried
 // where its method allows (never message/send, which the agent may be
 // acting on). The default is the Timeout of the HTTP client, or
-// [DefaultTimeout] when it has none (a client given to [WithHTTPClient]
-// with no Timeout included); d == 0 sets no bound, leaving only ctx. It
-// returns an error from NewClient when d is negative.
+// [DefaultTimeout] when it has none (also when a client given to
+// [WithHTTPClient] has no Timeout); d == 0 sets no bound of this kind,
+// leaving ctx. A Timeout on a client given to WithHTTPClient applies as
+// well, to each whole exchange, an open stream included: this option can
+// shorten it, not lift it. It returns an error from NewClient when d is
+// negative.
 func WithAttemptTimeout(d time.Duration) Option {
 	return func(c *clientConfig) error {
 		if d < 0 {
@@ -266,11 +270,13 @@ func WithStreamIdleTimeout(d time.Duration) Option {
 // read from, that [NewClientFromCard] may send the client's credentials
 // to when the card names an endpoint there: "agents.example.com" (any
 // port), "agents.example.com:8443", "10.0.0.7", "::1", "[::1]:9000". Names
-// are matched without regard to case or a final dot, addresses in any
-// spelling; there are no wildcards. A card read over https still never
-// sends credentials over http. [NewClient] ignores it. It returns an error
-// from NewClient when a host is empty, holds a scheme, path, wildcard,
-// space or control character, or has a bad port.
+// are matched without regard to case or a final dot and are not resolved
+// ("localhost" does not match 127.0.0.1); IP addresses match in any form
+// Go parses (an IPv4-mapped IPv6 address matches its IPv4 one); there are
+// no wildcards. A card read over https still never sends credentials over
+// http. [NewClient] ignores it. It returns an error from NewClient when a
+// host is empty, holds a scheme, path, wildcard, space or control
+// character, or has a bad port.
 func WithTrustedHosts(hosts ...string) Option {
 	return func(c *clientConfig) error {
 		for _, h := range hosts {

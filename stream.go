@@ -135,7 +135,8 @@ func (t *Task) Apply(ev Event) {
 // client's card says streaming is false. Breaking out of the loop closes the
 // connection at once. Until the stream opens, each attempt is bounded by
 // [WithAttemptTimeout] (default [DefaultTimeout]) even when ctx has no
-// deadline. The stream is not retried once it has opened; ctx bounds its
+// deadline, and message/stream is retried only where message/send would
+// be (the agent cannot have acted). The stream is not retried once it has opened; ctx bounds its
 // length (and the Timeout of a client given to [WithHTTPClient]), and
 // [WithStreamIdleTimeout] how long the client waits for its next event. A plain JSON-RPC result instead of a stream is yielded as the one
 // event. The sequence sends the message when it is ranged over,

@@ -12,8 +12,10 @@ import (
 )
 
 // WithCard serves a copy of card (a GET, no credentials needed) at each of
-// paths, default [a2a.AgentCardPath]; pass [a2a.LegacyAgentCardPath] to
-// play an agent from before v0.3.0. An empty URL is set to the server's.
+// paths, default [a2a.AgentCardPath], from the server's root: resolve it
+// with [a2a.ResolveAgentCard] on the server's URL without its
+// "/a2a/jsonrpc" path. Pass [a2a.LegacyAgentCardPath] to play an agent
+// from before v0.3.0. An empty URL is set to the server's.
 func WithCard(card *a2a.AgentCard, paths ...string) Option {
 	return func(s *Server) {
 		cp := *card
