@@ -120,15 +120,25 @@ func (d *jsonReader) charge(n int64) bool {
 }
 
 // grow makes room for one more element in list, a list being read with
-// the reader at that element: at the first element the list is counted to
-// its end (countRest, a scan that builds nothing) and allocated once at
-// its length, so a list costs exactly its elements. The allocation is
-// charged to the budget; false means it ran out.
+// the reader at that element. It looks ahead (a scan that builds nothing)
+// lookAhead bytes: a list that ends there, or holds many elements there
+// (and is then counted to its end), is allocated once at its length; a
+// list of a few large elements (a 1 MiB part) is not scanned through, but
+// grows by doubling, which costs little for few. The allocation is charged
+// to the budget; false means it ran out.
 func grow[T any](d *jsonReader, list []T) ([]T, bool) {
 	if len(list) < cap(list) {
 		return list, true
 	}
-	n := len(list) + max(countRest(d.buf, d.pos), 1)
+	ahead, done := countAhead(d.buf, d.pos, lookAhead)
+	n := len(list) + ahead
+	switch {
+	case done:
+	case ahead >= 16:
+		n = len(list) + countRest(d.buf, d.pos)
+	default:
+		n = max(n, 2*len(list))
+	}
 	if !d.charge(int64(n) * int64(reflect.TypeFor[T]().Size())) {
 		return list, false
 	}
@@ -138,6 +148,10 @@ func grow[T any](d *jsonReader, list []T) ([]T, bool) {
 	copy(grown, list)
 	return grown, true
 }
+
+// lookAhead is how far grow scans ahead before it counts a list to its
+// end, in bytes.
+const lookAhead = 16 << 10
 
 // err returns the problem that decides the reading: a syntax error, else
 // a name fault, else a mistyped value, else nil.

@@ -356,7 +356,18 @@ func (d *jsonReader) numberEnd(i int) int {
 // allocated once, at its length. On malformed input the count may be off;
 // the reading that goes on, which validates, reports the fault.
 func countRest(b []byte, i int) int {
+	n, _ := countAhead(b, i, len(b))
+	return n
+}
+
+// countAhead is countRest looking at most limit bytes ahead: done is
+// false when the array goes on past them, and n then counts the elements
+// that end within them.
+func countAhead(b []byte, i, limit int) (n int, done bool) {
 	depth, commas := 1, 0
+	if limit < len(b)-i {
+		b = b[:i+limit]
+	}
 	for ; i < len(b); i++ {
 		for i < len(b) && !countStop[b[i]] { // nothing that matters here
 			i++
@@ -371,7 +382,7 @@ func countRest(b []byte, i int) int {
 			depth++
 		case ']', '}':
 			if depth--; depth == 0 {
-				return commas + 1
+				return commas + 1, true
 			}
 		case ',':
 			if depth == 1 {
@@ -379,7 +390,7 @@ func countRest(b []byte, i int) int {
 			}
 		}
 	}
-	return commas + 1
+	return commas + 1, false
 }
 
 // countStop marks the bytes countElements must look at.
