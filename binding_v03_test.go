@@ -23,6 +23,13 @@ func TestTaskWithoutID(t *testing.T) {
 }
 
 // resultRows are results of the wrong shape, kind or spelling, and names that repeat or differ in case (the v0.3 binding's result rules).
+// mappedState is a row for a task whose state is sent spelled as sent: the
+// result carries want, and sent in RawState.
+func mappedState(name, sent string, want a2a.TaskState) hostileRow {
+	return hostileRow{name: name, body: rpc(taskWith(`{"state":"` + sent + `"}`)),
+		want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: want, RawState: sent} }))}
+}
+
 func resultRows() []hostileRow {
 	v1Task := `{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}`
 	return []hostileRow{
@@ -49,30 +56,13 @@ func resultRows() []hostileRow {
 		{name: "v1.0 VersionNotSupportedError", body: rpcError(`{"code":-32009,"message":"Version not supported"}`),
 			want: rpcErr(a2a.RPCError{Code: -32009, Message: "Version not supported", StatusCode: 200}, a2a.ErrVersionNotSupported, a2a.ErrVersionMismatch)},
 		{name: "v1.0 state completed", body: rpc(v1Task), want: isTask(wantTask(func(t *a2a.Task) { t.Status.RawState = "TASK_STATE_COMPLETED" }))},
-		{name: "the British cancelled", body: rpc(taskWith(`{"state":"cancelled"}`)),
-			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, RawState: "cancelled"} }))},
-		{name: "v0.3 gRPC enum spelling, British", body: rpc(taskWith(`{"state":"TASK_STATE_CANCELLED"}`)),
-			want: isTask(wantTask(func(t *a2a.Task) {
-				t.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, RawState: "TASK_STATE_CANCELLED"}
-			}))},
-		{name: "a state in capitals", body: rpc(taskWith(`{"state":"COMPLETED"}`)),
-			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: a2a.TaskStateCompleted, RawState: "COMPLETED"} }))},
-		{name: "a state with an underscore", body: rpc(taskWith(`{"state":"input_required"}`)),
-			want: isTask(wantTask(func(t *a2a.Task) {
-				t.Status = a2a.TaskStatus{State: a2a.TaskStateInputRequired, RawState: "input_required"}
-			}))},
-		{name: "v1.0 state canceled", body: rpc(taskWith(`{"state":"TASK_STATE_CANCELED"}`)),
-			want: isTask(wantTask(func(t *a2a.Task) {
-				t.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, RawState: "TASK_STATE_CANCELED"}
-			}))},
-		{name: "v1.0 state input required", body: rpc(taskWith(`{"state":"TASK_STATE_INPUT_REQUIRED"}`)),
-			want: isTask(wantTask(func(t *a2a.Task) {
-				t.Status = a2a.TaskStatus{State: a2a.TaskStateInputRequired, RawState: "TASK_STATE_INPUT_REQUIRED"}
-			}))},
-		{name: "v1.0 state unspecified", body: rpc(taskWith(`{"state":"TASK_STATE_UNSPECIFIED"}`)),
-			want: isTask(wantTask(func(t *a2a.Task) {
-				t.Status = a2a.TaskStatus{State: a2a.TaskStateUnknown, RawState: "TASK_STATE_UNSPECIFIED"}
-			}))},
+		mappedState("the British cancelled", "cancelled", a2a.TaskStateCanceled),
+		mappedState("v0.3 gRPC enum spelling, British", "TASK_STATE_CANCELLED", a2a.TaskStateCanceled),
+		mappedState("a state in capitals", "COMPLETED", a2a.TaskStateCompleted),
+		mappedState("a state with an underscore", "input_required", a2a.TaskStateInputRequired),
+		mappedState("v1.0 state canceled", "TASK_STATE_CANCELED", a2a.TaskStateCanceled),
+		mappedState("v1.0 state input required", "TASK_STATE_INPUT_REQUIRED", a2a.TaskStateInputRequired),
+		mappedState("v1.0 state unspecified", "TASK_STATE_UNSPECIFIED", a2a.TaskStateUnknown),
 		{name: "v1.0-looking state nobody knows", body: rpc(taskWith(`{"state":"TASK_STATE_PAUSED"}`)),
 			want: isTask(wantTask(func(t *a2a.Task) { t.Status = a2a.TaskStatus{State: "TASK_STATE_PAUSED"} }))},
 		{name: "v1.0 roles", body: rpc(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"failed","message":{"kind":"message","messageId":"m2","role":"ROLE_AGENT","parts":[{"kind":"text","text":"码不存在"}]}},` +
