@@ -3,7 +3,47 @@ package a2a
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 )
+
+// The A2A protocol versions this client speaks ([WithProtocolVersion]), as
+// sent in the A2A-Version header of every request (A2A v1.0, service
+// parameters: Major.Minor, no patch).
+const (
+	// ProtocolV03 is A2A v0.3, what Caoliao agents and gateways speak.
+	ProtocolV03 = "0.3"
+	// ProtocolV10 is A2A v1.0.
+	ProtocolV10 = "1.0"
+)
+
+// ProtocolVersion is the version a client made by [NewClient] speaks
+// unless [WithProtocolVersion] says otherwise: [ProtocolV03].
+const ProtocolVersion = ProtocolV03
+
+// dialect returns the version this client speaks for a protocol version
+// as an agent or caller writes it: "1.0", "1.0.1", "1" are [ProtocolV10];
+// "0.3", "0.3.0" are [ProtocolV03]. ok is false for any other.
+func dialect(v string) (string, bool) {
+	v = strings.TrimSpace(v)
+	major, rest, _ := strings.Cut(v, ".")
+	minor, _, _ := strings.Cut(rest, ".")
+	switch {
+	case major == "1" && (minor == "" || minor == "0"):
+		return ProtocolV10, true
+	case major == "0" && minor == "3":
+		return ProtocolV03, true
+	}
+	return "", false
+}
+
+// bindingFor returns the binding of a version dialect returned, with the
+// tenant a v1.0 request carries.
+func bindingFor(version, tenant string) binding {
+	if version == ProtocolV10 {
+		return v10{tenant: tenant}
+	}
+	return v03{}
+}
 
 // binding is one wire version of A2A's JSON-RPC binding, and the only code
 // that knows how that version spells things: its method names, how params
@@ -42,7 +82,7 @@ type binding interface {
 	getTask(id string, historyLength *int) callSpec
 	cancelTask(id string) callSpec
 	resubscribe(id string) callSpec
-	setPushConfig(cfg TaskPushNotificationConfig) callSpec
+	setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error)
 	getPushConfig(taskID, configID string) callSpec
 	listPushConfigs(taskID string) callSpec
 	deletePushConfig(taskID, configID string) callSpec

@@ -10,10 +10,6 @@ import (
 // by wire_v03.go, which tells them apart by "kind" or shape), its agent
 // card and the card's capability fields.
 
-// ProtocolVersion is the A2A version this client speaks, sent in the
-// A2A-Version header of every request. v0.3 servers ignore the header; a
-// v1.0 server answers -32009 ([ErrVersionNotSupported]).
-const ProtocolVersion = "0.3"
 
 // The v0.3 method names.
 const (
@@ -32,7 +28,7 @@ const (
 // v03 is the A2A v0.3 binding.
 type v03 struct{}
 
-func (v03) version() string { return ProtocolVersion }
+func (v03) version() string { return ProtocolV03 }
 
 // messageSendParams is the params of message/send and message/stream
 // (A2A v0.3 §7.1).
@@ -100,7 +96,13 @@ func (v03) resubscribe(id string) callSpec {
 	return callSpec{method: methodResubscribe, params: taskIDParams{ID: id}, class: retryIdempotent, stream: true, needs: capStreaming, taskID: id}
 }
 
-func (v03) setPushConfig(cfg TaskPushNotificationConfig) callSpec {
+func (b v03) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) {
+	return b.pushSpec(methodSetPushConfig, cfg), nil
+}
+
+// pushSpec is the spec of a call that sends cfg with method: its token,
+// credentials and webhook URL are secrets of the call.
+func (v03) pushSpec(method string, cfg TaskPushNotificationConfig) callSpec {
 	var secrets []string
 	if cfg.PushNotificationConfig.Token != "" {
 		secrets = append(secrets, cfg.PushNotificationConfig.Token)
@@ -108,7 +110,7 @@ func (v03) setPushConfig(cfg TaskPushNotificationConfig) callSpec {
 	if a := cfg.PushNotificationConfig.Authentication; a != nil && a.Credentials != "" {
 		secrets = append(secrets, a.Credentials)
 	}
-	return callSpec{method: methodSetPushConfig, params: cfg, class: retryIdempotent, needs: capPush,
+	return callSpec{method: method, params: cfg, class: retryIdempotent, needs: capPush,
 		secrets: secrets, secretURLs: []string{cfg.PushNotificationConfig.URL}, taskID: cfg.TaskID}
 }
 
@@ -243,8 +245,10 @@ type partOut struct {
 	Kind     string          `json:"kind"`
 	Text     *string         `json:"text,omitempty"`
 	Data     json.RawMessage `json:"data,omitempty"`
-	File     *FileContent    `json:"file,omitempty"`
-	Metadata json.RawMessage `json:"metadata,omitzero"`
+	File      *FileContent    `json:"file,omitempty"`
+	MediaType string          `json:"mediaType,omitempty"`
+	Filename  string          `json:"filename,omitempty"`
+	Metadata  json.RawMessage `json:"metadata,omitzero"`
 }
 
 // wire returns m in its one-pass form, or false when a part is an
@@ -255,13 +259,13 @@ func (m Message) wire() (messageOut, bool) {
 	for i, p := range m.Parts {
 		switch p := p.(type) {
 		case TextPart:
-			out.Parts[i] = partOut{Kind: KindText, Text: &p.Text, Metadata: p.Metadata}
+			out.Parts[i] = partOut{Kind: KindText, Text: &p.Text, MediaType: p.MediaType, Filename: p.Filename, Metadata: p.Metadata}
 		case DataPart:
 			data := p.sentData()
 			if len(data) == 0 {
 				return messageOut{}, false // empty but not nil: MarshalJSON reports the error
 			}
-			out.Parts[i] = partOut{Kind: KindData, Data: data, Metadata: p.Metadata}
+			out.Parts[i] = partOut{Kind: KindData, Data: data, MediaType: p.MediaType, Filename: p.Filename, Metadata: p.Metadata}
 		case FilePart:
 			out.Parts[i] = partOut{Kind: KindFile, File: &p.File, Metadata: p.Metadata}
 		default:

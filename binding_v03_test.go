@@ -54,8 +54,14 @@ func resultRows() []hostileRow {
 		{name: "v1.0 result wrapped as message", call: "send", body: rpc(`{"message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"hi"}]}}`), want: protoErr(`wrapped as {"message": …}`, a2a.ErrVersionMismatch)},
 		{name: "v1.0 wrapped result on tasks/get", body: rpc(`{"task":` + v1Task + `}`), want: protoErr(`wrapped as {"task": …}`, a2a.ErrVersionMismatch)},
 		{name: "v1.0 VersionNotSupportedError", body: rpcError(`{"code":-32009,"message":"Version not supported"}`),
-			want: rpcErr(a2a.RPCError{Code: -32009, Message: "Version not supported", StatusCode: 200}, a2a.ErrVersionNotSupported, a2a.ErrVersionMismatch)},
+			want: rpcErr(a2a.RPCError{Code: -32009, Message: "Version not supported", StatusCode: 200, Hint: hintV10}, a2a.ErrVersionNotSupported, a2a.ErrVersionMismatch)},
 		{name: "v1.0 state completed", body: rpc(v1Task), want: isTask(wantTask(func(t *a2a.Task) { t.Status.RawState = "TASK_STATE_COMPLETED" }))},
+		{name: "v1.0 method not found with details", body: rpcError(`{"code":-32601,"message":"method not found","data":[` + errorInfo("METHOD_NOT_FOUND") + `]}`),
+			want: rpcErr(a2a.RPCError{Code: -32601, Message: "method not found", StatusCode: 200, Hint: hintV10, Data: json.RawMessage(`[` + errorInfo("METHOD_NOT_FOUND") + `]`),
+				Details: []a2a.ErrorDetail{{Type: "type.googleapis.com/google.rpc.ErrorInfo", Reason: "METHOD_NOT_FOUND", Domain: "a2a-protocol.org", Raw: json.RawMessage(errorInfo("METHOD_NOT_FOUND"))}}},
+				a2a.ErrMethodNotFound, a2a.ErrVersionMismatch)},
+		{name: "v0.3 method not found", body: rpcError(`{"code":-32601,"message":"method not found"}`),
+			want: rpcErr(a2a.RPCError{Code: -32601, Message: "method not found", StatusCode: 200}, a2a.ErrMethodNotFound)},
 		mappedState("the British cancelled", "cancelled", a2a.TaskStateCanceled),
 		mappedState("v0.3 gRPC enum spelling, British", "TASK_STATE_CANCELLED", a2a.TaskStateCanceled),
 		mappedState("a state in capitals", "COMPLETED", a2a.TaskStateCompleted),
@@ -102,3 +108,11 @@ func resultRows() []hostileRow {
 
 // TestResultFaults runs the result rows of the hostile-server table.
 func TestResultFaults(t *testing.T) { runRows(t, resultRows()) }
+
+// hintV10 is the hint of a v0.3 client's error that shows a v1.0 agent.
+const hintV10 = "the agent answers as an A2A v1.0 agent: make the client with WithProtocolVersion(ProtocolV10), or from its agent card with NewClientFromCard"
+
+// errorInfo is an A2A v1.0 ErrorInfo detail with reason.
+func errorInfo(reason string) string {
+	return `{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"` + reason + `","domain":"a2a-protocol.org"}`
+}

@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -54,6 +55,9 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.tenant != "" && cfg.version != ProtocolV10 {
+		return nil, errTenantV03
+	}
 	return newClient(endpoint, u, cfg), nil
 }
 
@@ -71,6 +75,33 @@ func checkInput(endpoint string, opts []Option) (*url.URL, clientConfig, error) 
 	return u, cfg, err
 }
 
+// errTenantV03 is the error for a tenant on a client that speaks v0.3.
+var errTenantV03 = errors.New("a2a: a tenant is A2A v1.0's; this client speaks v0.3 (use WithProtocolVersion(ProtocolV10), or WithAgentID/WithAgentCode for a gateway's agent selector)")
+
+// ProtocolVersion returns the A2A version the client speaks: [ProtocolV03]
+// or [ProtocolV10].
+func (c *Client) ProtocolVersion() string {
+	if c.usable() != nil {
+		return ""
+	}
+	return c.proto.version()
+}
+
+// bind returns the binding for a call with cfg: the client's, or for a
+// call with its own [Tenant], a v1.0 binding with that tenant. Its error
+// is for a non-empty tenant on a v0.3 client.
+func (c *Client) bind(cfg callConfig) (binding, error) {
+	switch {
+	case cfg.tenant == nil:
+		return c.proto, nil
+	case c.proto.version() == ProtocolV10:
+		return v10{tenant: *cfg.tenant}, nil
+	case *cfg.tenant != "":
+		return nil, errTenantV03
+	}
+	return c.proto, nil
+}
+
 // newClient makes the client of NewClient from its checked input.
 func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 	c := &Client{
@@ -78,7 +109,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		origin:     originOf(u),
 		agentID:    cfg.agentID,
 		agentCode:  cfg.agentCode,
-		proto:      v03{},
+		proto:      bindingFor(cmp.Or(cfg.version, ProtocolV03), cfg.tenant),
 		maxRetries: cfg.maxRetries,
 		waitMin:    cfg.waitMin,
 		waitMax:    cfg.waitMax,
@@ -206,7 +237,11 @@ func (c *Client) sendSpec(msg Message, opts []CallOption, stream bool) (callSpec
 	if msg.Role == "" {
 		msg.Role = RoleUser
 	}
-	return c.proto.sendMessage(msg, cfg, stream)
+	b, err := c.bind(cfg)
+	if err != nil {
+		return callSpec{}, err
+	}
+	return b.sendMessage(msg, cfg, stream)
 }
 
 // SendText sends text as a one-part user message with message/send and
@@ -266,7 +301,11 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, c, c.proto.getTask(id, cfg.historyLength), c.proto.task)
+	b, err := c.bind(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return run(ctx, c, b.getTask(id, cfg.historyLength), b.task)
 }
 
 // CancelTask asks the agent to stop a task with tasks/cancel (A2A v0.3 §7.4)
@@ -276,12 +315,26 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 // Caoliao agent's synchronous tasks always are.
 //
 // Errors: as [Client.GetTask].
-func (c *Client) CancelTask(ctx context.Context, id string) (*Task, error) {
-	if err := c.usable(); err != nil {
+func (c *Client) CancelTask(ctx context.Context, id string, opts ...CallOption) (*Task, error) {
+	b, err := c.callBinding(opts)
+	if err != nil {
 		return nil, err
 	}
 	if id == "" {
 		return nil, errors.New("a2a: CancelTask: empty task id")
 	}
-	return run(ctx, c, c.proto.cancelTask(id), c.proto.task)
+	return run(ctx, c, b.cancelTask(id), b.task)
+}
+
+// callBinding checks that the client is usable and opts are valid, and
+// returns the binding for a call with them ([Client.bind]).
+func (c *Client) callBinding(opts []CallOption) (binding, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	cfg, err := buildCallConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.bind(cfg)
 }

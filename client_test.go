@@ -320,7 +320,8 @@ func TestSentMessageMatchesMarshal(t *testing.T) {
 	meta := json.RawMessage(`{"k":1}`)
 	msg := a2a.Message{MessageID: "m1", Role: a2a.RoleUser, TaskID: "9332c282-1fa7-4c42-96ac-58e4e2f88f4c", ContextID: "c1", ReferenceTaskIDs: []string{"t0"},
 		Extensions: []string{"urn:x"}, Metadata: meta, RawRole: "ROLE_USER",
-		Parts: a2a.Parts{a2a.TextPart{Text: "查", Metadata: meta}, a2a.DataPart{Data: json.RawMessage(`{"a":1}`)},
+		Parts: a2a.Parts{a2a.TextPart{Text: "查", MediaType: "text/markdown", Filename: "q.md", Metadata: meta},
+			a2a.DataPart{Data: json.RawMessage(`{"a":1}`), MediaType: "application/json", Filename: "d.json"},
 			a2a.FilePart{File: a2a.FileContent{Name: "f", MIMEType: "text/plain", Bytes: "aGk=", URI: "https://x/f"}}}}
 	allSet(t, reflect.ValueOf(msg), "Message")
 	c, f := newMock(t, []mockReply{rpcReply(fixture(t, "send_completed_entity.json"))})

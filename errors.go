@@ -37,19 +37,26 @@ var (
 	ErrContentTypeNotSupported                error = rpcCode(-32005)
 	ErrInvalidAgentResponse                   error = rpcCode(-32006)
 	ErrAuthenticatedExtendedCardNotConfigured error = rpcCode(-32007)
+	// ErrExtendedAgentCardNotConfigured is A2A v1.0's name for -32007.
+	ErrExtendedAgentCardNotConfigured = ErrAuthenticatedExtendedCardNotConfigured
+	// ErrExtensionSupportRequired is A2A v1.0's -32008: the agent's card
+	// marks an extension required and the request did not activate it.
+	ErrExtensionSupportRequired error = rpcCode(-32008)
 	// ErrVersionNotSupported is A2A v1.0's VersionNotSupportedError: the
-	// agent refuses the protocol version this client speaks (v0.3). It
-	// also matches [ErrVersionMismatch].
+	// agent refuses the protocol version the client spoke (its A2A-Version
+	// header). It also matches [ErrVersionMismatch].
 	ErrVersionNotSupported error = rpcCode(codeVersionNotSupported)
 )
 
-// ErrVersionMismatch matches every error that says the peer speaks another
-// A2A version than this client's v0.3: a *[ProtocolError] for a reply in
-// A2A v1.0 shapes (a result wrapped as {"task": …} or {"message": …}, a
-// v1.0 agent card) and an *[RPCError] with code -32009
-// ([ErrVersionNotSupported]). Spec: A2A v1.0, "How a v0.3 client
-// should detect a v1.0 server".
-var ErrVersionMismatch = errors.New("a2a: the peer speaks another A2A version (this client speaks v0.3)")
+// ErrVersionMismatch matches every error that says the agent speaks
+// another A2A version than the client ([Client.ProtocolVersion]): a
+// *[ProtocolError] for a reply in the other version's shapes (to a v0.3
+// client a result wrapped as {"task": …}; to a v1.0 client a result with
+// "kind"), and an *[RPCError] with code -32009 ([ErrVersionNotSupported])
+// or a method-not-found error that shows the agent speaks the other
+// version ([RPCError.Hint] then names the option to set). Spec: A2A v1.0,
+// versioning.
+var ErrVersionMismatch = errors.New("a2a: the agent speaks another A2A version than the client")
 
 var codeNames = map[int]string{
 	-32700: "invalid JSON payload",
@@ -63,7 +70,8 @@ var codeNames = map[int]string{
 	-32004: "this operation is not supported",
 	-32005: "incompatible content types",
 	-32006: "invalid agent response",
-	-32007: "authenticated extended card is not configured",
+	-32007: "extended agent card is not configured",
+	-32008: "extension support required",
 	-32009: "protocol version not supported",
 }
 
@@ -87,16 +95,55 @@ const maxMessageInError = 200
 // string error, a code like "x"). Message is the server's text: the
 // "message" string, or the text of a message of another type, or the bare
 // string an error was. Data is the optional "data" member exactly as
-// received (any JSON value), nil when absent. Spec: A2A v0.3 §6.11
-// (JSONRPCError) and §8.
+// received (any JSON value), nil when absent; when it is A2A v1.0's array
+// of typed details, Details holds them decoded. Spec: A2A v0.3 §6.11
+// (JSONRPCError) and §8; A2A v1.0, error handling (error details).
 type RPCError struct {
 	// Method is the JSON-RPC method that failed, e.g. "tasks/get".
 	Method  string
 	Code    int
 	Message string
 	Data    json.RawMessage
+	// Details is Data decoded when it is an array of objects each with an
+	// "@type" (google.protobuf.Any in ProtoJSON), as A2A v1.0 agents send;
+	// nil otherwise. An element that is not such an object is left out.
+	Details []ErrorDetail
 	// StatusCode is the HTTP status the error came with (200 for most agents).
 	StatusCode int
+	// Hint says what the caller can do when the error shows that the agent
+	// speaks another A2A version (e.g. "the agent speaks A2A v1.0: make
+	// the client with WithProtocolVersion(ProtocolV10)"); "" otherwise. It
+	// is part of Error().
+	Hint string
+}
+
+// ErrorDetail is one element of an A2A v1.0 error's details (the "data"
+// array): Type is its "@type" (e.g.
+// "type.googleapis.com/google.rpc.ErrorInfo"), Raw the whole element as
+// received. For a google.rpc.ErrorInfo, Reason (e.g. "TASK_NOT_FOUND"),
+// Domain ("a2a-protocol.org") and Metadata are filled in; a metadata value
+// that is not a string is kept as its JSON text. Spec: A2A v1.0, error
+// handling; google.rpc.ErrorInfo.
+type ErrorDetail struct {
+	Type     string
+	Reason   string
+	Domain   string
+	Metadata map[string]string
+	Raw      json.RawMessage
+}
+
+// errorInfoType is the "@type" of a google.rpc.ErrorInfo detail.
+const errorInfoType = "type.googleapis.com/google.rpc.ErrorInfo"
+
+// Reason returns the reason of the error's first ErrorInfo detail (e.g.
+// "TASK_NOT_FOUND", "METHOD_NOT_FOUND"), or "" when it has none.
+func (e *RPCError) Reason() string {
+	for _, d := range e.Details {
+		if d.Type == errorInfoType {
+			return d.Reason
+		}
+	}
+	return ""
 }
 
 // Error returns a short description: method, the server's message
@@ -106,7 +153,11 @@ func (e *RPCError) Error() string {
 	if msg == "" {
 		msg = codeName(e.Code)
 	}
-	return fmt.Sprintf("a2a: %s: %s (code %d)", e.Method, printable(truncate(msg, maxMessageInError)), e.Code)
+	s := fmt.Sprintf("a2a: %s: %s (code %d)", e.Method, printable(truncate(msg, maxMessageInError)), e.Code)
+	if e.Hint != "" {
+		s += "; " + e.Hint
+	}
+	return s
 }
 
 // printable returns server text fit for one line of a log: line breaks,
@@ -134,8 +185,9 @@ func printable(s string) string {
 const codeVersionNotSupported = -32009
 
 // Is reports whether target is the sentinel for e's code, such as
-// [ErrTaskNotFound], or an *RPCError with the same code; code -32009 also
-// matches [ErrVersionMismatch].
+// [ErrTaskNotFound], or an *RPCError with the same code; code -32009, and
+// an error with a [RPCError.Hint] about the version, also match
+// [ErrVersionMismatch].
 func (e *RPCError) Is(target error) bool {
 	switch t := target.(type) {
 	case rpcCode:
@@ -143,7 +195,8 @@ func (e *RPCError) Is(target error) bool {
 	case *RPCError:
 		return t.Code == e.Code
 	}
-	return target == ErrVersionMismatch && e.Code == codeVersionNotSupported
+	// A hint on a -32601 with details is the one for a v0.3 client.
+	return target == ErrVersionMismatch && (e.Code == codeVersionNotSupported || e.Code == -32601 && e.Hint != "" && len(e.Details) > 0)
 }
 
 // HTTPError is an HTTP reply that is not a JSON-RPC response: a gateway's

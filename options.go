@@ -40,6 +40,8 @@ type clientConfig struct {
 	userAgent                 string
 	logger                    *slog.Logger
 	trustedHosts              []trustedHost
+	version                   string // "" until WithProtocolVersion: the card's, or ProtocolV03
+	tenant                    string
 }
 
 // newClientConfig applies opts over the defaults.
@@ -290,6 +292,42 @@ func WithTrustedHosts(hosts ...string) Option {
 	}
 }
 
+// WithProtocolVersion makes the client speak A2A version v: [ProtocolV03]
+// ("0.3", the default for [NewClient], what Caoliao agents speak) or
+// [ProtocolV10] ("1.0"). A patch part is ignored ("1.0.1" is "1.0"). With
+// [NewClientFromCard] it overrides the version of the card's interface
+// (the endpoint stays the card's choice). The version decides the method
+// names, the request and result shapes and the A2A-Version header; the
+// Go types are the same for both. It returns an error from NewClient for
+// any other version.
+func WithProtocolVersion(v string) Option {
+	return func(c *clientConfig) error {
+		d, ok := dialect(v)
+		if !ok {
+			return fmt.Errorf("a2a: protocol version %q is not one this client speaks (%s or %s)", v, ProtocolV03, ProtocolV10)
+		}
+		c.version = d
+		return nil
+	}
+}
+
+// WithTenant sends tenant as the "tenant" of every request (A2A v1.0,
+// multi-tenancy: one endpoint serving several agents or tenants).
+// [NewClientFromCard] takes it from the card's interface unless this option
+// is given. [Tenant] overrides it for one call. A2A v0.3 has no tenant:
+// NewClient returns an error when the client speaks v0.3, and when tenant
+// is empty or holds a control character. The Caoliao gateway's agent
+// selector is [WithAgentID] or [WithAgentCode], on either version.
+func WithTenant(tenant string) Option {
+	return func(c *clientConfig) error {
+		if err := checkHeaderValue("tenant", tenant); err != nil {
+			return err
+		}
+		c.tenant = tenant
+		return nil
+	}
+}
+
 // WithUserAgent sets the User-Agent header (default [DefaultUserAgent]). It
 // returns an error from NewClient when ua is empty or holds a control character (a tab is allowed).
 func WithUserAgent(ua string) Option {
@@ -364,6 +402,7 @@ type callConfig struct {
 	blocking      bool
 	outputModes   []string
 	retrySend     bool
+	tenant        *string
 }
 
 // HistoryLength asks for at most n of the most recent history messages in
@@ -406,6 +445,20 @@ func AcceptedOutputModes(modes ...string) CallOption {
 // 503). Every retry carries the same messageId.
 func RetrySend() CallOption {
 	return func(c *callConfig) error { c.retrySend = true; return nil }
+}
+
+// Tenant sends tenant as the request's "tenant" for this call instead of
+// the client's ([WithTenant]); an empty tenant sends none. A2A v1.0 only:
+// on a v0.3 client a non-empty tenant makes the call fail before sending.
+// Every method that sends a request uses it.
+func Tenant(tenant string) CallOption {
+	return func(c *callConfig) error {
+		if tenant != "" && controlByte(tenant) {
+			return errors.New("a2a: tenant holds a control character")
+		}
+		c.tenant = &tenant
+		return nil
+	}
 }
 
 func buildCallConfig(opts []CallOption) (callConfig, error) {

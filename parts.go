@@ -38,23 +38,34 @@ type Part interface {
 // one-line summary, usually in Chinese (the Caoliao agent docs, "The two artifact
 // parts"). Spec: A2A v0.3 §6.5.1.
 type TextPart struct {
-	Text     string          `json:"text"`
-	Metadata json.RawMessage `json:"metadata,omitzero"`
+	Text string `json:"text"`
+	// MediaType and Filename are A2A v1.0's optional media type
+	// ("text/markdown") and file name of any part; v0.3 has neither. The
+	// client sends them only when set.
+	MediaType string          `json:"mediaType,omitempty"`
+	Filename  string          `json:"filename,omitempty"`
+	Metadata  json.RawMessage `json:"metadata,omitzero"`
 }
 
 // DataPart is a part holding structured JSON, kept exactly as received so it
 // can be decoded straight into a caller's type with [DecodeData] or
-// [DataPart.Decode]. The spec requires a JSON object; other JSON values are
-// kept as they came. In a decoded task, Data shares its bytes with
-// [Task.Raw] rather than holding a copy: copy it before changing it in
-// place. Spec: A2A v0.3 §6.5.3.
+// [DataPart.Decode]. A2A v0.3 requires a JSON object; A2A v1.0 allows any
+// JSON value, null included; every value is kept as it came. In a decoded
+// task, Data shares its bytes with [Task.Raw] rather than holding a copy:
+// copy it before changing it in place. Spec: A2A v0.3 §6.5.3; A2A v1.0,
+// Part (data).
 type DataPart struct {
-	Data     json.RawMessage `json:"data"`
-	Metadata json.RawMessage `json:"metadata,omitzero"`
+	Data json.RawMessage `json:"data"`
+	// MediaType and Filename are as in [TextPart]: A2A v1.0 only.
+	MediaType string          `json:"mediaType,omitempty"`
+	Filename  string          `json:"filename,omitempty"`
+	Metadata  json.RawMessage `json:"metadata,omitzero"`
 }
 
 // FilePart is a part holding a file, either inline as base64 bytes or by
-// URI. Spec: A2A v0.3 §6.5.2 (FileWithBytes, FileWithUri).
+// URI. An A2A v1.0 part with "raw" (inline bytes) or "url" is a FilePart
+// too: its filename is File.Name and its mediaType File.MIMEType. Spec:
+// A2A v0.3 §6.5.2 (FileWithBytes, FileWithUri); A2A v1.0, Part (raw, url).
 type FilePart struct {
 	File     FileContent     `json:"file"`
 	Metadata json.RawMessage `json:"metadata,omitzero"`
@@ -68,7 +79,10 @@ type FilePart struct {
 type FileContent struct {
 	Name     string `json:"name,omitempty"`
 	MIMEType string `json:"mimeType,omitempty"`
-	// Bytes is the content as standard base64 (RFC 4648 §4), as on the wire.
+	// Bytes is the content as base64 (RFC 4648), exactly as on the wire:
+	// standard base64 with padding when the client builds it; a v1.0
+	// agent may send the URL-safe alphabet or leave out the padding, which
+	// [FileContent.Decode] accepts too.
 	Bytes string `json:"bytes,omitempty"`
 	// URI is where the content can be fetched. The SDK never fetches it.
 	URI string `json:"uri,omitempty"`
@@ -180,7 +194,20 @@ func (f FileContent) Decode() ([]byte, error) {
 	case f.Bytes == "":
 		return nil, errors.New("a2a: file content has neither bytes nor uri")
 	}
-	b, err := base64.StdEncoding.DecodeString(f.Bytes)
+	return decodeBase64(f.Bytes)
+}
+
+// decodeBase64 decodes s in any form ProtoJSON readers accept (A2A v1.0's
+// bytes): the standard or URL-safe alphabet, with or without padding.
+func decodeBase64(s string) ([]byte, error) {
+	enc := base64.StdEncoding
+	if strings.ContainsAny(s, "-_") {
+		enc = base64.URLEncoding
+	}
+	if len(s)%4 != 0 {
+		enc = enc.WithPadding(base64.NoPadding)
+	}
+	b, err := enc.DecodeString(s)
 	if err != nil {
 		return nil, fmt.Errorf("a2a: file bytes are not valid base64: %w", err)
 	}

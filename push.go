@@ -42,40 +42,75 @@ type TaskPushNotificationConfig struct {
 // without push support; an *[UnsupportedByCardError], before anything is
 // sent, when the client's card says pushNotifications is false; an error for
 // an empty task id or URL.
-func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPushNotificationConfig) (*TaskPushNotificationConfig, error) {
-	if err := c.usable(); err != nil {
+func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPushNotificationConfig, opts ...CallOption) (*TaskPushNotificationConfig, error) {
+	b, err := c.callBinding(opts)
+	if err != nil {
 		return nil, err
 	}
 	if cfg.TaskID == "" || cfg.PushNotificationConfig.URL == "" {
 		return nil, errors.New("a2a: SetTaskPushNotificationConfig needs a task id and a webhook URL")
 	}
-	return run(ctx, c, c.proto.setPushConfig(cfg), c.proto.pushConfig)
+	spec, err := b.setPushConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return run(ctx, c, spec, b.pushConfig)
 }
 
 // GetTaskPushNotificationConfig reads a task's webhook config with
 // tasks/pushNotificationConfig/get (A2A v0.3 §7.6); configID may be empty
 // for the task's only config. Errors: as [Client.SetTaskPushNotificationConfig].
-func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, configID string) (*TaskPushNotificationConfig, error) {
-	if err := c.usable(); err != nil {
+func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, configID string, opts ...CallOption) (*TaskPushNotificationConfig, error) {
+	b, err := c.callBinding(opts)
+	if err != nil {
 		return nil, err
 	}
 	if taskID == "" {
 		return nil, errors.New("a2a: GetTaskPushNotificationConfig: empty task id")
 	}
-	return run(ctx, c, c.proto.getPushConfig(taskID, configID), c.proto.pushConfig)
+	if configID == "" && b.version() == ProtocolV10 {
+		return nil, errors.New("a2a: GetTaskPushNotificationConfig: A2A v1.0 needs the config id")
+	}
+	return run(ctx, c, b.getPushConfig(taskID, configID), b.pushConfig)
 }
 
 // ListTaskPushNotificationConfigs returns every webhook config of a task
 // with tasks/pushNotificationConfig/list (A2A v0.3 §7.7); none (an empty
 // array, or null) is an empty slice. Errors: as [Client.SetTaskPushNotificationConfig].
-func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID string) ([]TaskPushNotificationConfig, error) {
-	if err := c.usable(); err != nil {
+func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID string, opts ...CallOption) ([]TaskPushNotificationConfig, error) {
+	b, err := c.callBinding(opts)
+	if err != nil {
 		return nil, err
 	}
 	if taskID == "" {
 		return nil, errors.New("a2a: ListTaskPushNotificationConfigs: empty task id")
 	}
-	return run(ctx, c, c.proto.listPushConfigs(taskID), c.proto.pushConfigs)
+	v1, ok := b.(v10)
+	if !ok {
+		return run(ctx, c, b.listPushConfigs(taskID), b.pushConfigs)
+	}
+	// v1.0 pages the list; follow nextPageToken to the end, refusing a
+	// token seen before (a loop).
+	var all []TaskPushNotificationConfig
+	seen := map[string]bool{}
+	for token := ""; ; {
+		rep, err := c.invoke(ctx, v1.listPushConfigsPage(taskID, token))
+		if err != nil {
+			return nil, err
+		}
+		page, next, err := v1.pushConfigPage(rep)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, page...)
+		if next == "" {
+			return append([]TaskPushNotificationConfig{}, all...), nil
+		}
+		if seen[next] {
+			return nil, rep.fault("nextPageToken repeats a page already read", nil)
+		}
+		seen[next], token = true, next
+	}
 }
 
 // DeleteTaskPushNotificationConfig removes a task's webhook config with
@@ -84,13 +119,14 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 // v0.3.15 sends one, against JSON-RPC 2.0 §5). Errors: as
 // [Client.SetTaskPushNotificationConfig], and an error for an empty task
 // or config id.
-func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, configID string) error {
-	if err := c.usable(); err != nil {
+func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, configID string, opts ...CallOption) error {
+	b, err := c.callBinding(opts)
+	if err != nil {
 		return err
 	}
 	if taskID == "" || configID == "" {
 		return errors.New("a2a: DeleteTaskPushNotificationConfig needs a task id and a config id")
 	}
-	_, err := c.invoke(ctx, c.proto.deletePushConfig(taskID, configID))
+	_, err = c.invoke(ctx, b.deletePushConfig(taskID, configID))
 	return err
 }

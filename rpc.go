@@ -494,7 +494,71 @@ func (r *reply) rpcError(raw []byte) error {
 		e.Message, e.Data = string(raw), raw
 	}
 	e.Message, e.Data = r.cl.red.str(e.Message), r.cl.red.bytes(e.Data)
+	e.Details = errorDetails(e.Data)
+	versionHint(e, r.cl.c.proto.version())
 	return e
+}
+
+// versionHint fills in e's Hint, and whether it matches
+// [ErrVersionMismatch], when e shows that the agent speaks another A2A
+// version than the client (version): a -32009, or to a v0.3 client a
+// -32601 with v1.0's typed details (a2a-go's v1.0 servers answer v0.3
+// method names so). To a v1.0 client a bare -32601 is only a hint: a v1.0
+// agent also sends one for a method it lacks.
+func versionHint(e *RPCError, version string) {
+	const (
+		toV10 = "the agent answers as an A2A v1.0 agent: make the client with WithProtocolVersion(ProtocolV10), or from its agent card with NewClientFromCard"
+		toV03 = "the agent refuses A2A v1.0: if it speaks v0.3, make the client with WithProtocolVersion(ProtocolV03), or from its agent card with NewClientFromCard"
+		mayV3 = "if the agent speaks A2A v0.3, make the client with WithProtocolVersion(ProtocolV03), or from its agent card with NewClientFromCard"
+	)
+	switch {
+	case version == ProtocolV03 && (e.Code == codeVersionNotSupported || e.Code == -32601 && len(e.Details) > 0):
+		e.Hint = toV10
+	case version == ProtocolV10 && e.Code == codeVersionNotSupported:
+		e.Hint = toV03
+	case version == ProtocolV10 && e.Code == -32601 && len(e.Details) == 0:
+		e.Hint = mayV3
+	}
+}
+
+// errorDetails decodes an error's data when it is A2A v1.0's array of
+// typed details; nil otherwise.
+func errorDetails(data []byte) []ErrorDetail {
+	if len(data) == 0 || data[0] != '[' {
+		return nil
+	}
+	var elems []json.RawMessage
+	if json.Unmarshal(data, &elems) != nil {
+		return nil
+	}
+	var out []ErrorDetail
+	for _, raw := range elems {
+		var d struct {
+			Type     string                     `json:"@type"`
+			Reason   string                     `json:"reason"`
+			Domain   string                     `json:"domain"`
+			Metadata map[string]json.RawMessage `json:"metadata"`
+		}
+		if json.Unmarshal(raw, &d) != nil || d.Type == "" {
+			continue
+		}
+		detail := ErrorDetail{Type: d.Type, Raw: raw}
+		if d.Type == errorInfoType {
+			detail.Reason, detail.Domain = d.Reason, d.Domain
+			for k, v := range d.Metadata {
+				if detail.Metadata == nil {
+					detail.Metadata = map[string]string{}
+				}
+				var s string
+				if json.Unmarshal(v, &s) != nil {
+					s = string(v)
+				}
+				detail.Metadata[k] = s
+			}
+		}
+		out = append(out, detail)
+	}
+	return out
 }
 
 // readCode reads a JSON-RPC error code: an integer, a number with no

@@ -170,9 +170,10 @@ func (c *Client) StreamMessage(ctx context.Context, msg Message, opts ...CallOpt
 // retried like tasks/get: a failed attempt, or one whose reply does not
 // open within [WithAttemptTimeout], is tried again, up to
 // [WithMaxRetries] times.
-func (c *Client) Resubscribe(ctx context.Context, taskID string) iter.Seq2[Event, error] {
+func (c *Client) Resubscribe(ctx context.Context, taskID string, opts ...CallOption) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
-		if err := c.usable(); err != nil {
+		b, err := c.callBinding(opts)
+		if err != nil {
 			yield(nil, err)
 			return
 		}
@@ -180,7 +181,7 @@ func (c *Client) Resubscribe(ctx context.Context, taskID string) iter.Seq2[Event
 			yield(nil, errors.New("a2a: Resubscribe: empty task id"))
 			return
 		}
-		c.stream(ctx, c.proto.resubscribe(taskID), yield)
+		c.stream(ctx, b.resubscribe(taskID), yield)
 	}
 }
 

@@ -200,9 +200,10 @@ func TestStatusExactKeys(t *testing.T) {
 			t.Errorf("client, %s: %v, %v; want a ProtocolError naming the case", result, task, err)
 		}
 	}
+	// A number is an A2A v1.0 enum value (5 is TASK_STATE_CANCELED).
 	var st a2a.TaskStatus
-	if err := json.Unmarshal([]byte(`{"state":5}`), &st); err == nil {
-		t.Error("a numeric state decoded without error")
+	if err := json.Unmarshal([]byte(`{"state":5}`), &st); err != nil || st.State != a2a.TaskStateCanceled || st.RawState != "5" {
+		t.Errorf("numeric state: %+v, %v; want canceled from \"5\"", st, err)
 	}
 }
 

@@ -40,7 +40,7 @@ var fileFields = newFields([]field[FileContent]{
 // table (readPart): it is the one object whose members' types matter only
 // once its kind is known, and read by hand its bookkeeping stays off the
 // heap.
-var partNames = newNameSet("kind", "text", "data", "file", "metadata")
+var partNames = newNameSet("kind", "text", "data", "file", "metadata", "mediaType", "filename")
 
 // partRead is a part as read, before its kind is settled. A member of the
 // wrong type is kept as its error: it matters only if the part turns out
@@ -51,6 +51,7 @@ type partRead struct {
 	text             string
 	hasText          bool // "text" is a string
 	data, metadata   json.RawMessage
+	mediaType, name  string // v1.0's, kept on text and data parts the SDK stored
 	file             *FileContent
 	textErr, fileErr error
 }
@@ -83,6 +84,10 @@ func (p *partRead) read(d *jsonReader, i int) {
 		}
 	case "metadata":
 		p.metadata = d.raw()
+	case "mediaType": // not v0.3's: of another type, it is left out
+		d.soft(func() { p.mediaType = d.str() })
+	case "filename":
+		d.soft(func() { p.name = d.str() })
 	}
 }
 
@@ -116,9 +121,9 @@ func readPart(d *jsonReader) Part {
 		switch {
 		case !clean:
 		case p.hasText && !hasData && p.file == nil:
-			return TextPart{Text: p.text, Metadata: p.metadata}
+			return TextPart{Text: p.text, MediaType: p.mediaType, Filename: p.name, Metadata: p.metadata}
 		case hasData && !p.hasText && p.file == nil:
-			return DataPart{Data: p.data, Metadata: p.metadata}
+			return DataPart{Data: p.data, MediaType: p.mediaType, Filename: p.name, Metadata: p.metadata}
 		case p.file != nil && !p.hasText && !hasData:
 			return FilePart{File: *p.file, Metadata: p.metadata}
 		}
@@ -130,14 +135,14 @@ func readPart(d *jsonReader) Part {
 		case !p.hasText:
 			d.mistyped(`text part has no "text" string`)
 		default:
-			return TextPart{Text: p.text, Metadata: p.metadata}
+			return TextPart{Text: p.text, MediaType: p.mediaType, Filename: p.name, Metadata: p.metadata}
 		}
 	case KindData:
 		if p.data == nil {
 			d.mistyped(`data part has no "data"`)
 			break
 		}
-		return DataPart{Data: p.data, Metadata: p.metadata}
+		return DataPart{Data: p.data, MediaType: p.mediaType, Filename: p.name, Metadata: p.metadata}
 	case KindFile:
 		switch {
 		case p.fileErr != nil:
@@ -153,9 +158,13 @@ func readPart(d *jsonReader) Part {
 	return nil
 }
 
-// readParts reads a parts array: nil for null, empty for []. It grows as
-// readList does; each part is charged for the value its interface holds.
-func readParts(d *jsonReader) Parts {
+// readParts reads a v0.3 parts array: nil for null, empty for [].
+func readParts(d *jsonReader) Parts { return readPartList(d, readPart) }
+
+// readPartList reads a parts array with read, one version's part reader.
+// It grows as readList does; each part is charged for the value its
+// interface holds.
+func readPartList(d *jsonReader, readPart func(*jsonReader) Part) Parts {
 	out := Parts{}
 	if !d.array(reflect.TypeFor[Parts](), func() {
 		var ok bool

@@ -143,8 +143,8 @@ func TestDecoderReadsEveryField(t *testing.T) {
 		return a2a.Message{MessageID: id, Role: role, TaskID: "t1", ContextID: "c1", ReferenceTaskIDs: []string{"t0"},
 			Extensions: []string{"urn:x"}, Metadata: meta, RawRole: "ROLE_AGENT",
 			Parts: a2a.Parts{
-				a2a.TextPart{Text: "摘要", Metadata: meta},
-				a2a.DataPart{Data: json.RawMessage(`{"a":1}`), Metadata: meta},
+				a2a.TextPart{Text: "摘要", MediaType: "text/plain", Filename: "s.txt", Metadata: meta},
+				a2a.DataPart{Data: json.RawMessage(`{"a":1}`), MediaType: "application/json", Filename: "d.json", Metadata: meta},
 				a2a.FilePart{File: a2a.FileContent{Name: "f.png", MIMEType: "image/png", Bytes: "aGk=", URI: "https://x/f.png"}, Metadata: meta},
 				a2a.UnknownPart{PartKind: "video", Raw: json.RawMessage(`{"kind":"video","url":"x"}`)},
 			}}

@@ -1,0 +1,526 @@
+package a2a
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// The A2A v1.0 JSON-RPC binding (A2A v1.0, JSON-RPC protocol binding): its
+// method names (the gRPC RPC names), its params (the proto's request
+// messages in ProtoJSON, each with the interface's tenant), its results
+// (wrapped as {"task": …} or {"message": …} where the proto has a oneof,
+// read by wire_v10.go) and its card fields.
+
+// The v1.0 method names.
+const (
+	methodSendV10             = "SendMessage"
+	methodStreamV10           = "SendStreamingMessage"
+	methodGetTaskV10          = "GetTask"
+	methodListTasksV10        = "ListTasks"
+	methodCancelTaskV10       = "CancelTask"
+	methodSubscribeV10        = "SubscribeToTask"
+	methodSetPushConfigV10    = "CreateTaskPushNotificationConfig"
+	methodGetPushConfigV10    = "GetTaskPushNotificationConfig"
+	methodListPushConfigsV10  = "ListTaskPushNotificationConfigs"
+	methodDeletePushConfigV10 = "DeleteTaskPushNotificationConfig"
+	methodExtendedCardV10     = "GetExtendedAgentCard"
+)
+
+// v10 is the A2A v1.0 binding. tenant is sent in every request's params
+// when set (A2A v1.0, multi-tenancy).
+type v10 struct {
+	tenant string
+}
+
+func (v10) version() string { return ProtocolV10 }
+
+// sendMessageRequest is SendMessageRequest.
+type sendMessageRequest struct {
+	Tenant        string           `json:"tenant,omitempty"`
+	Message       messageV10Out    `json:"message"`
+	Configuration *sendConfigV10   `json:"configuration,omitempty"`
+	Metadata      *json.RawMessage `json:"metadata,omitempty"`
+}
+
+// sendConfigV10 is SendMessageConfiguration. returnImmediately false, the
+// default, is blocking.
+type sendConfigV10 struct {
+	AcceptedOutputModes []string `json:"acceptedOutputModes,omitempty"`
+	HistoryLength       *int     `json:"historyLength,omitempty"`
+	ReturnImmediately   bool     `json:"returnImmediately,omitempty"`
+}
+
+// messageV10Out is a Message as v1.0 sends it.
+type messageV10Out struct {
+	MessageID        string          `json:"messageId"`
+	Role             string          `json:"role"`
+	Parts            []any           `json:"parts"` // partV10Out, or an UnknownPart's bytes
+	TaskID           string          `json:"taskId,omitempty"`
+	ContextID        string          `json:"contextId,omitempty"`
+	ReferenceTaskIDs []string        `json:"referenceTaskIds,omitempty"`
+	Extensions       []string        `json:"extensions,omitempty"`
+	Metadata         json.RawMessage `json:"metadata,omitzero"`
+}
+
+// partV10Out is a known part as v1.0 sends it: one content member.
+type partV10Out struct {
+	Text      *string         `json:"text,omitempty"`
+	Raw       *string         `json:"raw,omitempty"`
+	URL       *string         `json:"url,omitempty"`
+	Data      json.RawMessage `json:"data,omitzero"`
+	MediaType string          `json:"mediaType,omitempty"`
+	Filename  string          `json:"filename,omitempty"`
+	Metadata  json.RawMessage `json:"metadata,omitzero"`
+}
+
+// v10RoleName is the v1.0 spelling of a role; a role of neither constant
+// is sent as it is.
+func v10RoleName(r Role) string {
+	switch r {
+	case RoleUser:
+		return "ROLE_USER"
+	case RoleAgent:
+		return "ROLE_AGENT"
+	}
+	return string(r)
+}
+
+// v10StateName is the v1.0 spelling of a state: TASK_STATE_* for the
+// constants (unknown is TASK_STATE_UNSPECIFIED); ok is false for a state
+// v1.0 has no name for.
+func v10StateName(s TaskState) (string, bool) {
+	if m, _ := v03State(s); m.Known() {
+		for _, name := range v10States {
+			if v, _ := v03State(TaskState(name)); v == m {
+				return name, true
+			}
+		}
+	}
+	return "", false
+}
+
+// messageV10 encodes msg as v1.0 sends it. Its error is for a part v1.0
+// cannot carry: a file with both bytes and a URI or neither, an
+// UnknownPart of a v0.3 kind or without bytes.
+func messageV10(msg Message) (messageV10Out, error) {
+	out := messageV10Out{MessageID: msg.MessageID, Role: v10RoleName(msg.Role), Parts: make([]any, len(msg.Parts)),
+		TaskID: msg.TaskID, ContextID: msg.ContextID, ReferenceTaskIDs: msg.ReferenceTaskIDs, Extensions: msg.Extensions,
+		Metadata: msg.Metadata}
+	for i, p := range msg.Parts {
+		switch p := p.(type) {
+		case TextPart:
+			out.Parts[i] = partV10Out{Text: &p.Text, MediaType: p.MediaType, Filename: p.Filename, Metadata: p.Metadata}
+		case DataPart:
+			out.Parts[i] = partV10Out{Data: p.sentData(), MediaType: p.MediaType, Filename: p.Filename, Metadata: p.Metadata}
+		case FilePart:
+			f := p.File
+			part := partV10Out{MediaType: f.MIMEType, Filename: f.Name, Metadata: p.Metadata}
+			switch {
+			case f.Bytes != "" && f.URI == "":
+				part.Raw = &f.Bytes
+			case f.URI != "" && f.Bytes == "":
+				part.URL = &f.URI
+			default:
+				return messageV10Out{}, fmt.Errorf("a2a: part %d: a file needs exactly one of bytes and uri", i)
+			}
+			out.Parts[i] = part
+		case UnknownPart:
+			if p.PartKind != "" || len(p.Raw) == 0 || !json.Valid(p.Raw) {
+				return messageV10Out{}, fmt.Errorf("a2a: part %d: an UnknownPart of kind %q cannot be sent in A2A v1.0, which has no part kinds", i, p.PartKind)
+			}
+			out.Parts[i] = p.Raw
+		default:
+			return messageV10Out{}, fmt.Errorf("a2a: part %d is nil", i)
+		}
+	}
+	return out, nil
+}
+
+func (b v10) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, error) {
+	wire, err := messageV10(msg)
+	if err != nil {
+		return callSpec{}, err
+	}
+	req := sendMessageRequest{Tenant: b.tenant, Message: wire}
+	if conf := (sendConfigV10{AcceptedOutputModes: cfg.outputModes, HistoryLength: cfg.historyLength,
+		ReturnImmediately: !cfg.blocking}); conf.AcceptedOutputModes != nil || conf.HistoryLength != nil || conf.ReturnImmediately {
+		req.Configuration = &conf
+	}
+	spec := callSpec{method: methodSendV10, taskID: msg.TaskID, params: req, class: retryUnsafe}
+	if cfg.retrySend {
+		spec.class = retryIdempotent
+	}
+	if stream {
+		spec.method, spec.stream, spec.needs = methodStreamV10, true, capStreaming
+	}
+	return spec, nil
+}
+
+// taskRequest is GetTaskRequest, CancelTaskRequest and
+// SubscribeToTaskRequest.
+type taskRequest struct {
+	Tenant        string `json:"tenant,omitempty"`
+	ID            string `json:"id"`
+	HistoryLength *int   `json:"historyLength,omitempty"`
+}
+
+func (b v10) getTask(id string, historyLength *int) callSpec {
+	return callSpec{method: methodGetTaskV10, params: taskRequest{Tenant: b.tenant, ID: id, HistoryLength: historyLength},
+		class: retryIdempotent, taskID: id}
+}
+
+func (b v10) cancelTask(id string) callSpec {
+	return callSpec{method: methodCancelTaskV10, params: taskRequest{Tenant: b.tenant, ID: id}, class: retryIdempotent, taskID: id}
+}
+
+func (b v10) resubscribe(id string) callSpec {
+	return callSpec{method: methodSubscribeV10, params: taskRequest{Tenant: b.tenant, ID: id}, class: retryIdempotent,
+		stream: true, needs: capStreaming, taskID: id}
+}
+
+// pushConfigV10 is TaskPushNotificationConfig, v1.0's one flat push
+// config object, as sent and as read.
+type pushConfigV10 struct {
+	Tenant         string       `json:"tenant,omitempty"`
+	ID             string       `json:"id,omitempty"`
+	TaskID         string       `json:"taskId,omitempty"`
+	URL            string       `json:"url"`
+	Token          string       `json:"token,omitempty"`
+	Authentication *authInfoV10 `json:"authentication,omitempty"`
+}
+
+// authInfoV10 is AuthenticationInfo: one scheme.
+type authInfoV10 struct {
+	Scheme      string `json:"scheme"`
+	Credentials string `json:"credentials,omitempty"`
+}
+
+// public is the config as the SDK's type holds it; a scheme is Schemes[0].
+func (p pushConfigV10) public() TaskPushNotificationConfig {
+	cfg := TaskPushNotificationConfig{TaskID: p.TaskID, PushNotificationConfig: PushNotificationConfig{ID: p.ID, URL: p.URL, Token: p.Token}}
+	if a := p.Authentication; a != nil {
+		cfg.PushNotificationConfig.Authentication = &PushNotificationAuthenticationInfo{Schemes: []string{a.Scheme}, Credentials: a.Credentials}
+		if a.Scheme == "" {
+			cfg.PushNotificationConfig.Authentication.Schemes = []string{}
+		}
+	}
+	return cfg
+}
+
+// errOneScheme is setPushConfig's error for a config v1.0 cannot carry.
+var errOneScheme = errors.New("a2a: A2A v1.0 carries one authentication scheme per push config; give at most one in Schemes")
+
+func (b v10) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) {
+	p := cfg.PushNotificationConfig
+	out := pushConfigV10{Tenant: b.tenant, ID: p.ID, TaskID: cfg.TaskID, URL: p.URL, Token: p.Token}
+	if a := p.Authentication; a != nil {
+		if len(a.Schemes) > 1 {
+			return callSpec{}, errOneScheme
+		}
+		out.Authentication = &authInfoV10{Credentials: a.Credentials}
+		if len(a.Schemes) == 1 {
+			out.Authentication.Scheme = a.Schemes[0]
+		}
+	}
+	spec := v03{}.pushSpec(methodSetPushConfigV10, cfg)
+	spec.params = out
+	return spec, nil
+}
+
+// pushRequest is Get-, List- and DeleteTaskPushNotificationConfigRequest:
+// ID is the config's id (v0.3's was the task's).
+type pushRequest struct {
+	Tenant    string `json:"tenant,omitempty"`
+	TaskID    string `json:"taskId"`
+	ID        string `json:"id,omitempty"`
+	PageToken string `json:"pageToken,omitempty"`
+}
+
+func (b v10) getPushConfig(taskID, configID string) callSpec {
+	return callSpec{method: methodGetPushConfigV10, params: pushRequest{Tenant: b.tenant, TaskID: taskID, ID: configID},
+		class: retryIdempotent, needs: capPush, taskID: taskID}
+}
+
+func (b v10) listPushConfigs(taskID string) callSpec {
+	return b.listPushConfigsPage(taskID, "")
+}
+
+func (b v10) listPushConfigsPage(taskID, pageToken string) callSpec {
+	return callSpec{method: methodListPushConfigsV10, params: pushRequest{Tenant: b.tenant, TaskID: taskID, PageToken: pageToken},
+		class: retryIdempotent, needs: capPush, taskID: taskID}
+}
+
+func (b v10) deletePushConfig(taskID, configID string) callSpec {
+	return callSpec{method: methodDeletePushConfigV10, params: pushRequest{Tenant: b.tenant, TaskID: taskID, ID: configID},
+		class: retryIdempotent, needs: capPush, nullResult: true}
+}
+
+// tenantRequest is GetExtendedAgentCardRequest: always sent, as {} when
+// there is no tenant (a2a-go's server fails on a request without params).
+type tenantRequest struct {
+	Tenant string `json:"tenant,omitempty"`
+}
+
+func (b v10) extendedCard() callSpec {
+	return callSpec{method: methodExtendedCardV10, params: tenantRequest{Tenant: b.tenant}, class: retryIdempotent, needs: capExtendedCard}
+}
+
+// listTasksRequest is ListTasksRequest.
+type listTasksRequest struct {
+	Tenant               string `json:"tenant,omitempty"`
+	ContextID            string `json:"contextId,omitempty"`
+	Status               string `json:"status,omitempty"`
+	PageSize             *int   `json:"pageSize,omitempty"`
+	PageToken            string `json:"pageToken,omitempty"`
+	HistoryLength        *int   `json:"historyLength,omitempty"`
+	StatusTimestampAfter string `json:"statusTimestampAfter,omitempty"`
+	IncludeArtifacts     *bool  `json:"includeArtifacts,omitempty"`
+}
+
+// listTasks is the spec of ListTasks for req, whose fields the client has
+// checked; historyLength is the call's.
+func (b v10) listTasks(req ListTasksRequest, historyLength *int) (callSpec, error) {
+	out := listTasksRequest{Tenant: b.tenant, ContextID: req.ContextID, PageToken: req.PageToken, HistoryLength: historyLength}
+	if req.Status != "" {
+		name, ok := v10StateName(req.Status)
+		if !ok {
+			return callSpec{}, fmt.Errorf("a2a: ListTasks: state %q has no A2A v1.0 name", req.Status)
+		}
+		out.Status = name
+	}
+	if req.PageSize != 0 {
+		out.PageSize = &req.PageSize
+	}
+	if !req.StatusTimestampAfter.IsZero() {
+		out.StatusTimestampAfter = req.StatusTimestampAfter.UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	if req.IncludeArtifacts {
+		out.IncludeArtifacts = &req.IncludeArtifacts
+	}
+	return callSpec{method: methodListTasksV10, params: out, class: retryIdempotent}, nil
+}
+
+// The results.
+
+// sendNames, streamNames and bareTaskNames are the top-level members of
+// a SendMessageResponse, a StreamResponse and a bare Task result that
+// unwrap looks at; "kind" is there to tell a v0.3 reply.
+var (
+	sendNames     = newNameSet("task", "message", "kind")
+	streamNames   = newNameSet("task", "message", "statusUpdate", "artifactUpdate", "status_update", "artifact_update", "kind")
+	bareTaskNames = newNameSet("task", "id", "kind")
+)
+
+// unwrap reads the top level of a result against names and returns the
+// one member that is set (present and not null), with the sub-reply
+// holding its value, or "" when none is. A result that is null or not an
+// object, has more than one member set, or has a "kind" (an A2A v0.3
+// reply: [ErrVersionMismatch]) is a *ProtocolError; so is a name fault.
+func unwrap(r *reply, names *nameSet, what string) (string, *reply, error) {
+	if isNull(r.result) {
+		return "", nil, r.fault("result is null where "+what+" is due", nil)
+	}
+	d := newJSONReader(r.result)
+	defer d.release()
+	if d.peek() != '{' {
+		return "", nil, r.fault("result is not a JSON object", nil)
+	}
+	var set []string
+	var val []byte
+	kind := false
+	d.object(names, nil, func(i int) {
+		name := names.names[i]
+		v := d.raw()
+		switch {
+		case name == "kind":
+			kind = true
+		case !isNull(v):
+			set, val = append(set, name), v
+		}
+	})
+	switch {
+	case d.fault != "":
+		return "", nil, r.fault(d.fault, nil)
+	case kind:
+		return "", nil, r.fault(`result has "kind", an A2A v0.3 shape, where an A2A v1.0 `+what+" is due", ErrVersionMismatch)
+	case len(set) == 0:
+		return "", nil, nil
+	case len(set) > 1:
+		return "", nil, r.fault(fmt.Sprintf("result has both %q and %q; A2A v1.0 allows one", set[0], set[1]), nil)
+	}
+	sub := *r
+	sub.result = val
+	return set[0], &sub, nil
+}
+
+func (v10) sendResult(r *reply) (SendResult, error) {
+	name, sub, err := unwrap(r, sendNames, `{"task": …} or {"message": …}`)
+	switch {
+	case err != nil:
+		return nil, err
+	case name == "":
+		return nil, r.fault(`result has neither "task" nor "message"`, nil)
+	case name == "task":
+		return taskV10Result(sub)
+	}
+	m, err := decodeAs(sub, messageV10Fields, "message result")
+	if err != nil {
+		return nil, err
+	}
+	if err := r.sameTask(m.TaskID, true); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// taskV10Result decodes a v1.0 Task result, which must have an id and be
+// about the task asked about; its Raw is the Task's bytes.
+func taskV10Result(r *reply) (*Task, error) {
+	var t Task
+	if err := decodeResult(r, taskV10Fields, &t, "task result"); err != nil {
+		return nil, err
+	}
+	if t.ID == "" {
+		return nil, r.fault(`task result has no "id"`, nil)
+	}
+	if err := r.sameTask(t.ID, false); err != nil {
+		return nil, err
+	}
+	t.raw = r.result[:len(r.result):len(r.result)]
+	return &t, nil
+}
+
+// task reads GetTask's and CancelTask's result: a bare Task. A v0.3 task
+// ("kind") matches [ErrVersionMismatch]; a task wrapped as {"task": …} is
+// a *ProtocolError (the proto returns it bare).
+func (v10) task(r *reply) (*Task, error) {
+	switch name, _, err := unwrap(r, bareTaskNames, "Task"); {
+	case err != nil:
+		return nil, err
+	case name == "task":
+		return nil, r.fault(`result is wrapped as {"task": …} where a bare Task is due`, nil)
+	}
+	return taskV10Result(r)
+}
+
+func (v10) event(r *reply) (Event, error) {
+	name, sub, err := unwrap(r, streamNames, "stream event")
+	switch {
+	case err != nil:
+		return nil, err
+	case name == "":
+		return nil, r.fault("event holds none of task, message, statusUpdate, artifactUpdate", nil)
+	}
+	var ev Event
+	var taskID string
+	switch name {
+	case "task":
+		return taskV10Result(sub)
+	case "message":
+		m, err := decodeAs(sub, messageV10Fields, "message event")
+		if err != nil {
+			return nil, err
+		}
+		ev, taskID = m, m.TaskID
+		if err := r.sameTask(taskID, true); err != nil {
+			return nil, err
+		}
+		return ev, nil
+	case "statusUpdate", "status_update":
+		e, err := decodeAs(sub, statusEventV10Fields, "statusUpdate event")
+		if err != nil {
+			return nil, err
+		}
+		// v1.0 has no "final": the stream ends when the agent closes it.
+		// A terminal or input-required state is the last event a2a-go's
+		// servers send; others keep an interrupted stream open, so the
+		// client stops reading there.
+		e.Final = e.Final || e.Status.State.Terminal() || e.Status.State == TaskStateInputRequired
+		ev, taskID = e, e.TaskID
+	default:
+		e, err := decodeAs(sub, artifactEventV10Fields, "artifactUpdate event")
+		if err != nil {
+			return nil, err
+		}
+		ev, taskID = e, e.TaskID
+	}
+	if err := r.sameTask(taskID, false); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+func (v10) pushConfig(r *reply) (*TaskPushNotificationConfig, error) {
+	p, err := jsonResult[pushConfigV10](r, "result", false)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.sameTask(p.TaskID, false); err != nil {
+		return nil, err
+	}
+	cfg := p.public()
+	return &cfg, nil
+}
+
+// pushConfigList is ListTaskPushNotificationConfigsResponse.
+type pushConfigList struct {
+	Configs       []pushConfigV10 `json:"configs"`
+	NextPageToken string          `json:"nextPageToken"`
+}
+
+// pushConfigs reads one page of configs; listPushConfigs follows the
+// pages.
+func (v10) pushConfigs(r *reply) ([]TaskPushNotificationConfig, error) {
+	list, _, err := v10{}.pushConfigPage(r)
+	return list, err
+}
+
+func (v10) pushConfigPage(r *reply) ([]TaskPushNotificationConfig, string, error) {
+	page, err := jsonResult[pushConfigList](r, "result", true)
+	if err != nil || page == nil {
+		return []TaskPushNotificationConfig{}, "", err
+	}
+	out := make([]TaskPushNotificationConfig, 0, len(page.Configs))
+	for _, p := range page.Configs {
+		if err := r.sameTask(p.TaskID, false); err != nil {
+			return nil, "", err
+		}
+		out = append(out, p.public())
+	}
+	return out, page.NextPageToken, nil
+}
+
+func (v10) extendedCardResult(r *reply) (*AgentCard, error) {
+	return jsonResult[AgentCard](r, "result", false)
+}
+
+func (v10) card(r *reply) (*AgentCard, error) { return v03{}.card(r) }
+
+func (v10) requires(card *AgentCard, need capability) (string, bool) {
+	if need == capExtendedCard {
+		return "capabilities.extendedAgentCard", card.SupportsAuthenticatedExtendedCard
+	}
+	return v03{}.requires(card, need)
+}
+
+// listTasksResult reads a ListTasksResponse. Missing members are their
+// defaults (ProtoJSON writers leave them out): no tasks, the last page.
+func listTasksResult(r *reply) (*ListTasksResponse, error) {
+	if isNull(r.result) {
+		return nil, r.fault("result is null where a ListTasksResponse is due", nil)
+	}
+	var l ListTasksResponse
+	if err := decodeResult(r, listTasksV10Fields, &l, "ListTasks result"); err != nil {
+		return nil, err
+	}
+	if l.Tasks == nil {
+		l.Tasks = []*Task{}
+	}
+	for _, t := range l.Tasks {
+		if t.ID == "" {
+			return nil, r.fault(`a task in the ListTasks result has no "id"`, nil)
+		}
+	}
+	return &l, nil
+}
