@@ -10,7 +10,6 @@ import (
 // by wire_v03.go, which tells them apart by "kind" or shape), its agent
 // card and the card's capability fields.
 
-
 // The v0.3 method names.
 const (
 	methodSend             = "message/send"
@@ -242,9 +241,9 @@ type messageOut struct {
 
 // partOut is a known part as sent; absent members are left out.
 type partOut struct {
-	Kind     string          `json:"kind"`
-	Text     *string         `json:"text,omitempty"`
-	Data     json.RawMessage `json:"data,omitempty"`
+	Kind      string          `json:"kind"`
+	Text      *string         `json:"text,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty"`
 	File      *FileContent    `json:"file,omitempty"`
 	MediaType string          `json:"mediaType,omitempty"`
 	Filename  string          `json:"filename,omitempty"`
