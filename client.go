@@ -13,9 +13,10 @@ import (
 	"github.com/google/uuid"
 )
 
-// Client calls one A2A agent over JSON-RPC 2.0 on HTTP: message/send,
-// tasks/get and tasks/cancel (A2A v0.3 §7), streaming, push notification
-// config and the extended card. It is safe for concurrent use and should
+// Client calls one A2A agent over JSON-RPC 2.0 on HTTP, in A2A v0.3 or
+// v1.0 ([Client.ProtocolVersion]): send, get and cancel a task (A2A v0.3
+// §7; A2A v1.0 §3.1), streaming, push notification config, the extended
+// card, and on v1.0 listing tasks. It is safe for concurrent use and should
 // be reused: it holds a pool of connections.
 //
 // Every method takes a context first and honours it: when ctx is done the
@@ -193,22 +194,26 @@ type SendResult interface {
 func (*Task) isSendResult()    {}
 func (*Message) isSendResult() {}
 
-// SendMessage sends msg with message/send (A2A v0.3 §7.1) and returns the
-// [*Task] or [*Message] the agent answered with. An empty msg.MessageID is
+// SendMessage sends msg with message/send (A2A v0.3 §7.1; SendMessage in
+// A2A v1.0) and returns the [*Task] or [*Message] the agent answered with. An empty msg.MessageID is
 // filled with a fresh UUID and an empty Role with [RoleUser], both before any
-// retry. configuration.blocking is always sent (true unless [Blocking] says
-// otherwise).
+// retry. v0.3's configuration.blocking is always sent (true unless
+// [Blocking] says otherwise); v1.0's returnImmediately only with
+// Blocking(false).
 //
 // A task in state failed, canceled or rejected is returned with a nil error.
-// A result without "kind" is read by its shape (a string id and an object
-// status make a Task; a string messageId and an array of parts a Message).
+// A v0.3 result without "kind" is read by its shape (a string id and an
+// object status make a Task; a string messageId and an array of parts a
+// Message); a v1.0 result must hold exactly one of "task" and "message".
 // Errors: *[RPCError], *[HTTPError], *[ProtocolError] (including a result of
-// another kind, of no recognisable shape or null, and an A2A v1.0 wrapped
-// result, which matches [ErrVersionMismatch]), *[BodyTooLargeError],
+// another kind, of no recognisable shape or null, and a result in the other
+// version's shape, which matches [ErrVersionMismatch]), *[BodyTooLargeError],
 // *[TransportError], ctx's error;
 // and, before anything is sent, an error for a message without parts, a
 // part that cannot be encoded (a [DataPart] holding invalid JSON, an empty
-// [UnknownPart]) or a CallOption's validation error. The result is nil
+// [UnknownPart]; on v1.0 a [FilePart] without exactly one of bytes and uri,
+// or an UnknownPart of a v0.3 kind) or a CallOption's validation error
+// (a [Tenant] on a v0.3 client among them). The result is nil
 // whenever the error is not.
 func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOption) (SendResult, error) {
 	if err := c.usable(); err != nil {
@@ -278,7 +283,8 @@ func (c *Client) SendFollowUp(ctx context.Context, task *Task, msg Message, opts
 	return c.SendMessage(ctx, msg, opts...)
 }
 
-// GetTask reads a task again with tasks/get (A2A v0.3 §7.3). historyLength
+// GetTask reads a task again with tasks/get (A2A v0.3 §7.3; GetTask in
+// A2A v1.0). historyLength
 // is sent only when [HistoryLength] is given. Behind a gateway the agent
 // selector configured on the client is sent too. The Caoliao agent keeps
 // tasks in memory: after a service restart this returns an error matching
@@ -286,8 +292,8 @@ func (c *Client) SendFollowUp(ctx context.Context, task *Task, msg Message, opts
 //
 // Errors: *[RPCError] (errors.Is with [ErrTaskNotFound] …), *[HTTPError],
 // *[ProtocolError] (a result that is not a Task, by "kind" or, without one,
-// by shape; a task other than id; an A2A v1.0 wrapped result matches
-// [ErrVersionMismatch]),
+// by shape; a task other than id; a result in the other version's shape
+// matches [ErrVersionMismatch]),
 // *[BodyTooLargeError], *[TransportError], ctx's error, or an error without
 // sending when id is empty.
 func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*Task, error) {
@@ -308,8 +314,8 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 	return run(ctx, c, b.getTask(id, cfg.historyLength), b.task)
 }
 
-// CancelTask asks the agent to stop a task with tasks/cancel (A2A v0.3 §7.4)
-// and returns the task in the state the agent reports after the attempt.
+// CancelTask asks the agent to stop a task with tasks/cancel (A2A v0.3
+// §7.4; CancelTask in A2A v1.0) and returns the task in the state the agent reports after the attempt.
 // Cancellation does not undo side effects already made. A task that is
 // already terminal gives an error matching [ErrTaskNotCancelable]; the
 // Caoliao agent's synchronous tasks always are.

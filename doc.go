@@ -2,7 +2,8 @@
 // 2.0 over HTTP, built for Caoliao-style agents: synchronous agents whose
 // message/send returns a task that is already completed or failed, and
 // gateways that add API-key headers, an agent selector in every body, and
-// tasks that must be polled. It follows the A2A v0.3 JSON-RPC binding.
+// tasks that must be polled. It speaks the A2A v0.3 and A2A v1.0 JSON-RPC
+// bindings with one set of Go types.
 //
 // # Getting started
 //
@@ -28,6 +29,27 @@
 // [WithAgentID] or [WithAgentCode]; the selector goes into every request
 // body, tasks/get and tasks/cancel included.
 //
+// # Protocol versions
+//
+// A client speaks one version, which decides its method names
+// ("message/send" or "SendMessage"), request and result shapes and
+// A2A-Version header; the Go types, the errors and the behaviour are the
+// same for both, so code written for a v0.3 agent runs against a v1.0
+// one. The version is chosen so:
+//
+//   - [NewClient] speaks [ProtocolV03] (Caoliao agents and gateways)
+//     unless [WithProtocolVersion] names [ProtocolV10];
+//   - [NewClientFromCard] takes the card's JSON-RPC interface, preferring
+//     one of version 1.0 when the card offers both, with its URL and
+//     tenant; WithProtocolVersion overrides the version.
+//
+// The client does not switch versions by itself: an agent that answers
+// like one of the other version (-32009, or a v1.0 agent's "method not
+// found" to a v0.3 method) gives an [*RPCError] matching
+// [ErrVersionMismatch] whose [RPCError.Hint] names the option to set.
+// A2A v1.0 adds [Client.ListTasks] and the tenant ([WithTenant],
+// [Tenant]); on a v0.3 client they fail before sending.
+//
 // # Results
 //
 // [Client.SendMessage] returns a [SendResult], a [*Task] or a [*Message];
@@ -37,10 +59,11 @@
 // ([TextPart], [DataPart], [FilePart]) plus [UnknownPart], which keeps any
 // other kind byte for byte. A state this package does not know is kept as a
 // string and is never treated as success. Off-spec replies are read
-// leniently where one reading is certain (a result or part without "kind"
-// by its shape; A2A v1.0 state and role spellings onto the v0.3 constants,
-// keeping the original in [TaskStatus.RawState] and [Message.RawRole]) and
-// refused where it is not. The README's "When the server misbehaves" lists
+// leniently where one reading is certain (a v0.3 result or part without
+// "kind" by its shape; the other version's state and role spellings, and
+// v1.0's enum numbers, onto the constants, keeping the original in
+// [TaskStatus.RawState] and [Message.RawRole]) and refused where it is
+// not. The README's "When the server misbehaves" lists
 // every case.
 //
 // # Errors
@@ -53,7 +76,8 @@
 //
 //   - [*RPCError]: the agent's JSON-RPC error object, whatever the HTTP
 //     status it came with; errors.Is matches it by code against
-//     [ErrTaskNotFound], [ErrMethodNotFound] and the other sentinels;
+//     [ErrTaskNotFound], [ErrMethodNotFound] and the other sentinels; an
+//     A2A v1.0 agent's typed details are in [RPCError.Details];
 //   - [*HTTPError]: an HTTP failure whose body is not a JSON-RPC response
 //     (a gateway's 502 page, a 401), with the status, Retry-After, the
 //     authentication challenge and a redacted body excerpt;
@@ -62,8 +86,8 @@
 //     and error, a null or mistyped result, a known member name repeated or
 //     in another case ("Status" beside "status"), a body in an encoding
 //     that cannot be read, a result that would take more memory to decode
-//     than its size allows (4× its bytes and 2 MiB); one for an A2A v1.0
-//     reply shape matches [ErrVersionMismatch];
+//     than its size allows (4× its bytes and 2 MiB); one for a reply in
+//     the other protocol version's shape matches [ErrVersionMismatch];
 //   - [*BodyTooLargeError]: a reply over the size cap ([WithMaxResponseBytes]);
 //   - [*TransportError]: the request could not be made or no reply came
 //     (refused, reset, timed out), after any retries;
@@ -72,6 +96,8 @@
 //   - [*CardError]: [ResolveAgentCard] found no card, listing every URL tried;
 //   - [*UnsupportedByCardError]: before anything is sent, a call the
 //     client's agent card rules out ([NewClientFromCard]);
+//   - [*UnsupportedByVersionError]: before anything is sent, a call the
+//     client's protocol version does not have ([Client.ListTasks] on v0.3);
 //   - [*UntrustedEndpointError]: [NewClientFromCard] would send the
 //     client's credentials to an endpoint off the card's own origin, or
 //     over http from a card read over https;
@@ -92,8 +118,8 @@
 //
 // # Retries
 //
-// Retries go through github.com/hashicorp/go-retryablehttp. tasks/get and
-// tasks/cancel are retried on 429, 502, 503, 504 and connection errors;
+// Retries go through github.com/hashicorp/go-retryablehttp. tasks/get,
+// tasks/cancel (and their v1.0 names) and ListTasks are retried on 429, 502, 503, 504 and connection errors;
 // message/send only where the agent cannot have acted (connection not made,
 // 429, 503), unless the call passes [RetrySend]. Waits grow from
 // [DefaultRetryWaitMin] with jitter, each at most [DefaultRetryWaitMax]; a
@@ -117,8 +143,8 @@
 // and sends credentials only to the card's own origin or hosts named with
 // [WithTrustedHosts].
 // [Client.StreamMessage] and [Client.Resubscribe] yield Server-Sent Events
-// as an iterator; [Task.Apply] folds them into a task. The
-// tasks/pushNotificationConfig methods register webhooks.
+// as an iterator; [Task.Apply] folds them into a task. The push
+// notification config methods register webhooks.
 //
 // # Testing
 //

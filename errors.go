@@ -435,3 +435,19 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// UnsupportedByVersionError is the error, returned before anything is
+// sent, of a call the client's protocol version does not have:
+// [Client.ListTasks] on a client that speaks A2A v0.3. It matches
+// [ErrUnsupportedOperation].
+type UnsupportedByVersionError struct {
+	// Method is the call, e.g. "ListTasks"; Version the client's version.
+	Method, Version string
+}
+
+func (e *UnsupportedByVersionError) Error() string {
+	return fmt.Sprintf("a2a: %s is not in A2A v%s, which this client speaks; an agent that speaks v1.0 takes it (WithProtocolVersion(ProtocolV10), or NewClientFromCard)", e.Method, e.Version)
+}
+
+// Is reports whether target is [ErrUnsupportedOperation].
+func (e *UnsupportedByVersionError) Is(target error) bool { return target == ErrUnsupportedOperation }

@@ -2,7 +2,6 @@ package a2a
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"time"
@@ -42,22 +41,6 @@ type ListTasksResponse struct {
 	PageSize, TotalSize int
 }
 
-// UnsupportedByVersionError is the error, returned before anything is
-// sent, of a call the client's protocol version does not have:
-// [Client.ListTasks] on a client that speaks A2A v0.3. It matches
-// [ErrUnsupportedOperation].
-type UnsupportedByVersionError struct {
-	// Method is the call, e.g. "ListTasks"; Version the client's version.
-	Method, Version string
-}
-
-func (e *UnsupportedByVersionError) Error() string {
-	return fmt.Sprintf("a2a: %s is not in A2A v%s, which this client speaks; an agent that speaks v1.0 takes it (WithProtocolVersion(ProtocolV10), or NewClientFromCard)", e.Method, e.Version)
-}
-
-// Is reports whether target is [ErrUnsupportedOperation].
-func (e *UnsupportedByVersionError) Is(target error) bool { return target == ErrUnsupportedOperation }
-
 // maxPageSize is the largest page a v1.0 server takes; servers refuse
 // larger ones instead of clamping them.
 const maxPageSize = 100
@@ -70,29 +53,40 @@ const maxPageSize = 100
 // before sending an error for a PageSize outside 0..100 or a Status with
 // no v1.0 name.
 func (c *Client) ListTasksPage(ctx context.Context, req ListTasksRequest, opts ...CallOption) (*ListTasksResponse, error) {
+	page, _, err := c.listPage(ctx, req, opts)
+	return page, err
+}
+
+// listPage is ListTasksPage, with the reply the page came in.
+func (c *Client) listPage(ctx context.Context, req ListTasksRequest, opts []CallOption) (*ListTasksResponse, *reply, error) {
 	if err := c.usable(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cfg, err := buildCallConfig(opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b, err := c.bind(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	v1, ok := b.(v10)
 	if !ok {
-		return nil, &UnsupportedByVersionError{Method: methodListTasksV10, Version: b.version()}
+		return nil, nil, &UnsupportedByVersionError{Method: methodListTasksV10, Version: b.version()}
 	}
 	if req.PageSize < 0 || req.PageSize > maxPageSize {
-		return nil, fmt.Errorf("a2a: ListTasks: page size %d out of range 0..%d", req.PageSize, maxPageSize)
+		return nil, nil, fmt.Errorf("a2a: ListTasks: page size %d out of range 0..%d", req.PageSize, maxPageSize)
 	}
 	spec, err := v1.listTasks(req, cfg.historyLength)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return run(ctx, c, spec, listTasksResult)
+	rep, err := c.invoke(ctx, spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	page, err := listTasksResult(rep)
+	return page, rep, err
 }
 
 // ListTasks yields every task the agent lets the caller see, page after
@@ -110,7 +104,7 @@ func (c *Client) ListTasks(ctx context.Context, req ListTasksRequest, opts ...Ca
 	return func(yield func(*Task, error) bool) {
 		seen := map[string]bool{}
 		for {
-			page, err := c.ListTasksPage(ctx, req, opts...)
+			page, rep, err := c.listPage(ctx, req, opts)
 			if err != nil {
 				yield(nil, err)
 				return
@@ -124,12 +118,10 @@ func (c *Client) ListTasks(ctx context.Context, req ListTasksRequest, opts ...Ca
 				return
 			}
 			if seen[page.NextPageToken] {
-				yield(nil, &ProtocolError{Method: methodListTasksV10, Reason: "nextPageToken repeats a page already read", StatusCode: 200, Err: errPageLoop})
+				yield(nil, rep.fault("nextPageToken repeats a page already read", nil))
 				return
 			}
 			seen[page.NextPageToken], req.PageToken = true, page.NextPageToken
 		}
 	}
 }
-
-var errPageLoop = errors.New("page token loop")

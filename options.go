@@ -407,9 +407,10 @@ type callConfig struct {
 
 // HistoryLength asks for at most n of the most recent history messages in
 // the returned task (message/send configuration.historyLength; tasks/get
-// params.historyLength). Without it the field is not sent and the server's
-// default applies. n must be >= 0; the meaning of 0 differs between servers.
-// Spec: A2A v0.3 §7.1.1, §7.3.1.
+// params.historyLength; on v1.0 also each task of ListTasks). Without it
+// the field is not sent and the server's default applies. n must be >= 0;
+// on v1.0, 0 asks for no history; on v0.3 its meaning differs between
+// servers. Spec: A2A v0.3 §7.1.1, §7.3.1; A2A v1.0 §3.2.4.
 func HistoryLength(n int) CallOption {
 	return func(c *callConfig) error {
 		if n < 0 {
@@ -421,7 +422,8 @@ func HistoryLength(n int) CallOption {
 }
 
 // Blocking sets message/send configuration.blocking (default true: the agent
-// answers when the task is done or interrupted). With false the agent may
+// answers when the task is done or interrupted); on A2A v1.0 Blocking(false)
+// sends configuration.returnImmediately true. With false the agent may
 // answer at once with a submitted or working task; use [Client.WaitTask].
 func Blocking(b bool) CallOption {
 	return func(c *callConfig) error { c.blocking = b; return nil }

@@ -23,7 +23,9 @@ func (*TaskStatusUpdateEvent) isEvent()   {}
 func (*TaskArtifactUpdateEvent) isEvent() {}
 
 // TaskStatusUpdateEvent reports a task's new status during a stream (A2A
-// v0.3 §7.2.2). Final marks the last event of the stream.
+// v0.3 §7.2.2; A2A v1.0 TaskStatusUpdateEvent). Final marks the last
+// event of the stream; v1.0 has no final flag, and the client sets it on a
+// v1.0 event whose state is terminal or input-required.
 type TaskStatusUpdateEvent struct {
 	TaskID    string          `json:"taskId"`
 	ContextID string          `json:"contextId"`
@@ -116,7 +118,8 @@ func (t *Task) Apply(ev Event) {
 	}
 }
 
-// StreamMessage sends msg with message/stream (A2A v0.3 §7.2) and yields the
+// StreamMessage sends msg with message/stream (A2A v0.3 §7.2;
+// SendStreamingMessage in A2A v1.0) and yields the
 // agent's events as they arrive, over Server-Sent Events:
 //
 //	for ev, err := range c.StreamMessage(ctx, msg) {
@@ -124,8 +127,10 @@ func (t *Task) Apply(ev Event) {
 //		switch e := ev.(type) { … }
 //	}
 //
-// The sequence ends after a status update with Final set, when the agent
-// closes the stream (for a task not yet final, continue with
+// The sequence ends after a status update with Final set (A2A v1.0 has no
+// such flag: the client sets Final on a v1.0 status update whose state is
+// terminal or input-required, where v1.0 agents end the stream), when the
+// agent closes the stream (for a task not yet final, continue with
 // [Client.Resubscribe]), or with one error, yielded as (nil, err): a
 // JSON-RPC error inside the stream or instead of it (*[RPCError]), an
 // *[HTTPError], a *[ProtocolError] (a malformed event, a wrong id), a
@@ -163,7 +168,8 @@ func (c *Client) StreamMessage(ctx context.Context, msg Message, opts ...CallOpt
 }
 
 // Resubscribe reopens the event stream of a running task with
-// tasks/resubscribe (A2A v0.3 §7.9), after a dropped connection. Whether
+// tasks/resubscribe (A2A v0.3 §7.9; SubscribeToTask in A2A v1.0, whose
+// first event is the task as it stands), after a dropped connection. Whether
 // events sent while disconnected are replayed is up to the agent. Events and
 // errors are as for [Client.StreamMessage]; an unknown task gives an
 // *[RPCError] matching [ErrTaskNotFound]. Until the stream opens it is
