@@ -78,6 +78,7 @@ type call struct {
 	httpMethod string
 	target     string
 	payload    []byte // nil for a GET
+	version    string // the A2A-Version header when not the client's
 	start      time.Time
 	att        attempt
 	rc         retryablehttp.Client
@@ -108,10 +109,14 @@ func (c *Client) newCall(spec callSpec) (*call, error) {
 }
 
 // newGet is a call that GETs target (an agent card), retried like
-// tasks/get; method names it in errors and logs.
+// tasks/get; method names it in errors and logs. It asks for the card in
+// A2A v1.0 (A2A-Version: 1.0), whatever version the client speaks: an
+// agent serving both versions then sends the card listing both (a2a-js
+// sends a headerless request the v0.3 card), and v0.3 agents ignore the
+// header.
 func (c *Client) newGet(method, target string) *call {
 	return &call{c: c, spec: callSpec{method: method, class: retryIdempotent}, red: c.red,
-		httpMethod: http.MethodGet, target: target}
+		httpMethod: http.MethodGet, target: target, version: ProtocolV10}
 }
 
 // start is the first half of every JSON-RPC call, unary or streaming: it
@@ -168,6 +173,9 @@ func (cl *call) send(ctx context.Context) (*http.Response, error) {
 	}
 	for k, vs := range c.header {
 		req.Header[k] = vs
+	}
+	if cl.version != "" {
+		req.Header.Set("A2A-Version", cl.version)
 	}
 	if cl.payload == nil {
 		req.Header.Del("Content-Type")
