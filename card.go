@@ -42,8 +42,14 @@ const (
 //   - [AgentCard.Interfaces] lists the endpoints of either kind alike, and
 //     [AgentCard.JSONRPCInterface] chooses the one to call.
 //
+// Decoding maps v1.0 members that have a v0.3 field onto it:
+// securityRequirements (when security is absent) onto Security, a
+// skill's securityRequirements onto its Security, each security scheme's
+// v1.0 form onto the flat [SecurityScheme]. v1.0's extended-card flag
+// stays where v1.0 puts it, [AgentCapabilities.ExtendedAgentCard].
 // Unknown fields are ignored; [AgentCard.Raw] keeps the bytes the card was
-// decoded from.
+// decoded from. Encoding writes the fields as they are, with v0.3 names
+// where both versions have one.
 type AgentCard struct {
 	// ProtocolVersion is the A2A version of URL and AdditionalInterfaces
 	// (A2A v0.3 only, e.g. "0.3.0"; a v1.0 card gives a version per
@@ -70,13 +76,16 @@ type AgentCard struct {
 	SecuritySchemes     map[string]SecurityScheme `json:"securitySchemes,omitzero"`
 	// Security lists the alternatives (any one will do) of security
 	// schemes that must all be used, by name, each with its OAuth scopes
-	// (A2A v0.3).
+	// (A2A v0.3 security; A2A v1.0 securityRequirements, read here when
+	// security is absent).
 	Security           []map[string][]string `json:"security,omitzero"`
 	DefaultInputModes  []string              `json:"defaultInputModes"`
 	DefaultOutputModes []string              `json:"defaultOutputModes"`
 	Skills             []AgentSkill          `json:"skills"`
 	// SupportsAuthenticatedExtendedCard says the agent serves an extended
-	// card to authenticated callers (A2A v0.3). A v1.0 card says it with
+	// card to authenticated callers (A2A v0.3; also read from the
+	// misspelling "supportsExtendedAgentCard" found in the A2A v1.0
+	// specification's migration notes). A v1.0 card says it with
 	// Capabilities.ExtendedAgentCard.
 	SupportsAuthenticatedExtendedCard bool                 `json:"supportsAuthenticatedExtendedCard,omitempty"`
 	Provider                          *AgentProvider       `json:"provider,omitempty"`
@@ -98,19 +107,6 @@ func (c *AgentCard) Raw() json.RawMessage {
 		return nil
 	}
 	return c.raw
-}
-
-type cardWire AgentCard
-
-// UnmarshalJSON decodes a card and keeps a copy of b for [AgentCard.Raw].
-func (c *AgentCard) UnmarshalJSON(b []byte) error {
-	var w cardWire
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*c = AgentCard(w)
-	c.raw = append(json.RawMessage(nil), b...)
-	return nil
 }
 
 // AgentInterface is one endpoint of the agent: its URL and the protocol
@@ -170,7 +166,9 @@ type AgentSkill struct {
 	Examples    []string `json:"examples,omitzero"`
 	InputModes  []string `json:"inputModes,omitzero"`
 	OutputModes []string `json:"outputModes,omitzero"`
-	// Security is as [AgentCard.Security], for this skill.
+	// Security is as [AgentCard.Security], for this skill (A2A v0.3
+	// security; A2A v1.0 securityRequirements, read here when security is
+	// absent).
 	Security []map[string][]string `json:"security,omitzero"`
 }
 
@@ -192,6 +190,19 @@ type AgentCardSignature struct {
 // the OpenAPI 3 security scheme object). Type is "apiKey", "http",
 // "oauth2", "openIdConnect" or "mutualTLS"; the other fields belong to the
 // types their comments name.
+//
+// It is read from the v0.3 form ({"type":"apiKey","in":"header",…}), from
+// A2A v1.0's (SecurityScheme: an object under one key that names the kind:
+// {"apiKeySecurityScheme":{"location":"header",…}}, likewise
+// httpAuthSecurityScheme, oauth2SecurityScheme,
+// openIdConnectSecurityScheme, mtlsSecurityScheme), and from an object
+// carrying both, as dual cards do (also under the keys apiKey, http,
+// oauth2, openIdConnect and mutualTLS, which a2a-go's dual cards add).
+// Where the forms disagree the v0.3 member wins, and a v1.0 member fills
+// only what the v0.3 ones leave empty; v1.0's location is read into In.
+// An object naming several kinds (invalid in v1.0) keeps every field,
+// with Type the first kind in the order above. It is encoded in the v0.3
+// form.
 type SecurityScheme struct {
 	Type        string `json:"type"`
 	Description string `json:"description,omitempty"`
@@ -308,19 +319,25 @@ func (e *CardError) Unwrap() []error {
 
 // ResolveAgentCard fetches the agent card of the agent at baseURL (e.g.
 // "https://a2a.objqr.com"): GET baseURL + [AgentCardPath], and on a 404 GET
-// baseURL + [LegacyAgentCardPath] (A2A v0.3 §5.3). Paths are joined without
-// doubled slashes; a baseURL that already names a card file is fetched as
-// it is. opts are the client options that apply to a GET: credentials
-// (WithAPIKey, WithBearerToken, WithHeader), WithHTTPClient, retries,
-// WithMaxResponseBytes, WithUserAgent, WithLogger. The GET is retried like
-// tasks/get.
+// baseURL + [LegacyAgentCardPath] (A2A v0.3 §5.3; A2A v1.0 keeps the
+// first path). Paths are joined without doubled slashes; a baseURL that
+// already names a card file is fetched as it is. opts are the client
+// options that apply to a GET: credentials (WithAPIKey, WithBearerToken,
+// WithHeader), WithHTTPClient, retries, WithMaxResponseBytes,
+// WithUserAgent, WithLogger. The GET is retried like tasks/get.
+//
+// It reads A2A v0.3 cards (a "url"), A2A v1.0 cards ("supportedInterfaces")
+// and dual cards with both, into one [AgentCard]; see there for how the
+// two shapes map.
 //
 // It returns a *[CardError] listing every URL tried with its status when no
 // card could be read (each attempt's error is an *[HTTPError],
 // *[TransportError], *[BodyTooLargeError], or a *[ProtocolError] for a body
-// that is not a card object with a "url", an A2A v1.0 card among them),
-// ctx's error, or an error for a baseURL that is not an absolute http(s)
-// URL or bad options.
+// that is not a card object with a "url" or a non-empty
+// "supportedInterfaces", or whose members do not decode: a known member
+// repeated or in another case, a value of the wrong type), ctx's error, or
+// an error for a baseURL that is not an absolute http(s) URL or bad
+// options.
 func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*AgentCard, error) {
 	c, err := NewClient(baseURL, opts...)
 	if err != nil {
@@ -355,8 +372,9 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 }
 
 // getCard GETs one card URL through the client's call path and reads it
-// with the client's binding. It returns the HTTP status (0 without a
-// reply) with any error.
+// with the client's binding (whose card method reads every version's
+// card, readCard). It returns the HTTP status (0 without a reply) with any
+// error.
 func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, error) {
 	cl := c.newGet("agent card", target)
 	if _, err := cl.send(ctx); err != nil {
@@ -373,7 +391,8 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 // ([AgentCard.JSONRPCURL]) that knows the card: it refuses, without sending
 // anything, calls the card says the agent cannot take (streaming and push
 // notification config when those capabilities are false, the extended card
-// when supportsAuthenticatedExtendedCard is false) with an
+// when neither supportsAuthenticatedExtendedCard nor
+// capabilities.extendedAgentCard is true) with an
 // *[UnsupportedByCardError]. opts are as for [NewClient].
 //
 // A card names its endpoint itself, so credentials are sent there only
@@ -445,7 +464,8 @@ func (c *Client) requireCapability(spec callSpec) error {
 // authenticated callers (agent/getAuthenticatedExtendedCard, A2A v0.3
 // §7.10) and makes it the client's known card. The client's credentials
 // options authenticate the call. A client built by [NewClientFromCard] from
-// a card without supportsAuthenticatedExtendedCard refuses with an
+// a card with neither supportsAuthenticatedExtendedCard nor
+// capabilities.extendedAgentCard refuses with an
 // *[UnsupportedByCardError]; otherwise the errors are those of
 // [Client.GetTask], an *[RPCError] matching
 // [ErrAuthenticatedExtendedCardNotConfigured] among them.
@@ -461,7 +481,11 @@ func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context) (*AgentCard, 
 	// leaves the flag out must not lock out the next refresh.
 	card.origin = c.origin
 	known := *card
-	known.SupportsAuthenticatedExtendedCard = true
+	if known.isV10() {
+		known.Capabilities.ExtendedAgentCard = true
+	} else {
+		known.SupportsAuthenticatedExtendedCard = true
+	}
 	c.card.Store(&known)
 	return card, nil
 }

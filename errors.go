@@ -45,8 +45,8 @@ var (
 
 // ErrVersionMismatch matches every error that says the peer speaks another
 // A2A version than this client's v0.3: a *[ProtocolError] for a reply in
-// A2A v1.0 shapes (a result wrapped as {"task": …} or {"message": …}, a
-// v1.0 agent card) and an *[RPCError] with code -32009
+// A2A v1.0 shapes (a result wrapped as {"task": …} or {"message": …}) and
+// an *[RPCError] with code -32009
 // ([ErrVersionNotSupported]). Spec: A2A v1.0, "How a v0.3 client
 // should detect a v1.0 server".
 var ErrVersionMismatch = errors.New("a2a: the peer speaks another A2A version (this client speaks v0.3)")
