@@ -7,8 +7,9 @@ import (
 
 // The A2A v0.3 JSON-RPC binding (A2A v0.3 §7): its method names and
 // params, the one-pass encoding of an outgoing message, its results (read
-// by wire_v03.go, which tells them apart by "kind" or shape), its agent
-// card and the card's capability fields.
+// by wire_v03.go, which tells them apart by "kind" or shape) and the
+// card's capability fields. Agent cards of every version are read by
+// readCard (card_v10.go).
 
 // The v0.3 method names.
 const (
@@ -189,29 +190,15 @@ func (v03) extendedCardResult(r *reply) (*AgentCard, error) {
 	return jsonResult[AgentCard](r, "result", false)
 }
 
-// card reads a well-known agent card: a JSON object with a "url". A v1.0
-// card (supportedInterfaces, no url) gives a *ProtocolError matching
-// [ErrVersionMismatch].
+// card reads a well-known agent card of any version (readCard): this
+// binding speaks v0.3, but the card may offer both.
 func (v03) card(r *reply) (*AgentCard, error) {
-	if len(r.result) == 0 || r.result[0] != '{' {
-		return nil, r.fault("agent card is not a JSON object", nil)
-	}
-	card, err := jsonResult[AgentCard](r, "agent card", false)
-	switch {
-	case err != nil:
-		return nil, err
-	case card.URL != "":
-		return card, nil
-	}
-	var v1 struct {
-		SupportedInterfaces json.RawMessage `json:"supportedInterfaces"`
-	}
-	if json.Unmarshal(r.result, &v1) == nil && v1.SupportedInterfaces != nil {
-		return nil, r.fault("agent card is A2A v1.0 (supportedInterfaces, no url)", ErrVersionMismatch)
-	}
-	return nil, r.fault(`agent card has no "url"`, nil)
+	return readCard(r)
 }
 
+// requires names the capability fields as the card's version spells
+// them. The extended card is granted by either version's flag, since a
+// dual card may set only one of them.
 func (v03) requires(card *AgentCard, need capability) (string, bool) {
 	switch need {
 	case capStreaming:
@@ -219,7 +206,11 @@ func (v03) requires(card *AgentCard, need capability) (string, bool) {
 	case capPush:
 		return "capabilities.pushNotifications", card.Capabilities.PushNotifications
 	case capExtendedCard:
-		return "supportsAuthenticatedExtendedCard", card.SupportsAuthenticatedExtendedCard
+		field := "supportsAuthenticatedExtendedCard"
+		if card.isV10() {
+			field = "capabilities.extendedAgentCard"
+		}
+		return field, card.SupportsAuthenticatedExtendedCard || card.Capabilities.ExtendedAgentCard
 	}
 	return "", true
 }

@@ -56,6 +56,24 @@ func flood(item string, size int) string {
 	return strings.TrimSuffix(strings.Repeat(item+",", size/(len(item)+1)), ",")
 }
 
+// v10card is an A2A v1.0 card with members.
+func v10card(members string) string {
+	return `{"name":"a","supportedInterfaces":[{"url":"https://a/rpc","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],` + members + `}`
+}
+
+// distinct is format filled with 1, 2, … joined by commas, to size bytes:
+// members that a map keeps all of.
+func distinct(format string, size int) string {
+	var b strings.Builder
+	for i := 1; b.Len() < size; i++ {
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, format, i)
+	}
+	return b.String()
+}
+
 // TestMemoryBound: whatever the shape of a reply within the size cap, a
 // call allocates at most eight times the reply's size and 4 MiB, for every
 // kind of result, and the envelope and id are checked before anything of
@@ -100,6 +118,23 @@ func TestMemoryBound(t *testing.T) {
 		{"card skill security of {}", "card", `{"name":"a","url":"https://a/rpc","skills":[{"id":"s","security":[` + flood("{}", size) + `]}]}`, "", false},
 		{"push configs with authentication {}", "pushList", `[` + flood(`{"pushNotificationConfig":{"authentication":{}}}`, size) + `]`, "", false},
 		{"card security of {\"k\":[]}", "card", `{"name":"a","url":"https://a/rpc","security":[` + flood(`{"k":[]}`, size) + `]}`, "", false},
+		{"v1.0 card interfaces of {}", "card", `{"name":"a","supportedInterfaces":[` + flood("{}", size) + `]}`, "refused", false},
+		{"v1.0 card security requirements of {}", "card", v10card(`"securityRequirements":[` + flood("{}", size) + `]`), "", false},
+		{"v1.0 card security requirements of one scheme", "card", v10card(`"securityRequirements":[` + flood(`{"schemes":{"k":{}}}`, size) + `]`), "", false},
+		{"v1.0 card security requirements of bare arrays", "card", v10card(`"securityRequirements":[` + flood(`{"schemes":{"k":[]}}`, size) + `]`), "", false},
+		{"v1.0 card security requirement of many schemes", "card", v10card(`"securityRequirements":[{"schemes":{` + distinct(`"k%d":[]`, size) + `}}]`), "", false},
+		{"v1.0 card scopes of \"\"", "card", v10card(`"securityRequirements":[{"schemes":{"k":[` + flood(`""`, size) + `]}}]`), "", false},
+		{"v1.0 card scope list of \"\"", "card", v10card(`"securityRequirements":[{"schemes":{"k":{"list":[` + flood(`""`, size) + `]}}}]`), "", false},
+		{"v1.0 card skills with security requirements", "card", v10card(`"skills":[` + flood(`{"securityRequirements":[{}]}`, size) + `]`), "", false},
+		{"v1.0 card security schemes of wrappers", "card", v10card(`"securitySchemes":{` + strings.TrimSuffix(strings.Repeat(`"k":{"mtlsSecurityScheme":{}},`, size/30), ",") + `}`), "refused", false},
+		{"v1.0 card security schemes with distinct names", "card", v10card(`"securitySchemes":{` + distinct(`"k%d":{"apiKeySecurityScheme":{}}`, size) + `}`), "", false},
+		{"v1.0 card scope list of long scopes", "card", v10card(`"securityRequirements":[{"schemes":{"k":{"list":[` + flood(`"read:entities:and:their:ledgers"`, size) + `]}}}]`), "", false},
+		{"v1.0 card requirement of long scheme names", "card", v10card(`"securityRequirements":[{"schemes":{` + distinct(`"a-security-scheme-name-long-enough-for-the-budget-%08d":{"list":["s"]}`, size) + `}}]`), "", false},
+		{"v1.0 card requirements with long scheme names", "card", v10card(`"securityRequirements":[` + flood(`{"schemes":{"`+strings.Repeat("n", 200)+`":{"list":["read"]}}}`, size) + `]`), "", false},
+		{"v1.0 card schemes with long names", "card", v10card(`"securitySchemes":{` + distinct(`"a-security-scheme-name-long-enough-for-the-budget-and-then-some-more-%08d":{"mtlsSecurityScheme":{}}`, size) + `}`), "", false},
+		{"9 MiB: v1.0 card skills with security requirements", "card+chunked", v10card(`"skills":[` + flood(`{"id":"`+strings.Repeat("s", 300)+`","securityRequirements":[]}`, big) + `]`), "", false},
+		{"9 MiB: v1.0 card schemes with long names", "card+chunked", v10card(`"securitySchemes":{` + distinct(`"`+strings.Repeat("n", 250)+`%08d":{"mtlsSecurityScheme":{}}`, big) + `}`), "", false},
+		{"9 MiB: v1.0 card security schemes with flows", "card+chunked", v10card(`"securitySchemes":{` + strings.TrimSuffix(strings.Repeat(`"k":{"oauth2SecurityScheme":{"flows":{"deviceCode":{}}},"oauth2":{"flows":{"implicit":{}}},"flows":{"password":{}}},`, big/140), ",") + `}`), "", false},
 		{"a 1 MiB DataPart", "get", task(`"artifacts":[{"artifactId":"a","parts":[{"kind":"data","data":{"records":[` + flood(`{"id":"r1","ok":true}`, size) + `]}}]}]`), "ok", false},
 		{"4000 artifacts", "get", task(`"artifacts":[` + flood(`{"artifactId":"a1","name":"entity","parts":[{"kind":"data","data":{"n":1}},{"kind":"text","text":"设备正常"}]}`, size) + `]`), "ok", false},
 		{"history of honest messages", "get", task(`"history":[` + flood(`{"kind":"message","messageId":"m-1","role":"agent","parts":[{"kind":"text","text":"ok"}]}`, size) + `]`), "ok", false},

@@ -11,14 +11,16 @@ import (
 	"strings"
 )
 
-// Discovery paths (A2A v0.3 §5.3). Agents before v0.3.0 serve the legacy one.
+// Discovery paths (A2A v0.3 §5.3; unchanged in A2A v1.0). Agents before
+// v0.3.0 serve the legacy one.
 const (
 	AgentCardPath       = "/.well-known/agent-card.json"
 	LegacyAgentCardPath = "/.well-known/agent.json"
 )
 
-// Transport names of [AgentCard.PreferredTransport] and [AgentInterface]
-// (A2A v0.3 §5.5.5). This package speaks JSON-RPC only.
+// Binding names of [AgentInterface] and [AgentCard.PreferredTransport]
+// (A2A v0.3 §5.5.5 calls them transports; A2A v1.0, AgentInterface
+// (protocolBinding) bindings). This package speaks JSON-RPC only.
 const (
 	TransportJSONRPC  = "JSONRPC"
 	TransportGRPC     = "GRPC"
@@ -26,29 +28,70 @@ const (
 )
 
 // AgentCard is an agent's self-description: who it is, where it listens,
-// what it can do and how to authenticate (A2A v0.3 §5.5). Unknown fields are
-// ignored; [AgentCard.Raw] keeps the bytes it was decoded from.
+// what it can do and how to authenticate (A2A v0.3 §5.5; A2A v1.0,
+// AgentCard). One type holds a card of either version, and a dual card
+// that carries both shapes in one object:
+//
+//   - an A2A v0.3 card names its endpoints with URL, PreferredTransport,
+//     AdditionalInterfaces and ProtocolVersion;
+//   - an A2A v1.0 card lists them in SupportedInterfaces, each with its
+//     own protocol version, and has no URL. A card whose
+//     supportedInterfaces is present and not empty is read as v1.0 (or
+//     dual) and its endpoints are SupportedInterfaces alone, whatever v0.3
+//     fields it also has;
+//   - [AgentCard.Interfaces] lists the endpoints of either kind alike, and
+//     [AgentCard.JSONRPCInterface] chooses the one to call.
+//
+// Decoding maps v1.0 members that have a v0.3 field onto it:
+// securityRequirements (when security is absent) onto Security, a
+// skill's securityRequirements onto its Security, each security scheme's
+// v1.0 form onto the flat [SecurityScheme]. v1.0's extended-card flag
+// stays where v1.0 puts it, [AgentCapabilities.ExtendedAgentCard].
+// Unknown fields are ignored; [AgentCard.Raw] keeps the bytes the card was
+// decoded from. Encoding writes the fields as they are, with v0.3 names
+// where both versions have one.
 type AgentCard struct {
+	// ProtocolVersion is the A2A version of URL and AdditionalInterfaces
+	// (A2A v0.3 only, e.g. "0.3.0"; a v1.0 card gives a version per
+	// interface instead).
 	ProtocolVersion string `json:"protocolVersion"`
 	Name            string `json:"name"`
 	Description     string `json:"description"`
-	Version         string `json:"version"`
-	// URL is the main endpoint; it speaks PreferredTransport.
+	// Version is the agent's own version, not the protocol's.
+	Version string `json:"version"`
+	// URL is the main endpoint; it speaks PreferredTransport (A2A v0.3
+	// only).
 	URL string `json:"url"`
-	// PreferredTransport is the transport of URL; empty means JSONRPC.
-	PreferredTransport                string                    `json:"preferredTransport,omitempty"`
-	AdditionalInterfaces              []AgentInterface          `json:"additionalInterfaces,omitzero"`
-	Capabilities                      AgentCapabilities         `json:"capabilities"`
-	SecuritySchemes                   map[string]SecurityScheme `json:"securitySchemes,omitzero"`
-	Security                          []map[string][]string     `json:"security,omitzero"`
-	DefaultInputModes                 []string                  `json:"defaultInputModes"`
-	DefaultOutputModes                []string                  `json:"defaultOutputModes"`
-	Skills                            []AgentSkill              `json:"skills"`
-	SupportsAuthenticatedExtendedCard bool                      `json:"supportsAuthenticatedExtendedCard,omitempty"`
-	Provider                          *AgentProvider            `json:"provider,omitempty"`
-	IconURL                           string                    `json:"iconUrl,omitempty"`
-	DocumentationURL                  string                    `json:"documentationUrl,omitempty"`
-	Signatures                        []AgentCardSignature      `json:"signatures,omitzero"`
+	// PreferredTransport is the transport of URL; empty means JSONRPC (A2A
+	// v0.3 only).
+	PreferredTransport string `json:"preferredTransport,omitempty"`
+	// AdditionalInterfaces are other endpoints, with their transports (A2A
+	// v0.3 only).
+	AdditionalInterfaces []AgentInterface `json:"additionalInterfaces,omitzero"`
+	// SupportedInterfaces are the agent's endpoints, most preferred first,
+	// each with its binding, protocol version and tenant (A2A v1.0,
+	// AgentCard (supportedInterfaces)); empty on a v0.3 card.
+	SupportedInterfaces []AgentInterface          `json:"supportedInterfaces,omitzero"`
+	Capabilities        AgentCapabilities         `json:"capabilities"`
+	SecuritySchemes     map[string]SecurityScheme `json:"securitySchemes,omitzero"`
+	// Security lists the alternatives (any one will do) of security
+	// schemes that must all be used, by name, each with its OAuth scopes
+	// (A2A v0.3 security; A2A v1.0 securityRequirements, read here when
+	// security is absent).
+	Security           []map[string][]string `json:"security,omitzero"`
+	DefaultInputModes  []string              `json:"defaultInputModes"`
+	DefaultOutputModes []string              `json:"defaultOutputModes"`
+	Skills             []AgentSkill          `json:"skills"`
+	// SupportsAuthenticatedExtendedCard says the agent serves an extended
+	// card to authenticated callers (A2A v0.3; also read from the
+	// misspelling "supportsExtendedAgentCard" found in the A2A v1.0
+	// specification's migration notes). A v1.0 card says it with
+	// Capabilities.ExtendedAgentCard.
+	SupportsAuthenticatedExtendedCard bool                 `json:"supportsAuthenticatedExtendedCard,omitempty"`
+	Provider                          *AgentProvider       `json:"provider,omitempty"`
+	IconURL                           string               `json:"iconUrl,omitempty"`
+	DocumentationURL                  string               `json:"documentationUrl,omitempty"`
+	Signatures                        []AgentCardSignature `json:"signatures,omitzero"`
 
 	raw json.RawMessage
 	// origin is where the card was read ("https://host:443"):
@@ -66,34 +109,43 @@ func (c *AgentCard) Raw() json.RawMessage {
 	return c.raw
 }
 
-type cardWire AgentCard
-
-// UnmarshalJSON decodes a card and keeps a copy of b for [AgentCard.Raw].
-func (c *AgentCard) UnmarshalJSON(b []byte) error {
-	var w cardWire
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*c = AgentCard(w)
-	c.raw = append(json.RawMessage(nil), b...)
-	return nil
-}
-
-// AgentInterface is another endpoint of the agent and the transport it
-// speaks (A2A v0.3 §5.5.5).
+// AgentInterface is one endpoint of the agent: its URL and the protocol
+// binding it speaks there (A2A v0.3 §5.5.5, where the binding is called
+// transport; A2A v1.0, AgentInterface, which adds the protocol version
+// and a tenant). A v1.0 card fills ProtocolBinding, a v0.3 card
+// Transport; [AgentCard.Interfaces] returns them with both filled.
 type AgentInterface struct {
-	URL       string `json:"url"`
-	Transport string `json:"transport"`
+	URL string `json:"url"`
+	// Transport is the binding, as A2A v0.3 names it ("JSONRPC", "GRPC",
+	// "HTTP+JSON").
+	Transport string `json:"transport,omitempty"`
+	// ProtocolBinding is the binding, as A2A v1.0 names it; the same
+	// values, and for custom bindings a URI.
+	ProtocolBinding string `json:"protocolBinding,omitempty"`
+	// ProtocolVersion is the A2A version spoken here, "Major.Minor" such
+	// as "1.0" or "0.3" (A2A v1.0).
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	// Tenant is an opaque value the agent wants in every v1.0 request
+	// sent to this endpoint (A2A v1.0, AgentInterface (tenant)); empty for
+	// none.
+	Tenant string `json:"tenant,omitempty"`
 }
 
 // AgentCapabilities says which optional A2A features the agent supports
-// (A2A v0.3 §5.5.2). Absent flags are false. Caoliao's card has streaming,
-// pushNotifications and stateTransitionHistory all false.
+// (A2A v0.3 §5.5.2; A2A v1.0, AgentCapabilities). Absent flags are false.
+// Caoliao's card has streaming, pushNotifications and
+// stateTransitionHistory all false.
 type AgentCapabilities struct {
-	Streaming              bool             `json:"streaming,omitempty"`
-	PushNotifications      bool             `json:"pushNotifications,omitempty"`
+	Streaming         bool `json:"streaming,omitempty"`
+	PushNotifications bool `json:"pushNotifications,omitempty"`
+	// StateTransitionHistory is A2A v0.3 only (removed in v1.0).
 	StateTransitionHistory bool             `json:"stateTransitionHistory,omitempty"`
 	Extensions             []AgentExtension `json:"extensions,omitzero"`
+	// ExtendedAgentCard says the agent serves an extended card to
+	// authenticated callers (A2A v1.0, AgentCapabilities
+	// (extendedAgentCard); v0.3 cards say it with
+	// [AgentCard.SupportsAuthenticatedExtendedCard]).
+	ExtendedAgentCard bool `json:"extendedAgentCard,omitempty"`
 }
 
 // AgentExtension is a protocol extension the agent supports (A2A v0.3 §5.5.2.1).
@@ -104,16 +156,20 @@ type AgentExtension struct {
 	Params      json.RawMessage `json:"params,omitzero"`
 }
 
-// AgentSkill is one thing the agent can do (A2A v0.3 §5.5.4).
+// AgentSkill is one thing the agent can do (A2A v0.3 §5.5.4; A2A v1.0,
+// AgentSkill).
 type AgentSkill struct {
-	ID          string                `json:"id"`
-	Name        string                `json:"name"`
-	Description string                `json:"description"`
-	Tags        []string              `json:"tags"`
-	Examples    []string              `json:"examples,omitzero"`
-	InputModes  []string              `json:"inputModes,omitzero"`
-	OutputModes []string              `json:"outputModes,omitzero"`
-	Security    []map[string][]string `json:"security,omitzero"`
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Tags        []string `json:"tags"`
+	Examples    []string `json:"examples,omitzero"`
+	InputModes  []string `json:"inputModes,omitzero"`
+	OutputModes []string `json:"outputModes,omitzero"`
+	// Security is as [AgentCard.Security], for this skill (A2A v0.3
+	// security; A2A v1.0 securityRequirements, read here when security is
+	// absent).
+	Security []map[string][]string `json:"security,omitzero"`
 }
 
 // AgentProvider names the organisation behind the agent (A2A v0.3 §5.5.1).
@@ -123,6 +179,7 @@ type AgentProvider struct {
 }
 
 // AgentCardSignature is a JWS signature over the card (A2A v0.3 §5.5.6).
+// Verify it over [AgentCard.Raw], not over a re-encoding.
 type AgentCardSignature struct {
 	Protected string          `json:"protected"`
 	Signature string          `json:"signature"`
@@ -133,6 +190,19 @@ type AgentCardSignature struct {
 // the OpenAPI 3 security scheme object). Type is "apiKey", "http",
 // "oauth2", "openIdConnect" or "mutualTLS"; the other fields belong to the
 // types their comments name.
+//
+// It is read from the v0.3 form ({"type":"apiKey","in":"header",…}), from
+// A2A v1.0's (SecurityScheme: an object under one key that names the kind:
+// {"apiKeySecurityScheme":{"location":"header",…}}, likewise
+// httpAuthSecurityScheme, oauth2SecurityScheme,
+// openIdConnectSecurityScheme, mtlsSecurityScheme), and from an object
+// carrying both, as dual cards do (also under the keys apiKey, http,
+// oauth2, openIdConnect and mutualTLS, which a2a-go's dual cards add).
+// Where the forms disagree the v0.3 member wins, and a v1.0 member fills
+// only what the v0.3 ones leave empty; v1.0's location is read into In.
+// An object naming several kinds (invalid in v1.0) keeps every field,
+// with Type the first kind in the order above. It is encoded in the v0.3
+// form.
 type SecurityScheme struct {
 	Type        string `json:"type"`
 	Description string `json:"description,omitempty"`
@@ -150,11 +220,17 @@ type SecurityScheme struct {
 }
 
 // OAuthFlows lists the OAuth 2.0 flows an oauth2 [SecurityScheme] supports.
+// A v0.3 card may set several; in A2A v1.0 (OAuthFlows, a oneof) there is
+// exactly one, and DeviceCode is new while Implicit and Password are
+// deprecated. A v1.0 card that sets several is read as it is.
 type OAuthFlows struct {
 	AuthorizationCode *OAuthFlow `json:"authorizationCode,omitempty"`
 	ClientCredentials *OAuthFlow `json:"clientCredentials,omitempty"`
 	Implicit          *OAuthFlow `json:"implicit,omitempty"`
 	Password          *OAuthFlow `json:"password,omitempty"`
+	// DeviceCode is the device authorization grant, RFC 8628 (A2A v1.0,
+	// DeviceCodeOAuthFlow).
+	DeviceCode *OAuthFlow `json:"deviceCode,omitempty"`
 }
 
 // OAuthFlow is one OAuth 2.0 flow: its endpoints and scopes (scope name →
@@ -164,29 +240,31 @@ type OAuthFlow struct {
 	TokenURL         string            `json:"tokenUrl,omitempty"`
 	RefreshURL       string            `json:"refreshUrl,omitempty"`
 	Scopes           map[string]string `json:"scopes"`
+	// DeviceAuthorizationURL: the device code flow's (A2A v1.0,
+	// DeviceCodeOAuthFlow).
+	DeviceAuthorizationURL string `json:"deviceAuthorizationUrl,omitempty"`
+	// PKCERequired: the authorization code flow requires PKCE, RFC 7636
+	// (A2A v1.0, AuthorizationCodeOAuthFlow).
+	PKCERequired bool `json:"pkceRequired,omitempty"`
 }
 
-// JSONRPCURL returns the card's JSON-RPC endpoint (A2A v0.3 §5.6): URL when
+// JSONRPCURL returns the URL of the card's JSON-RPC endpoint, the one
+// [AgentCard.JSONRPCInterface] chooses. For a v0.3 card that is URL when
 // PreferredTransport is JSONRPC or empty, else the first JSONRPC entry of
 // AdditionalInterfaces. It returns [ErrNoJSONRPCInterface] when the agent
 // offers none.
 func (c *AgentCard) JSONRPCURL() (string, error) {
-	if c == nil {
-		return "", ErrNoJSONRPCInterface
+	in, _, err := chooseJSONRPC(c)
+	if err != nil {
+		return "", err
 	}
-	if (c.PreferredTransport == "" || strings.EqualFold(c.PreferredTransport, TransportJSONRPC)) && c.URL != "" {
-		return c.URL, nil
-	}
-	for _, in := range c.AdditionalInterfaces {
-		if strings.EqualFold(in.Transport, TransportJSONRPC) && in.URL != "" {
-			return in.URL, nil
-		}
-	}
-	return "", ErrNoJSONRPCInterface
+	return in.URL, nil
 }
 
-// ErrNoJSONRPCInterface is returned by [AgentCard.JSONRPCURL] and
-// [NewClientFromCard] for an agent that offers no JSON-RPC endpoint.
+// ErrNoJSONRPCInterface is returned by [AgentCard.JSONRPCURL],
+// [AgentCard.JSONRPCInterface] and [NewClientFromCard] for an agent that
+// offers no JSON-RPC endpoint in a protocol version this package knows
+// (A2A 0.x or 1.x).
 var ErrNoJSONRPCInterface = errors.New("a2a: agent card offers no JSON-RPC interface")
 
 // CardAttempt is one URL [ResolveAgentCard] tried: its address (without
@@ -241,19 +319,25 @@ func (e *CardError) Unwrap() []error {
 
 // ResolveAgentCard fetches the agent card of the agent at baseURL (e.g.
 // "https://a2a.objqr.com"): GET baseURL + [AgentCardPath], and on a 404 GET
-// baseURL + [LegacyAgentCardPath] (A2A v0.3 §5.3). Paths are joined without
-// doubled slashes; a baseURL that already names a card file is fetched as
-// it is. opts are the client options that apply to a GET: credentials
-// (WithAPIKey, WithBearerToken, WithHeader), WithHTTPClient, retries,
-// WithMaxResponseBytes, WithUserAgent, WithLogger. The GET is retried like
-// tasks/get.
+// baseURL + [LegacyAgentCardPath] (A2A v0.3 §5.3; A2A v1.0 keeps the
+// first path). Paths are joined without doubled slashes; a baseURL that
+// already names a card file is fetched as it is. opts are the client
+// options that apply to a GET: credentials (WithAPIKey, WithBearerToken,
+// WithHeader), WithHTTPClient, retries, WithMaxResponseBytes,
+// WithUserAgent, WithLogger. The GET is retried like tasks/get.
+//
+// It reads A2A v0.3 cards (a "url"), A2A v1.0 cards ("supportedInterfaces")
+// and dual cards with both, into one [AgentCard]; see there for how the
+// two shapes map.
 //
 // It returns a *[CardError] listing every URL tried with its status when no
 // card could be read (each attempt's error is an *[HTTPError],
 // *[TransportError], *[BodyTooLargeError], or a *[ProtocolError] for a body
-// that is not a card object with a "url", an A2A v1.0 card among them),
-// ctx's error, or an error for a baseURL that is not an absolute http(s)
-// URL or bad options.
+// that is not a card object with a "url" or a non-empty
+// "supportedInterfaces", or whose members do not decode: a known member
+// repeated or in another case, a value of the wrong type), ctx's error, or
+// an error for a baseURL that is not an absolute http(s) URL or bad
+// options.
 func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*AgentCard, error) {
 	c, err := NewClient(baseURL, opts...)
 	if err != nil {
@@ -288,8 +372,9 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 }
 
 // getCard GETs one card URL through the client's call path and reads it
-// with the client's binding. It returns the HTTP status (0 without a
-// reply) with any error.
+// with the client's binding (whose card method reads every version's
+// card, readCard). It returns the HTTP status (0 without a reply) with any
+// error.
 func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, error) {
 	cl := c.newGet("agent card", target)
 	if _, err := cl.send(ctx); err != nil {
@@ -306,7 +391,8 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 // ([AgentCard.JSONRPCURL]) that knows the card: it refuses, without sending
 // anything, calls the card says the agent cannot take (streaming and push
 // notification config when those capabilities are false, the extended card
-// when supportsAuthenticatedExtendedCard is false) with an
+// when neither supportsAuthenticatedExtendedCard nor
+// capabilities.extendedAgentCard is true) with an
 // *[UnsupportedByCardError]. opts are as for [NewClient].
 //
 // A card names its endpoint itself, so credentials are sent there only
@@ -378,7 +464,8 @@ func (c *Client) requireCapability(spec callSpec) error {
 // authenticated callers (agent/getAuthenticatedExtendedCard, A2A v0.3
 // §7.10) and makes it the client's known card. The client's credentials
 // options authenticate the call. A client built by [NewClientFromCard] from
-// a card without supportsAuthenticatedExtendedCard refuses with an
+// a card with neither supportsAuthenticatedExtendedCard nor
+// capabilities.extendedAgentCard refuses with an
 // *[UnsupportedByCardError]; otherwise the errors are those of
 // [Client.GetTask], an *[RPCError] matching
 // [ErrAuthenticatedExtendedCardNotConfigured] among them.
@@ -394,7 +481,11 @@ func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context) (*AgentCard, 
 	// leaves the flag out must not lock out the next refresh.
 	card.origin = c.origin
 	known := *card
-	known.SupportsAuthenticatedExtendedCard = true
+	if known.isV10() {
+		known.Capabilities.ExtendedAgentCard = true
+	} else {
+		known.SupportsAuthenticatedExtendedCard = true
+	}
 	c.card.Store(&known)
 	return card, nil
 }

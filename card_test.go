@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -217,15 +218,15 @@ func TestExtendedCard(t *testing.T) {
 	}
 }
 
-// TestCardBodies: bodies that are not a v0.3 card object are refused with a
-// *ProtocolError per URL, never an empty card.
+// TestCardBodies: bodies that are not a card object of either version are
+// refused with a *ProtocolError per URL, never an empty card.
 func TestCardBodies(t *testing.T) {
 	for body, reason := range map[string]string{
-		`null`: "not a JSON object",
-		`{}`:   `no "url"`,
-		`[1]`:  "not a JSON object",
-		`{"name":"x","supportedInterfaces":[{"url":"https://a","protocolBinding":"JSONRPC"}]}`: "A2A v1.0",
-		`<html>hi</html>`: "not a JSON object",
+		`null`:                                  "not a JSON object",
+		`{}`:                                    `no "url" and no "supportedInterfaces"`,
+		`{"name":"x","supportedInterfaces":[]}`: `no "url" and no "supportedInterfaces"`,
+		`[1]`:                                   "not a JSON object",
+		`<html>hi</html>`:                       "not a JSON object",
 	} {
 		srv := a2atest.NewServer()
 		srv.Enqueue(a2atest.Raw{Body: body, ContentType: "application/json"})
@@ -236,8 +237,8 @@ func TestCardBodies(t *testing.T) {
 			t.Errorf("%s: err = %v, want a ProtocolError saying %q", body, err, reason)
 			continue
 		}
-		if v1 := reason == "A2A v1.0"; errors.Is(err, a2a.ErrVersionMismatch) != v1 {
-			t.Errorf("%s: errors.Is(err, ErrVersionMismatch) = %v, want %v", body, !v1, v1)
+		if errors.Is(err, a2a.ErrVersionMismatch) {
+			t.Errorf("%s: matches ErrVersionMismatch; cards of both versions are read", body)
 		}
 		if msg := err.Error(); !strings.Contains(msg, "HTTP 200: ") || strings.Contains(msg, "frag-secret") {
 			t.Errorf("%s: Error() = %q", body, msg)
@@ -252,4 +253,132 @@ func TestCardBodies(t *testing.T) {
 	if err != nil || got.URL != b.URL || card.URL != "" {
 		t.Errorf("shared card: %v, %v (caller's card URL %q)", got, err, card.URL)
 	}
+}
+
+// TestResolveAgentCardVersions: ResolveAgentCard reads v0.3, v1.0 and dual
+// cards as servers write them, served on loopback, into the card
+// json.Unmarshal gives, keeping the bytes.
+func TestResolveAgentCardVersions(t *testing.T) {
+	v03, err := json.Marshal(caoliaoCard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := map[string][]byte{"v0.3": []byte(strings.Replace(string(v03), `"url":""`, `"url":"https://caoliao.example/a2a"`, 1))}
+	for _, f := range []string{"card_v10.json", "card_dual_go.json", "card_dual_python.json", "card_dual_js.json"} {
+		bodies[f] = fixture(t, f)
+	}
+	for name, body := range bodies {
+		t.Run(name, func(t *testing.T) {
+			srv, f := serveFake(t, mockReply{ctype: "application/json", body: body})
+			got, err := a2a.ResolveAgentCard(context.Background(), srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want a2a.AgentCard
+			if err := json.Unmarshal(body, &want); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(&want, got, cmpopts.IgnoreUnexported(a2a.AgentCard{})); diff != "" {
+				t.Errorf("card (-want +got):\n%s", diff)
+			}
+			if string(got.Raw()) != strings.TrimSpace(string(body)) {
+				t.Errorf("Raw() = %s", got.Raw())
+			}
+			if _, err := got.JSONRPCInterface(); err != nil {
+				t.Error(err)
+			}
+			if f.count() != 1 {
+				t.Errorf("%d GETs, want 1", f.count())
+			}
+		})
+	}
+}
+
+// TestV10CardClient: a client built from a v1.0 card read on loopback
+// calls the card's chosen JSON-RPC interface, with credentials (the same
+// origin), and refuses what the card's v1.0 capability flags rule out.
+func TestV10CardClient(t *testing.T) {
+	var base string
+	card := func(caps string) mockReply {
+		return mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"name":"v1","supportedInterfaces":[`+
+				`{"url":"%s/a2a/v0","protocolBinding":"JSONRPC","protocolVersion":"0.3"},`+
+				`{"url":"%s/a2a/v1","protocolBinding":"JSONRPC","protocolVersion":"1.0","tenant":"t1"}],"capabilities":%s}`, base, base, caps)
+		}}
+	}
+	extended := mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"name":"v1 extended","supportedInterfaces":[{"url":"%s/a2a/v1","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}}`, id, base)
+	}}
+	ctx := context.Background()
+
+	t.Run("extendedAgentCard true", func(t *testing.T) {
+		srv, f := serveFake(t, card(`{"extendedAgentCard":true}`), extended)
+		base = srv.URL
+		got, err := a2a.ResolveAgentCard(ctx, srv.URL, a2a.WithAPIKey("k-1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := a2a.NewClientFromCard(got, a2a.WithAPIKey("k-1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 { // the extended card leaves the flag out: that must not lock out the next call
+			ext, err := c.GetAuthenticatedExtendedCard(ctx)
+			if err != nil || ext.Name != "v1 extended" {
+				t.Fatalf("call %d: %v, %v", i, ext, err)
+			}
+		}
+		if known := c.Card(); known.Name != "v1 extended" || !known.Capabilities.ExtendedAgentCard || known.SupportsAuthenticatedExtendedCard {
+			t.Errorf("Card() = %+v", known)
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		for _, r := range f.got[1:] {
+			if r.header.Get("X-Api-Key") != "k-1" {
+				t.Error("the call lacks the API key")
+			}
+		}
+		if len(f.got) != 3 {
+			t.Errorf("%d requests, want 3", len(f.got))
+		}
+	})
+
+	t.Run("flags false", func(t *testing.T) {
+		srv, f := serveFake(t, card(`{}`))
+		base = srv.URL
+		got, err := a2a.ResolveAgentCard(ctx, srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := a2a.NewClientFromCard(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.GetAuthenticatedExtendedCard(ctx)
+		if ue, ok := errors.AsType[*a2a.UnsupportedByCardError](err); !ok || ue.Capability != "capabilities.extendedAgentCard" {
+			t.Errorf("extended card: %v", err)
+		}
+		_, err = collect(c.StreamMessage(ctx, a2a.NewTextMessage("x")))
+		if ue, ok := errors.AsType[*a2a.UnsupportedByCardError](err); !ok || ue.Capability != "capabilities.streaming" {
+			t.Errorf("stream: %v", err)
+		}
+		if f.count() != 1 {
+			t.Errorf("%d requests; refusals must send nothing", f.count())
+		}
+	})
+
+	// A dual card that sets only the v0.3 flag is believed too.
+	t.Run("v0.3 flag on a dual card", func(t *testing.T) {
+		f := &fake{t: t, replies: []mockReply{rpcReply([]byte(`{"jsonrpc":"2.0","id":1,"result":{"name":"ext","url":"` + mockURL + `"}}`))}}
+		dual := &a2a.AgentCard{URL: mockURL, SupportsAuthenticatedExtendedCard: true, SupportedInterfaces: []a2a.AgentInterface{jsonrpc(mockURL, "1.0")}}
+		c, err := a2a.NewClientFromCard(dual, a2a.WithHTTPClient(&http.Client{Transport: f.transport()}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.GetAuthenticatedExtendedCard(ctx); err != nil {
+			t.Error(err)
+		}
+	})
 }

@@ -87,9 +87,10 @@ type nameSchema struct {
 
 // schemaOf derives the schema of values of Go type t from its json tags:
 // a struct's member names (embedded structs' included), walking members
-// whose types have a schema; a slice's elements; a map's values. Types
-// without named members (strings, numbers, json.RawMessage) have none (nil).
-// Results are cached; t must not be recursive.
+// whose types have a schema; a slice's elements; a map's values; for a
+// [wireFormer], its wire forms'. Types without named members (strings,
+// numbers, json.RawMessage) have none (nil). Results are cached; t must not
+// be recursive.
 func schemaOf(t reflect.Type) *nameSchema {
 	if s, ok := schemaCache.Load(t); ok {
 		return s.(*nameSchema)
@@ -101,11 +102,26 @@ func schemaOf(t reflect.Type) *nameSchema {
 
 var schemaCache sync.Map // reflect.Type → *nameSchema
 
+// wireFormer is a type whose UnmarshalJSON does not read its own fields'
+// names: it decodes through other Go types, its wire forms, which know
+// names the type has no field for (a v1.0 card's "securityRequirements", a
+// security scheme's "apiKeySecurityScheme"). The name check walks the
+// forms' names instead, so that every name the decoder binds is checked.
+// wireForms returns at most one struct or map type (the form of a JSON
+// object) and one slice type (the form of a JSON array); the method is
+// only called on a new zero value.
+type wireFormer interface {
+	wireForms() []reflect.Type
+}
+
 func buildSchema(t reflect.Type) *nameSchema {
 	var target int64 // what a pointer's target takes
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 		target = int64(t.Size())
+	}
+	if w, ok := reflect.New(t).Interface().(wireFormer); ok {
+		return formsSchema(w.wireForms(), target)
 	}
 	switch t.Kind() {
 	case reflect.Slice:
@@ -151,6 +167,35 @@ func buildSchema(t reflect.Type) *nameSchema {
 	}
 	return nil
 }
+
+// formsSchema is the schema of a wireFormer decoded through forms: an
+// object is walked with the struct form's names, or as the map form's
+// entries; an array is walked and charged as the slice form. An object of
+// the struct form costs, besides target, the struct form itself and a
+// json.Unmarshal call, with which UnmarshalJSON fills it before it fills
+// the value.
+func formsSchema(forms []reflect.Type, target int64) *nameSchema {
+	s := &nameSchema{}
+	for _, f := range forms {
+		fs := schemaOf(f)
+		switch {
+		case fs == nil:
+		case f.Kind() == reflect.Struct:
+			s.set, s.walk, s.open = fs.set, fs.walk, target+int64(f.Size())+unmarshalCost
+		case f.Kind() == reflect.Map:
+			s.values, s.cost, s.open = fs.values, fs.cost, target+fs.open
+		case f.Kind() == reflect.Slice:
+			s.elem, s.cost = fs.elem, fs.cost
+		}
+	}
+	return s
+}
+
+// unmarshalCost is what an UnmarshalJSON that makes a json.Unmarshal call
+// for each object of its type allocates besides the value and its wire
+// form: the call's decoder state and scanner stack, and the call into
+// UnmarshalJSON (measured at about 260 bytes an object for a skill).
+const unmarshalCost = 320
 
 // checkNames walks body with schema before encoding/json decodes it. It
 // returns a nameFault for a member name that repeats or differs only in
