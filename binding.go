@@ -3,7 +3,6 @@ package a2a
 import (
 	"encoding/json"
 	"reflect"
-	"strings"
 )
 
 // The A2A protocol versions this client speaks ([WithProtocolVersion]), as
@@ -20,24 +19,8 @@ const (
 // unless [WithProtocolVersion] says otherwise: [ProtocolV03].
 const ProtocolVersion = ProtocolV03
 
-// dialect returns the version this client speaks for a protocol version
-// as an agent or caller writes it: "1.0", "1.0.1", "1" are [ProtocolV10];
-// "0.3", "0.3.0" are [ProtocolV03]. ok is false for any other.
-func dialect(v string) (string, bool) {
-	v = strings.TrimSpace(v)
-	major, rest, _ := strings.Cut(v, ".")
-	minor, _, _ := strings.Cut(rest, ".")
-	switch {
-	case major == "1" && (minor == "" || minor == "0"):
-		return ProtocolV10, true
-	case major == "0" && minor == "3":
-		return ProtocolV03, true
-	}
-	return "", false
-}
-
-// bindingFor returns the binding of a version dialect returned, with the
-// tenant a v1.0 request carries.
+// bindingFor returns the binding of a version dialectOf returned, with
+// the tenant a v1.0 request carries.
 func bindingFor(version, tenant string) binding {
 	if version == ProtocolV10 {
 		return v10{tenant: tenant}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -339,11 +338,12 @@ func (e *CardError) Unwrap() []error {
 // an error for a baseURL that is not an absolute http(s) URL or bad
 // options.
 func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*AgentCard, error) {
-	c, err := NewClient(baseURL, opts...)
+	// Not NewClient: a tenant given for the client to come is no fault here.
+	u, cfg, err := checkInput(baseURL, opts)
 	if err != nil {
 		return nil, err
 	}
-	u, _ := url.Parse(baseURL) // NewClient checked it
+	c := newClient(baseURL, u, cfg)
 	var paths []string
 	if strings.HasSuffix(u.Path, ".json") {
 		paths = []string{u.Path}
@@ -388,7 +388,10 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 }
 
 // NewClientFromCard returns a client for the card's JSON-RPC endpoint
-// ([AgentCard.JSONRPCURL]) that knows the card: it refuses, without sending
+// ([AgentCard.JSONRPCInterface]: an A2A v1.0 interface when the card offers
+// one, else a v0.3 one) that speaks that interface's protocol version and
+// sends its tenant (v1.0), unless opts name them ([WithProtocolVersion],
+// [WithTenant]). The client knows the card: it refuses, without sending
 // anything, calls the card says the agent cannot take (streaming and push
 // notification config when those capabilities are false, the extended card
 // when neither supportsAuthenticatedExtendedCard nor
@@ -411,13 +414,23 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 //
 // It also returns [ErrNoJSONRPCInterface] or NewClient's errors.
 func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
-	endpoint, err := card.JSONRPCURL()
+	in, version, err := chooseJSONRPC(card)
 	if err != nil {
 		return nil, err
 	}
+	endpoint := in.URL
 	u, cfg, err := checkInput(endpoint, opts)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.version == "" {
+		cfg.version = version
+	}
+	if cfg.tenant == "" && cfg.version == ProtocolV10 {
+		cfg.tenant = in.Tenant
+	}
+	if cfg.tenant != "" && cfg.version != ProtocolV10 {
+		return nil, errTenantV03
 	}
 	c := newClient(endpoint, u, cfg)
 	if err := cfg.mayCarryCredentials(card.origin, u, c.red); err != nil {

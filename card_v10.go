@@ -370,24 +370,17 @@ func (c *AgentCard) JSONRPCInterface() (AgentInterface, error) {
 		return AgentInterface{}, err
 	}
 	in.ProtocolVersion = dialect
-	if dialect != dialect10 {
+	if dialect != ProtocolV10 {
 		in.Tenant = ""
 	}
 	return in, nil
 }
 
-// The dialects of the JSON-RPC binding: the A2A versions a client speaks,
-// as sent in the A2A-Version header.
-const (
-	dialect10 = "1.0"
-	dialect03 = "0.3"
-)
-
 // chooseJSONRPC chooses the JSON-RPC endpoint to call on card, by the rule
 // [AgentCard.JSONRPCInterface] documents, and returns it as the card gives
 // it ([AgentCard.Interfaces]: ProtocolVersion possibly empty or with a
-// patch, Tenant as given) with the dialect to speak there, dialect10 or
-// dialect03. It returns ErrNoJSONRPCInterface when there is none.
+// patch, Tenant as given) with the dialect to speak there, ProtocolV10 or
+// ProtocolV03. It returns ErrNoJSONRPCInterface when there is none.
 func chooseJSONRPC(card *AgentCard) (AgentInterface, string, error) {
 	// rank: 3 a 1.x entry, 2 a 0.x entry, 1 an entry of unknown version
 	// (on a v0.3 card, of any version not 0.x or 1.x), 0 none. The first
@@ -403,14 +396,14 @@ func chooseJSONRPC(card *AgentCard) (AgentInterface, string, error) {
 		d, known := dialectOf(in.ProtocolVersion)
 		rank := 0
 		switch {
-		case known && d == dialect10:
+		case known && d == ProtocolV10:
 			rank = 3
 		case known:
 			rank = 2
 		case v10 && in.ProtocolVersion == "":
-			rank, d = 1, dialect10
+			rank, d = 1, ProtocolV10
 		case !v10:
-			rank, d = 1, dialect03
+			rank, d = 1, ProtocolV03
 		}
 		if rank > best {
 			chosen, dialect, best = in, d, rank
@@ -423,8 +416,8 @@ func chooseJSONRPC(card *AgentCard) (AgentInterface, string, error) {
 }
 
 // dialectOf returns the dialect that speaks protocol version v,
-// "Major.Minor" with an optional ".Patch", all decimal: dialect10 for
-// major 1, dialect03 for major 0 (0.3 is the first version with this
+// "Major.Minor" with an optional ".Patch", all decimal: ProtocolV10 for
+// major 1, ProtocolV03 for major 0 (0.3 is the first version with this
 // binding; earlier ones are read as it). It returns false for an empty
 // version and one of another major or another form.
 func dialectOf(v string) (string, bool) {
@@ -441,9 +434,9 @@ func dialectOf(v string) (string, bool) {
 	case err != nil:
 		return "", false
 	case major == 1:
-		return dialect10, true
+		return ProtocolV10, true
 	case major == 0:
-		return dialect03, true
+		return ProtocolV03, true
 	}
 	return "", false
 }

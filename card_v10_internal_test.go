@@ -19,16 +19,16 @@ func TestChooseJSONRPC(t *testing.T) {
 		{"1.0 with a patch and a tenant", &AgentCard{SupportedInterfaces: []AgentInterface{
 			{URL: "https://a/v0", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3.0"},
 			{URL: "https://a/v1", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0.1", Tenant: "t"}}},
-			AgentInterface{URL: "https://a/v1", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0.1", Tenant: "t"}, dialect10},
+			AgentInterface{URL: "https://a/v1", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0.1", Tenant: "t"}, ProtocolV10},
 		{"0.3 keeps its tenant here", &AgentCard{SupportedInterfaces: []AgentInterface{
 			{URL: "https://a/v0", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3", Tenant: "t"}}},
-			AgentInterface{URL: "https://a/v0", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3", Tenant: "t"}, dialect03},
+			AgentInterface{URL: "https://a/v0", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3", Tenant: "t"}, ProtocolV03},
 		{"empty version on a v1.0 card", &AgentCard{SupportedInterfaces: []AgentInterface{{URL: "https://a", ProtocolBinding: "JSONRPC"}}},
-			AgentInterface{URL: "https://a", Transport: "JSONRPC", ProtocolBinding: "JSONRPC"}, dialect10},
+			AgentInterface{URL: "https://a", Transport: "JSONRPC", ProtocolBinding: "JSONRPC"}, ProtocolV10},
 		{"v0.3 card", &AgentCard{URL: "https://a", ProtocolVersion: "0.3.0"},
-			AgentInterface{URL: "https://a", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3.0"}, dialect03},
+			AgentInterface{URL: "https://a", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3.0"}, ProtocolV03},
 		{"v0.3 card of an unknown version", &AgentCard{URL: "https://a", ProtocolVersion: "latest"},
-			AgentInterface{URL: "https://a", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "latest"}, dialect03},
+			AgentInterface{URL: "https://a", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "latest"}, ProtocolV03},
 		{"none", &AgentCard{SupportedInterfaces: []AgentInterface{{URL: "https://a", ProtocolBinding: "GRPC", ProtocolVersion: "1.0"}}}, AgentInterface{}, ""},
 		{"nil", nil, AgentInterface{}, ""},
 	}
@@ -51,8 +51,8 @@ func TestChooseJSONRPC(t *testing.T) {
 
 func TestDialectOf(t *testing.T) {
 	for v, want := range map[string]string{
-		"1.0": dialect10, "1.0.1": dialect10, "1.12": dialect10, "01.0": dialect10,
-		"0.3": dialect03, "0.3.0": dialect03, "0.2": dialect03, "0.10.4": dialect03,
+		"1.0": ProtocolV10, "1.0.1": ProtocolV10, "1.12": ProtocolV10, "01.0": ProtocolV10,
+		"0.3": ProtocolV03, "0.3.0": ProtocolV03, "0.2": ProtocolV03, "0.10.4": ProtocolV03,
 		"": "", "1": "", "2.0": "", "1.0.0.0": "", "v1.0": "", "1.x": "", "-1.0": "", "+1.0": "", "1..0": "", " 1.0": "",
 		"99999999999999999999.0": "",
 	} {

@@ -294,7 +294,8 @@ func WithTrustedHosts(hosts ...string) Option {
 
 // WithProtocolVersion makes the client speak A2A version v: [ProtocolV03]
 // ("0.3", the default for [NewClient], what Caoliao agents speak) or
-// [ProtocolV10] ("1.0"). A patch part is ignored ("1.0.1" is "1.0"). With
+// [ProtocolV10] ("1.0"). Versions are read as in an agent card: a patch
+// part is ignored ("1.0.1"), any 1.x is spoken as 1.0 and any 0.x as 0.3. With
 // [NewClientFromCard] it overrides the version of the card's interface
 // (the endpoint stays the card's choice). The version decides the method
 // names, the request and result shapes and the A2A-Version header; the
@@ -302,7 +303,7 @@ func WithTrustedHosts(hosts ...string) Option {
 // any other version.
 func WithProtocolVersion(v string) Option {
 	return func(c *clientConfig) error {
-		d, ok := dialect(v)
+		d, ok := dialectOf(strings.TrimSpace(v))
 		if !ok {
 			return fmt.Errorf("a2a: protocol version %q is not one this client speaks (%s or %s)", v, ProtocolV03, ProtocolV10)
 		}

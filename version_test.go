@@ -2,6 +2,7 @@ package a2a_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -18,8 +19,8 @@ func TestProtocolVersionOption(t *testing.T) {
 		give, want string
 	}{
 		{"", ""}, {"0.3", a2a.ProtocolV03}, {"0.3.0", a2a.ProtocolV03}, {"1.0", a2a.ProtocolV10},
-		{"1.0.1", a2a.ProtocolV10}, {"1", a2a.ProtocolV10}, {" 1.0 ", a2a.ProtocolV10},
-		{"0.2", ""}, {"1.1", ""}, {"2.0", ""}, {"v1.0", ""}, {"latest", ""},
+		{"1.0.1", a2a.ProtocolV10}, {"1.1", a2a.ProtocolV10}, {" 1.0 ", a2a.ProtocolV10},
+		{"1", ""}, {"2.0", ""}, {"v1.0", ""}, {"latest", ""}, {"1.0.0.0", ""},
 	} {
 		opts := []a2a.Option{}
 		if tc.give != "" {
@@ -123,5 +124,52 @@ func TestVersionHeader(t *testing.T) {
 		if strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Errorf("%s: requests %q; want %q", version, got, want)
 		}
+	}
+}
+
+// TestClientFromCardVersion: NewClientFromCard speaks the version of the
+// interface it takes (v1.0 preferred, whatever the card order) and sends
+// its tenant; WithProtocolVersion and WithTenant override them.
+func TestClientFromCardVersion(t *testing.T) {
+	const dual = `{"name":"a","description":"d","version":"1","capabilities":{},"defaultInputModes":[],"defaultOutputModes":[],"skills":[],
+		"supportedInterfaces":[{"url":"https://agent.example/v03","protocolBinding":"JSONRPC","protocolVersion":"0.3"},
+		{"url":"https://agent.example/v10","protocolBinding":"JSONRPC","protocolVersion":"1.0","tenant":"acme"}]}`
+	var card a2a.AgentCard
+	if err := json.Unmarshal([]byte(dual), &card); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name            string
+		opts            []a2a.Option
+		version, tenant string
+		err             string
+	}{
+		{name: "card's choice", version: a2a.ProtocolV10, tenant: `"tenant":"acme"`},
+		{name: "own tenant", opts: []a2a.Option{a2a.WithTenant("other")}, version: a2a.ProtocolV10, tenant: `"tenant":"other"`},
+		{name: "v0.3 named", opts: []a2a.Option{a2a.WithProtocolVersion("0.3")}, version: a2a.ProtocolV03},
+		{name: "v0.3 named with a tenant", opts: []a2a.Option{a2a.WithProtocolVersion("0.3"), a2a.WithTenant("x")}, err: "v1.0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fake{t: t, replies: []mockReply{rpcReply([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"no"}}`))}}
+			opts := append([]a2a.Option{a2a.WithHTTPClient(&http.Client{Transport: f.transport()})}, tc.opts...)
+			c, err := a2a.NewClientFromCard(&card, opts...)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v; want one naming %s", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.ProtocolVersion() != tc.version {
+				t.Errorf("version %s; want %s", c.ProtocolVersion(), tc.version)
+			}
+			c.GetTask(context.Background(), "t1")
+			sent := string(f.got[len(f.got)-1].raw)
+			if tc.tenant != "" && !strings.Contains(sent, tc.tenant) || tc.tenant == "" && strings.Contains(sent, "tenant") {
+				t.Errorf("sent %s; want tenant %q", sent, tc.tenant)
+			}
+		})
 	}
 }
