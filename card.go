@@ -475,18 +475,20 @@ func (c *Client) requireCapability(spec callSpec) error {
 
 // GetAuthenticatedExtendedCard fetches the card the agent shows to
 // authenticated callers (agent/getAuthenticatedExtendedCard, A2A v0.3
-// §7.10) and makes it the client's known card. The client's credentials
+// §7.10; GetExtendedAgentCard in A2A v1.0, with the tenant) and makes it
+// the client's known card. The client keeps its endpoint and version. The client's credentials
 // options authenticate the call. A client built by [NewClientFromCard] from
 // a card with neither supportsAuthenticatedExtendedCard nor
 // capabilities.extendedAgentCard refuses with an
 // *[UnsupportedByCardError]; otherwise the errors are those of
 // [Client.GetTask], an *[RPCError] matching
 // [ErrAuthenticatedExtendedCardNotConfigured] among them.
-func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context) (*AgentCard, error) {
-	if err := c.usable(); err != nil {
+func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context, opts ...CallOption) (*AgentCard, error) {
+	b, err := c.callBinding(opts)
+	if err != nil {
 		return nil, err
 	}
-	card, err := run(ctx, c, c.proto.extendedCard(), c.proto.extendedCardResult)
+	card, err := run(ctx, c, b.extendedCard(), b.extendedCardResult)
 	if err != nil {
 		return nil, err
 	}
