@@ -130,6 +130,10 @@ func TestTestdataAgainstSchema(t *testing.T) {
 		{"gateway_sequence.json#0", "SendMessageResponse", true, ""},
 		{"gateway_sequence.json#1", "GetTaskResponse", true, ""},
 		{"gateway_sequence.json#2", "GetTaskResponse", true, ""},
+		{"card_dual_go.json", "AgentCard", true, ""},
+		{"card_dual_js.json", "AgentCard", true, ""},
+		{"card_dual_python.json", "AgentCard", true, ""},
+		{"card_v10.json", "AgentCard", false, "is an A2A v1.0 card (supportedInterfaces, no url, wrapper-form security schemes), which the v0.3 schema does not describe; TestV10CardFixturesAgainstProto checks it"},
 		{"send_failed.json", "SendMessageResponse", false, "copied from the Caoliao docs, which omit the required contextId and messageId"},
 		{"unknown_state.json", "GetTaskResponse", false, "carries a state and a part kind from the future on purpose"},
 	}
