@@ -60,3 +60,34 @@ func ExampleCaoliao() {
 	// submitted
 	// input-required
 }
+
+func ExampleV10() {
+	ctx := context.Background()
+
+	// snippet: a2atest-v10
+	agent := a2atest.NewServer(a2atest.V10(), a2atest.OnSend(a2atest.Caoliao)) // an A2A v1.0 agent
+	defer agent.Close()
+	c, err := a2a.NewClient(agent.URL, a2a.WithProtocolVersion(a2a.ProtocolV10))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, text := range []string{"这个二维码是什么？https://qr71.cn/okDISU/qssTnoy", "查一台设备"} {
+		if _, err := c.SendText(ctx, text); err != nil {
+			log.Fatal(err)
+		}
+	}
+	for task, err := range c.ListTasks(ctx, a2a.ListTasksRequest{}) { // ListTasks is v1.0's
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(task.ID, task.Status.State)
+	}
+	first := agent.Requests()[0]
+	fmt.Println(first.Method, first.Header.Get("A2A-Version"))
+	// snippet end
+
+	// Output:
+	// task-2 input-required
+	// task-1 completed
+	// SendMessage 1.0
+}

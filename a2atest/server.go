@@ -4,11 +4,18 @@
 // gateway (headers, agent selector, tasks that move through
 // states over successive tasks/get calls).
 //
+// A server speaks A2A v0.3, as Caoliao agents do, unless made with [V10]:
+// then it speaks A2A v1.0 (method names such as SendMessage, ProtoJSON
+// params and results, the A2A-Version header, ListTasks, tenants). The Go
+// values a test gives it ([Reply], [Raw], the [OnSend] handler's
+// [a2a.Message]) are the same for both versions; the server writes them
+// in its own.
+//
 // It checks every request envelope (jsonrpc "2.0", an id, a method, params
-// shaped per A2A v0.3) and, when configured, the X-API-Key, X-Workspace-ID
-// and Authorization headers and the agent selector; a request that fails a
-// check gets the error a strict server would send, so a client bug shows up
-// as a test failure.
+// shaped per its version) and, when configured, the X-API-Key,
+// X-Workspace-ID and Authorization headers, the agent selector and the
+// tenant; a request that fails a check gets the error a strict server would
+// send, so a client bug shows up as a test failure.
 //
 //	srv := a2atest.NewServer(a2atest.OnSend(func(m a2a.Message) a2atest.Reply {
 //		return a2atest.Reply{Task: a2atest.CompletedTask("entity", map[string]any{"ok": true}, "done")}
@@ -24,39 +31,40 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strconv"
 	"sync"
-	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 )
 
-// Reply is what the agent answers a message/send with: exactly one of Task,
-// Message or Error.
+// Reply is what the agent answers a message/send (SendMessage in v1.0)
+// with: exactly one of Task, Message or Error.
 type Reply struct {
 	// Task is returned as the result. An empty ID or ContextID is filled in
 	// ("task-N", "ctx-N"; a follow-up keeps its task's ids), the request
 	// message is appended to History, and the task is stored for tasks/get
-	// and tasks/cancel.
+	// and tasks/cancel (and ListTasks in v1.0).
 	Task *a2a.Task
 	// States, when set, scripts the task's life: message/send returns the
 	// task in States[0], each tasks/get moves it one state on, and the last
 	// state repeats. Task's artifacts appear only with the last state; its
 	// status message applies to every state. The script runs whatever
-	// configuration.blocking says, as a gateway that answers before the task
-	// is done would.
+	// configuration.blocking (v1.0: returnImmediately) says, as a gateway
+	// that answers before the task is done would.
 	States []a2a.TaskState
 	// Message is returned as the result instead of a task.
 	Message *a2a.Message
 	// Error is returned as a JSON-RPC error (Code, Message, Data are used).
+	// A v1.0 server gives an error without Data the ErrorInfo detail of
+	// its code (e.g. reason "TASK_NOT_FOUND" for -32001).
 	Error *a2a.RPCError
 	// Events, when set, are what message/stream sends, in order, as
 	// Server-Sent Events; the stream then closes. Without Events a stream
 	// sends the reply as a send would (Task or Message), then, for a
-	// scripted task, a status update per remaining state (the last one
-	// final, the artifacts just before it). Task ids of events are not
-	// filled in.
+	// scripted task, a status update per remaining state (the artifacts
+	// just before the last; in v0.3 the last one final, in v1.0, which
+	// has no "final", a v0.3-only closing update is left out). Task ids
+	// of events are not filled in; a v1.0 server does not send Final.
 	Events []a2a.Event
 	// StreamRaw, when set, is written verbatim as the body of a
 	// message/stream reply (Content-Type text/event-stream), with {{id}}
@@ -66,7 +74,8 @@ type Reply struct {
 }
 
 // Raw is a canned HTTP reply, served to the next request instead of the
-// normal JSON-RPC handling (see [Server.Enqueue]).
+// normal JSON-RPC handling (see [Server.Enqueue]). It is written as given,
+// whatever the server's version.
 type Raw struct {
 	Status      int
 	ContentType string
@@ -90,9 +99,10 @@ type Request struct {
 // Option configures a [Server].
 type Option func(*Server)
 
-// OnSend sets the handler for message/send. The default answers every
-// message with a completed task whose "echo" artifact holds the message text
-// as a TextPart and {"text": …} as a DataPart.
+// OnSend sets the handler for message/send and message/stream
+// (SendMessage and SendStreamingMessage in v1.0). The default answers
+// every message with a completed task whose "echo" artifact holds the
+// message text as a TextPart and {"text": …} as a DataPart.
 func OnSend(h func(msg a2a.Message) Reply) Option {
 	return func(s *Server) { s.onSend = h }
 }
@@ -136,6 +146,8 @@ type Server struct {
 	requireHeader map[string]string
 	selectorKey   string
 	selectorVal   string
+	v10           bool   // speaks A2A v1.0 (V10)
+	tenant        string // required in every v1.0 request (RequireTenant)
 
 	card         *a2a.AgentCard
 	cardPaths    []string
@@ -150,17 +162,16 @@ type Server struct {
 	nextPush int
 }
 
-type scripted struct {
-	task   a2a.Task
-	states []a2a.TaskState
-	pos    int
-}
-
-// NewServer starts a fake agent on a loopback port. Close it when done.
+// NewServer starts a fake agent on a loopback port. Close it when done. It
+// panics when [RequireTenant] is given without [V10] (A2A v0.3 has no
+// tenant), a bug in the test.
 func NewServer(opts ...Option) *Server {
 	s := &Server{requireHeader: map[string]string{}, tasks: map[string]*scripted{}, push: map[string][]a2a.PushNotificationConfig{}}
 	for _, o := range opts {
 		o(s)
+	}
+	if s.tenant != "" && !s.v10 {
+		panic("a2atest: RequireTenant needs V10: A2A v0.3 has no tenant")
 	}
 	if s.onSend == nil {
 		s.onSend = echo
@@ -243,8 +254,10 @@ const (
 	codeInvalidParams  = -32602
 	codeTaskNotFound   = -32001
 	codeNotCancelable  = -32002
+	codeUnsupported    = -32004
 
 	codeExtendedCardNotConfigured = -32007
+	codeVersionNotSupported       = -32009
 )
 
 type envelope struct {
@@ -256,6 +269,9 @@ type envelope struct {
 	AgentCode *string         `json:"agent_code"`
 }
 
+// serveHTTP answers every request: a canned reply if one is queued, the
+// card for a GET, else the header checks and the version's JSON-RPC
+// handling (serveV03, serveV10).
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 16<<20))
 	var env envelope
@@ -299,19 +315,14 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if parseErr != nil {
-		writeJSON(w, nil, nil, &a2a.RPCError{Code: codeParse, Message: "invalid JSON payload"})
+		s.writeJSON(w, nil, nil, invalid(codeParse, "invalid JSON payload"))
 		return
 	}
-	if env.Method != nil && (*env.Method == "message/stream" || *env.Method == "tasks/resubscribe") {
-		if rpcErr := s.check(env); rpcErr != nil {
-			writeJSON(w, env.ID, nil, rpcErr)
-			return
-		}
-		s.serveStream(w, env)
+	if s.v10 {
+		s.serveV10(w, r, env)
 		return
 	}
-	result, rpcErr := s.handle(env)
-	writeJSON(w, env.ID, result, rpcErr)
+	s.serveV03(w, env)
 }
 
 func writeRaw(w http.ResponseWriter, raw Raw, id json.RawMessage) {
@@ -336,55 +347,43 @@ func writeRaw(w http.ResponseWriter, raw Raw, id json.RawMessage) {
 	w.Write(body)
 }
 
-func writeJSON(w http.ResponseWriter, id json.RawMessage, result any, rpcErr *a2a.RPCError) {
+// writeJSON writes one JSON-RPC response: result, or rpcErr when it is
+// not nil. A v1.0 server adds the ErrorInfo detail of the code to an error
+// without Data.
+func (s *Server) writeJSON(w http.ResponseWriter, id json.RawMessage, result any, rpcErr *a2a.RPCError) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(s.response(id, result, rpcErr))
+}
+
+// response is the JSON-RPC response object writeJSON and the streams write.
+func (s *Server) response(id json.RawMessage, result any, rpcErr *a2a.RPCError) map[string]any {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
 	out := map[string]any{"jsonrpc": "2.0", "id": id}
-	if rpcErr != nil {
-		e := map[string]any{"code": rpcErr.Code, "message": rpcErr.Message}
-		if rpcErr.Data != nil {
-			e["data"] = rpcErr.Data
-		}
-		out["error"] = e
-	} else {
+	if rpcErr == nil {
 		out["result"] = result
+		return out
 	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(out)
+	e := map[string]any{"code": rpcErr.Code, "message": rpcErr.Message}
+	switch {
+	case rpcErr.Data != nil:
+		e["data"] = rpcErr.Data
+	case s.v10:
+		if d := errorDetails(rpcErr.Code); d != nil {
+			e["data"] = d
+		}
+	}
+	out["error"] = e
+	return out
 }
 
 func invalid(code int, format string, args ...any) *a2a.RPCError {
 	return &a2a.RPCError{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// handle checks the envelope and dispatches on the method.
-func (s *Server) handle(env envelope) (any, *a2a.RPCError) {
-	if rpcErr := s.check(env); rpcErr != nil {
-		return nil, rpcErr
-	}
-	switch *env.Method {
-	case "message/send":
-		return s.send(env.Params)
-	case "tasks/get":
-		return s.get(env.Params)
-	case "tasks/cancel":
-		return s.cancel(env.Params)
-	case "tasks/pushNotificationConfig/set", "tasks/pushNotificationConfig/get",
-		"tasks/pushNotificationConfig/list", "tasks/pushNotificationConfig/delete":
-		return s.pushConfig(*env.Method, env.Params)
-	case "agent/getAuthenticatedExtendedCard":
-		if s.extendedCard == nil {
-			return nil, invalid(codeExtendedCardNotConfigured, "authenticated extended card is not configured")
-		}
-		return s.extendedCard, nil
-	default:
-		return nil, invalid(codeMethodNotFound, "method not found: %s", *env.Method)
-	}
-}
-
-// check checks the JSON-RPC envelope and the agent selector.
-func (s *Server) check(env envelope) *a2a.RPCError {
+// checkEnvelope checks the JSON-RPC members every request needs.
+func checkEnvelope(env envelope) *a2a.RPCError {
 	if env.JSONRPC == nil || *env.JSONRPC != "2.0" {
 		return invalid(codeInvalidRequest, `"jsonrpc" must be "2.0"`)
 	}
@@ -394,18 +393,27 @@ func (s *Server) check(env envelope) *a2a.RPCError {
 	if env.Method == nil {
 		return invalid(codeInvalidRequest, `"method" is missing`)
 	}
-	if s.selectorKey != "" {
-		got := env.AgentID
-		if s.selectorKey == "agent_code" {
-			got = env.AgentCode
-		}
-		if got == nil || *got != s.selectorVal {
-			return invalid(codeInvalidParams, "%s missing or wrong on %s", s.selectorKey, *env.Method)
-		}
+	return nil
+}
+
+// checkSelector checks the agent selector (RequireAgentID,
+// RequireAgentCode).
+func (s *Server) checkSelector(env envelope) *a2a.RPCError {
+	if s.selectorKey == "" {
+		return nil
 	}
-	if *env.Method == "agent/getAuthenticatedExtendedCard" {
-		return nil // the one method without params
+	got := env.AgentID
+	if s.selectorKey == "agent_code" {
+		got = env.AgentCode
 	}
+	if got == nil || *got != s.selectorVal {
+		return invalid(codeInvalidParams, "%s missing or wrong on %s", s.selectorKey, *env.Method)
+	}
+	return nil
+}
+
+// checkParamsObject refuses params that are absent or not an object.
+func checkParamsObject(env envelope) *a2a.RPCError {
 	if len(env.Params) == 0 || env.Params[0] != '{' {
 		return invalid(codeInvalidParams, `"params" must be an object`)
 	}
@@ -423,175 +431,4 @@ func validID(raw json.RawMessage) bool {
 	}
 	_, err := strconv.ParseInt(string(raw), 10, 64)
 	return err == nil
-}
-
-type sendParams struct {
-	// Message's kind is read apart (sendReply): a2a.Message has its own
-	// UnmarshalJSON, so it cannot be embedded beside a Kind field.
-	Message       *a2a.Message `json:"message"`
-	Configuration *struct {
-		Blocking *bool `json:"blocking"`
-	} `json:"configuration"`
-}
-
-func (s *Server) send(raw json.RawMessage) (any, *a2a.RPCError) {
-	_, result, rpcErr := s.sendReply(raw)
-	return result, rpcErr
-}
-
-// sendReply checks a message/send or message/stream request, runs the
-// OnSend handler, stores the task, and returns the Reply and the result to
-// send first (an a2a.Task or an a2a.Message).
-func (s *Server) sendReply(raw json.RawMessage) (Reply, any, *a2a.RPCError) {
-	var p sendParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return Reply{}, nil, invalid(codeInvalidParams, "message/send params: %v", err)
-	}
-	if p.Message == nil {
-		return Reply{}, nil, invalid(codeInvalidParams, "message/send: params.message is missing")
-	}
-	var kind struct {
-		Message struct {
-			Kind string `json:"kind"`
-		} `json:"message"`
-	}
-	json.Unmarshal(raw, &kind) // raw decoded above
-	m := *p.Message
-	switch {
-	case kind.Message.Kind != "message":
-		return Reply{}, nil, invalid(codeInvalidParams, `message/send: message.kind must be "message"`)
-	case m.Role != a2a.RoleUser || m.RawRole != "": // "ROLE_USER" is v1.0, not v0.3
-		return Reply{}, nil, invalid(codeInvalidParams, `message/send: message.role must be "user"`)
-	case m.MessageID == "":
-		return Reply{}, nil, invalid(codeInvalidParams, "message/send: message.messageId is missing")
-	case len(m.Parts) == 0:
-		return Reply{}, nil, invalid(codeInvalidParams, "message/send: message.parts is empty")
-	}
-	for i, part := range m.Parts {
-		if _, ok := part.(a2a.UnknownPart); ok {
-			return Reply{}, nil, invalid(codeInvalidParams, "message/send: part %d has unknown kind %q", i, part.Kind())
-		}
-	}
-
-	s.mu.Lock()
-	var prev *scripted
-	if m.TaskID != "" {
-		prev = s.tasks[m.TaskID]
-		if prev == nil {
-			s.mu.Unlock()
-			return Reply{}, nil, invalid(codeTaskNotFound, "task not found: %s", m.TaskID)
-		}
-		if prev.current().Status.State.Terminal() {
-			s.mu.Unlock()
-			return Reply{}, nil, invalid(codeInvalidParams, "task %s is in a terminal state", m.TaskID)
-		}
-	}
-	s.mu.Unlock()
-
-	rep := s.onSend(m) // outside the lock: the handler may call Server methods
-	switch {
-	case rep.Error != nil:
-		return rep, nil, rep.Error
-	case rep.Message != nil:
-		msg := *rep.Message
-		if msg.MessageID == "" {
-			msg.MessageID = "reply-" + m.MessageID
-		}
-		if msg.Role == "" {
-			msg.Role = a2a.RoleAgent
-		}
-		return rep, msg, nil
-	case rep.Task == nil && (rep.Events != nil || rep.StreamRaw != ""):
-		rep.Task = &a2a.Task{Status: a2a.TaskStatus{State: a2a.TaskStateSubmitted}} // for a stream-only script
-	case rep.Task == nil:
-		return Reply{}, nil, invalid(codeInvalidParams, "a2atest: the OnSend handler returned an empty Reply")
-	}
-
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	// Copy the slices: the handler may hand the same *Task to every call.
-	t := *rep.Task
-	t.Artifacts = slices.Clone(t.Artifacts)
-	t.History = slices.Clone(t.History)
-	if prev != nil {
-		t.ID, t.ContextID = prev.task.ID, prev.task.ContextID
-		t.History = append(slices.Clone(prev.task.History), t.History...)
-	} else {
-		s.nextTask++
-		if t.ID == "" {
-			t.ID = fmt.Sprintf("task-%d", s.nextTask)
-		}
-		if t.ContextID == "" {
-			t.ContextID = fmt.Sprintf("ctx-%d", s.nextTask)
-		}
-	}
-	m.TaskID, m.ContextID = t.ID, t.ContextID
-	t.History = append(t.History, m)
-	if t.Status.Timestamp == "" {
-		t.Status.Timestamp = a2a.Timestamp(time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
-	}
-	sc := &scripted{task: t, states: rep.States}
-	s.tasks[t.ID] = sc
-	return rep, sc.current(), nil
-}
-
-// current returns the task in its current scripted state.
-func (sc *scripted) current() a2a.Task {
-	t := sc.task
-	if len(sc.states) > 0 {
-		t.Status.State = sc.states[sc.pos]
-		if sc.pos < len(sc.states)-1 {
-			t.Artifacts = nil // results appear with the last state
-		}
-	}
-	return t
-}
-
-type queryParams struct {
-	ID            string `json:"id"`
-	HistoryLength *int   `json:"historyLength"`
-}
-
-func (s *Server) get(raw json.RawMessage) (any, *a2a.RPCError) {
-	var p queryParams
-	if err := json.Unmarshal(raw, &p); err != nil || p.ID == "" {
-		return nil, invalid(codeInvalidParams, "tasks/get: params.id is missing")
-	}
-	if p.HistoryLength != nil && *p.HistoryLength < 0 {
-		return nil, invalid(codeInvalidParams, "tasks/get: historyLength is negative")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sc := s.tasks[p.ID]
-	if sc == nil {
-		return nil, invalid(codeTaskNotFound, "task not found: %s", p.ID)
-	}
-	if sc.pos < len(sc.states)-1 {
-		sc.pos++
-	}
-	t := sc.current()
-	if p.HistoryLength != nil && *p.HistoryLength < len(t.History) {
-		t.History = t.History[len(t.History)-*p.HistoryLength:]
-	}
-	return t, nil
-}
-
-func (s *Server) cancel(raw json.RawMessage) (any, *a2a.RPCError) {
-	var p queryParams
-	if err := json.Unmarshal(raw, &p); err != nil || p.ID == "" {
-		return nil, invalid(codeInvalidParams, "tasks/cancel: params.id is missing")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sc := s.tasks[p.ID]
-	if sc == nil {
-		return nil, invalid(codeTaskNotFound, "task not found: %s", p.ID)
-	}
-	if sc.current().Status.State.Terminal() {
-		return nil, invalid(codeNotCancelable, "task cannot be canceled: %s", p.ID)
-	}
-	sc.task = sc.current() // results not yet reached stay hidden
-	sc.task.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: a2a.Timestamp(time.Now().UTC().Format(time.RFC3339Nano))}
-	sc.states = nil
-	return sc.task, nil
 }

@@ -1,11 +1,13 @@
 // Command discover finds an agent from its base URL: it reads the agent card
 // (/.well-known/agent-card.json, falling back to /.well-known/agent.json),
 // prints what the agent says about itself, builds a client for its JSON-RPC
-// endpoint and calls it. The client knows the card, so a call the card rules
-// out (streaming, on an agent like Caoliao's) is refused before anything is
-// sent.
+// endpoint and calls it. The client takes the endpoint and the A2A version
+// (0.3 or 1.0) from the card, and knows what the card allows, so a call the
+// card rules out (streaming, on an agent like Caoliao's) is refused before
+// anything is sent.
 //
-//	go run ./examples/discover                       # an offline fake agent
+//	go run ./examples/discover                       # an offline fake agent (A2A v0.3)
+//	go run ./examples/discover -version 1.0          # the same agent speaking A2A v1.0
 //	go run ./examples/discover -base https://a2a.objqr.com
 package main
 
@@ -53,11 +55,16 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 	fs.SetOutput(w)
 	base := fs.String("base", "", "base URL of a real agent (default: an offline fake agent)")
 	apiKey := fs.String("api-key", "", "X-API-Key header, if the agent wants one")
+	version := fs.String("version", a2a.ProtocolV03, "A2A version of the offline fake agent: 0.3 or 1.0")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *base == "" {
-		agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao), a2atest.WithCard(offlineCard()))
+		agentOpts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao), a2atest.WithCard(offlineCard())}
+		if *version == a2a.ProtocolV10 {
+			agentOpts = append(agentOpts, a2atest.V10())
+		}
+		agent := a2atest.NewServer(agentOpts...)
 		defer agent.Close()
 		*base = strings.TrimSuffix(agent.URL, "/a2a/jsonrpc")
 	}
@@ -70,26 +77,27 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 	if err != nil {
 		return err // a *a2a.CardError lists every URL tried
 	}
-	fmt.Fprintf(w, "agent: %s (version %s, protocol %s)\n", card.Name, card.Version, card.ProtocolVersion)
+	fmt.Fprintf(w, "agent: %s (version %s)\n", card.Name, card.Version)
 	for _, s := range card.Skills {
 		fmt.Fprintf(w, "  skill %s: %s\n", s.ID, s.Description)
 	}
 	fmt.Fprintf(w, "  streaming=%v pushNotifications=%v\n", card.Capabilities.Streaming, card.Capabilities.PushNotifications)
 
-	c, err := a2a.NewClientFromCard(card, opts...)
+	c, err := a2a.NewClientFromCard(card, opts...) // endpoint and A2A version from the card
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(w, "client: A2A v%s\n", c.ProtocolVersion())
 	task, err := c.SendText(ctx, "这个二维码是什么？https://qr71.cn/okDISU/qssTnoy")
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "message/send: %s: %s\n", task.Status.State, task.Artifact("entity").Text())
+	fmt.Fprintf(w, "send: %s: %s\n", task.Status.State, task.Artifact("entity").Text())
 
 	for _, err := range c.StreamMessage(ctx, a2a.NewTextMessage("stream this")) {
 		var ue *a2a.UnsupportedByCardError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(w, "message/stream: refused without a request (%s is false)\n", ue.Capability)
+			fmt.Fprintf(w, "stream: refused without a request (%s is false)\n", ue.Capability)
 		} else if err != nil {
 			return err
 		}

@@ -6,12 +6,17 @@
 // By default it starts an offline fake agent (package a2atest) in-process:
 //
 //	go run ./examples/quickstart
+//	go run ./examples/quickstart -version 1.0   # the same calls in A2A v1.0
 //
 // To call a real agent instead:
 //
 //	go run ./examples/quickstart -url https://a2a.objqr.com/a2a/jsonrpc
 //	go run ./examples/quickstart -url "$PRODUCT_API_BASE_URL/agents/a2a" \
 //	    -api-key "$PRODUCT_API_KEY" -workspace "$WORKSPACE_ID" -agent-id "$AGENT_ID"
+//
+// The protocol version is the one client option that changes between an
+// A2A v0.3 agent (Caoliao's) and a v1.0 one; the rest of the code is the
+// same.
 package main
 
 import (
@@ -49,18 +54,22 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 	apiKey := fs.String("api-key", "", "X-API-Key header (gateway style)")
 	workspace := fs.String("workspace", "", "X-Workspace-ID header (gateway style)")
 	agentID := fs.String("agent-id", "", `"agent_id" selector sent in every request body (gateway style)`)
+	version := fs.String("version", a2a.ProtocolV03, "A2A protocol version the agent speaks: 0.3 or 1.0")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 
 	endpoint := *url
 	if endpoint == "" {
-		agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+		agentOpts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao)}
+		if *version == a2a.ProtocolV10 {
+			agentOpts = append(agentOpts, a2atest.V10())
+		}
+		agent := a2atest.NewServer(agentOpts...)
 		defer agent.Close()
 		endpoint = agent.URL
-		fmt.Fprintln(w, "(using the offline fake agent; pass -url to call a real one)")
 	}
-	var opts []a2a.Option
+	opts := []a2a.Option{a2a.WithProtocolVersion(*version)} // the one option that differs between versions
 	if *apiKey != "" {
 		opts = append(opts, a2a.WithAPIKey(*apiKey))
 	}
@@ -73,6 +82,9 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 	c, err := a2a.NewClient(endpoint, opts...)
 	if err != nil {
 		return err
+	}
+	if *url == "" {
+		fmt.Fprintf(w, "(using the offline fake agent, A2A v%s; pass -url to call a real one)\n", c.ProtocolVersion())
 	}
 
 	// 1. A synchronous query: the task comes back completed.

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/caoliao-a2a/a2a-go/a2atest"
@@ -14,15 +13,22 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // TestQuickstart runs the program against its offline agent, as
-// `go run ./examples/quickstart` does, and checks everything it prints.
+// `go run ./examples/quickstart` and `go run ./examples/quickstart -version
+// 1.0` do, and checks everything it prints: the same for both versions.
 func TestQuickstart(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(context.Background(), &out, nil); err != nil {
-		t.Fatal(err)
-	}
-	want := "(using the offline fake agent; pass -url to call a real one)\n" + wantCalls
-	if diff := cmp.Diff(want, out.String()); diff != "" {
-		t.Errorf("output (-want +got):\n%s", diff)
+	for _, version := range []string{"0.3", "1.0"} {
+		var out bytes.Buffer
+		args := []string{"-version", version}
+		if version == "0.3" {
+			args = nil // the default
+		}
+		if err := run(context.Background(), &out, args); err != nil {
+			t.Fatal(err)
+		}
+		want := "(using the offline fake agent, A2A v" + version + "; pass -url to call a real one)\n" + wantCalls
+		if diff := cmp.Diff(want, out.String()); diff != "" {
+			t.Errorf("-version %s: output (-want +got):\n%s", version, diff)
+		}
 	}
 }
 
@@ -47,24 +53,33 @@ const wantCalls = `
 `
 
 // TestQuickstartGateway runs the README's gateway command line against an
-// agent that refuses any request without those headers and selector.
+// agent that refuses any request without those headers and selector, in
+// either version.
 func TestQuickstartGateway(t *testing.T) {
-	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao), a2atest.RequireAPIKey("key-1"),
-		a2atest.RequireWorkspace("ws-1"), a2atest.RequireAgentID("agent-1"))
-	defer agent.Close()
-	var out bytes.Buffer
-	args := []string{"-url", agent.URL, "-api-key", "key-1", "-workspace", "ws-1", "-agent-id", "agent-1"}
-	if err := run(context.Background(), &out, args); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(wantCalls, out.String()); diff != "" {
-		t.Errorf("output (-want +got):\n%s", diff)
+	for _, version := range []string{"0.3", "1.0"} {
+		opts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao), a2atest.RequireAPIKey("key-1"),
+			a2atest.RequireWorkspace("ws-1"), a2atest.RequireAgentID("agent-1")}
+		if version == "1.0" {
+			opts = append(opts, a2atest.V10())
+		}
+		agent := a2atest.NewServer(opts...)
+		defer agent.Close()
+		var out bytes.Buffer
+		args := []string{"-url", agent.URL, "-api-key", "key-1", "-workspace", "ws-1", "-agent-id", "agent-1", "-version", version}
+		if err := run(context.Background(), &out, args); err != nil {
+			t.Fatalf("-version %s: %v", version, err)
+		}
+		if diff := cmp.Diff(wantCalls, out.String()); diff != "" {
+			t.Errorf("-version %s: output (-want +got):\n%s", version, diff)
+		}
 	}
 }
 
 func TestQuickstartBadFlag(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(context.Background(), &out, []string{"-url", "not a url"}); err == nil || strings.Contains(out.String(), "1. ") {
-		t.Errorf("a bad -url: err %v, output %q; want an error before any call", err, out.String())
+	for _, args := range [][]string{{"-url", "not a url"}, {"-version", "2.0"}} {
+		var out bytes.Buffer
+		if err := run(context.Background(), &out, args); err == nil || out.String() != "" {
+			t.Errorf("%q: err %v, output %q; want an error before any call", args, err, out.String())
+		}
 	}
 }

@@ -1,14 +1,18 @@
-// Command stream sends a message with message/stream and shows the agent's
-// events as they arrive (Server-Sent Events): a progress line per status
-// update and per artifact chunk, folded with Task.Apply into the task as it
-// stands. The offline fake agent drops the stream before the final event,
-// so the program resubscribes to the task (tasks/resubscribe) for the rest.
+// Command stream sends a message with message/stream (SendStreamingMessage
+// in A2A v1.0) and shows the agent's events as they arrive (Server-Sent
+// Events): a progress line per status update and per artifact chunk, folded
+// with Task.Apply into the task as it stands. The offline fake agent drops
+// the stream before the final event, so the program resubscribes to the
+// task (tasks/resubscribe; SubscribeToTask in v1.0, whose first event is the
+// task as it stands) for the rest.
 //
 //	go run ./examples/stream
+//	go run ./examples/stream -version 1.0
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,7 +26,7 @@ import (
 func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := run(ctx, os.Stdout); err != nil {
+	if err := run(ctx, os.Stdout, os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "stream:", err)
 		os.Exit(1)
 	}
@@ -31,22 +35,27 @@ func main() {
 // offlineAgent streams the task, a working status and the first chunk of
 // its summary, then drops the connection; a resubscription delivers the
 // rest from the task it keeps (the whole artifact, then the final status).
-func offlineAgent() *a2atest.Server {
+// It speaks A2A v1.0 when version is "1.0", else v0.3.
+func offlineAgent(version string) *a2atest.Server {
 	summary := a2a.Artifact{ArtifactID: "summary", Name: "entity",
 		Parts: a2a.Parts{a2a.TextPart{Text: "数控车床-A08-03-06;"}, a2a.TextPart{Text: "状态:设备运行状态=正常"}}}
 	firstChunk := summary
 	firstChunk.Parts = summary.Parts[:1]
-	return a2atest.NewServer(a2atest.OnSend(func(a2a.Message) a2atest.Reply {
+	opts := []a2atest.Option{a2atest.OnSend(func(a2a.Message) a2atest.Reply {
 		return a2atest.Reply{
 			Task:   &a2a.Task{Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}, Artifacts: []a2a.Artifact{summary}},
-			States: []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateWorking, a2a.TaskStateCompleted},
+			States: []a2a.TaskState{a2a.TaskStateWorking, a2a.TaskStateWorking, a2a.TaskStateCompleted},
 			Events: []a2a.Event{
 				&a2a.Task{ID: "task-1", ContextID: "ctx-1", Status: a2a.TaskStatus{State: a2a.TaskStateSubmitted}},
 				&a2a.TaskStatusUpdateEvent{TaskID: "task-1", ContextID: "ctx-1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}},
 				&a2a.TaskArtifactUpdateEvent{TaskID: "task-1", ContextID: "ctx-1", Artifact: firstChunk},
 			},
 		}
-	}))
+	})}
+	if version == a2a.ProtocolV10 {
+		opts = append(opts, a2atest.V10())
+	}
+	return a2atest.NewServer(opts...)
 }
 
 // show prints one event as a progress line and reports whether it ends
@@ -71,10 +80,16 @@ func show(w io.Writer, ev a2a.Event) (end bool) {
 	return false
 }
 
-func run(ctx context.Context, w io.Writer) error {
-	agent := offlineAgent()
+func run(ctx context.Context, w io.Writer, args []string) error {
+	fs := flag.NewFlagSet("stream", flag.ContinueOnError)
+	fs.SetOutput(w)
+	version := fs.String("version", a2a.ProtocolV03, "A2A protocol version of the offline agent: 0.3 or 1.0")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	agent := offlineAgent(*version)
 	defer agent.Close()
-	c, err := a2a.NewClient(agent.URL)
+	c, err := a2a.NewClient(agent.URL, a2a.WithProtocolVersion(*version))
 	if err != nil {
 		return err
 	}
