@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"time"
@@ -13,6 +14,8 @@ type ListTasksRequest struct {
 	// ContextID keeps the tasks of one context.
 	ContextID string
 	// Status keeps the tasks in one state; "" keeps every state.
+	// [TaskStateUnknown] is refused: v1.0 spells it
+	// TASK_STATE_UNSPECIFIED, which as a filter means every state.
 	Status TaskState
 	// PageSize is how many tasks a page holds, 1 to 100; 0 leaves it to
 	// the server (50 by the spec).
@@ -50,8 +53,8 @@ const maxPageSize = 100
 // A2A v0.3 has no such call: on a client that speaks v0.3 it returns an
 // *[UnsupportedByVersionError] without sending. Errors: those of
 // [Client.GetTask] (a task without an id is a *[ProtocolError]), and
-// before sending an error for a PageSize outside 0..100 or a Status with
-// no v1.0 name.
+// before sending an error for a PageSize outside 0..100 or a Status that
+// is unknown or has no v1.0 name.
 func (c *Client) ListTasksPage(ctx context.Context, req ListTasksRequest, opts ...CallOption) (*ListTasksResponse, error) {
 	page, _, err := c.listPage(ctx, req, opts)
 	return page, err
@@ -76,6 +79,9 @@ func (c *Client) listPage(ctx context.Context, req ListTasksRequest, opts []Call
 	}
 	if req.PageSize < 0 || req.PageSize > maxPageSize {
 		return nil, nil, fmt.Errorf("a2a: ListTasks: page size %d out of range 0..%d", req.PageSize, maxPageSize)
+	}
+	if m, _ := v03State(req.Status); m == TaskStateUnknown {
+		return nil, nil, errors.New(`a2a: ListTasks: state unknown cannot filter (A2A v1.0's TASK_STATE_UNSPECIFIED means any state); leave Status "" for any`)
 	}
 	spec, err := v1.listTasks(req, cfg.historyLength)
 	if err != nil {

@@ -124,7 +124,7 @@ type TaskStatus struct {
 // ([Timestamp.UnmarshalJSON]).
 func (s *TaskStatus) UnmarshalJSON(b []byte) error {
 	read := statusFields.decode
-	if v10Shape(b, "state") {
+	if v10Stored(b, "state") {
 		read = statusV10Fields.decode
 	}
 	_, err := unmarshalExact(b, read, s)
@@ -207,7 +207,7 @@ func (t Task) MarshalJSON() ([]byte, error) {
 // the bytes of a task it returned decode to the same task.
 func (t *Task) UnmarshalJSON(b []byte) error {
 	read := taskFields.decode
-	if v10Shape(b, "status", "state") {
+	if v10Stored(b, "status", "state") {
 		read = taskV10Fields.decode
 	}
 	raw, err := unmarshalExact(b, read, t)
@@ -260,7 +260,7 @@ type Message struct {
 // field instead.
 func (m *Message) UnmarshalJSON(b []byte) error {
 	read := messageFields.decode
-	if v10Shape(b, "role") {
+	if v10Stored(b, "role") {
 		read = messageV10Fields.decode
 	}
 	_, err := unmarshalExact(b, read, m)

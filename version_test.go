@@ -173,3 +173,21 @@ func TestClientFromCardVersion(t *testing.T) {
 		})
 	}
 }
+
+// TestListTasksStatusUnknown: "unknown" cannot filter ListTasks (v1.0
+// would read it as any state); it is refused before sending.
+func TestListTasksStatusUnknown(t *testing.T) {
+	f := &fake{t: t, replies: []mockReply{rpcReply([]byte(`{"jsonrpc":"2.0","id":1,"result":{"tasks":[]}}`))}}
+	c, err := a2a.NewClient(mockURL, a2a.WithProtocolVersion(a2a.ProtocolV10), a2a.WithHTTPClient(&http.Client{Transport: f.transport()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []a2a.TaskState{a2a.TaskStateUnknown, "TASK_STATE_UNSPECIFIED", "paused"} {
+		if _, err := c.ListTasksPage(context.Background(), a2a.ListTasksRequest{Status: s}); err == nil {
+			t.Errorf("status %q: no error", s)
+		}
+	}
+	if n := f.count(); n != 0 {
+		t.Errorf("%d requests sent; want none", n)
+	}
+}

@@ -19,7 +19,7 @@ import (
 // package: the two packages' types differ, so one function cannot serve
 // both.
 func init() {
-	clients = append(clients, client{"before", func(url string, hc *http.Client) caller {
+	clients = append(clients, client{name: "before", make: func(url string, hc *http.Client) caller {
 		c, err := before.NewClient(url, before.WithHTTPClient(hc))
 		if err != nil {
 			panic(err)
@@ -38,7 +38,7 @@ func init() {
 			}
 			return string(t.Status.State), nil
 		}
-	}, func(raw []byte) (string, error) {
+	}, stored: func(raw []byte) (string, error) {
 		var t before.Task
 		err := json.Unmarshal(raw, &t)
 		return string(t.Status.State), err

@@ -46,6 +46,7 @@ type workload struct {
 	result []byte // the JSON-RPC result, a Task
 	send   bool   // message/send instead of tasks/get
 	taskID string // the result's id: what tasks/get asks about
+	v10    bool   // the result is A2A v1.0 JSON, asked for with GetTask
 }
 
 var (
@@ -71,6 +72,10 @@ func benchWorkloads() []workload {
 			{name: "Get1MiB", result: largeTask(1 << 20)},
 			{name: "Get200Artifacts", result: manyArtifacts(200)},
 			{name: "Send", result: small.Bytes(), send: true},
+		}
+		// The same tasks as an A2A v1.0 agent sends them.
+		for _, w := range workloads[1:4] {
+			workloads = append(workloads, workload{name: w.name + "-v1.0", result: toV10(w.result), v10: true})
 		}
 		for i := range workloads {
 			var task struct{ ID string }
@@ -142,6 +147,46 @@ func manyArtifacts(n int) []byte {
 	}
 	b.WriteString(`]}`)
 	return b.Bytes()
+}
+
+// toV10 rewrites a v0.3 task as A2A v1.0 JSON (ProtoJSON): no "kind",
+// flat parts, TASK_STATE_* and ROLE_* names; data and metadata are left as
+// they are.
+func toV10(v03 []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(v03))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		panic(err)
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			delete(v, "kind")
+			for k, x := range v {
+				switch s, _ := x.(string); {
+				case k == "data" || k == "metadata":
+				case k == "state":
+					v[k] = "TASK_STATE_" + strings.ToUpper(strings.ReplaceAll(s, "-", "_"))
+				case k == "role":
+					v[k] = "ROLE_" + strings.ToUpper(s)
+				default:
+					walk(x)
+				}
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return out
 }
 
 // response is the JSON-RPC response carrying result for request id.
@@ -254,6 +299,61 @@ type floorResponse struct {
 	} `json:"error"`
 }
 
+// The floor's A2A v1.0 structs: the same, in v1.0's shapes.
+type floorPartV10 struct {
+	Text      *string         `json:"text,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty"`
+	Raw       string          `json:"raw,omitempty"`
+	URL       string          `json:"url,omitempty"`
+	MediaType string          `json:"mediaType,omitempty"`
+	Filename  string          `json:"filename,omitempty"`
+	Metadata  json.RawMessage `json:"metadata,omitempty"`
+}
+
+type floorMessageV10 struct {
+	MessageID string         `json:"messageId"`
+	Role      string         `json:"role"`
+	Parts     []floorPartV10 `json:"parts"`
+	TaskID    string         `json:"taskId,omitempty"`
+	ContextID string         `json:"contextId,omitempty"`
+}
+
+type floorTaskV10 struct {
+	ID        string `json:"id"`
+	ContextID string `json:"contextId"`
+	Status    struct {
+		State     string           `json:"state"`
+		Message   *floorMessageV10 `json:"message,omitempty"`
+		Timestamp string           `json:"timestamp,omitempty"`
+	} `json:"status"`
+	History   []floorMessageV10 `json:"history,omitempty"`
+	Artifacts []struct {
+		ArtifactID string          `json:"artifactId"`
+		Name       string          `json:"name,omitempty"`
+		Parts      []floorPartV10  `json:"parts"`
+		Metadata   json.RawMessage `json:"metadata,omitempty"`
+	} `json:"artifacts,omitempty"`
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+}
+
+// state is the task's state as the v0.3 floor spells it.
+func (t *floorTaskV10) state() string {
+	if t.Status.State == "TASK_STATE_COMPLETED" {
+		return "completed"
+	}
+	return t.Status.State
+}
+
+type floorResponseV10 struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  *floorTaskV10   `json:"result"`
+	Error   *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
 func floorCaller(url string, hc *http.Client) caller {
 	var id atomic.Int64
 	return func(ctx context.Context, w workload) (string, error) {
@@ -264,6 +364,9 @@ func floorCaller(url string, hc *http.Client) caller {
 			Params  any    `json:"params"`
 		}
 		req := request{JSONRPC: "2.0", ID: id.Add(1), Method: "tasks/get", Params: map[string]string{"id": w.taskID}}
+		if w.v10 {
+			req.Method = "GetTask"
+		}
 		if w.send {
 			req.Method = "message/send"
 			req.Params = map[string]any{"message": floorMessage{Kind: "message", MessageID: "m1", Role: "user",
@@ -283,6 +386,16 @@ func floorCaller(url string, hc *http.Client) caller {
 			return "", err
 		}
 		defer resp.Body.Close()
+		if w.v10 {
+			var out floorResponseV10
+			if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+				return "", err
+			}
+			if out.Error != nil {
+				return "", fmt.Errorf("rpc error %d", out.Error.Code)
+			}
+			return out.Result.state(), nil
+		}
 		var out floorResponse
 		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 			return "", err
@@ -299,7 +412,19 @@ func oursCaller(url string, hc *http.Client) caller {
 	if err != nil {
 		panic(err)
 	}
+	c10, err := a2a.NewClient(url, a2a.WithHTTPClient(hc), a2a.WithProtocolVersion(a2a.ProtocolV10))
+	if err != nil {
+		panic(err)
+	}
 	return func(ctx context.Context, w workload) (string, error) {
+		if w.v10 {
+			c := c10
+			t, err := c.GetTask(ctx, w.taskID)
+			if err != nil {
+				return "", err
+			}
+			return string(t.Status.State), nil
+		}
 		if w.send {
 			t, err := c.SendText(ctx, "这个二维码是什么？")
 			if err != nil {
@@ -339,27 +464,34 @@ func peerCaller(url string, hc *http.Client) caller {
 
 // client is one client under test: make returns its caller for an
 // endpoint, stored decodes a task kept as bytes (json.Unmarshal into its
-// task type) and returns the task's state.
+// task type) and returns the task's state; v10 says it speaks A2A v1.0
+// (the v1.0 workloads are run by those only).
 type client struct {
 	name   string
 	make   func(url string, hc *http.Client) caller
 	stored func(raw []byte) (string, error)
+	v10    bool
 }
 
 // clients are compared in this order; before_test.go adds a "before"
 // client (bench.sh BEFORE=<commit>).
 var clients = []client{
-	{"floor", floorCaller, func(raw []byte) (string, error) {
-		var t floorTask
+	{name: "floor", make: floorCaller, v10: true, stored: func(raw []byte) (string, error) {
+		if bytes.Contains(raw[:min(len(raw), 64)], []byte(`"kind"`)) {
+			var t floorTask
+			err := json.Unmarshal(raw, &t)
+			return t.Status.State, err
+		}
+		var t floorTaskV10
 		err := json.Unmarshal(raw, &t)
-		return t.Status.State, err
+		return t.state(), err
 	}},
-	{"ours", oursCaller, func(raw []byte) (string, error) {
+	{name: "ours", make: oursCaller, v10: true, stored: func(raw []byte) (string, error) {
 		var t a2a.Task
 		err := json.Unmarshal(raw, &t)
 		return string(t.Status.State), err
 	}},
-	{"a2a-go", peerCaller, func(raw []byte) (string, error) {
+	{name: "a2a-go", make: peerCaller, stored: func(raw []byte) (string, error) {
 		var t peer.Task
 		err := json.Unmarshal(raw, &t)
 		return string(t.Status.State), err
@@ -383,6 +515,9 @@ func benchCases(tb testing.TB) []benchCase {
 	srv := newBenchServer(tb)
 	for _, w := range benchWorkloads() {
 		for _, cl := range clients {
+			if w.v10 && !cl.v10 {
+				continue
+			}
 			cases = append(cases, benchCase{"HTTP/" + w.name, cl.name, func(b *testing.B) {
 				srv.result.Store(&w.result)
 				tr := newTransport()
@@ -393,6 +528,9 @@ func benchCases(tb testing.TB) []benchCase {
 	}
 	for _, w := range benchWorkloads() {
 		for _, cl := range clients {
+			if w.v10 && !cl.v10 {
+				continue
+			}
 			cases = append(cases, benchCase{"Decode/" + w.name, cl.name, func(b *testing.B) {
 				runCalls(b, cl.make("http://bench.invalid/a2a/jsonrpc", &http.Client{Transport: memTransport{w.result}}), w)
 			}})
@@ -403,6 +541,9 @@ func benchCases(tb testing.TB) []benchCase {
 			continue
 		}
 		for _, cl := range clients {
+			if w.v10 && !cl.v10 {
+				continue
+			}
 			cases = append(cases, benchCase{"Stored/" + w.name, cl.name, func(b *testing.B) {
 				b.SetBytes(int64(len(w.result)))
 				b.ReportAllocs()

@@ -169,7 +169,10 @@ func main() {
 			if cl == "ours" {
 				cells = []string{
 					fmt.Sprintf("%.2f", ratio(ours, floor, "ns/op")), fmt.Sprintf("%.2f", ratio(ours, floor, "B/op")),
-					fmt.Sprintf("%.2f", ratio(ours, floor, "allocs/op")), "", fmt.Sprintf("%.2f", ratio(ours, peer, "ns/op"))}
+					fmt.Sprintf("%.2f", ratio(ours, floor, "allocs/op")), "", ""}
+				if peer != nil {
+					cells[4] = fmt.Sprintf("%.2f", ratio(ours, peer, "ns/op"))
+				}
 				if before != nil {
 					cells[3] = fmt.Sprintf("%.2f", ratio(ours, before, "ns/op"))
 				}
