@@ -326,7 +326,8 @@ func unwrap(r *reply, names *nameSet, what string) (string, *reply, error) {
 	if d.peek() != '{' {
 		return "", nil, r.fault("result is not a JSON object", nil)
 	}
-	var set []string
+	var set [2]string // the first two members set, of n
+	n := 0
 	var val []byte
 	kind := false
 	d.object(names, nil, func(i int) {
@@ -336,7 +337,10 @@ func unwrap(r *reply, names *nameSet, what string) (string, *reply, error) {
 		case name == "kind":
 			kind = true
 		case !isNull(v):
-			set, val = append(set, name), v
+			if n < len(set) {
+				set[n] = name
+			}
+			n, val = n+1, v
 		}
 	})
 	switch {
@@ -344,9 +348,9 @@ func unwrap(r *reply, names *nameSet, what string) (string, *reply, error) {
 		return "", nil, r.fault(d.fault, nil)
 	case kind:
 		return "", nil, r.fault(`result has "kind", an A2A v0.3 shape, where an A2A v1.0 `+what+" is due", ErrVersionMismatch)
-	case len(set) == 0:
+	case n == 0:
 		return "", nil, nil
-	case len(set) > 1:
+	case n > 1:
 		return "", nil, r.fault(fmt.Sprintf("result has both %q and %q; A2A v1.0 allows one", set[0], set[1]), nil)
 	}
 	sub := *r
@@ -362,9 +366,13 @@ func (v10) sendResult(r *reply) (SendResult, error) {
 	case name == "":
 		return nil, r.fault(`result has neither "task" nor "message"`, nil)
 	case name == "task":
-		return taskV10Result(sub)
+		t, err := taskV10Result(sub)
+		if err != nil {
+			return nil, err // not a typed nil beside it
+		}
+		return t, nil
 	}
-	m, err := decodeAs(sub, messageV10Fields, "message result")
+	m, err := decodeV10(sub, messageV10Fields, "message result")
 	if err != nil {
 		return nil, err
 	}
@@ -377,8 +385,8 @@ func (v10) sendResult(r *reply) (SendResult, error) {
 // taskV10Result decodes a v1.0 Task result, which must have an id and be
 // about the task asked about; its Raw is the Task's bytes.
 func taskV10Result(r *reply) (*Task, error) {
-	var t Task
-	if err := decodeResult(r, taskV10Fields, &t, "task result"); err != nil {
+	t, err := decodeV10(r, taskV10Fields, "task result")
+	if err != nil {
 		return nil, err
 	}
 	if t.ID == "" {
@@ -388,7 +396,7 @@ func taskV10Result(r *reply) (*Task, error) {
 		return nil, err
 	}
 	t.raw = r.result[:len(r.result):len(r.result)]
-	return &t, nil
+	return t, nil
 }
 
 // task reads GetTask's and CancelTask's result: a bare Task. A v0.3 task
@@ -416,9 +424,13 @@ func (v10) event(r *reply) (Event, error) {
 	var taskID string
 	switch name {
 	case "task":
-		return taskV10Result(sub)
+		t, err := taskV10Result(sub)
+		if err != nil {
+			return nil, err // not a typed nil beside it
+		}
+		return t, nil
 	case "message":
-		m, err := decodeAs(sub, messageV10Fields, "message event")
+		m, err := decodeV10(sub, messageV10Fields, "message event")
 		if err != nil {
 			return nil, err
 		}
@@ -428,7 +440,7 @@ func (v10) event(r *reply) (Event, error) {
 		}
 		return ev, nil
 	case "statusUpdate", "status_update":
-		e, err := decodeAs(sub, statusEventV10Fields, "statusUpdate event")
+		e, err := decodeV10(sub, statusEventV10Fields, "statusUpdate event")
 		if err != nil {
 			return nil, err
 		}
@@ -439,7 +451,7 @@ func (v10) event(r *reply) (Event, error) {
 		e.Final = e.Final || e.Status.State.Terminal() || e.Status.State == TaskStateInputRequired
 		ev, taskID = e, e.TaskID
 	default:
-		e, err := decodeAs(sub, artifactEventV10Fields, "artifactUpdate event")
+		e, err := decodeV10(sub, artifactEventV10Fields, "artifactUpdate event")
 		if err != nil {
 			return nil, err
 		}
@@ -456,11 +468,25 @@ func (v10) pushConfig(r *reply) (*TaskPushNotificationConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.sameTask(p.TaskID, false); err != nil {
+	if err := p.check(r); err != nil {
 		return nil, err
 	}
 	cfg := p.public()
 	return &cfg, nil
+}
+
+// check returns a *ProtocolError for a config that is not about the task
+// asked about, or has no webhook URL (REQUIRED in v1.0: a config without
+// one, such as v0.3's {"taskId": …, "pushNotificationConfig": {…}}, would
+// otherwise read as a webhook of nowhere).
+func (p pushConfigV10) check(r *reply) error {
+	if err := r.sameTask(p.TaskID, false); err != nil {
+		return err
+	}
+	if p.URL == "" {
+		return r.fault(`push config has no "url"`, nil)
+	}
+	return nil
 }
 
 // pushConfigList is ListTaskPushNotificationConfigsResponse.
@@ -483,7 +509,7 @@ func (v10) pushConfigPage(r *reply) ([]TaskPushNotificationConfig, string, error
 	}
 	out := make([]TaskPushNotificationConfig, 0, len(page.Configs))
 	for _, p := range page.Configs {
-		if err := r.sameTask(p.TaskID, false); err != nil {
+		if err := p.check(r); err != nil {
 			return nil, "", err
 		}
 		out = append(out, p.public())
@@ -495,11 +521,13 @@ func (v10) extendedCardResult(r *reply) (*AgentCard, error) {
 	return jsonResult[AgentCard](r, "result", false)
 }
 
-func (v10) card(r *reply) (*AgentCard, error) { return v03{}.card(r) }
+func (v10) card(r *reply) (*AgentCard, error) { return readCard(r) }
 
+// requires: the capabilities are v0.3's, but for the extended card, whose
+// flag moved into capabilities (either is taken).
 func (v10) requires(card *AgentCard, need capability) (string, bool) {
 	if need == capExtendedCard {
-		return "capabilities.extendedAgentCard", card.SupportsAuthenticatedExtendedCard
+		return "capabilities.extendedAgentCard", card.SupportsAuthenticatedExtendedCard || card.Capabilities.ExtendedAgentCard
 	}
 	return v03{}.requires(card, need)
 }
@@ -510,8 +538,8 @@ func listTasksResult(r *reply) (*ListTasksResponse, error) {
 	if isNull(r.result) {
 		return nil, r.fault("result is null where a ListTasksResponse is due", nil)
 	}
-	var l ListTasksResponse
-	if err := decodeResult(r, listTasksV10Fields, &l, "ListTasks result"); err != nil {
+	l, err := decodeV10(r, listTasksV10Fields, "ListTasks result")
+	if err != nil {
 		return nil, err
 	}
 	if l.Tasks == nil {
@@ -522,5 +550,5 @@ func listTasksResult(r *reply) (*ListTasksResponse, error) {
 			return nil, r.fault(`a task in the ListTasks result has no "id"`, nil)
 		}
 	}
-	return &l, nil
+	return l, nil
 }

@@ -85,16 +85,7 @@ func TestMemoryBound(t *testing.T) {
 	task := func(members string) string {
 		return `{"kind":"task","id":"t","status":{"state":"completed"},` + members + `}`
 	}
-	rpc := func(id int, result string) []byte {
-		return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, id, result))
-	}
-	rows := []struct {
-		name   string
-		call   string // get, send, card, pushList, stream
-		result string // the result, or the whole body for a card
-		want   string // "ok", "refused" (a *ProtocolError), or "" for either: within the bound both are right
-		wrong  bool   // answer with another request's id
-	}{
+	rows := []memRow{
 		{"history of {}", "get", task(`"history":[` + flood("{}", size) + `]`), "refused", false},
 		{"artifacts of {}", "get", task(`"artifacts":[` + flood("{}", size) + `]`), "refused", false},
 		{"parts of {}", "get", task(`"artifacts":[{"artifactId":"a","parts":[` + flood("{}", size) + `]}]`), "refused", false},
@@ -151,6 +142,25 @@ func TestMemoryBound(t *testing.T) {
 		{"9 MiB: card security schemes with flows", "card+chunked", `{"name":"a","url":"https://a/rpc","securitySchemes":{` + strings.TrimSuffix(strings.Repeat(`"k":{"flows":{"implicit":{},"password":{},"clientCredentials":{},"authorizationCode":{}}},`, big/90), ",") + `}}`, "", false},
 		{"9 MiB: honest history", "get+chunked", task(`"history":[` + flood(`{"kind":"message","messageId":"m-1","role":"agent","parts":[{"kind":"text","text":"ok"}]}`, big) + `]`), "ok", false},
 	}
+	runMemoryRows(t, rows)
+}
+
+// memRow is one reply of TestMemoryBound's kind: its shape, the call that
+// gets it, and what the call must return.
+type memRow struct {
+	name   string
+	call   string // get, send, card, pushList, stream, list (ListTasksPage), extCard; +chunked
+	result string // the result, or the whole body for a card
+	want   string // "ok", "refused" (a *ProtocolError), or "" for either: within the bound both are right
+	wrong  bool   // answer with another request's id
+}
+
+// runMemoryRows makes each row's call of a client made with opts and
+// checks what it allocated against the bound (TestMemoryBound).
+func runMemoryRows(t *testing.T, rows []memRow, opts ...a2a.Option) {
+	rpc := func(id int, result string) []byte {
+		return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, id, result))
+	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
 			call, chunked := strings.CutSuffix(row.call, "+chunked")
@@ -169,7 +179,7 @@ func TestMemoryBound(t *testing.T) {
 					bodies = append(bodies, rpc(id, row.result))
 				}
 			}
-			opts := []a2a.Option{a2a.WithHTTPClient(&http.Client{Transport: &memReply{bodies: bodies, chunked: chunked}}), a2a.WithMaxRetries(0)}
+			opts := append([]a2a.Option{a2a.WithHTTPClient(&http.Client{Transport: &memReply{bodies: bodies, chunked: chunked}}), a2a.WithMaxRetries(0)}, opts...)
 			c, err := a2a.NewClient("http://agent.invalid/a2a", opts...)
 			if err != nil {
 				t.Fatal(err)
@@ -188,6 +198,12 @@ func TestMemoryBound(t *testing.T) {
 					return err
 				case "pushList":
 					_, err := c.ListTaskPushNotificationConfigs(ctx, "t")
+					return err
+				case "list":
+					_, err := c.ListTasksPage(ctx, a2a.ListTasksRequest{})
+					return err
+				case "extCard":
+					_, err := c.GetAuthenticatedExtendedCard(ctx)
 					return err
 				default:
 					var last error
@@ -222,4 +238,69 @@ func TestMemoryBound(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMemoryBoundV10: TestMemoryBound's bound for a client that speaks
+// A2A v1.0, on replies of v1.0's shapes: floods of tiny flat parts (of
+// each content member, of none, of v0.3 parts read twice), of wrappers
+// and of members under both their names, huge ListTasks pages and push
+// config lists, wrappers nested as deep as JSON goes.
+func TestMemoryBoundV10(t *testing.T) {
+	const size, big = 1 << 20, 9 << 20
+	task := func(members string) string {
+		return `{"id":"t","status":{"state":"TASK_STATE_COMPLETED"},` + members + `}`
+	}
+	parts := func(part string, n int) string {
+		return task(`"artifacts":[{"artifactId":"a","parts":[` + flood(part, n) + `]}]`)
+	}
+	honest := `{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_WORKING","timestamp":"2026-05-01T10:00:00.000Z"}}`
+	runMemoryRows(t, []memRow{
+		{"v1.0 parts of {}", "get", parts("{}", size), "refused", false},
+		{"v1.0 parts of {\"text\":\"\"}", "get", parts(`{"text":""}`, size), "", false},
+		{"v1.0 parts of {\"data\":null}", "get", parts(`{"data":null}`, size), "", false},
+		{"v1.0 parts of {\"raw\":\"\"}", "get", parts(`{"raw":""}`, size), "", false},
+		{"v1.0 parts of {\"url\":\"u\",\"media_type\":\"m\"}", "get", parts(`{"url":"u","media_type":"m"}`, size), "", false},
+		{"v1.0 parts of 1", "get", parts("1", size), "refused", false},
+		{"v1.0 parts of v0.3's {\"kind\":\"x\"}, read twice", "get", parts(`{"kind":"x"}`, size), "", false},
+		{"v1.0 parts of v0.3's {\"file\":{}}, read twice", "get", parts(`{"file":{}}`, size), "", false},
+		{"v1.0 history of {}", "get", task(`"history":[` + flood("{}", size) + `]`), "refused", false},
+		{"v1.0 history of members under both names", "get", task(`"history":[` + flood(`{"contextId":"","context_id":""}`, size) + `]`), "refused", false},
+		{"v1.0 a wrapped task with history of {}", "send", `{"task":` + task(`"history":[`+flood("{}", size)+`]`) + `}`, "refused", false},
+		{"v1.0 a wrapped message of parts of {}", "send", `{"message":{"messageId":"m","parts":[` + flood("{}", size) + `]}}`, "refused", false},
+		{"v1.0 a wrapped task beside a flood of unknown wrappers", "send", `{"task":` + task(`"x":0`) + `,` + strings.TrimSuffix(strings.Repeat(`"statusUpdate":{},`, size/18), ",") + `}`, "ok", false},
+		{"v1.0 wrappers nested 10000 deep", "send", strings.Repeat(`{"task":`, 10000) + strings.Repeat(`}`, 10000), "refused", false},
+		{"v1.0 a stream event of a task with history of {}", "stream", `{"task":` + task(`"history":[`+flood("{}", size)+`]`) + `}`, "refused", false},
+		{"v1.0 members under both names, repeated", "get", task(`"history":[{` + strings.TrimSuffix(strings.Repeat(`"contextId":"","context_id":"",`, size/31), ",") + `}]`), "refused", false},
+		{"v1.0 a part's media type under both names, repeated", "get", task(`"artifacts":[{"artifactId":"a","parts":[{` + strings.TrimSuffix(strings.Repeat(`"mediaType":"","media_type":"",`, size/31), ",") + `}]}]`), "refused", false},
+		{"v1.0 ListTasks of {}", "list", `{"tasks":[` + flood("{}", size) + `]}`, "refused", false},
+		{"v1.0 ListTasks of tasks with an id only", "list", `{"tasks":[` + flood(`{"id":"t"}`, size) + `]}`, "", false},
+		{"v1.0 ListTasks of honest tasks", "list", `{"tasks":[` + flood(honest, size) + `],"nextPageToken":"p2","pageSize":"100","totalSize":100000}`, "ok", false},
+		{"v1.0 ListTasks of {} with a wrong id", "list", `{"tasks":[` + flood("{}", size) + `]}`, "refused", true},
+		{"v1.0 push configs of {}", "pushList", `{"configs":[` + flood("{}", size) + `]}`, "refused", false},
+		{"v1.0 push configs with authentication {}", "pushList", `{"configs":[` + flood(`{"taskId":"t","url":"u","authentication":{}}`, size) + `]}`, "", false},
+		{"v1.0 extended card skills of {}", "extCard", `{"name":"a","skills":[` + flood("{}", size) + `]}`, "refused", false},
+		{"9 MiB: v1.0 ListTasks of honest tasks", "list+chunked", `{"tasks":[` + flood(honest, big) + `]}`, "ok", false},
+		{"9 MiB: v1.0 parts of {\"text\":\"a\"}", "get+chunked", parts(`{"text":"a"}`, big), "", false},
+		{"9 MiB: v1.0 history of small messages", "get+chunked", task(`"history":[` + flood(`{"messageId":"m","role":2,"parts":[{"text":"a"}]}`, big) + `]`), "", false},
+	}, a2a.WithProtocolVersion(a2a.ProtocolV10))
+
+	// Over the bound for causes outside the v1.0 binding, v0.3 alike:
+	// the rows it must pass once they are fixed.
+	t.Run("stream events of tiny parts", func(t *testing.T) {
+		t.Skip("client bug: a stream event of many tiny parts allocates about 12× its size, v0.3 alike (a v0.3 task of parts of {} too): " +
+			"the event's buffering on the stream path (sse.go, stream.go) comes on top of the decoding budget")
+		runMemoryRows(t, []memRow{
+			{"v1.0 a stream event with a status message of parts of {}", "stream", `{"statusUpdate":{"taskId":"t","status":{"message":{"parts":[` + flood("{}", size) + `]}}}}`, "refused", false},
+			{"v1.0 a stream event with an artifact of parts of {\"text\":\"\"}", "stream", `{"artifactUpdate":{"taskId":"t","artifact":{"parts":[` + flood(`{"text":""}`, size) + `]}}}`, "", false},
+		}, a2a.WithProtocolVersion(a2a.ProtocolV10))
+	})
+	t.Run("a name repeated", func(t *testing.T) {
+		t.Skip("client bug: each repeat of a member name formats its fault message before jsonReader.nameFault drops all but the first " +
+			"(jsonread.go, member), about 100 bytes a repeat (more under -race): 10× a reply of \"task\":0 repeated, v0.3 alike (\"id\":0 repeated, 13×)")
+		runMemoryRows(t, []memRow{
+			{"9 MiB: v1.0 a flood of \"task\":0", "send+chunked", `{` + strings.TrimSuffix(strings.Repeat(`"task":0,`, big/9), ",") + `}`, "refused", false},
+			{"v1.0 a flood of null wrappers", "send", `{` + strings.TrimSuffix(strings.Repeat(`"task":null,`, size/12), ",") + `}`, "refused", false},
+			{"v1.0 a flood of wrappers all set", "send", `{` + strings.TrimSuffix(strings.Repeat(`"task":{},`, size/10), ",") + `}`, "refused", false},
+		}, a2a.WithProtocolVersion(a2a.ProtocolV10))
+	})
 }

@@ -34,6 +34,10 @@ import (
 //	retryRows                 retry_test.go       (the retry policy)
 //	redirectRows              client_test.go      (the redirect guard)
 //	timeRows                  task_test.go        (timestamps)
+//	v10ResultRows, v10StreamRows, v10PushRows, v10ListRows, v10ErrorRows,
+//	v10RequestRows            binding_v10_test.go (the A2A v1.0 binding)
+//	v10PartRows, v10EnumRows,
+//	v10NameRows               wire_v10_test.go    (the A2A v1.0 decoder)
 
 // hostileRow is one misbehaviour.
 type hostileRow struct {
@@ -52,19 +56,26 @@ type hostileRow struct {
 	opts []a2a.Option
 	// timeout bounds the call's ctx (default 10 s).
 	timeout time.Duration
-	// reqs is how many requests the server must see (0 means 1).
+	// reqs is how many requests the server must see (0 means 1, -1
+	// none: the call is refused before sending).
 	reqs int
 	// want checks what the call returned.
 	want expect
+	// v10: the client speaks A2A v1.0 (WithProtocolVersion(ProtocolV10)).
+	v10 bool
+	// do, when set, is the call instead of call: its value (nil beside
+	// an error, or when there is none) and error are the outcome's.
+	do func(ctx context.Context, c *a2a.Client) (any, error)
 }
 
 // outcome is what a call returned and what the server saw.
 type outcome struct {
-	res      any // *a2a.Task, *a2a.Message or nil
+	res      any // *a2a.Task, *a2a.Message, what a row's do returned, or nil
 	err      error
-	bodies   []string    // request bodies in arrival order
-	arrivals []time.Time // when each arrived
-	reply    string      // the last reply body, for rows without a serve func
+	bodies   []string      // request bodies in arrival order
+	headers  []http.Header // their headers
+	arrivals []time.Time   // when each arrived
+	reply    string        // the last reply body, for rows without a serve func
 }
 
 type expect func(t *testing.T, o outcome)
@@ -312,7 +323,8 @@ func hijack(w http.ResponseWriter, raw string, reset bool) {
 // hostileRows is the whole table, for the fuzzers' seeds and the table's
 // own check; otherURL is the host the redirect rows point to.
 func hostileRows(otherURL string) []hostileRow {
-	return slices.Concat(envelopeRows(), replyRows(), resultRows(), partRows(), bodyRows(), retryRows(), redirectRows(otherURL), timeRows())
+	return slices.Concat(envelopeRows(), replyRows(), resultRows(), partRows(), bodyRows(), retryRows(), redirectRows(otherURL), timeRows(),
+		v10Rows())
 }
 
 // TestHostileTable: row names are unique across every section, and the
@@ -356,6 +368,9 @@ func runHostile(t *testing.T, row hostileRow) {
 	logger, records := newCapture()
 	opts := append([]a2a.Option{a2a.WithRetryWait(time.Millisecond, 2*time.Millisecond), a2a.WithAPIKey(secrets[0]),
 		a2a.WithBearerToken(secrets[1]), a2a.WithHeader("X-Custom-Token", secrets[4]), a2a.WithWorkspace("ws-1"), a2a.WithLogger(logger)}, row.opts...)
+	if row.v10 {
+		opts = append(opts, a2a.WithProtocolVersion(a2a.ProtocolV10))
+	}
 	endpoint := strings.Replace(srv.URL, "http://", "http://caller:"+secrets[2]+"@", 1) + "/a2a?sig=" + secrets[3]
 	c, err := a2a.NewClient(endpoint, opts...)
 	if err != nil {
@@ -364,20 +379,22 @@ func runHostile(t *testing.T, row hostileRow) {
 	ctx, cancel := context.WithTimeout(context.Background(), stdcmp.Or(row.timeout, 10*time.Second))
 	defer cancel()
 	var o outcome
-	switch row.call {
-	case "", "get":
+	switch {
+	case row.do != nil:
+		o.res, o.err = row.do(ctx, c)
+	case row.call == "", row.call == "get":
 		var task *a2a.Task
 		task, o.err = c.GetTask(ctx, "t1")
 		if task != nil {
 			o.res = task
 		}
-	case "cancel":
+	case row.call == "cancel":
 		var task *a2a.Task
 		task, o.err = c.CancelTask(ctx, "t1")
 		if task != nil {
 			o.res = task
 		}
-	case "send":
+	case row.call == "send":
 		var res a2a.SendResult
 		res, o.err = c.SendMessage(ctx, a2a.NewTextMessage("查询设备"))
 		if res != nil {
@@ -389,14 +406,21 @@ func runHostile(t *testing.T, row hostileRow) {
 	f.mu.Lock()
 	for _, r := range f.got {
 		o.bodies, o.arrivals = append(o.bodies, string(r.raw)), append(o.arrivals, r.at)
+		o.headers = append(o.headers, r.header)
 	}
 	f.mu.Unlock()
-	o.reply = string(f.lastSent())
-	if want := stdcmp.Or(row.reqs, 1); len(o.bodies) != want {
+	if len(o.bodies) > 0 {
+		o.reply = string(f.lastSent())
+	}
+	want := stdcmp.Or(row.reqs, 1)
+	if want < 0 {
+		want = 0
+	}
+	if len(o.bodies) != want {
 		t.Errorf("server saw %d requests, want %d", len(o.bodies), want)
 	}
 	recs := records()
-	if len(recs) < 2 {
+	if len(recs) < 2 && want > 0 {
 		t.Errorf("only %d log records; the secret check would see nothing", len(recs))
 	}
 	noSecrets(t, append(errorTexts(o.err), recs...), secrets...)

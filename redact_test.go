@@ -359,3 +359,62 @@ func TestRedactEveryCredentialShape(t *testing.T) {
 		noSecrets(t, errorTexts(err), cmp.Or(secret, key))
 	}
 }
+
+// TestPushSecretsRedactedV10: on a client that speaks A2A v1.0, a push
+// config's token, credentials and webhook URL credentials given to
+// SetTaskPushNotificationConfig never show in the error, when the agent
+// echoes them in the message, in the data (plain or escaped), inside the
+// ErrorInfo details' metadata and reason, or in a result it gets wrong;
+// as for v0.3 (TestPushSecretsScrubbed).
+func TestPushSecretsRedactedV10(t *testing.T) {
+	const (
+		token = "PUSHTOKEN-v10-7f3a9c"
+		cred  = "CRED-v10-4b8e21"
+		pass  = "HOOKPASS-v10-55d0"
+		sig   = "HOOKSIG-v10-9a1c"
+	)
+	hook := "https://hook:" + pass + "@hooks.example/a2a?sig=" + sig
+	esc := strings.NewReplacer("-", `\u002D`, "/", `\/`)
+	info := func(metadata string) string {
+		return `{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"BAD_TOKEN ` + token + `","domain":"a2a-protocol.org","metadata":` + metadata + `}`
+	}
+	for name, tt := range map[string]struct {
+		reply   mockReply
+		details int // how many details the error keeps, redacted
+	}{
+		"message and details": {mockReply{body: []byte(`{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32602,"message":"bad config ` + token + ` ` + cred + ` ` + hook + `","data":[` +
+			info(`{"token":"`+token+`","credentials":"`+cred+`","url":"`+hook+`","nested":{"t":"`+token+`"}}`) + `,` +
+			`{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"token","description":"` + token + ` is bad"}]}]}}`)}, 2},
+		"details escaped": {mockReply{body: []byte(`{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32602,"message":"bad config","data":[` +
+			info(`{"token":"`+esc.Replace(token)+`","credentials":"`+esc.Replace(cred)+`","url":"`+esc.Replace(hook)+`"}`) + `]}}`)}, 1},
+		"data a string":               {mockReply{body: []byte(`{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32602,"message":"bad","data":"` + esc.Replace(token) + ` ` + cred + `"}}`)}, 0},
+		"error with HTTP 500":         {mockReply{status: 500, body: []byte(`{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32603,"message":"` + token + `","data":[` + info(`{"c":"`+cred+`"}`) + `]}}`)}, 1},
+		"a result about another task": {mockReply{body: []byte(`{"jsonrpc":"2.0","id":{{id}},"result":{"taskId":"t2","id":"c1","url":"` + hook + `","token":"` + token + `","authentication":{"scheme":"Bearer","credentials":"` + cred + `"}}}`)}, 0},
+		"an error page":               {mockReply{status: 502, ctype: "text/html", body: []byte(`<p>bad gateway for ` + token + ` ` + cred + ` ` + hook + `</p>`)}, 0},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, _ := newMock(t, []mockReply{tt.reply}, a2a.WithProtocolVersion(a2a.ProtocolV10), a2a.WithMaxRetries(0))
+			_, err := c.SetTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: "t1",
+				PushNotificationConfig: a2a.PushNotificationConfig{URL: hook, Token: token,
+					Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: cred}}})
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			texts := errorTexts(err)
+			var details []a2a.ErrorDetail
+			if re, ok := errors.AsType[*a2a.RPCError](err); ok {
+				details = re.Details
+			}
+			if len(details) != tt.details {
+				t.Errorf("%d details, want %d: %v", len(details), tt.details, err)
+			}
+			for _, d := range details {
+				texts = append(texts, d.Type, d.Reason, d.Domain, string(d.Raw))
+				for k, v := range d.Metadata {
+					texts = append(texts, k, v)
+				}
+			}
+			noSecrets(t, texts, token, cred, pass, sig, esc.Replace(token), esc.Replace(cred), "7f3a9c", "4b8e21")
+		})
+	}
+}

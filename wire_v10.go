@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -40,7 +41,7 @@ func readEnum(d *jsonReader, names []string) (name, mapped string) {
 	if n, err := strconv.Atoi(text); err == nil && n >= 0 && n < len(names) {
 		return names[n], text
 	}
-	return text, text
+	return text, "" // kept as received: nothing was mapped
 }
 
 // v10State reads a v1.0 task state onto the SDK's constants: the
@@ -94,16 +95,106 @@ func readInt32(d *jsonReader) int {
 }
 
 // partV10Names are the members of a v1.0 part: four content members, one
-// of which makes the part, and three for any part.
-var partV10Names = newNameSet("text", "raw", "url", "data", "mediaType", "filename", "metadata", "media_type")
+// of which makes the part, and three for any part; and v0.3's "kind" and
+// "file", which v1.0 parts do not have.
+var partV10Names = newNameSet("text", "raw", "url", "data", "mediaType", "filename", "metadata", "media_type", "kind", "file")
+
+// partV10 is a v1.0 part as read, before its content member is settled.
+type partV10 struct {
+	content                     [2]string // the first two content members present
+	n                           int       // how many are present
+	text, raw, url, media, name string
+	data, metadata              json.RawMessage
+	mediaAs                     string // the name media came as
+	kind, file                  bool   // v0.3's members are there
+}
+
+func (p *partV10) read(d *jsonReader, i int) {
+	switch n := partV10Names.names[i]; n {
+	case "text", "raw", "url":
+		if d.peek() == 'n' { // null: unset
+			d.null()
+			return
+		}
+		p.add(n)
+		s := d.str()
+		switch n {
+		case "text":
+			p.text = s
+		case "raw":
+			p.raw = s
+		default:
+			p.url = s
+		}
+	case "data":
+		p.add(n)
+		p.data = d.raw()
+	case "mediaType", "media_type":
+		if p.mediaAs != "" && p.mediaAs != n && !d.exact && d.fault == "" {
+			d.nameFault(fmt.Sprintf("member %q appears twice in one object, as %q and %q", n, p.mediaAs, n))
+		}
+		p.mediaAs = n
+		p.media = d.str()
+	case "filename":
+		p.name = d.str()
+	case "metadata":
+		p.metadata = d.raw()
+	case "kind":
+		p.kind = true
+		d.skip()
+	case "file":
+		p.file = true
+		d.skip()
+	}
+}
+
+// add counts a content member.
+func (p *partV10) add(name string) {
+	if p.n < len(p.content) {
+		p.content[p.n] = name
+	}
+	p.n++
+}
+
+// part is the part p makes by v1.0's rules (raw is its bytes), or nil,
+// the reason recorded on d, for one with two content members.
+func (p *partV10) part(d *jsonReader, raw json.RawMessage) Part {
+	switch p.n {
+	case 0:
+		return UnknownPart{Raw: raw}
+	case 1:
+	default:
+		d.mistyped(fmt.Sprintf("part has %s and %s; A2A v1.0 allows one content member", p.content[0], p.content[1]))
+		return nil
+	}
+	switch p.content[0] {
+	case "text":
+		return TextPart{Text: p.text, MediaType: p.media, Filename: p.name, Metadata: p.metadata}
+	case "data":
+		return DataPart{Data: p.data, MediaType: p.media, Filename: p.name, Metadata: p.metadata}
+	case "raw":
+		return FilePart{File: FileContent{Name: p.name, MIMEType: p.media, Bytes: p.raw}, Metadata: p.metadata}
+	}
+	return FilePart{File: FileContent{Name: p.name, MIMEType: p.media, URI: p.url}, Metadata: p.metadata}
+}
 
 // readPartV10 reads one element of a v1.0 parts array. The content member
 // present decides the part: "text" a [TextPart], "data" a [DataPart] (any
 // JSON value, null included), "raw" or "url" a [FilePart]. A part with two
 // content members breaks the proto's one-of and is an error, as is a
-// content member of the wrong type; a part with none (a content member
-// this SDK does not know) is kept as an [UnknownPart] with PartKind "", as
-// is a value that is not an object.
+// content member of the wrong type; so is a media type given as both
+// "mediaType" and "media_type". A part with none (a content member this
+// SDK does not know) is kept as an [UnknownPart] with PartKind "", as is a
+// value that is not an object.
+//
+// A part with v0.3's "kind", or without a content member but with v0.3's
+// "file", is an A2A v0.3 part: it is read as v0.3 reads it ([readPart]),
+// unless v0.3's rules refuse it and v1.0's take it (one content member
+// beside a kind it does not match: the kind is then an unknown member, as
+// v1.0 has none). So a part the client returns reads the same again from
+// what [Parts.MarshalJSON] writes, which is v0.3's JSON, and the v0.3
+// parts of stored bytes that Task.UnmarshalJSON hands to this decoder (a
+// task without its "kind", v10Stored) read as the v0.3 decoder reads them.
 func readPartV10(d *jsonReader) Part {
 	if d.peek() != '{' {
 		raw := d.raw()
@@ -113,71 +204,120 @@ func readPartV10(d *jsonReader) Part {
 		return UnknownPart{Raw: raw}
 	}
 	start := d.pos
-	var (
-		content                     []string
-		text, raw, url, media, name string
-		data, metadata              json.RawMessage
-	)
-	d.object(partV10Names, nil, func(i int) {
-		switch n := partV10Names.names[i]; n {
-		case "text", "raw", "url":
-			if d.peek() == 'n' { // null: unset
-				d.null()
-				return
-			}
-			content = append(content, n)
-			s := d.str()
-			switch n {
-			case "text":
-				text = s
-			case "raw":
-				raw = s
-			default:
-				url = s
-			}
-		case "data":
-			content = append(content, n)
-			data = d.raw()
-		case "mediaType", "media_type":
-			media = d.str()
-		case "filename":
-			name = d.str()
-		case "metadata":
-			metadata = d.raw()
+	var p partV10
+	var part Part
+	err := d.soft(func() {
+		d.object(partV10Names, nil, func(i int) { p.read(d, i) })
+		if d.syntax == nil {
+			part = p.part(d, d.buf[start:d.pos:d.pos])
 		}
 	})
-	if d.syntax != nil || d.mistype != nil {
+	switch {
+	case d.syntax != nil:
 		return nil
+	case !p.kind && (!p.file || p.n > 0):
+		if err != nil {
+			d.setMistype(err)
+			return nil
+		}
+		return part
 	}
-	switch len(content) {
-	case 0:
-		return UnknownPart{Raw: d.buf[start:d.pos:d.pos]}
-	case 1:
-	default:
-		d.mistyped(fmt.Sprintf("part has %s; A2A v1.0 allows one content member", strings.Join(content, " and ")))
+	end := d.pos
+	d.pos = start
+	var v03 Part
+	err03 := d.soft(func() { v03 = readPart(d) })
+	switch {
+	case d.syntax != nil:
 		return nil
+	case err03 == nil && v03 != nil:
+		return v03
+	case p.kind && err == nil && p.n == 1:
+		d.pos = end
+		return part
 	}
-	switch content[0] {
-	case "text":
-		return TextPart{Text: text, MediaType: media, Filename: name, Metadata: metadata}
-	case "data":
-		return DataPart{Data: data, MediaType: media, Filename: name, Metadata: metadata}
-	case "raw":
-		return FilePart{File: FileContent{Name: name, MIMEType: media, Bytes: raw}, Metadata: metadata}
+	if err03 == nil {
+		err03 = err
 	}
-	return FilePart{File: FileContent{Name: name, MIMEType: media, URI: url}, Metadata: metadata}
+	d.setMistype(err03)
+	return nil
 }
 
 func readPartsV10(d *jsonReader) Parts { return readPartList(d, readPartV10) }
 
-// withAliases adds, for each field whose JSON name is lowerCamelCase, the
-// proto's snake_case name with the same reader.
-func withAliases[T any](fs []field[T]) []field[T] {
-	out := fs
-	for _, f := range fs {
+// v10Fields is the table of one v1.0 wire object (table.go's fields). A
+// member may come under its JSON name (contextId) or the proto's field
+// name (context_id), as ProtoJSON readers must accept; under both in one
+// object it is a name fault, as a name that appears twice is, so that the
+// object is never read one way or the other by the order of its members.
+type v10Fields[T any] struct {
+	*fields[T]
+	alias []int // by index in names: the index of the member's other name, or -1
+}
+
+// newV10Fields makes the table of fs, adding for each field whose JSON
+// name is lowerCamelCase the proto's snake_case name with the same reader.
+func newV10Fields[T any](fs []field[T]) *v10Fields[T] {
+	all := slices.Clone(fs)
+	var alias []int
+	for i, f := range fs {
+		alias = append(alias, -1)
 		if snake := snakeCase(f.name); snake != f.name {
-			out = append(out, field[T]{snake, f.read})
+			alias[i] = len(all)
+			all = append(all, field[T]{snake, f.read})
 		}
+	}
+	for i := len(fs); i < len(all); i++ {
+		alias = append(alias, slices.Index(alias, i))
+	}
+	return &v10Fields[T]{fields: newFields(all), alias: alias}
+}
+
+// decode reads the object at d into v, which it zeroes first, as
+// fields.decode does, and reports a member given under both its names.
+// With exact names (UnmarshalJSON) the last one read is kept.
+func (t *v10Fields[T]) decode(d *jsonReader, v *T) bool {
+	var zero T
+	*v = zero
+	var seen uint64 // by index in names, of members that have another
+	return d.object(t.names, reflect.TypeFor[T](), func(i int) {
+		if a := t.alias[i]; a >= 0 && !d.exact {
+			if seen&(1<<a) != 0 && d.fault == "" {
+				d.nameFault(fmt.Sprintf("member %q appears twice in one object, as %q and %q", t.names.names[i], t.names.names[a], t.names.names[i]))
+			}
+			seen |= 1 << i
+		}
+		t.read[i](d, v)
+	})
+}
+
+// decodeV10 decodes a result with the v1.0 table t into a new T; what
+// names it in errors ("task result"). A name fault is reported as it is;
+// any other problem as "<what> does not decode" (as decodeResult does
+// with a v0.3 table).
+func decodeV10[T any](r *reply, t *v10Fields[T], what string) (*T, error) {
+	v := new(T)
+	err := decodeWhole(r.result, t.decode, v, false)
+	if f, ok := err.(nameFault); ok {
+		return nil, r.fault(string(f), nil)
+	}
+	if err != nil {
+		return nil, r.fault(what+" does not decode", err)
+	}
+	return v, nil
+}
+
+// readV10List is readList for a v1.0 table.
+func readV10List[T any](d *jsonReader, t *v10Fields[T]) []T {
+	out := []T{}
+	if !d.array(reflect.TypeFor[[]T](), func() {
+		var ok bool
+		if out, ok = grow(d, out); ok {
+			var zero T
+			out = append(out, zero)
+			t.decode(d, &out[len(out)-1])
+		}
+	}) {
+		return nil
 	}
 	return out
 }
@@ -196,7 +336,7 @@ func snakeCase(s string) string {
 	return b.String()
 }
 
-var messageV10Fields = newFields(withAliases([]field[Message]{
+var messageV10Fields = newV10Fields([]field[Message]{
 	{"messageId", func(d *jsonReader, m *Message) { m.MessageID = d.str() }},
 	{"role", func(d *jsonReader, m *Message) { m.Role, m.RawRole = v10Role(d) }},
 	{"parts", func(d *jsonReader, m *Message) { m.Parts = readPartsV10(d) }},
@@ -205,9 +345,9 @@ var messageV10Fields = newFields(withAliases([]field[Message]{
 	{"referenceTaskIds", func(d *jsonReader, m *Message) { m.ReferenceTaskIDs = d.strs() }},
 	{"extensions", func(d *jsonReader, m *Message) { m.Extensions = d.strs() }},
 	{"metadata", func(d *jsonReader, m *Message) { m.Metadata = d.raw() }},
-}))
+})
 
-var statusV10Fields = newFields([]field[TaskStatus]{
+var statusV10Fields = newV10Fields([]field[TaskStatus]{
 	{"state", func(d *jsonReader, s *TaskStatus) { s.State, s.RawState = v10State(d) }},
 	{"message", func(d *jsonReader, s *TaskStatus) {
 		if !d.charge(int64(reflect.TypeFor[Message]().Size())) {
@@ -221,43 +361,43 @@ var statusV10Fields = newFields([]field[TaskStatus]{
 	{"timestamp", func(d *jsonReader, s *TaskStatus) { s.Timestamp = readTimestamp(d) }},
 })
 
-var artifactV10Fields = newFields(withAliases([]field[Artifact]{
+var artifactV10Fields = newV10Fields([]field[Artifact]{
 	{"artifactId", func(d *jsonReader, a *Artifact) { a.ArtifactID = d.str() }},
 	{"name", func(d *jsonReader, a *Artifact) { a.Name = d.str() }},
 	{"description", func(d *jsonReader, a *Artifact) { a.Description = d.str() }},
 	{"parts", func(d *jsonReader, a *Artifact) { a.Parts = readPartsV10(d) }},
 	{"metadata", func(d *jsonReader, a *Artifact) { a.Metadata = d.raw() }},
 	{"extensions", func(d *jsonReader, a *Artifact) { a.Extensions = d.strs() }},
-}))
+})
 
-var taskV10Fields = newFields(withAliases([]field[Task]{
+var taskV10Fields = newV10Fields([]field[Task]{
 	{"id", func(d *jsonReader, t *Task) { t.ID = d.str() }},
 	{"contextId", func(d *jsonReader, t *Task) { t.ContextID = d.str() }},
 	{"status", func(d *jsonReader, t *Task) { statusV10Fields.decode(d, &t.Status) }},
-	{"history", func(d *jsonReader, t *Task) { t.History = readList(d, messageV10Fields) }},
-	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readList(d, artifactV10Fields) }},
+	{"history", func(d *jsonReader, t *Task) { t.History = readV10List(d, messageV10Fields) }},
+	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readV10List(d, artifactV10Fields) }},
 	{"metadata", func(d *jsonReader, t *Task) { t.Metadata = d.raw() }},
-}))
+})
 
-var statusEventV10Fields = newFields(withAliases([]field[TaskStatusUpdateEvent]{
+var statusEventV10Fields = newV10Fields([]field[TaskStatusUpdateEvent]{
 	{"taskId", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.TaskID = d.str() }},
 	{"contextId", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.ContextID = d.str() }},
 	{"status", func(d *jsonReader, e *TaskStatusUpdateEvent) { statusV10Fields.decode(d, &e.Status) }},
 	{"metadata", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.Metadata = d.raw() }},
-}))
+})
 
-var artifactEventV10Fields = newFields(withAliases([]field[TaskArtifactUpdateEvent]{
+var artifactEventV10Fields = newV10Fields([]field[TaskArtifactUpdateEvent]{
 	{"taskId", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.TaskID = d.str() }},
 	{"contextId", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.ContextID = d.str() }},
 	{"artifact", func(d *jsonReader, e *TaskArtifactUpdateEvent) { artifactV10Fields.decode(d, &e.Artifact) }},
 	{"append", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.Append = d.boolean() }},
 	{"lastChunk", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.LastChunk = d.boolean() }},
 	{"metadata", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.Metadata = d.raw() }},
-}))
+})
 
 // listTasksV10Fields reads ListTasksResponse. Its tasks are decoded one by
 // one, each keeping its own bytes as Raw.
-var listTasksV10Fields = newFields(withAliases([]field[ListTasksResponse]{
+var listTasksV10Fields = newV10Fields([]field[ListTasksResponse]{
 	{"tasks", func(d *jsonReader, l *ListTasksResponse) {
 		l.Tasks = []*Task{}
 		d.array(reflect.TypeFor[[]Task](), func() {
@@ -276,51 +416,4 @@ var listTasksV10Fields = newFields(withAliases([]field[ListTasksResponse]{
 	{"nextPageToken", func(d *jsonReader, l *ListTasksResponse) { l.NextPageToken = d.str() }},
 	{"pageSize", func(d *jsonReader, l *ListTasksResponse) { l.PageSize = readInt32(d) }},
 	{"totalSize", func(d *jsonReader, l *ListTasksResponse) { l.TotalSize = readInt32(d) }},
-}))
-
-// shapeNames are the members v10Shape looks at.
-var shapeNames = newNameSet("kind", "status", "state", "role", "message")
-
-// v10Shape tells stored bytes of a task, message or status apart by
-// version, for the UnmarshalJSON methods, reading only the members on
-// path (a task's "status", "state"; a message's "role"; a status's
-// "state"): a "kind" member at the top, or in the "message" beside the
-// enum, makes them v0.3 (what MarshalJSON writes); else the enum member at
-// the end of path decides: a number, a TASK_STATE_* or ROLE_* name, or no
-// value at all make them v1.0, any other string v0.3. Bytes that are not
-// an object are left to the v0.3 reader, which reports them.
-func v10Shape(b []byte, path ...string) bool {
-	d := newJSONReader(b)
-	defer d.release()
-	d.exact = true
-	v10 := true
-	last := len(path) - 1
-	var look func(depth int)
-	look = func(depth int) {
-		if d.peek() != '{' {
-			v10 = v10 && depth > 0 // a status that is not an object: no state
-			d.skip()
-			return
-		}
-		d.object(shapeNames, nil, func(i int) {
-			switch name := shapeNames.names[i]; {
-			case name == "kind" && depth <= last+1:
-				v10 = false
-				d.skip()
-			case name == "message" && depth == last:
-				look(last + 1)
-			case depth > last || name != path[depth]:
-				d.skip()
-			case depth < last:
-				look(depth + 1)
-			case d.peek() == '"':
-				s := d.str()
-				v10 = v10 && (strings.HasPrefix(s, "TASK_STATE_") || strings.HasPrefix(s, "ROLE_"))
-			default:
-				d.skip()
-			}
-		})
-	}
-	look(0)
-	return v10 && d.syntax == nil
-}
+})
