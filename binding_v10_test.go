@@ -542,9 +542,8 @@ func v10ErrorRows() []hostileRow {
 					{Type: "type.googleapis.com/google.rpc.BadRequest", Raw: json.RawMessage(badRequest)},
 				}}, a2a.ErrTaskNotFound), reasonIs("TASK_NOT_FOUND"))},
 		{name: "v1.0 ErrorInfo metadata value null", v10: true, body: rpcError(`{"code":-32001,"message":"Task not found","data":[` + nullMeta + `]}`),
-			want: knownBug(`errorDetails (rpc.go) reads a null metadata value as "", not as its JSON text "null" as ErrorDetail's doc says`,
-				rpcErr(a2a.RPCError{Code: -32001, Message: "Task not found", StatusCode: 200, Data: json.RawMessage(`[` + nullMeta + `]`),
-					Details: []a2a.ErrorDetail{infoDetail(nullMeta, "TASK_NOT_FOUND", map[string]string{"taskId": "null"})}}, a2a.ErrTaskNotFound))},
+			want: rpcErr(a2a.RPCError{Code: -32001, Message: "Task not found", StatusCode: 200, Data: json.RawMessage(`[` + nullMeta + `]`),
+				Details: []a2a.ErrorDetail{infoDetail(nullMeta, "TASK_NOT_FOUND", map[string]string{"taskId": "null"})}}, a2a.ErrTaskNotFound)},
 		{name: "v1.0 error data a string", v10: true, body: rpcError(`{"code":-32602,"message":"Invalid params","data":"unknown field kind"}`),
 			want: all(rpcErr(a2a.RPCError{Code: -32602, Message: "Invalid params", StatusCode: 200, Data: json.RawMessage(`"unknown field kind"`)}, a2a.ErrInvalidParams), reasonIs(""))},
 		{name: "v1.0 error data an object", v10: true, body: rpcError(`{"code":-32603,"message":"boom","data":{"error":"x","@type":"y"}}`),
@@ -563,16 +562,6 @@ func v10ErrorRows() []hostileRow {
 		{name: "v1.0 a2a-go's -31401", v10: true, body: rpcError(`{"code":-31401,"message":"unauthenticated","data":[` + errorInfo("UNAUTHENTICATED") + `]}`),
 			want: rpcErr(a2a.RPCError{Code: -31401, Message: "unauthenticated", StatusCode: 200, Data: json.RawMessage(`[` + errorInfo("UNAUTHENTICATED") + `]`),
 				Details: []a2a.ErrorDetail{infoDetail(errorInfo("UNAUTHENTICATED"), "UNAUTHENTICATED", nil)}})},
-	}
-}
-
-// knownBug skips a row whose check fails for a bug outside the files
-// these tests may change; check is what the row wants once it is fixed.
-func knownBug(bug string, check expect) expect {
-	return func(t *testing.T, o outcome) {
-		t.Helper()
-		t.Skip("client bug: " + bug)
-		check(t, o)
 	}
 }
 
@@ -698,14 +687,9 @@ func v10RequestRows() []hostileRow {
 			do: sendMsg(a2a.Message{Parts: a2a.Parts{a2a.FilePart{File: a2a.FileContent{Name: "x"}}}}), want: refused[error]("part 0: a file needs exactly one of bytes and uri")},
 		{name: "v1.0 UnknownPart of a v0.3 kind", v10: true, reqs: -1, body: rpc(send),
 			do: sendMsg(a2a.Message{Parts: a2a.Parts{a2a.UnknownPart{PartKind: "video", Raw: json.RawMessage(`{"kind":"video"}`)}}}), want: refused[error](`UnknownPart of kind "video" cannot be sent`)},
-		{name: "v1.0 push config with two schemes", v10: true, reqs: -1, body: rpc(pushFlat("c1")),
-			do: func(ctx context.Context, c *a2a.Client) (any, error) {
-				cfg := pushCfg
-				cfg.PushNotificationConfig.Authentication = &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer", "Basic"}}
-				_, err := c.SetTaskPushNotificationConfig(ctx, cfg)
-				return nil, err
-			},
-			want: refused[error]("one authentication scheme per push config")},
+		pushSchemesRow("v1.0 push config with two schemes", pushCfg, "Bearer", "Basic"),
+		pushSchemesRow("v1.0 push config with credentials and no scheme", pushCfg),
+		pushSchemesRow("v1.0 push config with an empty scheme", pushCfg, ""),
 		{name: "v1.0 GetTaskPushNotificationConfig without a config id", v10: true, reqs: -1, body: rpc(pushFlat("c1")),
 			do: func(ctx context.Context, c *a2a.Client) (any, error) {
 				_, err := c.GetTaskPushNotificationConfig(ctx, "t1", "")
@@ -783,4 +767,17 @@ func TestV10PushAndCardNames(t *testing.T) {
 	if got, err := c.GetAuthenticatedExtendedCard(ctx); err != nil || len(got.SecuritySchemes) != 2 {
 		t.Errorf("card with two scheme names in different cases: %v, %v", got, err)
 	}
+}
+
+// pushSchemesRow: a push config whose authentication has schemes other
+// than exactly one is refused on v1.0 before sending (AuthenticationInfo
+// has one required scheme).
+func pushSchemesRow(name string, cfg a2a.TaskPushNotificationConfig, schemes ...string) hostileRow {
+	return hostileRow{name: name, v10: true, reqs: -1, body: rpc(pushFlat("c1")),
+		do: func(ctx context.Context, c *a2a.Client) (any, error) {
+			cfg.PushNotificationConfig.Authentication = &a2a.PushNotificationAuthenticationInfo{Schemes: schemes, Credentials: "secret"}
+			_, err := c.SetTaskPushNotificationConfig(ctx, cfg)
+			return nil, err
+		},
+		want: refused[error]("exactly one authentication scheme per push config")}
 }

@@ -469,11 +469,13 @@ func (d *jsonReader) member(names *nameSet, key []byte, seen *uint64, read func(
 	switch {
 	case d.exact:
 	case i >= 0 && *seen&(1<<i) != 0:
-		d.nameFault(fmt.Sprintf("member %q appears twice in one object", key))
+		if d.fault == "" { // the first fault is kept; no need to word the others
+			d.nameFault(fmt.Sprintf("member %q appears twice in one object", key))
+		}
 	case i >= 0:
 		*seen |= 1 << i
 	default:
-		if i = names.fold(key); i >= 0 {
+		if i = names.fold(key); i >= 0 && d.fault == "" {
 			d.nameFault(fmt.Sprintf("member %q is %q in another case (JSON names are case-sensitive)", key, names.names[i]))
 		}
 	}

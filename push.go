@@ -22,7 +22,8 @@ type PushNotificationConfig struct {
 
 // PushNotificationAuthenticationInfo says how the agent authenticates to the
 // webhook (A2A v0.3 §6.9): schemes such as "Bearer", and optional
-// credentials.
+// credentials. A2A v1.0's AuthenticationInfo has one scheme, read into and
+// sent from Schemes[0].
 type PushNotificationAuthenticationInfo struct {
 	Schemes     []string `json:"schemes"`
 	Credentials string   `json:"credentials,omitempty"`
@@ -36,12 +37,15 @@ type TaskPushNotificationConfig struct {
 }
 
 // SetTaskPushNotificationConfig registers a webhook for a task with
-// tasks/pushNotificationConfig/set (A2A v0.3 §7.5) and returns the config as
-// the agent stored it (with its id). Errors: those of [Client.GetTask]; an
+// tasks/pushNotificationConfig/set (A2A v0.3 §7.5;
+// CreateTaskPushNotificationConfig in A2A v1.0, whose config carries one
+// authentication scheme: Schemes must then hold exactly one) and returns
+// the config as the agent stored it (with its id). Errors: those of [Client.GetTask]; an
 // *[RPCError] matching [ErrPushNotificationNotSupported] from an agent
 // without push support; an *[UnsupportedByCardError], before anything is
 // sent, when the client's card says pushNotifications is false; an error for
-// an empty task id or URL.
+// an empty task id or URL, or on v1.0 for an Authentication without exactly
+// one scheme.
 func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPushNotificationConfig, opts ...CallOption) (*TaskPushNotificationConfig, error) {
 	b, err := c.callBinding(opts)
 	if err != nil {
@@ -58,8 +62,9 @@ func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPush
 }
 
 // GetTaskPushNotificationConfig reads a task's webhook config with
-// tasks/pushNotificationConfig/get (A2A v0.3 §7.6); configID may be empty
-// for the task's only config. Errors: as [Client.SetTaskPushNotificationConfig].
+// tasks/pushNotificationConfig/get (A2A v0.3 §7.6;
+// GetTaskPushNotificationConfig in A2A v1.0); configID may be empty for the
+// task's only config on v0.3, not on v1.0 (an error without sending). Errors: as [Client.SetTaskPushNotificationConfig].
 func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, configID string, opts ...CallOption) (*TaskPushNotificationConfig, error) {
 	b, err := c.callBinding(opts)
 	if err != nil {
@@ -75,7 +80,9 @@ func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, conf
 }
 
 // ListTaskPushNotificationConfigs returns every webhook config of a task
-// with tasks/pushNotificationConfig/list (A2A v0.3 §7.7); none (an empty
+// with tasks/pushNotificationConfig/list (A2A v0.3 §7.7;
+// ListTaskPushNotificationConfigs in A2A v1.0, whose pages it follows to
+// the last, a repeated page token being a *[ProtocolError]); none (an empty
 // array, or null) is an empty slice. Errors: as [Client.SetTaskPushNotificationConfig].
 func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID string, opts ...CallOption) ([]TaskPushNotificationConfig, error) {
 	b, err := c.callBinding(opts)
@@ -114,9 +121,10 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 }
 
 // DeleteTaskPushNotificationConfig removes a task's webhook config with
-// tasks/pushNotificationConfig/delete (A2A v0.3 §7.8). The agent's
-// "result": null is success, and so is a reply without "result" (a2a-go
-// v0.3.15 sends one, against JSON-RPC 2.0 §5). Errors: as
+// tasks/pushNotificationConfig/delete (A2A v0.3 §7.8;
+// DeleteTaskPushNotificationConfig in A2A v1.0). The agent's "result": null
+// is success, and so are {} and a reply without "result" (a2a-go sends
+// one, on v0.3 and v1.0, against JSON-RPC 2.0 §5). Errors: as
 // [Client.SetTaskPushNotificationConfig], and an error for an empty task
 // or config id.
 func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, configID string, opts ...CallOption) error {

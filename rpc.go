@@ -558,8 +558,8 @@ func errorDetails(data []byte) []ErrorDetail {
 					detail.Metadata = map[string]string{}
 				}
 				var s string
-				if json.Unmarshal(v, &s) != nil {
-					s = string(v)
+				if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+					s = string(v) // not a string: its JSON text, null included
 				}
 				detail.Metadata[k] = s
 			}

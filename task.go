@@ -116,18 +116,18 @@ type TaskStatus struct {
 	RawState string `json:"-"`
 }
 
-// UnmarshalJSON decodes a status in either version's JSON (its state a
-// TASK_STATE_* name or number is A2A v1.0's), matching member names exactly:
+// UnmarshalJSON decodes a status in either version's JSON (a state
+// spelled TASK_STATE_* or written as a number is A2A v1.0's; an absent one
+// is [TaskStateUnknown] there), matching member names exactly:
 // encoding/json alone would let a "State" or "STATE" member override
 // "state", and the state decides success. Unknown members, and members
 // spelled in another case, are ignored; an odd timestamp is kept as text
 // ([Timestamp.UnmarshalJSON]).
 func (s *TaskStatus) UnmarshalJSON(b []byte) error {
-	read := statusFields.decode
-	if v10Stored(b, "state") {
-		read = statusV10Fields.decode
-	}
-	_, err := unmarshalExact(b, read, s)
+	// The v1.0 decoder reads a v0.3 status as v0.3's does (its message's
+	// parts by their kinds, either spelling of state and role), and v1.0's
+	// enum numbers as well.
+	_, err := unmarshalExact(b, readStatusV10, s)
 	return err
 }
 
@@ -197,17 +197,18 @@ func (t Task) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes a task in either version's JSON and keeps a copy
 // of b for [Task.Raw], with the decoder the client uses for replies, as
-// fast: A2A v1.0 JSON (no "kind"; status.state a TASK_STATE_* name or a
-// number, or absent) with the v1.0 decoder, anything else, such as what
-// [Task.MarshalJSON] writes, with the v0.3 one. So the Raw bytes of a task
-// from either kind of agent decode back to the same task. It does not check
+// fast: a task with a "kind" member (A2A v0.3's, and what
+// [Task.MarshalJSON] writes) with the v0.3 decoder, any other with the
+// v1.0 one, which reads a v0.3 task that lacks its "kind" as the v0.3 one
+// does. So the Raw bytes of a task from either kind of agent decode back
+// to the same task. It does not check
 // "kind"; the client does that where a Task is due. Member names match
 // exactly (a "Status" is not "status"); unknown members are ignored. The
 // client refuses a reply whose names repeat or differ only in case, so
 // the bytes of a task it returned decode to the same task.
 func (t *Task) UnmarshalJSON(b []byte) error {
 	read := taskFields.decode
-	if v10Stored(b, "status", "state") {
+	if v10Stored(b) {
 		read = taskV10Fields.decode
 	}
 	raw, err := unmarshalExact(b, read, t)
@@ -251,16 +252,17 @@ type Message struct {
 	RawRole string `json:"-"`
 }
 
-// UnmarshalJSON decodes a message in either version's JSON (A2A v1.0:
-// no "kind", role ROLE_* or a number, parts without "kind"), mapping a
-// v1.0 role spelling onto its constant ([Role]). The "kind" member is not checked here; the
+// UnmarshalJSON decodes a message in either version's JSON, told apart as
+// [Task.UnmarshalJSON] tells tasks (A2A v1.0: no "kind", role ROLE_* or a
+// number, parts without "kind"), mapping a v1.0 role spelling onto its
+// constant ([Role]). The "kind" member is not checked here; the
 // client does that where a Message is due. Member names match exactly;
 // unknown members are ignored. Because Message has this method, a struct
 // that embeds a Message is decoded by it alone: give the Message a named
 // field instead.
 func (m *Message) UnmarshalJSON(b []byte) error {
 	read := messageFields.decode
-	if v10Stored(b, "role") {
+	if v10Stored(b) {
 		read = messageV10Fields.decode
 	}
 	_, err := unmarshalExact(b, read, m)

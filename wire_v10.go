@@ -347,6 +347,17 @@ var messageV10Fields = newV10Fields([]field[Message]{
 	{"metadata", func(d *jsonReader, m *Message) { m.Metadata = d.raw() }},
 })
 
+// readStatusV10 reads a TaskStatus. ProtoJSON leaves out an enum that
+// holds its first value, so a status without a state (or with a null one)
+// is TASK_STATE_UNSPECIFIED: [TaskStateUnknown], never success.
+func readStatusV10(d *jsonReader, s *TaskStatus) bool {
+	ok := statusV10Fields.decode(d, s)
+	if ok && s.State == "" {
+		s.State = TaskStateUnknown
+	}
+	return ok
+}
+
 var statusV10Fields = newV10Fields([]field[TaskStatus]{
 	{"state", func(d *jsonReader, s *TaskStatus) { s.State, s.RawState = v10State(d) }},
 	{"message", func(d *jsonReader, s *TaskStatus) {
@@ -373,7 +384,7 @@ var artifactV10Fields = newV10Fields([]field[Artifact]{
 var taskV10Fields = newV10Fields([]field[Task]{
 	{"id", func(d *jsonReader, t *Task) { t.ID = d.str() }},
 	{"contextId", func(d *jsonReader, t *Task) { t.ContextID = d.str() }},
-	{"status", func(d *jsonReader, t *Task) { statusV10Fields.decode(d, &t.Status) }},
+	{"status", func(d *jsonReader, t *Task) { readStatusV10(d, &t.Status) }},
 	{"history", func(d *jsonReader, t *Task) { t.History = readV10List(d, messageV10Fields) }},
 	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readV10List(d, artifactV10Fields) }},
 	{"metadata", func(d *jsonReader, t *Task) { t.Metadata = d.raw() }},
@@ -382,7 +393,7 @@ var taskV10Fields = newV10Fields([]field[Task]{
 var statusEventV10Fields = newV10Fields([]field[TaskStatusUpdateEvent]{
 	{"taskId", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.TaskID = d.str() }},
 	{"contextId", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.ContextID = d.str() }},
-	{"status", func(d *jsonReader, e *TaskStatusUpdateEvent) { statusV10Fields.decode(d, &e.Status) }},
+	{"status", func(d *jsonReader, e *TaskStatusUpdateEvent) { readStatusV10(d, &e.Status) }},
 	{"metadata", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.Metadata = d.raw() }},
 })
 
