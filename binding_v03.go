@@ -51,23 +51,27 @@ func (v03) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, erro
 	if out, ok := msg.wire(); ok {
 		wire = out
 	}
-	spec := callSpec{
-		method: methodSend,
-		taskID: msg.TaskID,
-		params: messageSendParams{Message: wire, Configuration: sendConfiguration{
-			AcceptedOutputModes: cfg.outputModes,
-			HistoryLength:       cfg.historyLength,
-			Blocking:            cfg.blocking,
-		}},
-		class: retryUnsafe,
-	}
+	params := messageSendParams{Message: wire, Configuration: sendConfiguration{
+		AcceptedOutputModes: cfg.outputModes,
+		HistoryLength:       cfg.historyLength,
+		Blocking:            cfg.blocking,
+	}}
+	return sendCall(methodSend, methodStream, msg.TaskID, params, cfg, stream), nil
+}
+
+// sendCall is the spec of a send (method) or streaming send (streamMethod)
+// with params, either version's: retried only where the agent cannot have
+// acted unless the call opts in (RetrySend), a stream needing the
+// streaming capability.
+func sendCall(method, streamMethod, taskID string, params any, cfg callConfig, stream bool) callSpec {
+	spec := callSpec{method: method, taskID: taskID, params: params, class: retryUnsafe}
 	if cfg.retrySend {
 		spec.class = retryIdempotent
 	}
 	if stream {
-		spec.method, spec.stream, spec.needs = methodStream, true, capStreaming
+		spec.method, spec.stream, spec.needs = streamMethod, true, capStreaming
 	}
-	return spec, nil
+	return spec
 }
 
 type taskQueryParams struct {

@@ -146,14 +146,7 @@ func (b v10) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, er
 		ReturnImmediately: !cfg.blocking}); conf.AcceptedOutputModes != nil || conf.HistoryLength != nil || conf.ReturnImmediately {
 		req.Configuration = &conf
 	}
-	spec := callSpec{method: methodSendV10, taskID: msg.TaskID, params: req, class: retryUnsafe}
-	if cfg.retrySend {
-		spec.class = retryIdempotent
-	}
-	if stream {
-		spec.method, spec.stream, spec.needs = methodStreamV10, true, capStreaming
-	}
-	return spec, nil
+	return sendCall(methodSendV10, methodStreamV10, msg.TaskID, req, cfg, stream), nil
 }
 
 // taskRequest is GetTaskRequest, CancelTaskRequest and
@@ -294,7 +287,7 @@ func (v10) sendResult(r *reply) (SendResult, error) {
 		}
 		return t, nil
 	}
-	m, err := decodeV10(sub, messageV10Fields, "message result")
+	m, err := decodeAs(sub, messageV10Fields, "message result")
 	if err != nil {
 		return nil, err
 	}
@@ -307,17 +300,13 @@ func (v10) sendResult(r *reply) (SendResult, error) {
 // taskV10Result decodes a v1.0 Task result, which must have an id and be
 // about the task asked about; its Raw is the Task's bytes.
 func taskV10Result(r *reply) (*Task, error) {
-	t, err := decodeV10(r, taskV10Fields, "task result")
+	t, err := taskResult(r, taskV10Fields)
 	if err != nil {
 		return nil, err
-	}
-	if t.ID == "" {
-		return nil, r.fault(`task result has no "id"`, nil)
 	}
 	if err := r.sameTask(t.ID, false); err != nil {
 		return nil, err
 	}
-	t.raw = r.result[:len(r.result):len(r.result)]
 	return t, nil
 }
 
@@ -352,7 +341,7 @@ func (v10) event(r *reply) (Event, error) {
 		}
 		return t, nil
 	case "message":
-		m, err := decodeV10(sub, messageV10Fields, "message event")
+		m, err := decodeAs(sub, messageV10Fields, "message event")
 		if err != nil {
 			return nil, err
 		}
@@ -362,7 +351,7 @@ func (v10) event(r *reply) (Event, error) {
 		}
 		return ev, nil
 	case "statusUpdate", "status_update":
-		e, err := decodeV10(sub, statusEventV10Fields, "statusUpdate event")
+		e, err := decodeAs(sub, statusEventV10Fields, "statusUpdate event")
 		if err != nil {
 			return nil, err
 		}
@@ -373,7 +362,7 @@ func (v10) event(r *reply) (Event, error) {
 		e.Final = e.Final || e.Status.State.Terminal() || e.Status.State == TaskStateInputRequired
 		ev, taskID = e, e.TaskID
 	default:
-		e, err := decodeV10(sub, artifactEventV10Fields, "artifactUpdate event")
+		e, err := decodeAs(sub, artifactEventV10Fields, "artifactUpdate event")
 		if err != nil {
 			return nil, err
 		}
@@ -406,7 +395,7 @@ func listTasksResult(r *reply) (*ListTasksResponse, error) {
 	if isNull(r.result) {
 		return nil, r.fault("result is null where a ListTasksResponse is due", nil)
 	}
-	l, err := decodeV10(r, listTasksV10Fields, "ListTasks result")
+	l, err := decodeAs(r, listTasksV10Fields, "ListTasks result")
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,12 @@ type field[T any] struct {
 	read func(d *jsonReader, v *T)
 }
 
+// table is what reads one wire object: a fields, or a version's variant
+// of it (wire_v10.go's v10Fields).
+type table[T any] interface {
+	decode(d *jsonReader, v *T) bool
+}
+
 // fields is the table of one wire object.
 type fields[T any] struct {
 	names *nameSet
@@ -44,7 +50,7 @@ func (t *fields[T]) decode(d *jsonReader, v *T) bool {
 
 // readList reads an array of objects of one table: nil for null, empty
 // for []. The list grows as jsonReader's grow says, within the budget.
-func readList[T any](d *jsonReader, t *fields[T]) []T {
+func readList[T any](d *jsonReader, t table[T]) []T {
 	out := []T{}
 	if !d.array(reflect.TypeFor[[]T](), func() {
 		var ok bool
@@ -86,4 +92,41 @@ func unmarshalExact[T any](b []byte, read func(*jsonReader, *T) bool, v *T) ([]b
 	}
 	*v = *out
 	return own, nil
+}
+
+// decodeResult decodes a result with table t; what names it in errors
+// ("task result"). A name fault is reported as it is; any other problem as
+// "<what> does not decode".
+func decodeResult[T any](r *reply, t table[T], v *T, what string) error {
+	err := decodeWhole(r.result, t.decode, v, false)
+	if f, ok := err.(nameFault); ok {
+		return r.fault(string(f), nil)
+	}
+	if err != nil {
+		return r.fault(what+" does not decode", err)
+	}
+	return nil
+}
+
+// decodeAs decodes a result with table t into a new T.
+func decodeAs[T any](r *reply, t table[T], what string) (*T, error) {
+	v := new(T)
+	if err := decodeResult(r, t, v, what); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// taskResult decodes a result that is a Task with table t; it must have
+// an id. The task's Raw is the result's bytes within the reply.
+func taskResult(r *reply, t table[Task]) (*Task, error) {
+	task, err := decodeAs(r, t, "task result")
+	if err != nil {
+		return nil, err
+	}
+	if task.ID == "" {
+		return nil, r.fault(`task result has no "id"`, nil)
+	}
+	task.raw = r.result[:len(r.result):len(r.result)]
+	return task, nil
 }

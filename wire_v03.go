@@ -375,34 +375,6 @@ func kindOf(r *reply) (string, error) {
 	return "", nil
 }
 
-// decodeResult decodes a result with table t; what names it in errors
-// ("task result"). A name fault is reported as it is; any other problem as
-// "<what> does not decode".
-func decodeResult[T any](r *reply, t *fields[T], v *T, what string) error {
-	err := decodeWhole(r.result, t.decode, v, false)
-	if f, ok := err.(nameFault); ok {
-		return r.fault(string(f), nil)
-	}
-	if err != nil {
-		return r.fault(what+" does not decode", err)
-	}
-	return nil
-}
-
-// taskResult decodes a result whose kind is "task"; it must have an id.
-// The task's Raw is the result's bytes within the reply.
-func taskResult(r *reply) (*Task, error) {
-	var t Task
-	if err := decodeResult(r, taskFields, &t, "task result"); err != nil {
-		return nil, err
-	}
-	if t.ID == "" {
-		return nil, r.fault(`task result has no "id"`, nil)
-	}
-	t.raw = r.result[:len(r.result):len(r.result)]
-	return &t, nil
-}
-
 // resultKinds is what one method's result may be: the kinds it takes, and
 // the words of the *ProtocolErrors for a result that is none of them.
 type resultKinds struct {
@@ -442,7 +414,7 @@ func byKind(r *reply, k resultKinds) (any, error) {
 	var taskID string // the task the result is about
 	switch kind {
 	case kindTask:
-		t, err := taskResult(r)
+		t, err := taskResult(r, taskFields)
 		if err != nil {
 			return nil, err
 		}
@@ -467,15 +439,6 @@ func byKind(r *reply, k resultKinds) (any, error) {
 		v, taskID = e, e.TaskID
 	}
 	if err := r.sameTask(taskID, kind == kindMessage); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-// decodeAs decodes a result with table t into a new T.
-func decodeAs[T any](r *reply, t *fields[T], what string) (*T, error) {
-	v := new(T)
-	if err := decodeResult(r, t, v, what); err != nil {
 		return nil, err
 	}
 	return v, nil

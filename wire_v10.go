@@ -290,38 +290,6 @@ func (t *v10Fields[T]) decode(d *jsonReader, v *T) bool {
 	})
 }
 
-// decodeV10 decodes a result with the v1.0 table t into a new T; what
-// names it in errors ("task result"). A name fault is reported as it is;
-// any other problem as "<what> does not decode" (as decodeResult does
-// with a v0.3 table).
-func decodeV10[T any](r *reply, t *v10Fields[T], what string) (*T, error) {
-	v := new(T)
-	err := decodeWhole(r.result, t.decode, v, false)
-	if f, ok := err.(nameFault); ok {
-		return nil, r.fault(string(f), nil)
-	}
-	if err != nil {
-		return nil, r.fault(what+" does not decode", err)
-	}
-	return v, nil
-}
-
-// readV10List is readList for a v1.0 table.
-func readV10List[T any](d *jsonReader, t *v10Fields[T]) []T {
-	out := []T{}
-	if !d.array(reflect.TypeFor[[]T](), func() {
-		var ok bool
-		if out, ok = grow(d, out); ok {
-			var zero T
-			out = append(out, zero)
-			t.decode(d, &out[len(out)-1])
-		}
-	}) {
-		return nil
-	}
-	return out
-}
-
 // snakeCase returns the proto field name of a ProtoJSON name: contextId
 // → context_id.
 func snakeCase(s string) string {
@@ -385,8 +353,8 @@ var taskV10Fields = newV10Fields([]field[Task]{
 	{"id", func(d *jsonReader, t *Task) { t.ID = d.str() }},
 	{"contextId", func(d *jsonReader, t *Task) { t.ContextID = d.str() }},
 	{"status", func(d *jsonReader, t *Task) { readStatusV10(d, &t.Status) }},
-	{"history", func(d *jsonReader, t *Task) { t.History = readV10List(d, messageV10Fields) }},
-	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readV10List(d, artifactV10Fields) }},
+	{"history", func(d *jsonReader, t *Task) { t.History = readList(d, messageV10Fields) }},
+	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readList(d, artifactV10Fields) }},
 	{"metadata", func(d *jsonReader, t *Task) { t.Metadata = d.raw() }},
 })
 
