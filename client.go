@@ -88,6 +88,19 @@ func (c *Client) ProtocolVersion() string {
 	return c.proto.version()
 }
 
+// Tenant returns the tenant the client sends in every request (A2A v1.0:
+// [WithTenant], or the one [NewClientFromCard] took from the card's
+// interface), or "" when it sends none.
+func (c *Client) Tenant() string {
+	if c.usable() != nil {
+		return ""
+	}
+	if v, ok := c.proto.(v10); ok {
+		return v.tenant
+	}
+	return ""
+}
+
 // bind returns the binding for a call with cfg: the client's, or for a
 // call with its own [Tenant], a v1.0 binding with that tenant. Its error
 // is for a non-empty tenant on a v0.3 client.

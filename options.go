@@ -109,7 +109,8 @@ func WithBearerToken(token string) Option {
 
 // WithHeader adds a header to every request. It may be given several times.
 // It returns an error from NewClient for an invalid name or value, or for a
-// header the client sets itself (Content-Type, Content-Length, Host).
+// header the client sets itself (Content-Type, Content-Length, Host, and
+// A2A-Version, which [WithProtocolVersion] decides).
 // Values of headers whose names suggest a credential (containing "auth",
 // "key", "token", "secret", "cookie", "session", "pass", "pwd", "sig",
 // "credential", "access", "api", "jwt", "assertion", "dpop" or "team", in
@@ -124,6 +125,8 @@ func WithHeader(name, value string) Option {
 		switch http.CanonicalHeaderKey(name) {
 		case "Content-Type", "Content-Length", "Host":
 			return fmt.Errorf("a2a: header %s is set by the client", http.CanonicalHeaderKey(name))
+		case "A2a-Version":
+			return errors.New("a2a: header A2A-Version is set by the client from its protocol version; use WithProtocolVersion")
 		}
 		if controlByte(value) {
 			return fmt.Errorf("a2a: header %s: value holds a control character", http.CanonicalHeaderKey(name))

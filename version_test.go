@@ -41,8 +41,11 @@ func TestProtocolVersionOption(t *testing.T) {
 		}
 	}
 	var nilClient *a2a.Client
-	if v := nilClient.ProtocolVersion(); v != "" {
-		t.Errorf("nil client's version %q", v)
+	if v, tn := nilClient.ProtocolVersion(), nilClient.Tenant(); v != "" || tn != "" {
+		t.Errorf("nil client's version %q, tenant %q", v, tn)
+	}
+	if _, err := a2a.NewClient(mockURL, a2a.WithHeader("a2a-version", "1.0")); err == nil || !strings.Contains(err.Error(), "WithProtocolVersion") {
+		t.Errorf("WithHeader(A2A-Version): %v; want an error naming WithProtocolVersion", err)
 	}
 }
 
@@ -164,6 +167,9 @@ func TestClientFromCardVersion(t *testing.T) {
 			}
 			if c.ProtocolVersion() != tc.version {
 				t.Errorf("version %s; want %s", c.ProtocolVersion(), tc.version)
+			}
+			if want := strings.TrimSuffix(strings.TrimPrefix(tc.tenant, `"tenant":"`), `"`); c.Tenant() != want {
+				t.Errorf("Tenant() %q; want %q", c.Tenant(), want)
 			}
 			c.GetTask(context.Background(), "t1")
 			sent := string(f.got[len(f.got)-1].raw)
