@@ -317,10 +317,20 @@ var messageV10Fields = newV10Fields([]field[Message]{
 
 // readStatusV10 reads a TaskStatus. ProtoJSON leaves out an enum that
 // holds its first value, so a status without a state (or with a null one)
-// is TASK_STATE_UNSPECIFIED: [TaskStateUnknown], never success.
+// is TASK_STATE_UNSPECIFIED: [TaskStateUnknown], never success. (A state
+// written as "" is kept as it is, as on v0.3.) Its members have one name
+// each, so it reads them without v10Fields' alias check.
 func readStatusV10(d *jsonReader, s *TaskStatus) bool {
-	ok := statusV10Fields.decode(d, s)
-	if ok && s.State == "" {
+	*s = TaskStatus{}
+	stated := false
+	t := statusV10Fields.fields
+	ok := d.object(t.names, reflect.TypeFor[TaskStatus](), func(i int) {
+		if t.names.names[i] == "state" && d.peek() != 'n' {
+			stated = true
+		}
+		t.read[i](d, s)
+	})
+	if ok && !stated {
 		s.State = TaskStateUnknown
 	}
 	return ok
