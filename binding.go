@@ -66,10 +66,17 @@ type binding interface {
 	cancelTask(id string) callSpec
 	resubscribe(id string) callSpec
 	setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error)
-	getPushConfig(taskID, configID string) callSpec
-	listPushConfigs(taskID string) callSpec
+	// getPushConfig's error is for a call this version cannot make (v1.0
+	// needs the config id).
+	getPushConfig(taskID, configID string) (callSpec, error)
+	// listPushConfigs asks for the page after pageToken ("" for the
+	// first); a version without pages ignores it.
+	listPushConfigs(taskID, pageToken string) callSpec
 	deletePushConfig(taskID, configID string) callSpec
 	extendedCard() callSpec
+	// listTasks's error is an *UnsupportedByVersionError on a version
+	// without ListTasks, or for a request it cannot carry.
+	listTasks(req ListTasksRequest, historyLength *int) (callSpec, error)
 
 	// The results, each from a checked reply. Their errors are
 	// *ProtocolErrors made with reply.fault.
@@ -77,7 +84,10 @@ type binding interface {
 	task(r *reply) (*Task, error)
 	event(r *reply) (Event, error)
 	pushConfig(r *reply) (*TaskPushNotificationConfig, error)
-	pushConfigs(r *reply) ([]TaskPushNotificationConfig, error)
+	// pushConfigs reads one page of configs and the token of the next
+	// ("" on the last, and always on a version without pages).
+	pushConfigs(r *reply) ([]TaskPushNotificationConfig, string, error)
+	taskPage(r *reply) (*ListTasksResponse, error)
 	extendedCardResult(r *reply) (*AgentCard, error)
 	// card reads an agent card served at a well-known URL: r's result is
 	// the GET's whole body.
@@ -85,6 +95,9 @@ type binding interface {
 	// requires says which field of card grants need, as this version
 	// spells it ("capabilities.streaming"), and whether it does.
 	requires(card *AgentCard, need capability) (field string, ok bool)
+	// hint fills in e's Hint when e shows that the agent speaks the other
+	// version.
+	hint(e *RPCError)
 }
 
 // jsonResult decodes a result that is a JSON value of type T with
@@ -112,4 +125,35 @@ func jsonResult[T any](r *reply, what string, nullOK bool) (*T, error) {
 		return nil, r.fault(what+" does not decode", err)
 	}
 	return &v, nil
+}
+
+// requires is the capability check both versions share: the streaming
+// and push flags are in capabilities; the extended card's flag moved
+// there in v1.0 (extendedField is where this version reads it), and
+// either is taken.
+func requires(card *AgentCard, need capability, extendedField string) (string, bool) {
+	switch need {
+	case capStreaming:
+		return "capabilities.streaming", card.Capabilities.Streaming
+	case capPush:
+		return "capabilities.pushNotifications", card.Capabilities.PushNotifications
+	case capExtendedCard:
+		return extendedField, card.SupportsAuthenticatedExtendedCard || card.Capabilities.ExtendedAgentCard
+	}
+	return "", true
+}
+
+// pushSpec is the spec of a call that sends cfg with method, params the
+// version's encoding of it: its token, credentials and webhook URL are
+// secrets of the call.
+func pushSpec(method string, cfg TaskPushNotificationConfig, params any) callSpec {
+	var secrets []string
+	if cfg.PushNotificationConfig.Token != "" {
+		secrets = append(secrets, cfg.PushNotificationConfig.Token)
+	}
+	if a := cfg.PushNotificationConfig.Authentication; a != nil && a.Credentials != "" {
+		secrets = append(secrets, a.Credentials)
+	}
+	return callSpec{method: method, params: params, class: retryIdempotent, needs: capPush,
+		secrets: secrets, secretURLs: []string{cfg.PushNotificationConfig.URL}, taskID: cfg.TaskID}
 }

@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 )
 
@@ -47,6 +48,7 @@ type sendConfiguration struct {
 }
 
 func (v03) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, error) {
+	msg.Parts = withoutV10Members(msg.Parts)
 	var wire any = msg
 	if out, ok := msg.wire(); ok {
 		wire = out
@@ -100,29 +102,15 @@ func (v03) resubscribe(id string) callSpec {
 	return callSpec{method: methodResubscribe, params: taskIDParams{ID: id}, class: retryIdempotent, stream: true, needs: capStreaming, taskID: id}
 }
 
-func (b v03) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) {
-	return b.pushSpec(methodSetPushConfig, cfg), nil
+func (v03) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) {
+	return pushSpec(methodSetPushConfig, cfg, cfg), nil
 }
 
-// pushSpec is the spec of a call that sends cfg with method: its token,
-// credentials and webhook URL are secrets of the call.
-func (v03) pushSpec(method string, cfg TaskPushNotificationConfig) callSpec {
-	var secrets []string
-	if cfg.PushNotificationConfig.Token != "" {
-		secrets = append(secrets, cfg.PushNotificationConfig.Token)
-	}
-	if a := cfg.PushNotificationConfig.Authentication; a != nil && a.Credentials != "" {
-		secrets = append(secrets, a.Credentials)
-	}
-	return callSpec{method: method, params: cfg, class: retryIdempotent, needs: capPush,
-		secrets: secrets, secretURLs: []string{cfg.PushNotificationConfig.URL}, taskID: cfg.TaskID}
+func (v03) getPushConfig(taskID, configID string) (callSpec, error) {
+	return callSpec{method: methodGetPushConfig, params: pushConfigParams{ID: taskID, ConfigID: configID}, class: retryIdempotent, needs: capPush, taskID: taskID}, nil
 }
 
-func (v03) getPushConfig(taskID, configID string) callSpec {
-	return callSpec{method: methodGetPushConfig, params: pushConfigParams{ID: taskID, ConfigID: configID}, class: retryIdempotent, needs: capPush, taskID: taskID}
-}
-
-func (v03) listPushConfigs(taskID string) callSpec {
+func (v03) listPushConfigs(taskID, _ string) callSpec {
 	return callSpec{method: methodListPushConfigs, params: pushConfigParams{ID: taskID}, class: retryIdempotent, needs: capPush, taskID: taskID}
 }
 
@@ -173,21 +161,31 @@ func (v03) pushConfig(r *reply) (*TaskPushNotificationConfig, error) {
 }
 
 // pushConfigs reads a list of push configs, each about the task asked
-// about.
-func (v03) pushConfigs(r *reply) ([]TaskPushNotificationConfig, error) {
+// about: all of them, v0.3 has no pages.
+func (v03) pushConfigs(r *reply) ([]TaskPushNotificationConfig, string, error) {
 	list, err := jsonResult[[]TaskPushNotificationConfig](r, "result", true)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if list == nil || *list == nil {
-		return []TaskPushNotificationConfig{}, nil
+		return []TaskPushNotificationConfig{}, "", nil
 	}
 	for _, cfg := range *list {
 		if err := r.sameTask(cfg.TaskID, false); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
-	return *list, nil
+	return *list, "", nil
+}
+
+// listTasks: v0.3 has no ListTasks.
+func (v03) listTasks(ListTasksRequest, *int) (callSpec, error) {
+	return callSpec{}, &UnsupportedByVersionError{Method: methodListTasksV10, Version: ProtocolV03}
+}
+
+// taskPage is never called: listTasks refuses first.
+func (v03) taskPage(r *reply) (*ListTasksResponse, error) {
+	return nil, r.fault("A2A v0.3 has no ListTasks", nil)
 }
 
 func (v03) extendedCardResult(r *reply) (*AgentCard, error) {
@@ -204,19 +202,20 @@ func (v03) card(r *reply) (*AgentCard, error) {
 // them. The extended card is granted by either version's flag, since a
 // dual card may set only one of them.
 func (v03) requires(card *AgentCard, need capability) (string, bool) {
-	switch need {
-	case capStreaming:
-		return "capabilities.streaming", card.Capabilities.Streaming
-	case capPush:
-		return "capabilities.pushNotifications", card.Capabilities.PushNotifications
-	case capExtendedCard:
-		field := "supportsAuthenticatedExtendedCard"
-		if card.isV10() {
-			field = "capabilities.extendedAgentCard"
-		}
-		return field, card.SupportsAuthenticatedExtendedCard || card.Capabilities.ExtendedAgentCard
+	field := "supportsAuthenticatedExtendedCard"
+	if card.isV10() {
+		field = "capabilities.extendedAgentCard"
 	}
-	return "", true
+	return requires(card, need, field)
+}
+
+// hint: an agent that refuses v0.3 (-32009), or answers a v0.3 method
+// with -32601 and v1.0's typed details (a2a-go's v1.0 servers do), speaks
+// v1.0; the error then matches ErrVersionMismatch.
+func (v03) hint(e *RPCError) {
+	if e.Code == codeVersionNotSupported || e.Code == -32601 && len(e.Details) > 0 {
+		e.Hint = "the agent answers as an A2A v1.0 agent: make the client with WithProtocolVersion(ProtocolV10), or from its agent card with NewClientFromCard"
+	}
 }
 
 // messageOut is a Message as sent, with no custom marshalers on the way, so
@@ -236,13 +235,41 @@ type messageOut struct {
 
 // partOut is a known part as sent; absent members are left out.
 type partOut struct {
-	Kind      string          `json:"kind"`
-	Text      *string         `json:"text,omitempty"`
-	Data      json.RawMessage `json:"data,omitempty"`
-	File      *FileContent    `json:"file,omitempty"`
-	MediaType string          `json:"mediaType,omitempty"`
-	Filename  string          `json:"filename,omitempty"`
-	Metadata  json.RawMessage `json:"metadata,omitzero"`
+	Kind     string          `json:"kind"`
+	Text     *string         `json:"text,omitempty"`
+	Data     json.RawMessage `json:"data,omitempty"`
+	File     *FileContent    `json:"file,omitempty"`
+	Metadata json.RawMessage `json:"metadata,omitzero"`
+}
+
+// withoutV10Members returns parts without v1.0's mediaType and filename
+// on text and data parts, which v0.3 has not (a v0.3 server may refuse an
+// unknown member): parts itself when none has them, else a copy.
+func withoutV10Members(parts Parts) Parts {
+	out := parts
+	for i, p := range parts {
+		switch q := p.(type) {
+		case TextPart:
+			if q.MediaType == "" && q.Filename == "" {
+				continue
+			}
+			q.MediaType, q.Filename = "", ""
+			p = q
+		case DataPart:
+			if q.MediaType == "" && q.Filename == "" {
+				continue
+			}
+			q.MediaType, q.Filename = "", ""
+			p = q
+		default:
+			continue
+		}
+		if &out[0] == &parts[0] {
+			out = slices.Clone(parts)
+		}
+		out[i] = p
+	}
+	return out
 }
 
 // wire returns m in its one-pass form, or false when a part is an
@@ -253,13 +280,13 @@ func (m Message) wire() (messageOut, bool) {
 	for i, p := range m.Parts {
 		switch p := p.(type) {
 		case TextPart:
-			out.Parts[i] = partOut{Kind: KindText, Text: &p.Text, MediaType: p.MediaType, Filename: p.Filename, Metadata: p.Metadata}
+			out.Parts[i] = partOut{Kind: KindText, Text: &p.Text, Metadata: p.Metadata}
 		case DataPart:
 			data := p.sentData()
 			if len(data) == 0 {
 				return messageOut{}, false // empty but not nil: MarshalJSON reports the error
 			}
-			out.Parts[i] = partOut{Kind: KindData, Data: data, MediaType: p.MediaType, Filename: p.Filename, Metadata: p.Metadata}
+			out.Parts[i] = partOut{Kind: KindData, Data: data, Metadata: p.Metadata}
 		case FilePart:
 			out.Parts[i] = partOut{Kind: KindFile, File: &p.File, Metadata: p.Metadata}
 		default:

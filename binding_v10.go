@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -193,9 +194,14 @@ type listTasksRequest struct {
 	IncludeArtifacts     *bool  `json:"includeArtifacts,omitempty"`
 }
 
-// listTasks is the spec of ListTasks for req, whose fields the client has
-// checked; historyLength is the call's.
+// listTasks is the spec of ListTasks for req; historyLength is the
+// call's. Its error is for a state that cannot filter: one v1.0 has no
+// name for, and unknown (TASK_STATE_UNSPECIFIED, which as a filter means
+// any state).
 func (b v10) listTasks(req ListTasksRequest, historyLength *int) (callSpec, error) {
+	if m, _ := v03State(req.Status); m == TaskStateUnknown {
+		return callSpec{}, errors.New(`a2a: ListTasks: state unknown cannot filter (A2A v1.0's TASK_STATE_UNSPECIFIED means any state); leave Status "" for any`)
+	}
 	out := listTasksRequest{Tenant: b.tenant, ContextID: req.ContextID, PageToken: req.PageToken, HistoryLength: historyLength}
 	if req.Status != "" {
 		name, ok := v10StateName(req.Status)
@@ -380,18 +386,26 @@ func (v10) extendedCardResult(r *reply) (*AgentCard, error) {
 
 func (v10) card(r *reply) (*AgentCard, error) { return readCard(r) }
 
-// requires: the capabilities are v0.3's, but for the extended card, whose
-// flag moved into capabilities (either is taken).
 func (v10) requires(card *AgentCard, need capability) (string, bool) {
-	if need == capExtendedCard {
-		return "capabilities.extendedAgentCard", card.SupportsAuthenticatedExtendedCard || card.Capabilities.ExtendedAgentCard
-	}
-	return v03{}.requires(card, need)
+	return requires(card, need, "capabilities.extendedAgentCard")
 }
 
-// listTasksResult reads a ListTasksResponse. Missing members are their
+// hint: an agent that refuses v1.0 (-32009) may speak v0.3; so may one
+// that answers a v1.0 method with a bare -32601, but a v1.0 agent also
+// answers so for a method it lacks, so that is only a hint, not
+// ErrVersionMismatch.
+func (v10) hint(e *RPCError) {
+	switch {
+	case e.Code == codeVersionNotSupported:
+		e.Hint = "the agent refuses A2A v1.0: if it speaks v0.3, make the client with WithProtocolVersion(ProtocolV03), or from its agent card with NewClientFromCard"
+	case e.Code == -32601 && len(e.Details) == 0:
+		e.Hint = "if the agent speaks A2A v0.3, make the client with WithProtocolVersion(ProtocolV03), or from its agent card with NewClientFromCard"
+	}
+}
+
+// taskPage reads a ListTasksResponse. Missing members are their
 // defaults (ProtoJSON writers leave them out): no tasks, the last page.
-func listTasksResult(r *reply) (*ListTasksResponse, error) {
+func (v10) taskPage(r *reply) (*ListTasksResponse, error) {
 	if isNull(r.result) {
 		return nil, r.fault("result is null where a ListTasksResponse is due", nil)
 	}

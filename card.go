@@ -247,13 +247,28 @@ type OAuthFlow struct {
 	PKCERequired bool `json:"pkceRequired,omitempty"`
 }
 
-// JSONRPCURL returns the URL of the card's JSON-RPC endpoint, the one
-// [AgentCard.JSONRPCInterface] chooses. For a v0.3 card that is URL when
-// PreferredTransport is JSONRPC or empty, else the first JSONRPC entry of
-// AdditionalInterfaces. It returns [ErrNoJSONRPCInterface] when the agent
-// offers none.
+// JSONRPCURL returns the URL of the card's JSON-RPC endpoint. For a card
+// with v0.3's connection fields (a v0.3 card, or a dual card that also
+// lists v1.0 interfaces) it is the v0.3 endpoint, as it always was: URL
+// when PreferredTransport is JSONRPC or empty, else the first JSONRPC entry
+// of AdditionalInterfaces; it then speaks v0.3, a client's default. For a
+// v1.0 card it is the URL of the interface [AgentCard.JSONRPCInterface]
+// chooses. [NewClientFromCard] takes JSONRPCInterface's choice (v1.0
+// preferred), with its version and tenant. It returns
+// [ErrNoJSONRPCInterface] when the agent offers none.
 func (c *AgentCard) JSONRPCURL() (string, error) {
-	in, _, err := chooseJSONRPC(c)
+	if c != nil && c.URL != "" {
+		if c.PreferredTransport == "" || strings.EqualFold(c.PreferredTransport, TransportJSONRPC) {
+			return c.URL, nil
+		}
+		for _, in := range c.AdditionalInterfaces {
+			if strings.EqualFold(in.Transport, TransportJSONRPC) && in.URL != "" {
+				return in.URL, nil
+			}
+		}
+		return "", ErrNoJSONRPCInterface
+	}
+	in, _, err := chooseJSONRPC(c, "")
 	if err != nil {
 		return "", err
 	}
@@ -414,7 +429,13 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 //
 // It also returns [ErrNoJSONRPCInterface] or NewClient's errors.
 func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
-	in, version, err := chooseJSONRPC(card)
+	cfg, err := newClientConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	// A version named in opts picks that version's interface: an entry's
+	// URL is never spoken to in another entry's version.
+	in, version, err := chooseJSONRPC(card, cfg.version)
 	if err != nil {
 		return nil, err
 	}
@@ -423,9 +444,7 @@ func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.version == "" {
-		cfg.version = version
-	}
+	cfg.version = version
 	if cfg.tenant == "" && cfg.version == ProtocolV10 {
 		cfg.tenant = in.Tenant
 	}

@@ -365,7 +365,7 @@ func (c *AgentCard) Interfaces() []AgentInterface {
 // no tenant. It returns [ErrNoJSONRPCInterface] when there is no such entry
 // (for a nil card too).
 func (c *AgentCard) JSONRPCInterface() (AgentInterface, error) {
-	in, dialect, err := chooseJSONRPC(c)
+	in, dialect, err := chooseJSONRPC(c, "")
 	if err != nil {
 		return AgentInterface{}, err
 	}
@@ -380,8 +380,9 @@ func (c *AgentCard) JSONRPCInterface() (AgentInterface, error) {
 // [AgentCard.JSONRPCInterface] documents, and returns it as the card gives
 // it ([AgentCard.Interfaces]: ProtocolVersion possibly empty or with a
 // patch, Tenant as given) with the dialect to speak there, ProtocolV10 or
-// ProtocolV03. It returns ErrNoJSONRPCInterface when there is none.
-func chooseJSONRPC(card *AgentCard) (AgentInterface, string, error) {
+// ProtocolV03; with want set, only an entry of that dialect. It returns
+// ErrNoJSONRPCInterface when there is none.
+func chooseJSONRPC(card *AgentCard, want string) (AgentInterface, string, error) {
 	// rank: 3 a 1.x entry, 2 a 0.x entry, 1 an entry of unknown version
 	// (on a v0.3 card, of any version not 0.x or 1.x), 0 none. The first
 	// of the highest rank wins.
@@ -405,7 +406,7 @@ func chooseJSONRPC(card *AgentCard) (AgentInterface, string, error) {
 		case !v10:
 			rank, d = 1, ProtocolV03
 		}
-		if rank > best {
+		if rank > best && (want == "" || d == want) {
 			chosen, dialect, best = in, d, rank
 		}
 	}

@@ -33,7 +33,7 @@ func TestChooseJSONRPC(t *testing.T) {
 		{"nil", nil, AgentInterface{}, ""},
 	}
 	for _, tt := range tests {
-		got, dialect, err := chooseJSONRPC(tt.card)
+		got, dialect, err := chooseJSONRPC(tt.card, "")
 		if tt.dialect == "" {
 			if !errors.Is(err, ErrNoJSONRPCInterface) || got != (AgentInterface{}) || dialect != "" {
 				t.Errorf("%s: %+v, %q, %v; want ErrNoJSONRPCInterface", tt.name, got, dialect, err)

@@ -1,6 +1,7 @@
 package a2a_test
 
 import (
+	stdcmp "cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -169,8 +170,10 @@ func TestCardShapes(t *testing.T) {
 			if diff := cmp.Diff(tt.choice, choice); diff != "" {
 				t.Errorf("JSONRPCInterface() (-want +got):\n%s", diff)
 			}
-			if url, err := got.JSONRPCURL(); url != tt.choice.URL || err != nil {
-				t.Errorf("JSONRPCURL() = %q, %v; want %q", url, err, tt.choice.URL)
+			// JSONRPCURL keeps a card's v0.3 endpoint where it has one.
+			wantURL := stdcmp.Or(got.URL, tt.choice.URL)
+			if url, err := got.JSONRPCURL(); url != wantURL || err != nil {
+				t.Errorf("JSONRPCURL() = %q, %v; want %q", url, err, wantURL)
 			}
 			// Encoded (v0.3 names where both versions have one) and decoded
 			// again, the card is the same.
@@ -470,8 +473,11 @@ func TestHostileCards(t *testing.T) {
 				}
 			}},
 		{name: "url beside supportedInterfaces", body: `{"url":"https://old/v0",` + ifaces + `}`, check: func(t *testing.T, card *a2a.AgentCard) {
-			if url, _ := card.JSONRPCURL(); url != "https://a/v1" {
-				t.Errorf("JSONRPCURL = %q, want the supportedInterfaces entry", url)
+			if url, _ := card.JSONRPCURL(); url != "https://old/v0" {
+				t.Errorf("JSONRPCURL = %q, want the v0.3 url, as before v1.0 cards", url)
+			}
+			if in, _ := card.JSONRPCInterface(); in.URL != "https://a/v1" {
+				t.Errorf("JSONRPCInterface = %q, want the supportedInterfaces entry", in.URL)
 			}
 		}},
 		{name: "unknown members", body: `{` + ifaces + `,"protocolVersions":["1.0"],"securitySchemes":{"k":{"fooSecurityScheme":{}}}}`,

@@ -315,7 +315,9 @@ func TestRedirectFaults(t *testing.T) {
 
 // TestSentMessageMatchesMarshal: a message with every field set goes out
 // (through the client's one-pass encoding) exactly as Message.MarshalJSON
-// writes it, so a field added to Message cannot be dropped on the wire.
+// writes it, so a field added to Message cannot be dropped on the wire;
+// but for v1.0's mediaType and filename on text and data parts, which a
+// v0.3 client leaves out (v0.3 has neither).
 func TestSentMessageMatchesMarshal(t *testing.T) {
 	meta := json.RawMessage(`{"k":1}`)
 	msg := a2a.Message{MessageID: "m1", Role: a2a.RoleUser, TaskID: "9332c282-1fa7-4c42-96ac-58e4e2f88f4c", ContextID: "c1", ReferenceTaskIDs: []string{"t0"},
@@ -332,12 +334,18 @@ func TestSentMessageMatchesMarshal(t *testing.T) {
 	if err := json.Unmarshal(f.got[0].Params, &params); err != nil {
 		t.Fatal(err)
 	}
-	want, err := json.Marshal(msg)
+	v03 := msg
+	v03.Parts = a2a.Parts{a2a.TextPart{Text: "查", Metadata: meta}, a2a.DataPart{Data: json.RawMessage(`{"a":1}`)}, msg.Parts[2]}
+	want, err := json.Marshal(v03)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(params.Message) != string(want) {
-		t.Errorf("sent message:\n%s\nMarshalJSON:\n%s", params.Message, want)
+		t.Errorf("sent message:\n%s\nMarshalJSON without v1.0's members:\n%s", params.Message, want)
+	}
+	// The caller's message is left as it was.
+	if p := msg.Parts[0].(a2a.TextPart); p.MediaType != "text/markdown" {
+		t.Errorf("the caller's part changed: %+v", p)
 	}
 }
 

@@ -105,8 +105,9 @@ type RPCError struct {
 	Message string
 	Data    json.RawMessage
 	// Details is Data decoded when it is an array of objects each with an
-	// "@type" (google.protobuf.Any in ProtoJSON), as A2A v1.0 agents send;
-	// nil otherwise. An element that is not such an object is left out.
+	// "@type" (google.protobuf.Any in ProtoJSON), as A2A v1.0 agents send,
+	// of at most 64 KiB; nil otherwise (Data keeps it whole). An element
+	// that is not such an object is left out.
 	Details []ErrorDetail
 	// StatusCode is the HTTP status the error came with (200 for most agents).
 	StatusCode int

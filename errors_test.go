@@ -106,3 +106,18 @@ func TestServerTextOnOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeErrorDetails: error data over 64 KiB is kept raw and not
+// decoded into Details (decoding maps of tiny entries takes tens of times
+// their size).
+func TestLargeErrorDetails(t *testing.T) {
+	meta := strings.Repeat(`"k":1,`, 20000)
+	data := `[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"R","metadata":{` + meta + `"z":1}}]`
+	c, _ := newMock(t, []mockReply{rpcReply([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"no","data":` + data + `}}`))},
+		a2a.WithProtocolVersion(a2a.ProtocolV10))
+	_, err := c.GetTask(context.Background(), "t1")
+	var re *a2a.RPCError
+	if !errors.As(err, &re) || re.Details != nil || string(re.Data) != data || re.Reason() != "" {
+		t.Errorf("got %v (details %d, data %d bytes); want the data raw and no details", err, len(re.Details), len(re.Data))
+	}
+}

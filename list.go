@@ -2,7 +2,6 @@ package a2a
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"time"
@@ -62,28 +61,15 @@ func (c *Client) ListTasksPage(ctx context.Context, req ListTasksRequest, opts .
 
 // listPage is ListTasksPage, with the reply the page came in.
 func (c *Client) listPage(ctx context.Context, req ListTasksRequest, opts []CallOption) (*ListTasksResponse, *reply, error) {
-	if err := c.usable(); err != nil {
-		return nil, nil, err
-	}
-	cfg, err := buildCallConfig(opts)
+	b, err := c.callBinding(opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := c.bind(cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	v1, ok := b.(v10)
-	if !ok {
-		return nil, nil, &UnsupportedByVersionError{Method: methodListTasksV10, Version: b.version()}
-	}
+	cfg, _ := buildCallConfig(opts) // callBinding checked them
 	if req.PageSize < 0 || req.PageSize > maxPageSize {
 		return nil, nil, fmt.Errorf("a2a: ListTasks: page size %d out of range 0..%d", req.PageSize, maxPageSize)
 	}
-	if m, _ := v03State(req.Status); m == TaskStateUnknown {
-		return nil, nil, errors.New(`a2a: ListTasks: state unknown cannot filter (A2A v1.0's TASK_STATE_UNSPECIFIED means any state); leave Status "" for any`)
-	}
-	spec, err := v1.listTasks(req, cfg.historyLength)
+	spec, err := b.listTasks(req, cfg.historyLength)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -91,7 +77,7 @@ func (c *Client) listPage(ctx context.Context, req ListTasksRequest, opts []Call
 	if err != nil {
 		return nil, nil, err
 	}
-	page, err := listTasksResult(rep)
+	page, err := b.taskPage(rep)
 	return page, rep, err
 }
 
@@ -104,11 +90,12 @@ func (c *Client) listPage(ctx context.Context, req ListTasksRequest, opts []Call
 //	}
 //
 // It ends with one error, yielded as (nil, err): those of ListTasksPage,
-// and a *[ProtocolError] when a page's nextPageToken repeats one already
-// read (the pages would never end).
+// and a *[ProtocolError] when the pages would never end: a nextPageToken
+// repeats one already read, or more than a few pages in a row are empty
+// and still name a next one.
 func (c *Client) ListTasks(ctx context.Context, req ListTasksRequest, opts ...CallOption) iter.Seq2[*Task, error] {
 	return func(yield func(*Task, error) bool) {
-		seen := map[string]bool{}
+		var pages pager
 		for {
 			page, rep, err := c.listPage(ctx, req, opts)
 			if err != nil {
@@ -123,11 +110,54 @@ func (c *Client) ListTasks(ctx context.Context, req ListTasksRequest, opts ...Ca
 			if page.NextPageToken == "" {
 				return
 			}
-			if seen[page.NextPageToken] {
-				yield(nil, rep.fault("nextPageToken repeats a page already read", nil))
+			if err := pages.next(rep, len(page.Tasks), page.NextPageToken, 0); err != nil {
+				yield(nil, err)
 				return
 			}
-			seen[page.NextPageToken], req.PageToken = true, page.NextPageToken
+			req.PageToken = page.NextPageToken
 		}
 	}
+}
+
+// Bounds on following pages, against an agent whose pages never end.
+const (
+	// maxEmptyPages is how many empty pages in a row may name a next one.
+	maxEmptyPages = 3
+	// maxSeenTokens is how many page tokens are remembered to catch a loop.
+	maxSeenTokens = 1024
+	// maxConfigPages bounds the pages of one task's push configs, which
+	// the client gathers into one slice.
+	maxConfigPages = 100
+)
+
+// pager guards a loop over pages: each next token must be new, at most
+// maxEmptyPages empty pages in a row may go on, and with limit > 0 at most
+// limit pages may be read.
+type pager struct {
+	seen          map[string]bool
+	read, empties int
+}
+
+// next checks the page just read (items long, in rep), which names next
+// as the one after it; its error is a *ProtocolError about rep.
+func (p *pager) next(rep *reply, items int, next string, limit int) error {
+	p.read++
+	if items == 0 {
+		p.empties++
+	} else {
+		p.empties = 0
+	}
+	switch {
+	case p.seen[next]:
+		return rep.fault("nextPageToken repeats a page already read", nil)
+	case p.empties > maxEmptyPages:
+		return rep.fault(fmt.Sprintf("%d empty pages in a row, each naming another", p.empties), nil)
+	case limit > 0 && p.read >= limit:
+		return rep.fault(fmt.Sprintf("more than %d pages", limit), nil)
+	}
+	if p.seen == nil || len(p.seen) >= maxSeenTokens {
+		p.seen = map[string]bool{}
+	}
+	p.seen[next] = true
+	return nil
 }

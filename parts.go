@@ -40,8 +40,8 @@ type Part interface {
 type TextPart struct {
 	Text string `json:"text"`
 	// MediaType and Filename are A2A v1.0's optional media type
-	// ("text/markdown") and file name of any part; v0.3 has neither. The
-	// client sends them only when set.
+	// ("text/markdown") and file name of any part. A v1.0 client sends them
+	// when set; v0.3 has neither, and a v0.3 client leaves them out.
 	MediaType string          `json:"mediaType,omitempty"`
 	Filename  string          `json:"filename,omitempty"`
 	Metadata  json.RawMessage `json:"metadata,omitzero"`

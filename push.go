@@ -73,10 +73,11 @@ func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, conf
 	if taskID == "" {
 		return nil, errors.New("a2a: GetTaskPushNotificationConfig: empty task id")
 	}
-	if configID == "" && b.version() == ProtocolV10 {
-		return nil, errors.New("a2a: GetTaskPushNotificationConfig: A2A v1.0 needs the config id")
+	spec, err := b.getPushConfig(taskID, configID)
+	if err != nil {
+		return nil, err
 	}
-	return run(ctx, c, b.getPushConfig(taskID, configID), b.pushConfig)
+	return run(ctx, c, spec, b.pushConfig)
 }
 
 // ListTaskPushNotificationConfigs returns every webhook config of a task
@@ -92,31 +93,26 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 	if taskID == "" {
 		return nil, errors.New("a2a: ListTaskPushNotificationConfigs: empty task id")
 	}
-	v1, ok := b.(v10)
-	if !ok {
-		return run(ctx, c, b.listPushConfigs(taskID), b.pushConfigs)
-	}
-	// v1.0 pages the list; follow nextPageToken to the end, refusing a
-	// token seen before (a loop).
-	var all []TaskPushNotificationConfig
-	seen := map[string]bool{}
+	// Follow the pages (v1.0's) to the last.
+	all := []TaskPushNotificationConfig{}
+	var pages pager
 	for token := ""; ; {
-		rep, err := c.invoke(ctx, v1.listPushConfigsPage(taskID, token))
+		rep, err := c.invoke(ctx, b.listPushConfigs(taskID, token))
 		if err != nil {
 			return nil, err
 		}
-		page, next, err := v1.pushConfigPage(rep)
+		page, next, err := b.pushConfigs(rep)
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, page...)
 		if next == "" {
-			return append([]TaskPushNotificationConfig{}, all...), nil
+			return all, nil
 		}
-		if seen[next] {
-			return nil, rep.fault("nextPageToken repeats a page already read", nil)
+		if err := pages.next(rep, len(page), next, maxConfigPages); err != nil {
+			return nil, err
 		}
-		seen[next], token = true, next
+		token = next
 	}
 }
 

@@ -49,9 +49,7 @@ func (b v10) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) {
 		}
 		out.Authentication = &authInfoV10{Scheme: a.Schemes[0], Credentials: a.Credentials}
 	}
-	spec := v03{}.pushSpec(methodSetPushConfigV10, cfg)
-	spec.params = out
-	return spec, nil
+	return pushSpec(methodSetPushConfigV10, cfg, out), nil
 }
 
 // pushRequest is Get-, List- and DeleteTaskPushNotificationConfigRequest:
@@ -63,16 +61,19 @@ type pushRequest struct {
 	PageToken string `json:"pageToken,omitempty"`
 }
 
-func (b v10) getPushConfig(taskID, configID string) callSpec {
+// errConfigID is getPushConfig's error for a call without a config id,
+// which v1.0's GetTaskPushNotificationConfigRequest requires.
+var errConfigID = errors.New("a2a: GetTaskPushNotificationConfig: A2A v1.0 needs the config id")
+
+func (b v10) getPushConfig(taskID, configID string) (callSpec, error) {
+	if configID == "" {
+		return callSpec{}, errConfigID
+	}
 	return callSpec{method: methodGetPushConfigV10, params: pushRequest{Tenant: b.tenant, TaskID: taskID, ID: configID},
-		class: retryIdempotent, needs: capPush, taskID: taskID}
+		class: retryIdempotent, needs: capPush, taskID: taskID}, nil
 }
 
-func (b v10) listPushConfigs(taskID string) callSpec {
-	return b.listPushConfigsPage(taskID, "")
-}
-
-func (b v10) listPushConfigsPage(taskID, pageToken string) callSpec {
+func (b v10) listPushConfigs(taskID, pageToken string) callSpec {
 	return callSpec{method: methodListPushConfigsV10, params: pushRequest{Tenant: b.tenant, TaskID: taskID, PageToken: pageToken},
 		class: retryIdempotent, needs: capPush, taskID: taskID}
 }
@@ -114,14 +115,8 @@ type pushConfigList struct {
 	NextPageToken string          `json:"nextPageToken"`
 }
 
-// pushConfigs reads one page of configs; listPushConfigs follows the
-// pages.
-func (v10) pushConfigs(r *reply) ([]TaskPushNotificationConfig, error) {
-	list, _, err := v10{}.pushConfigPage(r)
-	return list, err
-}
-
-func (v10) pushConfigPage(r *reply) ([]TaskPushNotificationConfig, string, error) {
+// pushConfigs reads one page of configs and the next page's token.
+func (v10) pushConfigs(r *reply) ([]TaskPushNotificationConfig, string, error) {
 	page, err := jsonResult[pushConfigList](r, "result", true)
 	if err != nil || page == nil {
 		return []TaskPushNotificationConfig{}, "", err

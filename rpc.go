@@ -503,36 +503,19 @@ func (r *reply) rpcError(raw []byte) error {
 	}
 	e.Message, e.Data = r.cl.red.str(e.Message), r.cl.red.bytes(e.Data)
 	e.Details = errorDetails(e.Data)
-	versionHint(e, r.cl.c.proto.version())
+	r.cl.c.proto.hint(e)
 	return e
 }
 
-// versionHint fills in e's Hint, and whether it matches
-// [ErrVersionMismatch], when e shows that the agent speaks another A2A
-// version than the client (version): a -32009, or to a v0.3 client a
-// -32601 with v1.0's typed details (a2a-go's v1.0 servers answer v0.3
-// method names so). To a v1.0 client a bare -32601 is only a hint: a v1.0
-// agent also sends one for a method it lacks.
-func versionHint(e *RPCError, version string) {
-	const (
-		toV10 = "the agent answers as an A2A v1.0 agent: make the client with WithProtocolVersion(ProtocolV10), or from its agent card with NewClientFromCard"
-		toV03 = "the agent refuses A2A v1.0: if it speaks v0.3, make the client with WithProtocolVersion(ProtocolV03), or from its agent card with NewClientFromCard"
-		mayV3 = "if the agent speaks A2A v0.3, make the client with WithProtocolVersion(ProtocolV03), or from its agent card with NewClientFromCard"
-	)
-	switch {
-	case version == ProtocolV03 && (e.Code == codeVersionNotSupported || e.Code == -32601 && len(e.Details) > 0):
-		e.Hint = toV10
-	case version == ProtocolV10 && e.Code == codeVersionNotSupported:
-		e.Hint = toV03
-	case version == ProtocolV10 && e.Code == -32601 && len(e.Details) == 0:
-		e.Hint = mayV3
-	}
-}
+// maxDetailsBytes bounds the data errorDetails decodes: encoding/json
+// takes tens of times its size for maps of tiny entries, and an error's
+// details are small.
+const maxDetailsBytes = 64 << 10
 
 // errorDetails decodes an error's data when it is A2A v1.0's array of
-// typed details; nil otherwise.
+// typed details, of at most maxDetailsBytes; nil otherwise.
 func errorDetails(data []byte) []ErrorDetail {
-	if len(data) == 0 || data[0] != '[' {
+	if len(data) == 0 || data[0] != '[' || len(data) > maxDetailsBytes {
 		return nil
 	}
 	var elems []json.RawMessage

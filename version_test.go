@@ -145,15 +145,21 @@ func TestClientFromCardVersion(t *testing.T) {
 		name            string
 		opts            []a2a.Option
 		version, tenant string
+		path            string // the endpoint's: an entry's URL with its own version
 		err             string
 	}{
-		{name: "card's choice", version: a2a.ProtocolV10, tenant: `"tenant":"acme"`},
-		{name: "own tenant", opts: []a2a.Option{a2a.WithTenant("other")}, version: a2a.ProtocolV10, tenant: `"tenant":"other"`},
-		{name: "v0.3 named", opts: []a2a.Option{a2a.WithProtocolVersion("0.3")}, version: a2a.ProtocolV03},
+		{name: "card's choice", version: a2a.ProtocolV10, tenant: `"tenant":"acme"`, path: "/v10"},
+		{name: "own tenant", opts: []a2a.Option{a2a.WithTenant("other")}, version: a2a.ProtocolV10, tenant: `"tenant":"other"`, path: "/v10"},
+		{name: "v0.3 named", opts: []a2a.Option{a2a.WithProtocolVersion("0.3")}, version: a2a.ProtocolV03, path: "/v03"},
 		{name: "v0.3 named with a tenant", opts: []a2a.Option{a2a.WithProtocolVersion("0.3"), a2a.WithTenant("x")}, err: "v1.0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fake{t: t, replies: []mockReply{rpcReply([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"no"}}`))}}
+			var path string
+			f := &fake{t: t, replies: []mockReply{{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+				path = r.URL.Path
+				w.Header().Set("Content-Type", "application/json")
+				w.Write([]byte(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32001,"message":"no"}}`))
+			}}}}
 			opts := append([]a2a.Option{a2a.WithHTTPClient(&http.Client{Transport: f.transport()})}, tc.opts...)
 			c, err := a2a.NewClientFromCard(&card, opts...)
 			if tc.err != "" {
@@ -172,6 +178,9 @@ func TestClientFromCardVersion(t *testing.T) {
 				t.Errorf("Tenant() %q; want %q", c.Tenant(), want)
 			}
 			c.GetTask(context.Background(), "t1")
+			if path != tc.path {
+				t.Errorf("endpoint path %q; want %q", path, tc.path)
+			}
 			sent := string(f.got[len(f.got)-1].raw)
 			if tc.tenant != "" && !strings.Contains(sent, tc.tenant) || tc.tenant == "" && strings.Contains(sent, "tenant") {
 				t.Errorf("sent %s; want tenant %q", sent, tc.tenant)
