@@ -90,9 +90,9 @@ func v10RoleName(r Role) string {
 // constants (unknown is TASK_STATE_UNSPECIFIED); ok is false for a state
 // v1.0 has no name for.
 func v10StateName(s TaskState) (string, bool) {
-	if m, _ := v03State(s); m.Known() {
+	if m, _ := canonicalState(s); m.Known() {
 		for _, name := range v10States {
-			if v, _ := v03State(TaskState(name)); v == m {
+			if v, _ := canonicalState(TaskState(name)); v == m {
 				return name, true
 			}
 		}
@@ -199,7 +199,7 @@ type listTasksRequest struct {
 // name for, and unknown (TASK_STATE_UNSPECIFIED, which as a filter means
 // any state).
 func (b v10) listTasks(req ListTasksRequest, historyLength *int) (callSpec, error) {
-	if m, _ := v03State(req.Status); m == TaskStateUnknown {
+	if m, _ := canonicalState(req.Status); m == TaskStateUnknown {
 		return callSpec{}, errors.New(`a2a: ListTasks: state unknown cannot filter (A2A v1.0's TASK_STATE_UNSPECIFIED means any state); leave Status "" for any`)
 	}
 	out := listTasksRequest{Tenant: b.tenant, ContextID: req.ContextID, PageToken: req.PageToken, HistoryLength: historyLength}

@@ -3,6 +3,7 @@ package a2a
 import (
 	"bytes"
 	"reflect"
+	"strings"
 )
 
 // Table-driven decoding, for any wire version's decoder: a table per wire
@@ -129,4 +130,35 @@ func taskResult(r *reply, t table[Task]) (*Task, error) {
 	}
 	task.raw = r.result[:len(r.result):len(r.result)]
 	return task, nil
+}
+
+// readTimestamp reads a timestamp: a string as it is, null as "", and any
+// other JSON value (a number of epoch seconds, say) as its text, with
+// invalid UTF-8 replaced by U+FFFD as in any string, so that the value
+// encodes and decodes back to itself.
+func readTimestamp(d *jsonReader) Timestamp {
+	switch d.peek() {
+	case '"', 'n':
+		return Timestamp(d.str())
+	}
+	return Timestamp(strings.ToValidUTF8(string(d.raw()), "\uFFFD"))
+}
+
+// readPartList reads a parts array with read, one version's part reader.
+// It grows as readList does; each part is charged for the value its
+// interface holds.
+func readPartList(d *jsonReader, readPart func(*jsonReader) Part) Parts {
+	out := Parts{}
+	if !d.array(reflect.TypeFor[Parts](), func() {
+		var ok bool
+		if out, ok = grow(d, out); !ok {
+			return
+		}
+		if p := readPart(d); p != nil && d.charge(int64(reflect.TypeOf(p).Size())) {
+			out = append(out, p)
+		}
+	}) {
+		return nil
+	}
+	return out
 }

@@ -287,3 +287,42 @@ func (m *Message) Text() string {
 func NewTextMessage(text string) Message {
 	return Message{Role: RoleUser, Parts: Parts{TextPart{Text: text}}}
 }
+
+// canonicalState returns the state constant for a received spelling, and the
+// spelling itself when it had to be mapped ("" otherwise). Every spelling
+// deployed servers use maps onto its constant: the v0.3 JSON names, the
+// proto enum names of v0.3's gRPC binding and of v1.0
+// ("TASK_STATE_INPUT_REQUIRED", "TASK_STATE_UNSPECIFIED" for unknown),
+// the British "cancelled" of v0.3's gRPC enum and older docs, and any of
+// these in another case or with "_" for "-". Anything else is kept as
+// received: a state this SDK does not know, never success.
+func canonicalState(s TaskState) (TaskState, string) {
+	if s.Known() || s == "" {
+		return s, ""
+	}
+	n := strings.ReplaceAll(strings.ToLower(string(s)), "_", "-")
+	n = strings.TrimPrefix(n, "task-state-")
+	switch n {
+	case "cancelled":
+		n = string(TaskStateCanceled)
+	case "unspecified":
+		n = string(TaskStateUnknown)
+	}
+	if m := TaskState(n); m.Known() {
+		return m, string(s)
+	}
+	return s, ""
+}
+
+// canonicalRole returns the v0.3 role for a received spelling, and the spelling
+// itself when it was a v1.0 one ("ROLE_AGENT") that had to be mapped (""
+// otherwise).
+func canonicalRole(r Role) (Role, string) {
+	switch r {
+	case "ROLE_USER":
+		return RoleUser, string(r)
+	case "ROLE_AGENT":
+		return RoleAgent, string(r)
+	}
+	return r, ""
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 )
 
 // The A2A v0.3 decoder: one table per wire object, naming each member once
@@ -161,30 +160,11 @@ func readPart(d *jsonReader) Part {
 // readParts reads a v0.3 parts array: nil for null, empty for [].
 func readParts(d *jsonReader) Parts { return readPartList(d, readPart) }
 
-// readPartList reads a parts array with read, one version's part reader.
-// It grows as readList does; each part is charged for the value its
-// interface holds.
-func readPartList(d *jsonReader, readPart func(*jsonReader) Part) Parts {
-	out := Parts{}
-	if !d.array(reflect.TypeFor[Parts](), func() {
-		var ok bool
-		if out, ok = grow(d, out); !ok {
-			return
-		}
-		if p := readPart(d); p != nil && d.charge(int64(reflect.TypeOf(p).Size())) {
-			out = append(out, p)
-		}
-	}) {
-		return nil
-	}
-	return out
-}
-
 var messageFields = newFields([]field[Message]{
 	{"kind", func(d *jsonReader, _ *Message) { d.skip() }}, // checked, where it matters, by kindOf
 	{"messageId", func(d *jsonReader, m *Message) { m.MessageID = d.str() }},
 	{"role", func(d *jsonReader, m *Message) {
-		m.Role, m.RawRole = v03Role(Role(d.strIn(string(RoleUser), string(RoleAgent), "ROLE_USER", "ROLE_AGENT")))
+		m.Role, m.RawRole = canonicalRole(Role(d.strIn(string(RoleUser), string(RoleAgent), "ROLE_USER", "ROLE_AGENT")))
 	}},
 	{"parts", func(d *jsonReader, m *Message) { m.Parts = readParts(d) }},
 	{"taskId", func(d *jsonReader, m *Message) { m.TaskID = d.str() }},
@@ -199,47 +179,10 @@ var knownStates = []string{string(TaskStateSubmitted), string(TaskStateWorking),
 	string(TaskStateAuthRequired), string(TaskStateCompleted), string(TaskStateCanceled), string(TaskStateFailed),
 	string(TaskStateRejected), string(TaskStateUnknown)}
 
-// v03State returns the v0.3 state for a received spelling, and the
-// spelling itself when it had to be mapped ("" otherwise). Every spelling
-// deployed servers use maps onto its constant: the v0.3 JSON names, the
-// proto enum names of v0.3's gRPC binding and of v1.0
-// ("TASK_STATE_INPUT_REQUIRED", "TASK_STATE_UNSPECIFIED" for unknown),
-// the British "cancelled" of v0.3's gRPC enum and older docs, and any of
-// these in another case or with "_" for "-". Anything else is kept as
-// received: a state this SDK does not know, never success.
-func v03State(s TaskState) (TaskState, string) {
-	if s.Known() || s == "" {
-		return s, ""
-	}
-	n := strings.ReplaceAll(strings.ToLower(string(s)), "_", "-")
-	n = strings.TrimPrefix(n, "task-state-")
-	switch n {
-	case "cancelled":
-		n = string(TaskStateCanceled)
-	case "unspecified":
-		n = string(TaskStateUnknown)
-	}
-	if m := TaskState(n); m.Known() {
-		return m, string(s)
-	}
-	return s, ""
-}
-
-// v03Role returns the v0.3 role for a received spelling, and the spelling
-// itself when it was a v1.0 one ("ROLE_AGENT") that had to be mapped (""
-// otherwise).
-func v03Role(r Role) (Role, string) {
-	switch r {
-	case "ROLE_USER":
-		return RoleUser, string(r)
-	case "ROLE_AGENT":
-		return RoleAgent, string(r)
-	}
-	return r, ""
-}
-
 var statusFields = newFields([]field[TaskStatus]{
-	{"state", func(d *jsonReader, s *TaskStatus) { s.State, s.RawState = v03State(TaskState(d.strIn(knownStates...))) }},
+	{"state", func(d *jsonReader, s *TaskStatus) {
+		s.State, s.RawState = canonicalState(TaskState(d.strIn(knownStates...)))
+	}},
 	{"message", func(d *jsonReader, s *TaskStatus) {
 		if !d.charge(int64(reflect.TypeFor[Message]().Size())) {
 			return
@@ -251,18 +194,6 @@ var statusFields = newFields([]field[TaskStatus]{
 	}},
 	{"timestamp", func(d *jsonReader, s *TaskStatus) { s.Timestamp = readTimestamp(d) }},
 })
-
-// readTimestamp reads a timestamp: a string as it is, null as "", and any
-// other JSON value (a number of epoch seconds, say) as its text, with
-// invalid UTF-8 replaced by U+FFFD as in any string, so that the value
-// encodes and decodes back to itself.
-func readTimestamp(d *jsonReader) Timestamp {
-	switch d.peek() {
-	case '"', 'n':
-		return Timestamp(d.str())
-	}
-	return Timestamp(strings.ToValidUTF8(string(d.raw()), "\uFFFD"))
-}
 
 var artifactFields = newFields([]field[Artifact]{
 	{"artifactId", func(d *jsonReader, a *Artifact) { a.ArtifactID = d.str() }},

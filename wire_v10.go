@@ -45,12 +45,12 @@ func readEnum(d *jsonReader, names []string) (name, mapped string) {
 }
 
 // v10State reads a v1.0 task state onto the SDK's constants: the
-// TASK_STATE_* names as [v03State] maps them (TASK_STATE_UNSPECIFIED is
+// TASK_STATE_* names as [canonicalState] maps them (TASK_STATE_UNSPECIFIED is
 // [TaskStateUnknown], never success), their numbers, and any other name
 // kept as received.
 func v10State(d *jsonReader) (TaskState, string) {
 	name, num := readEnum(d, v10States)
-	state, raw := v03State(TaskState(name))
+	state, raw := canonicalState(TaskState(name))
 	if num != "" {
 		raw = num
 	}
@@ -61,7 +61,7 @@ func v10State(d *jsonReader) (TaskState, string) {
 // [RoleUser] and [RoleAgent]; anything else is kept as received.
 func v10Role(d *jsonReader) (Role, string) {
 	name, num := readEnum(d, v10Roles)
-	role, raw := v03Role(Role(name))
+	role, raw := canonicalRole(Role(name))
 	if num != "" {
 		raw = num
 	}
