@@ -27,7 +27,7 @@
 //
 // For a gateway add [WithAPIKey], [WithWorkspace] and
 // [WithAgentID] or [WithAgentCode]; the selector goes into every request
-// body, tasks/get and tasks/cancel included.
+// body, get and cancel included, on either protocol version.
 //
 // # Protocol versions
 //
@@ -130,7 +130,7 @@
 //
 // # Polling
 //
-// [Client.WaitTask] polls tasks/get with backoff until the task is terminal
+// [Client.WaitTask] polls the task (tasks/get, GetTask on v1.0) with backoff until the task is terminal
 // (completed, failed, canceled, rejected) or interrupted (input-required,
 // auth-required), within an overall timeout and a maximum number of
 // attempts. Running out returns the last task and a [*PollError]. Answer an

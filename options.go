@@ -140,7 +140,8 @@ func WithHeader(name, value string) Option {
 }
 
 // WithAgentID puts "agent_id": id at the top level of every JSON-RPC request
-// body, tasks/get and tasks/cancel included, to select the agent behind a
+// body, tasks/get and tasks/cancel (GetTask, CancelTask on v1.0) included,
+// on either protocol version, to select the agent behind a
 // gateway. It cannot be combined with [WithAgentCode]. It returns an error
 // from NewClient when id is empty or holds a control character.
 func WithAgentID(id string) Option {
@@ -456,7 +457,9 @@ func RetrySend() CallOption {
 // Tenant sends tenant as the request's "tenant" for this call instead of
 // the client's ([WithTenant]); an empty tenant sends none. A2A v1.0 only:
 // on a v0.3 client a non-empty tenant makes the call fail before sending.
-// Every method that sends a request uses it.
+// Every method that sends a request uses it; CancelTask, Resubscribe,
+// GetAuthenticatedExtendedCard and the push-config methods use no other
+// call option.
 func Tenant(tenant string) CallOption {
 	return func(c *callConfig) error {
 		if tenant != "" && controlByte(tenant) {

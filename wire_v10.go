@@ -3,6 +3,7 @@ package a2a
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -68,30 +69,31 @@ func v10Role(d *jsonReader) (Role, string) {
 	return role, raw
 }
 
-// readInt32 reads a ProtoJSON int32: a number, or a string holding one.
+// readInt32 reads a ProtoJSON int32: a number, or a string holding one,
+// written as an integer or with an exponent or fraction that leaves it
+// whole ("1e2", "10.0"), as ProtoJSON readers accept.
 func readInt32(d *jsonReader) int {
-	if d.peek() == '"' {
-		s := d.str()
-		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
-		if err != nil {
-			d.mistyped(fmt.Sprintf("%s is not an integer", strconv.Quote(truncate(s, 20))))
-		}
-		return int(n)
-	}
-	if d.peek() == 'n' {
+	var text string
+	switch c := d.peek(); {
+	case c == '"':
+		text = strings.TrimSpace(d.str())
+	case c == 'n':
 		d.null()
 		return 0
-	}
-	c := d.peek()
-	if c != '-' && (c < '0' || c > '9') {
+	case c == '-' || c >= '0' && c <= '9':
+		text = string(d.skip())
+	default:
 		d.wrongType(reflect.TypeFor[int32]())
 		return 0
 	}
-	n, err := strconv.ParseInt(string(d.skip()), 10, 32)
-	if err != nil {
-		d.mistyped("not an int32")
+	if n, err := strconv.ParseInt(text, 10, 32); err == nil {
+		return int(n)
 	}
-	return int(n)
+	if f, err := strconv.ParseFloat(text, 64); err == nil && f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32 {
+		return int(f)
+	}
+	d.mistyped(fmt.Sprintf("%s is not an int32", strconv.Quote(truncate(text, 20))))
+	return 0
 }
 
 // partV10Names are the members of a v1.0 part: four content members, one
