@@ -783,3 +783,27 @@ func pushSchemesRow(name string, cfg a2a.TaskPushNotificationConfig, schemes ...
 		},
 		want: refused[error]("exactly one authentication scheme per push config")}
 }
+
+// TestV10TaskWithKind: a task with v0.3's "kind" inside a v1.0 reply (a
+// send's wrapper, a stream event, a ListTasks page) is refused as GetTask
+// refuses a bare one: its stored bytes would read back as v0.3.
+func TestV10TaskWithKind(t *testing.T) {
+	task := `{"id":"t1","kind":"task","status":{"state":3}}`
+	for _, tc := range []struct {
+		name, result string
+		call         func(ctx context.Context, c *a2a.Client) error
+	}{
+		{"send", `{"task":` + task + `}`, func(ctx context.Context, c *a2a.Client) error { _, err := c.SendText(ctx, "hi"); return err }},
+		{"get", task, func(ctx context.Context, c *a2a.Client) error { _, err := c.GetTask(ctx, "t1"); return err }},
+		{"list", `{"tasks":[` + task + `]}`, func(ctx context.Context, c *a2a.Client) error {
+			_, err := c.ListTasksPage(ctx, a2a.ListTasksRequest{})
+			return err
+		}},
+	} {
+		c, _ := newMock(t, []mockReply{rpcReply([]byte(`{"jsonrpc":"2.0","id":1,"result":` + tc.result + `}`))}, a2a.WithProtocolVersion(a2a.ProtocolV10))
+		err := tc.call(context.Background(), c)
+		if _, ok := err.(*a2a.ProtocolError); !ok || !errors.Is(err, a2a.ErrVersionMismatch) {
+			t.Errorf("%s: %v; want a *ProtocolError matching ErrVersionMismatch", tc.name, err)
+		}
+	}
+}

@@ -281,6 +281,9 @@ func TestMemoryBoundV10(t *testing.T) {
 		{"v1.0 extended card skills of {}", "extCard", `{"name":"a","skills":[` + flood("{}", size) + `]}`, "refused", false},
 		{"9 MiB: v1.0 ListTasks of honest tasks", "list+chunked", `{"tasks":[` + flood(honest, big) + `]}`, "ok", false},
 		{"9 MiB: v1.0 parts of {\"text\":\"a\"}", "get+chunked", parts(`{"text":"a"}`, big), "", false},
+		{"9 MiB: v1.0 parts with v0.3's kind", "get+chunked", parts(`{"kind":"text","text":""}`, big), "", false},
+		{"9 MiB: v1.0 parts of an unknown kind", "get+chunked", parts(`{"kind":"y"}`, big), "", false},
+		{"9 MiB: v1.0 kindless v0.3 file parts", "get+chunked", parts(`{"file":{"uri":"u"}}`, big), "", false},
 		{"9 MiB: v1.0 history of small messages", "get+chunked", task(`"history":[` + flood(`{"messageId":"m","role":2,"parts":[{"text":"a"}]}`, big) + `]`), "", false},
 	}, a2a.WithProtocolVersion(a2a.ProtocolV10))
 

@@ -445,7 +445,10 @@ func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	cfg.version = version
-	if cfg.tenant == "" && cfg.version == ProtocolV10 {
+	if cfg.tenant == "" && cfg.version == ProtocolV10 && in.Tenant != "" {
+		if err := checkHeaderValue("tenant of the card's interface", in.Tenant); err != nil {
+			return nil, err
+		}
 		cfg.tenant = in.Tenant
 	}
 	if cfg.tenant != "" && cfg.version != ProtocolV10 {

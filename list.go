@@ -3,6 +3,7 @@ package a2a
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"iter"
 	"time"
 )
@@ -123,18 +124,18 @@ func (c *Client) ListTasks(ctx context.Context, req ListTasksRequest, opts ...Ca
 const (
 	// maxEmptyPages is how many empty pages in a row may name a next one.
 	maxEmptyPages = 3
-	// maxSeenTokens is how many page tokens are remembered to catch a loop.
-	maxSeenTokens = 1024
 	// maxConfigPages bounds the pages of one task's push configs, which
 	// the client gathers into one slice.
 	maxConfigPages = 100
 )
 
-// pager guards a loop over pages: each next token must be new, at most
-// maxEmptyPages empty pages in a row may go on, and with limit > 0 at most
-// limit pages may be read.
+// pager guards a loop over pages: each next token must be new (tokens
+// are remembered by a 64-bit hash, 16 bytes a page however long they are),
+// at most maxEmptyPages empty pages in a row may go on, and with limit > 0
+// at most limit pages may be read.
 type pager struct {
-	seen          map[string]bool
+	seed          maphash.Seed
+	seen          map[uint64]bool
 	read, empties int
 }
 
@@ -147,17 +148,18 @@ func (p *pager) next(rep *reply, items int, next string, limit int) error {
 	} else {
 		p.empties = 0
 	}
+	if p.seen == nil {
+		p.seed, p.seen = maphash.MakeSeed(), map[uint64]bool{}
+	}
+	h := maphash.String(p.seed, next)
 	switch {
-	case p.seen[next]:
+	case p.seen[h]:
 		return rep.fault("nextPageToken repeats a page already read", nil)
 	case p.empties > maxEmptyPages:
 		return rep.fault(fmt.Sprintf("%d empty pages in a row, each naming another", p.empties), nil)
 	case limit > 0 && p.read >= limit:
 		return rep.fault(fmt.Sprintf("more than %d pages", limit), nil)
 	}
-	if p.seen == nil || len(p.seen) >= maxSeenTokens {
-		p.seen = map[string]bool{}
-	}
-	p.seen[next] = true
+	p.seen[h] = true
 	return nil
 }

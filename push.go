@@ -119,8 +119,9 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 // DeleteTaskPushNotificationConfig removes a task's webhook config with
 // tasks/pushNotificationConfig/delete (A2A v0.3 §7.8;
 // DeleteTaskPushNotificationConfig in A2A v1.0). The agent's "result": null
-// is success, and so are {} and a reply without "result" (a2a-go sends
-// one, on v0.3 and v1.0, against JSON-RPC 2.0 §5). Errors: as
+// is success, and so are {} (any object) and a reply without "result"
+// (a2a-go sends one, on v0.3 and v1.0, against JSON-RPC 2.0 §5); another
+// result is a *[ProtocolError]. Errors: as
 // [Client.SetTaskPushNotificationConfig], and an error for an empty task
 // or config id.
 func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, configID string, opts ...CallOption) error {
@@ -131,6 +132,11 @@ func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, c
 	if taskID == "" || configID == "" {
 		return errors.New("a2a: DeleteTaskPushNotificationConfig needs a task id and a config id")
 	}
-	_, err = c.invoke(ctx, b.deletePushConfig(taskID, configID))
+	rep, err := c.invoke(ctx, b.deletePushConfig(taskID, configID))
+	if err == nil && !isNull(rep.result) && rep.result[0] != '{' {
+		// null, {} (google.protobuf.Empty) or none: anything else is not
+		// an answer to a delete.
+		return rep.fault("result of a delete is neither null nor an object", nil)
+	}
 	return err
 }

@@ -1,6 +1,9 @@
 package a2a
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Push notification configs in A2A v1.0: one flat object
 // (TaskPushNotificationConfig) where v0.3 nested a PushNotificationConfig,
@@ -14,6 +17,7 @@ type pushConfigV10 struct {
 	Tenant         string       `json:"tenant,omitempty"`
 	ID             string       `json:"id,omitempty"`
 	TaskID         string       `json:"taskId,omitempty"`
+	TaskIDProto    string       `json:"task_id,omitempty"` // the proto's name, read, never sent
 	URL            string       `json:"url"`
 	Token          string       `json:"token,omitempty"`
 	Authentication *authInfoV10 `json:"authentication,omitempty"`
@@ -70,7 +74,7 @@ func (b v10) getPushConfig(taskID, configID string) (callSpec, error) {
 		return callSpec{}, errConfigID
 	}
 	return callSpec{method: methodGetPushConfigV10, params: pushRequest{Tenant: b.tenant, TaskID: taskID, ID: configID},
-		class: retryIdempotent, needs: capPush, taskID: taskID}, nil
+		class: retryIdempotent, needs: capPush, taskID: taskID, configID: configID}, nil
 }
 
 func (b v10) listPushConfigs(taskID, pageToken string) callSpec {
@@ -96,15 +100,24 @@ func (v10) pushConfig(r *reply) (*TaskPushNotificationConfig, error) {
 }
 
 // check returns a *ProtocolError for a config that is not about the task
-// asked about, or has no webhook URL (REQUIRED in v1.0: a config without
+// asked about, not the config a get asked for, or has no webhook URL (REQUIRED in v1.0: a config without
 // one, such as v0.3's {"taskId": …, "pushNotificationConfig": {…}}, would
 // otherwise read as a webhook of nowhere).
-func (p pushConfigV10) check(r *reply) error {
+func (p *pushConfigV10) check(r *reply) error {
+	switch {
+	case p.TaskID == "":
+		p.TaskID = p.TaskIDProto
+	case p.TaskIDProto != "" && p.TaskIDProto != p.TaskID:
+		return r.fault(`member "task_id" appears twice in one object, as "taskId" and "task_id"`, nil)
+	}
 	if err := r.sameTask(p.TaskID, false); err != nil {
 		return err
 	}
 	if p.URL == "" {
 		return r.fault(`push config has no "url"`, nil)
+	}
+	if want := r.cl.spec.configID; want != "" && p.ID != want {
+		return r.fault(fmt.Sprintf("push config %s is not %s, the config asked for", r.cl.red.quote(p.ID), r.cl.red.quote(want)), nil)
 	}
 	return nil
 }
@@ -113,6 +126,9 @@ func (p pushConfigV10) check(r *reply) error {
 type pushConfigList struct {
 	Configs       []pushConfigV10 `json:"configs"`
 	NextPageToken string          `json:"nextPageToken"`
+	// The proto's name, which ProtoJSON readers take too: a page token
+	// missed would end the list early, silently.
+	NextPageTokenProto string `json:"next_page_token,omitempty"`
 }
 
 // pushConfigs reads one page of configs and the next page's token.
@@ -128,5 +144,12 @@ func (v10) pushConfigs(r *reply) ([]TaskPushNotificationConfig, string, error) {
 		}
 		out = append(out, p.public())
 	}
-	return out, page.NextPageToken, nil
+	next := page.NextPageToken
+	switch {
+	case next == "":
+		next = page.NextPageTokenProto
+	case page.NextPageTokenProto != "" && page.NextPageTokenProto != next:
+		return nil, "", r.fault(`member "next_page_token" appears twice in one object, as "nextPageToken" and "next_page_token"`, nil)
+	}
+	return out, next, nil
 }

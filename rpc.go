@@ -45,8 +45,9 @@ type callSpec struct {
 	// (a2a-go v0.3.15 sends one for tasks/pushNotificationConfig/delete).
 	nullResult bool
 	// taskID is the task the call is about ("" when none is named): a
-	// result or event about another task is a *ProtocolError.
-	taskID string
+	// result or event about another task is a *ProtocolError. configID
+	// is the push config a get asks for, where the version names one.
+	taskID, configID string
 	// needs is the agent card capability the call needs; a client that
 	// knows a card ruling it out refuses the call before sending.
 	needs capability

@@ -1,7 +1,9 @@
 package a2a
 
 import (
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -206,43 +208,60 @@ func readPartV10(d *jsonReader) Part {
 		return UnknownPart{Raw: raw}
 	}
 	start := d.pos
-	var p partV10
-	var part Part
-	err := d.soft(func() {
-		d.object(partV10Names, nil, func(i int) { p.read(d, i) })
-		if d.syntax == nil {
-			part = p.part(d, d.buf[start:d.pos:d.pos])
-		}
-	})
-	switch {
-	case d.syntax != nil:
-		return nil
-	case !p.kind && (!p.file || p.n > 0):
-		if err != nil {
-			d.setMistype(err)
+	// A part with "kind" is read by v0.3's rules first, and only once
+	// when they take it: a quick look for the name builds nothing.
+	v03 := func() (Part, error) {
+		var part Part
+		err := d.soft(func() { part = readPart(d) })
+		return part, err
+	}
+	var err03 error
+	tried := false
+	if look := (shapeScan{b: d.buf, i: start}); look.hasKind() && !look.bad {
+		var part Part
+		part, err03 = v03()
+		switch {
+		case d.syntax != nil:
 			return nil
+		case err03 == nil && part != nil:
+			return part
 		}
-		return part
+		d.pos, tried = start, true
 	}
-	end := d.pos
-	d.pos = start
-	var v03 Part
-	err03 := d.soft(func() { v03 = readPart(d) })
-	switch {
-	case d.syntax != nil:
+	var p partV10
+	err := d.soft(func() { d.object(partV10Names, nil, func(i int) { p.read(d, i) }) })
+	if d.syntax != nil {
 		return nil
-	case err03 == nil && v03 != nil:
-		return v03
+	}
+	raw := d.buf[start:d.pos:d.pos]
+	switch {
 	case p.kind && err == nil && p.n == 1:
-		d.pos = end
-		return part
+		return p.part(d, raw) // v0.3 refused it; v1.0 takes it, the kind an unknown member
+	case (p.kind || p.file && p.n == 0) && !tried:
+		// v0.3's members the look missed ("kind" escaped), or a kindless
+		// v0.3 file part: read as v0.3 reads it.
+		end := d.pos
+		d.pos = start
+		part, e := v03()
+		if d.syntax == nil && e == nil && part != nil {
+			return part
+		}
+		d.pos, err03 = end, e
+		fallthrough
+	case p.kind || p.file && p.n == 0:
+		if d.syntax == nil {
+			d.setMistype(cmp.Or(err03, err, errPartUnread))
+		}
+		return nil
+	case err != nil:
+		d.setMistype(err)
+		return nil
 	}
-	if err03 == nil {
-		err03 = err
-	}
-	d.setMistype(err03)
-	return nil
+	return p.part(d, raw)
 }
+
+// errPartUnread is the error of a part neither version's rules read.
+var errPartUnread = errors.New("part is neither an A2A v0.3 nor an A2A v1.0 part")
 
 func readPartsV10(d *jsonReader) Parts { return readPartList(d, readPartV10) }
 
@@ -361,7 +380,13 @@ var artifactV10Fields = newV10Fields([]field[Artifact]{
 	{"extensions", func(d *jsonReader, a *Artifact) { a.Extensions = d.strs() }},
 })
 
+// errKindInV10Task is the error of a v1.0 task with "kind", v0.3's
+// discriminator: its bytes would be read back as v0.3 (Task.UnmarshalJSON),
+// and v1.0 has no such member.
+var errKindInV10Task = fmt.Errorf(`task has "kind", an A2A v0.3 member: %w`, ErrVersionMismatch)
+
 var taskV10Fields = newV10Fields([]field[Task]{
+	{"kind", func(d *jsonReader, _ *Task) { d.skip(); d.setMistype(errKindInV10Task) }},
 	{"id", func(d *jsonReader, t *Task) { t.ID = d.str() }},
 	{"contextId", func(d *jsonReader, t *Task) { t.ContextID = d.str() }},
 	{"status", func(d *jsonReader, t *Task) { readStatusV10(d, &t.Status) }},
@@ -394,6 +419,11 @@ var listTasksV10Fields = newV10Fields([]field[ListTasksResponse]{
 		d.array(reflect.TypeFor[[]Task](), func() {
 			var ok bool
 			if l.Tasks, ok = grow(d, l.Tasks); !ok || !d.charge(int64(reflect.TypeFor[Task]().Size())) {
+				return
+			}
+			if d.peek() == 'n' {
+				d.null()
+				d.mistyped("a task is null")
 				return
 			}
 			start := d.pos
