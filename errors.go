@@ -446,6 +446,8 @@ type UnsupportedByVersionError struct {
 	Method, Version string
 }
 
+// Error names the call and the version, and what to set, e.g. "a2a:
+// ListTasks is not in A2A v0.3, which this client speaks; …".
 func (e *UnsupportedByVersionError) Error() string {
 	return fmt.Sprintf("a2a: %s is not in A2A v%s, which this client speaks; an agent that speaks v1.0 takes it (WithProtocolVersion(ProtocolV10), or NewClientFromCard)", e.Method, e.Version)
 }

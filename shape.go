@@ -1,5 +1,7 @@
 package a2a
 
+import "bytes"
+
 // Telling stored bytes apart by version, for the UnmarshalJSON methods of
 // Task and Message: the client knows the version of every reply it reads,
 // but bytes handed to json.Unmarshal carry no version. What MarshalJSON
@@ -11,11 +13,17 @@ package a2a
 // agent the v0.3 client read by shape) as the v0.3 one does: their states
 // and roles in either spelling, their parts by their kinds.
 //
-// It looks at top-level member names only and skips values without
+// Bytes without the text "kind" anywhere are v1.0's at once; others are
+// looked at member name by member name at the top, values skipped without
 // validating them, so it costs a small part of the decoding that follows,
 // which validates everything and reports what is malformed. Input that is
-// not an object is left to the v0.3 reader.
+// not an object is left to the v0.3 reader. (A "kind" spelled with
+// escapes is missed here; the v1.0 reading stops at it and the bytes are
+// read again as v0.3: unmarshalStored.)
 func v10Stored(b []byte) bool {
+	if !bytes.Contains(b, []byte(`"kind"`)) {
+		return true // no "kind" anywhere: found at memory speed, the v1.0 case
+	}
 	s := shapeScan{b: b}
 	return !s.hasKind() && !s.bad
 }

@@ -1,6 +1,9 @@
 package a2a
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestV10Stored: stored bytes are read as v0.3 when they have a "kind" at
 // their top, else as v1.0, told from member names alone.
@@ -19,14 +22,37 @@ func TestV10Stored(t *testing.T) {
 		{"kind inside the status is not the task's", top(`{"id":"t","status":{"kind":"x","state":"TASK_STATE_FAILED"}}`), true},
 		{"kind inside data is not the task's", top(`{"id":"t","artifacts":[{"parts":[{"data":{"kind":"x"}}]}]}`), true},
 		{"kind as a string value", top(`{"id":"kind","note":"\"kind\":1"}`), true},
-		{"not an object", top(`[1]`), false},
-		{"truncated", top(`{"id":"t","status":{"state":"TASK_STATE_COMPL`), false},
-		{"a key without a colon", top(`{"id" "t"}`), false},
+		// Without the text "kind" the bytes go to the v1.0 reader, which
+		// reports malformed input as the v0.3 one does.
+		{"not an object, no kind", top(`[1]`), true},
+		{"not an object", top(`["kind"]`), false},
+		{"truncated", top(`{"id":"t","status":{"state":"TASK_STATE_COMPL`), true},
+		{"truncated after a kind inside", top(`{"id":"t","status":{"message":{"kind":"message"`), false},
+		{"a key without a colon", top(`{"id" "t","x":"kind"}`), false},
 		{"v0.3 message", top(`{"kind":"message","role":"user","parts":[]}`), false},
 		{"v1.0 message", top(`{"role":"ROLE_USER","parts":[{"text":"hi"}]}`), true},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s: v1.0 %v; want %v", tc.name, tc.got, tc.want)
 		}
+	}
+}
+
+// TestStoredEscapedKind: a "kind" the look misses (spelled with an escape)
+// stops the v1.0 reading, and the bytes are read again as v0.3.
+func TestStoredEscapedKind(t *testing.T) {
+	b := []byte(`{"id":"t","status":{"state":"completed"},"history":[{"role":2,"parts":[]}],"\u006bind":"task"}`)
+	if !v10Stored(b) {
+		t.Fatal("the look found the escaped kind; this test needs it missed")
+	}
+	var task Task
+	err := task.UnmarshalJSON(b)
+	// The v0.3 reader refuses v1.0's role number: the bytes went to it.
+	if err == nil || !strings.Contains(err.Error(), "history[0].role") {
+		t.Errorf("got %+v, %v; want the v0.3 reader's error for the numeric role", task, err)
+	}
+	b = []byte(`{"id":"t","status":{"state":"completed"},"\u006bind":"task"}`)
+	if err := task.UnmarshalJSON(b); err != nil || task.ID != "t" || task.Status.State != TaskStateCompleted {
+		t.Errorf("got %+v, %v", task, err)
 	}
 }

@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"bytes"
+	"errors"
 	"reflect"
 	"strings"
 )
@@ -85,14 +86,38 @@ func decodeWhole[T any](b []byte, read func(*jsonReader, *T) bool, v *T, exact b
 // matched exactly, and sets *v to it only when it decoded whole; it
 // returns the copy, which the raw members share.
 func unmarshalExact[T any](b []byte, read func(*jsonReader, *T) bool, v *T) ([]byte, error) {
+	return unmarshalStored(b, read, nil, v)
+}
+
+// errStoredV03 stops a v1.0 table reading stored bytes at a top-level
+// "kind": the bytes are v0.3's (stopAtKind).
+var errStoredV03 = errors.New("a2a: A2A v0.3 bytes")
+
+// unmarshalStored is unmarshalExact for bytes of either version: read, a
+// v1.0 table, first; when it stops at a v0.3 "kind" (errStoredV03),
+// v03 over the same copy. What MarshalJSON writes, and every task or
+// message a Caoliao agent sends, has its "kind" first, so the first read
+// stops at once.
+func unmarshalStored[T any](b []byte, read, v03 func(*jsonReader, *T) bool, v *T) ([]byte, error) {
 	own := bytes.Clone(b)
 	own = own[:len(own):len(own)]
 	out := new(T)
-	if err := decodeWhole(own, read, out, true); err != nil {
+	err := decodeWhole(own, read, out, true)
+	if err == errStoredV03 && v03 != nil {
+		*out = *new(T)
+		err = decodeWhole(own, v03, out, true)
+	}
+	if err != nil {
 		return nil, err
 	}
 	*v = *out
 	return own, nil
+}
+
+// stopAtKind is the reader of a top-level "kind" in a v1.0 table used on
+// stored bytes (unmarshalStored): it stops the reading with errStoredV03.
+func stopAtKind[T any](d *jsonReader, _ *T) {
+	d.heavy, d.syntax, d.pos = errStoredV03, errStoredV03, len(d.buf)
 }
 
 // decodeResult decodes a result with table t; what names it in errors

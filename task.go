@@ -209,9 +209,9 @@ func (t Task) MarshalJSON() ([]byte, error) {
 func (t *Task) UnmarshalJSON(b []byte) error {
 	read := taskFields.decode
 	if v10Stored(b) {
-		read = taskV10Fields.decode
+		read = taskStoredFields.decode
 	}
-	raw, err := unmarshalExact(b, read, t)
+	raw, err := unmarshalStored(b, read, taskFields.decode, t)
 	if err == nil {
 		t.raw = raw
 	}
@@ -263,9 +263,9 @@ type Message struct {
 func (m *Message) UnmarshalJSON(b []byte) error {
 	read := messageFields.decode
 	if v10Stored(b) {
-		read = messageV10Fields.decode
+		read = messageStoredFields.decode
 	}
-	_, err := unmarshalExact(b, read, m)
+	_, err := unmarshalStored(b, read, messageFields.decode, m)
 	return err
 }
 

@@ -198,7 +198,8 @@ func (p *partV10) part(d *jsonReader, raw json.RawMessage) Part {
 // v1.0 has none). So a part the client returns reads the same again from
 // what [Parts.MarshalJSON] writes, which is v0.3's JSON, and the v0.3
 // parts of stored bytes that Task.UnmarshalJSON hands to this decoder (a
-// task without its "kind", v10Stored) read as the v0.3 decoder reads them.
+// task without its "kind", unmarshalStored) read as the v0.3 decoder reads
+// them.
 func readPartV10(d *jsonReader) Part {
 	if d.peek() != '{' {
 		raw := d.raw()
@@ -208,56 +209,36 @@ func readPartV10(d *jsonReader) Part {
 		return UnknownPart{Raw: raw}
 	}
 	start := d.pos
-	// A part with "kind" is read by v0.3's rules first, and only once
-	// when they take it: a quick look for the name builds nothing.
-	v03 := func() (Part, error) {
-		var part Part
-		err := d.soft(func() { part = readPart(d) })
-		return part, err
-	}
-	var err03 error
-	tried := false
-	if look := (shapeScan{b: d.buf, i: start}); look.hasKind() && !look.bad {
-		var part Part
-		part, err03 = v03()
-		switch {
-		case d.syntax != nil:
-			return nil
-		case err03 == nil && part != nil:
-			return part
-		}
-		d.pos, tried = start, true
-	}
 	var p partV10
 	err := d.soft(func() { d.object(partV10Names, nil, func(i int) { p.read(d, i) }) })
 	if d.syntax != nil {
 		return nil
 	}
 	raw := d.buf[start:d.pos:d.pos]
-	switch {
-	case p.kind && err == nil && p.n == 1:
-		return p.part(d, raw) // v0.3 refused it; v1.0 takes it, the kind an unknown member
-	case (p.kind || p.file && p.n == 0) && !tried:
-		// v0.3's members the look missed ("kind" escaped), or a kindless
-		// v0.3 file part: read as v0.3 reads it.
-		end := d.pos
-		d.pos = start
-		part, e := v03()
-		if d.syntax == nil && e == nil && part != nil {
-			return part
+	if !p.kind && (!p.file || p.n > 0) { // a v1.0 part
+		if err != nil {
+			d.setMistype(err)
+			return nil
 		}
-		d.pos, err03 = end, e
-		fallthrough
-	case p.kind || p.file && p.n == 0:
-		if d.syntax == nil {
-			d.setMistype(cmp.Or(err03, err, errPartUnread))
-		}
-		return nil
-	case err != nil:
-		d.setMistype(err)
-		return nil
+		return p.part(d, raw)
 	}
-	return p.part(d, raw)
+	// v0.3's members: read again, as v0.3 reads the part. Nothing was
+	// built from the first reading but its strings (charged, as these).
+	end := d.pos
+	d.pos = start
+	var v03 Part
+	err03 := d.soft(func() { v03 = readPart(d) })
+	switch {
+	case d.syntax != nil:
+		return nil
+	case err03 == nil && v03 != nil:
+		return v03
+	case p.kind && err == nil && p.n == 1:
+		d.pos = end
+		return p.part(d, raw) // v0.3 refused it; v1.0 takes it, the kind an unknown member
+	}
+	d.setMistype(cmp.Or(err03, err, errPartUnread))
+	return nil
 }
 
 // errPartUnread is the error of a part neither version's rules read.
@@ -325,7 +306,13 @@ func snakeCase(s string) string {
 	return b.String()
 }
 
-var messageV10Fields = newV10Fields([]field[Message]{
+var messageV10Fields = newV10Fields(messageV10Members)
+
+// messageStoredFields reads a stored message (Message.UnmarshalJSON): a
+// v0.3 one stops at its "kind".
+var messageStoredFields = newV10Fields(append(messageV10Members, field[Message]{"kind", stopAtKind[Message]}))
+
+var messageV10Members = []field[Message]{
 	{"messageId", func(d *jsonReader, m *Message) { m.MessageID = d.str() }},
 	{"role", func(d *jsonReader, m *Message) { m.Role, m.RawRole = v10Role(d) }},
 	{"parts", func(d *jsonReader, m *Message) { m.Parts = readPartsV10(d) }},
@@ -334,7 +321,7 @@ var messageV10Fields = newV10Fields([]field[Message]{
 	{"referenceTaskIds", func(d *jsonReader, m *Message) { m.ReferenceTaskIDs = d.strs() }},
 	{"extensions", func(d *jsonReader, m *Message) { m.Extensions = d.strs() }},
 	{"metadata", func(d *jsonReader, m *Message) { m.Metadata = d.raw() }},
-})
+}
 
 // readStatusV10 reads a TaskStatus. ProtoJSON leaves out an enum that
 // holds its first value, so a status without a state (or with a null one)
@@ -385,15 +372,21 @@ var artifactV10Fields = newV10Fields([]field[Artifact]{
 // and v1.0 has no such member.
 var errKindInV10Task = fmt.Errorf(`task has "kind", an A2A v0.3 member: %w`, ErrVersionMismatch)
 
-var taskV10Fields = newV10Fields([]field[Task]{
-	{"kind", func(d *jsonReader, _ *Task) { d.skip(); d.setMistype(errKindInV10Task) }},
+var taskV10Fields = newV10Fields(append(taskV10Members,
+	field[Task]{"kind", func(d *jsonReader, _ *Task) { d.skip(); d.setMistype(errKindInV10Task) }}))
+
+// taskStoredFields reads a stored task (Task.UnmarshalJSON): a v0.3 one
+// stops at its "kind".
+var taskStoredFields = newV10Fields(append(taskV10Members, field[Task]{"kind", stopAtKind[Task]}))
+
+var taskV10Members = []field[Task]{
 	{"id", func(d *jsonReader, t *Task) { t.ID = d.str() }},
 	{"contextId", func(d *jsonReader, t *Task) { t.ContextID = d.str() }},
 	{"status", func(d *jsonReader, t *Task) { readStatusV10(d, &t.Status) }},
 	{"history", func(d *jsonReader, t *Task) { t.History = readList(d, messageV10Fields) }},
 	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readList(d, artifactV10Fields) }},
 	{"metadata", func(d *jsonReader, t *Task) { t.Metadata = d.raw() }},
-})
+}
 
 var statusEventV10Fields = newV10Fields([]field[TaskStatusUpdateEvent]{
 	{"taskId", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.TaskID = d.str() }},
