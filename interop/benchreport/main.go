@@ -210,7 +210,7 @@ func main() {
 		}
 	}
 
-	p("\n## Targets\n\nThe architecture issue's: `Stored` (3 KB, 1 MiB DataPart, 200 artifacts) within 1.3× the floor's time and 1.5× its bytes; `GetTask` round trips on the same shapes within 1.10× the floor's time and 1.25× its allocations; nothing slower than before.\n\n| target | met | figure |\n|---|---|---|\n")
+	p("\n## Targets\n\nThe architecture issue's, for A2A v0.3 and (the v1.0 issue) the same tasks in A2A v1.0 (`-v1.0`): `Stored` (3 KB, 1 MiB DataPart, 200 artifacts) within 1.3× the floor's time and 1.5× its bytes; `GetTask` round trips on the same shapes within 1.10× the floor's time and 1.25× its allocations; nothing slower than before.\n\n| target | met | figure |\n|---|---|---|\n")
 	slices.SortStableFunc(targets, func(a, b target) int {
 		switch {
 		case !a.ok && b.ok:
