@@ -187,3 +187,53 @@ func readPartList(d *jsonReader, readPart func(*jsonReader) Part) Parts {
 	}
 	return out
 }
+
+// The members both versions' tables share, each version giving how it
+// reads what it spells its own way (roles, states, parts) and the table
+// of what they hold.
+
+// messageMembers are a Message's members: role and parts read as the
+// version reads them.
+func messageMembers(role func(*jsonReader) (Role, string), parts func(*jsonReader) Parts) []field[Message] {
+	return []field[Message]{
+		{"messageId", func(d *jsonReader, m *Message) { m.MessageID = d.str() }},
+		{"role", func(d *jsonReader, m *Message) { m.Role, m.RawRole = role(d) }},
+		{"parts", func(d *jsonReader, m *Message) { m.Parts = parts(d) }},
+		{"taskId", func(d *jsonReader, m *Message) { m.TaskID = d.str() }},
+		{"contextId", func(d *jsonReader, m *Message) { m.ContextID = d.str() }},
+		{"referenceTaskIds", func(d *jsonReader, m *Message) { m.ReferenceTaskIDs = d.strs() }},
+		{"extensions", func(d *jsonReader, m *Message) { m.Extensions = d.strs() }},
+		{"metadata", func(d *jsonReader, m *Message) { m.Metadata = d.raw() }},
+	}
+}
+
+// statusMembers are a TaskStatus's members: the state read as the
+// version reads it, the message with its table.
+func statusMembers(state func(*jsonReader) (TaskState, string), messages table[Message]) []field[TaskStatus] {
+	return []field[TaskStatus]{
+		{"state", func(d *jsonReader, s *TaskStatus) { s.State, s.RawState = state(d) }},
+		{"message", func(d *jsonReader, s *TaskStatus) {
+			if !d.charge(int64(reflect.TypeFor[Message]().Size())) {
+				return
+			}
+			var m Message
+			if messages.decode(d, &m) {
+				s.Message = &m
+			}
+		}},
+		{"timestamp", func(d *jsonReader, s *TaskStatus) { s.Timestamp = readTimestamp(d) }},
+	}
+}
+
+// artifactMembers are an Artifact's members, its parts read as the
+// version reads them.
+func artifactMembers(parts func(*jsonReader) Parts) []field[Artifact] {
+	return []field[Artifact]{
+		{"artifactId", func(d *jsonReader, a *Artifact) { a.ArtifactID = d.str() }},
+		{"name", func(d *jsonReader, a *Artifact) { a.Name = d.str() }},
+		{"description", func(d *jsonReader, a *Artifact) { a.Description = d.str() }},
+		{"parts", func(d *jsonReader, a *Artifact) { a.Parts = parts(d) }},
+		{"metadata", func(d *jsonReader, a *Artifact) { a.Metadata = d.raw() }},
+		{"extensions", func(d *jsonReader, a *Artifact) { a.Extensions = d.strs() }},
+	}
+}

@@ -160,49 +160,27 @@ func readPart(d *jsonReader) Part {
 // readParts reads a v0.3 parts array: nil for null, empty for [].
 func readParts(d *jsonReader) Parts { return readPartList(d, readPart) }
 
-var messageFields = newFields([]field[Message]{
-	{"kind", func(d *jsonReader, _ *Message) { d.skip() }}, // checked, where it matters, by kindOf
-	{"messageId", func(d *jsonReader, m *Message) { m.MessageID = d.str() }},
-	{"role", func(d *jsonReader, m *Message) {
-		m.Role, m.RawRole = canonicalRole(Role(d.strIn(string(RoleUser), string(RoleAgent), "ROLE_USER", "ROLE_AGENT")))
-	}},
-	{"parts", func(d *jsonReader, m *Message) { m.Parts = readParts(d) }},
-	{"taskId", func(d *jsonReader, m *Message) { m.TaskID = d.str() }},
-	{"contextId", func(d *jsonReader, m *Message) { m.ContextID = d.str() }},
-	{"referenceTaskIds", func(d *jsonReader, m *Message) { m.ReferenceTaskIDs = d.strs() }},
-	{"extensions", func(d *jsonReader, m *Message) { m.Extensions = d.strs() }},
-	{"metadata", func(d *jsonReader, m *Message) { m.Metadata = d.raw() }},
-})
+var messageFields = newFields(append(messageMembers(readRoleV03, readParts),
+	field[Message]{"kind", func(d *jsonReader, _ *Message) { d.skip() }})) // checked, where it matters, by kindOf
+
+// readRoleV03 reads a v0.3 role; v1.0's names are mapped too.
+func readRoleV03(d *jsonReader) (Role, string) {
+	return canonicalRole(Role(d.strIn(string(RoleUser), string(RoleAgent), "ROLE_USER", "ROLE_AGENT")))
+}
 
 // knownStates are the nine v0.3 state spellings, for the decoder.
 var knownStates = []string{string(TaskStateSubmitted), string(TaskStateWorking), string(TaskStateInputRequired),
 	string(TaskStateAuthRequired), string(TaskStateCompleted), string(TaskStateCanceled), string(TaskStateFailed),
 	string(TaskStateRejected), string(TaskStateUnknown)}
 
-var statusFields = newFields([]field[TaskStatus]{
-	{"state", func(d *jsonReader, s *TaskStatus) {
-		s.State, s.RawState = canonicalState(TaskState(d.strIn(knownStates...)))
-	}},
-	{"message", func(d *jsonReader, s *TaskStatus) {
-		if !d.charge(int64(reflect.TypeFor[Message]().Size())) {
-			return
-		}
-		var m Message
-		if messageFields.decode(d, &m) {
-			s.Message = &m
-		}
-	}},
-	{"timestamp", func(d *jsonReader, s *TaskStatus) { s.Timestamp = readTimestamp(d) }},
-})
+var statusFields = newFields(statusMembers(readStateV03, messageFields))
 
-var artifactFields = newFields([]field[Artifact]{
-	{"artifactId", func(d *jsonReader, a *Artifact) { a.ArtifactID = d.str() }},
-	{"name", func(d *jsonReader, a *Artifact) { a.Name = d.str() }},
-	{"description", func(d *jsonReader, a *Artifact) { a.Description = d.str() }},
-	{"parts", func(d *jsonReader, a *Artifact) { a.Parts = readParts(d) }},
-	{"metadata", func(d *jsonReader, a *Artifact) { a.Metadata = d.raw() }},
-	{"extensions", func(d *jsonReader, a *Artifact) { a.Extensions = d.strs() }},
-})
+// readStateV03 reads a v0.3 state; other spellings are mapped too.
+func readStateV03(d *jsonReader) (TaskState, string) {
+	return canonicalState(TaskState(d.strIn(knownStates...)))
+}
+
+var artifactFields = newFields(artifactMembers(readParts))
 
 var taskFields = newFields([]field[Task]{
 	{"kind", func(d *jsonReader, _ *Task) { d.strIn(kindTask) }},

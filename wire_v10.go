@@ -51,24 +51,21 @@ func readEnum(d *jsonReader, names []string) (name, mapped string) {
 // TASK_STATE_* names as [canonicalState] maps them (TASK_STATE_UNSPECIFIED is
 // [TaskStateUnknown], never success), their numbers, and any other name
 // kept as received.
-func v10State(d *jsonReader) (TaskState, string) {
-	name, num := readEnum(d, v10States)
-	state, raw := canonicalState(TaskState(name))
-	if num != "" {
-		raw = num
-	}
-	return state, raw
-}
+func v10State(d *jsonReader) (TaskState, string) { return v10Enum(d, v10States, canonicalState) }
 
 // v10Role reads a v1.0 role: ROLE_USER and ROLE_AGENT (or 1 and 2) are
 // [RoleUser] and [RoleAgent]; anything else is kept as received.
-func v10Role(d *jsonReader) (Role, string) {
-	name, num := readEnum(d, v10Roles)
-	role, raw := canonicalRole(Role(name))
+func v10Role(d *jsonReader) (Role, string) { return v10Enum(d, v10Roles, canonicalRole) }
+
+// v10Enum reads an enum by readEnum and maps it with canon, keeping as
+// its raw spelling the number it came as.
+func v10Enum[T ~string](d *jsonReader, names []string, canon func(T) (T, string)) (T, string) {
+	name, num := readEnum(d, names)
+	v, raw := canon(T(name))
 	if num != "" {
 		raw = num
 	}
-	return role, raw
+	return v, raw
 }
 
 // readInt32 reads a ProtoJSON int32: a number, or a string holding one,
@@ -312,16 +309,7 @@ var messageV10Fields = newV10Fields(messageV10Members)
 // v0.3 one stops at its "kind".
 var messageStoredFields = newV10Fields(append(messageV10Members, field[Message]{"kind", stopAtKind[Message]}))
 
-var messageV10Members = []field[Message]{
-	{"messageId", func(d *jsonReader, m *Message) { m.MessageID = d.str() }},
-	{"role", func(d *jsonReader, m *Message) { m.Role, m.RawRole = v10Role(d) }},
-	{"parts", func(d *jsonReader, m *Message) { m.Parts = readPartsV10(d) }},
-	{"taskId", func(d *jsonReader, m *Message) { m.TaskID = d.str() }},
-	{"contextId", func(d *jsonReader, m *Message) { m.ContextID = d.str() }},
-	{"referenceTaskIds", func(d *jsonReader, m *Message) { m.ReferenceTaskIDs = d.strs() }},
-	{"extensions", func(d *jsonReader, m *Message) { m.Extensions = d.strs() }},
-	{"metadata", func(d *jsonReader, m *Message) { m.Metadata = d.raw() }},
-}
+var messageV10Members = messageMembers(v10Role, readPartsV10)
 
 // readStatusV10 reads a TaskStatus. ProtoJSON leaves out an enum that
 // holds its first value, so a status without a state (or with a null one)
@@ -344,28 +332,9 @@ func readStatusV10(d *jsonReader, s *TaskStatus) bool {
 	return ok
 }
 
-var statusV10Fields = newV10Fields([]field[TaskStatus]{
-	{"state", func(d *jsonReader, s *TaskStatus) { s.State, s.RawState = v10State(d) }},
-	{"message", func(d *jsonReader, s *TaskStatus) {
-		if !d.charge(int64(reflect.TypeFor[Message]().Size())) {
-			return
-		}
-		var m Message
-		if messageV10Fields.decode(d, &m) {
-			s.Message = &m
-		}
-	}},
-	{"timestamp", func(d *jsonReader, s *TaskStatus) { s.Timestamp = readTimestamp(d) }},
-})
+var statusV10Fields = newV10Fields(statusMembers(v10State, messageV10Fields))
 
-var artifactV10Fields = newV10Fields([]field[Artifact]{
-	{"artifactId", func(d *jsonReader, a *Artifact) { a.ArtifactID = d.str() }},
-	{"name", func(d *jsonReader, a *Artifact) { a.Name = d.str() }},
-	{"description", func(d *jsonReader, a *Artifact) { a.Description = d.str() }},
-	{"parts", func(d *jsonReader, a *Artifact) { a.Parts = readPartsV10(d) }},
-	{"metadata", func(d *jsonReader, a *Artifact) { a.Metadata = d.raw() }},
-	{"extensions", func(d *jsonReader, a *Artifact) { a.Extensions = d.strs() }},
-})
+var artifactV10Fields = newV10Fields(artifactMembers(readPartsV10))
 
 // errKindInV10Task is the error of a v1.0 task with "kind", v0.3's
 // discriminator: its bytes would be read back as v0.3 (Task.UnmarshalJSON),
