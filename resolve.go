@@ -1,0 +1,134 @@
+package a2a
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Reading an agent's card from where agents publish it (A2A v0.3 §5.3;
+// A2A v1.0 §8.2): the well-known paths tried in turn, each reply read by
+// the one card reader for both versions (card_v10.go).
+
+// CardAttempt is one URL [ResolveAgentCard] tried: its address (without
+// userinfo or query) and what came back.
+type CardAttempt struct {
+	URL string
+	// StatusCode is the HTTP status, 0 when no reply came.
+	StatusCode int
+	// Err is why this URL gave no card.
+	Err error
+}
+
+// CardError is returned by [ResolveAgentCard] when no card could be read. It
+// lists every URL tried with its status.
+type CardError struct {
+	Attempts []CardAttempt
+}
+
+// Error lists every URL tried, e.g. "a2a: no agent card:
+// https://h/.well-known/agent-card.json (HTTP 404);
+// https://h/.well-known/agent.json (HTTP 404)".
+func (e *CardError) Error() string {
+	var b strings.Builder
+	b.WriteString("a2a: no agent card:")
+	for i, a := range e.Attempts {
+		if i > 0 {
+			b.WriteString(";")
+		}
+		fmt.Fprintf(&b, " %s", a.URL)
+		switch {
+		case a.StatusCode != 0 && !is2xx(a.StatusCode):
+			fmt.Fprintf(&b, " (HTTP %d)", a.StatusCode)
+		case a.StatusCode != 0 && a.Err != nil:
+			fmt.Fprintf(&b, " (HTTP %d: %v)", a.StatusCode, a.Err)
+		case a.Err != nil:
+			fmt.Fprintf(&b, " (%v)", a.Err)
+		}
+	}
+	return b.String()
+}
+
+// Unwrap returns the errors of every attempt.
+func (e *CardError) Unwrap() []error {
+	var errs []error
+	for _, a := range e.Attempts {
+		if a.Err != nil {
+			errs = append(errs, a.Err)
+		}
+	}
+	return errs
+}
+
+// ResolveAgentCard fetches the agent card of the agent at baseURL (e.g.
+// "https://a2a.objqr.com"): GET baseURL + [AgentCardPath], and on a 404 GET
+// baseURL + [LegacyAgentCardPath] (A2A v0.3 §5.3; A2A v1.0 keeps the
+// first path). Paths are joined without doubled slashes; a baseURL that
+// already names a card file is fetched as it is. opts are the client
+// options that apply to a GET: credentials (WithAPIKey, WithBearerToken,
+// WithHeader), WithHTTPClient, retries, WithMaxResponseBytes,
+// WithUserAgent, WithLogger. The GET is retried like tasks/get.
+//
+// It reads A2A v0.3 cards (a "url"), A2A v1.0 cards ("supportedInterfaces")
+// and dual cards with both, into one [AgentCard]; see there for how the
+// two shapes map.
+//
+// It returns a *[CardError] listing every URL tried with its status when no
+// card could be read (each attempt's error is an *[HTTPError],
+// *[TransportError], *[BodyTooLargeError], or a *[ProtocolError] for a body
+// that is not a card object with a "url" or a non-empty
+// "supportedInterfaces", or whose members do not decode: a known member
+// repeated or in another case, a value of the wrong type), ctx's error, or
+// an error for a baseURL that is not an absolute http(s) URL or bad
+// options.
+func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*AgentCard, error) {
+	// Not NewClient: a tenant given for the client to come is no fault here.
+	u, cfg, err := checkInput(baseURL, opts)
+	if err != nil {
+		return nil, err
+	}
+	c := newClient(baseURL, u, cfg)
+	var paths []string
+	if strings.HasSuffix(u.Path, ".json") {
+		paths = []string{u.Path}
+	} else {
+		base := strings.TrimRight(u.Path, "/")
+		paths = []string{base + AgentCardPath, base + LegacyAgentCardPath}
+	}
+	cerr := &CardError{}
+	for _, p := range paths {
+		target := *u
+		target.Path, target.RawPath = p, ""
+		card, status, err := c.getCard(ctx, target.String())
+		if err == nil {
+			card.origin = originOf(&target)
+			return card, nil
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("a2a: agent card: %w", ctx.Err())
+		}
+		cerr.Attempts = append(cerr.Attempts, CardAttempt{URL: c.red.shownURL(target), StatusCode: status, Err: err})
+		if status != http.StatusNotFound {
+			break
+		}
+	}
+	return nil, cerr
+}
+
+// getCard GETs one card URL through the client's call path and reads it
+// with the client's binding (whose card method reads every version's
+// card, readCard). It returns the HTTP status (0 without a reply) with any
+// error.
+func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, error) {
+	cl := c.newGet("agent card", target)
+	if _, err := cl.send(ctx); err != nil {
+		return nil, cl.att.status, err
+	}
+	if !is2xx(cl.att.status) {
+		return nil, cl.att.status, cl.httpError()
+	}
+	card, err := c.proto.card(&reply{cl: cl, status: cl.att.status, body: cl.att.body, result: bytes.TrimSpace(cl.att.body)})
+	return card, cl.att.status, err
+}
