@@ -37,10 +37,9 @@ func (v10) version() string { return ProtocolV10 }
 
 // sendMessageRequest is SendMessageRequest.
 type sendMessageRequest struct {
-	Tenant        string           `json:"tenant,omitempty"`
-	Message       messageV10Out    `json:"message"`
-	Configuration *sendConfigV10   `json:"configuration,omitempty"`
-	Metadata      *json.RawMessage `json:"metadata,omitempty"`
+	Tenant        string         `json:"tenant,omitempty"`
+	Message       messageV10Out  `json:"message"`
+	Configuration *sendConfigV10 `json:"configuration,omitempty"`
 }
 
 // sendConfigV10 is SendMessageConfiguration. returnImmediately false, the
