@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"strings"
+	"time"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+)
+
+func runCard(ctx context.Context, o *options, args []string) int {
+	if err := checkURL(args[0]); err != nil {
+		return o.fail(err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	card, err := a2a.ResolveAgentCard(ctx, args[0], o.clientOptions("")...)
+	if err != nil {
+		return o.fail(err)
+	}
+	o.printCard(card)
+	return exitOK
+}
+
+func runStream(ctx context.Context, o *options, args []string) int {
+	msg, err := o.message(args[1])
+	if err != nil {
+		return o.fail(err)
+	}
+	return o.call(ctx, args[0], func(ctx context.Context, c *a2a.Client) int {
+		return o.follow(ctx, c, args[0], c.StreamMessage(ctx, msg))
+	})
+}
+
+func runResubscribe(ctx context.Context, o *options, args []string) int {
+	return o.call(ctx, args[0], func(ctx context.Context, c *a2a.Client) int {
+		var task a2a.Task
+		task.ID = args[1]
+		return o.followInto(ctx, c, args[0], c.Resubscribe(ctx, args[1]), &task)
+	})
+}
+
+// follow prints a stream's events as they arrive, folds them into the
+// task, and ends as the folded task's state says.
+func (o *options) follow(ctx context.Context, c *a2a.Client, endpoint string, events iter.Seq2[a2a.Event, error]) int {
+	return o.followInto(ctx, c, endpoint, events, &a2a.Task{})
+}
+
+func (o *options) followInto(ctx context.Context, c *a2a.Client, endpoint string, events iter.Seq2[a2a.Event, error], task *a2a.Task) int {
+	for ev, err := range events {
+		if err != nil {
+			if ctx.Err() != nil {
+				o.cancelOnInterrupt(c, task.ID)
+			}
+			return o.fail(err)
+		}
+		o.printEvent(o.env.stdout, ev)
+		if m, ok := ev.(*a2a.Message); ok && task.ID == "" {
+			return o.printMessage(m)
+		}
+		task.Apply(ev)
+	}
+	if o.json {
+		return stateExit(task.Status.State)
+	}
+	fmt.Fprintln(o.env.stdout, "--")
+	code := o.finish(endpoint, task)
+	if code == exitUnfinished {
+		fmt.Fprintf(o.stderr(), "the stream closed before the task ended; follow it again with:\n  a2a resubscribe %s %s\n", quote(redactURL(endpoint)), quote(task.ID))
+	}
+	return code
+}
+
+func runPush(ctx context.Context, o *options, args []string) int {
+	op, endpoint, taskID := args[0], args[1], args[2]
+	arg := ""
+	if len(args) == 4 {
+		arg = args[3]
+	}
+	switch {
+	case op != "set" && op != "get" && op != "list" && op != "delete":
+		return o.fail(usagef("push %q: want set, get, list or delete", op))
+	case op == "set" && arg == "":
+		return o.fail(usagef("push set needs the webhook URL: a2a push set URL TASKID WEBHOOK"))
+	case op == "set":
+		if err := checkURL(arg); err != nil {
+			return o.fail(usagef("webhook: %v", err))
+		}
+	case op == "delete" && arg == "":
+		return o.fail(usagef("push delete needs the config id: a2a push delete URL TASKID CONFIGID"))
+	case op == "list" && arg != "":
+		return o.fail(usagef("push list takes URL TASKID only"))
+	}
+	return o.call(ctx, endpoint, func(ctx context.Context, c *a2a.Client) int {
+		var configs []a2a.TaskPushNotificationConfig
+		switch op {
+		case "set":
+			cfg := a2a.TaskPushNotificationConfig{TaskID: taskID, PushNotificationConfig: a2a.PushNotificationConfig{ID: o.id, URL: arg, Token: o.token}}
+			if o.scheme != "" || o.credentials != "" {
+				cfg.PushNotificationConfig.Authentication = &a2a.PushNotificationAuthenticationInfo{Credentials: o.credentials}
+				if o.scheme != "" {
+					cfg.PushNotificationConfig.Authentication.Schemes = []string{o.scheme}
+				}
+			}
+			got, err := c.SetTaskPushNotificationConfig(ctx, cfg)
+			if err != nil {
+				return o.fail(err)
+			}
+			configs = append(configs, *got)
+		case "get":
+			got, err := c.GetTaskPushNotificationConfig(ctx, taskID, arg)
+			if err != nil {
+				return o.fail(err)
+			}
+			configs = append(configs, *got)
+		case "list":
+			got, err := c.ListTaskPushNotificationConfigs(ctx, taskID)
+			if err != nil {
+				return o.fail(err)
+			}
+			configs = got
+		case "delete":
+			if err := c.DeleteTaskPushNotificationConfig(ctx, taskID, arg); err != nil {
+				return o.fail(err)
+			}
+			fmt.Fprintf(o.env.stdout, "deleted config %s of task %s\n", arg, taskID)
+			return exitOK
+		}
+		for _, cfg := range configs {
+			p := cfg.PushNotificationConfig
+			auth := ""
+			if a := p.Authentication; a != nil {
+				auth = " auth " + strings.Join(a.Schemes, ",") // credentials and token are secrets: not shown
+			}
+			fmt.Fprintf(o.env.stdout, "config %s of task %s: %s%s\n", or(p.ID, "(no id)"), cfg.TaskID, redactURL(p.URL), auth)
+		}
+		if op == "list" {
+			fmt.Fprintf(o.env.stdout, "%d configs\n", len(configs))
+		}
+		return exitOK
+	})
+}
+
+// runFakeAgent serves a2atest's Caoliao-style agent on loopback, with a
+// card, until ctx ends (Ctrl-C), printing its URLs and what to try.
+func runFakeAgent(ctx context.Context, o *options, _ []string) int {
+	opts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao)}
+	switch o.fakeVersion {
+	case "0.3":
+		opts = append(opts, a2atest.WithCard(&a2a.AgentCard{
+			Name: "草料二维码 (offline fake)", Description: "Answers like the Caoliao agent: what a QR code is, inspection records, device questions.",
+			ProtocolVersion: "0.3.0", Version: "1.0.0", Capabilities: a2a.AgentCapabilities{Streaming: true, PushNotifications: true}, DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"application/json", "text/plain"},
+			Skills: []a2a.AgentSkill{{ID: "entity", Name: "What a code is", Description: "Reads a QR code and returns what it stands for.",
+				Examples: []string{"这个二维码是什么？" + a2atest.SeedQRCode}}, {ID: "records", Name: "Inspection records", Examples: []string{"本月巡检记录"}}},
+		}))
+	case "1.0":
+		opts = append(opts, a2atest.V10())
+	default:
+		return o.fail(usagef("--version %q: want 0.3 or 1.0", o.fakeVersion))
+	}
+	agent := a2atest.NewServer(opts...)
+	defer agent.Close()
+	site := strings.TrimSuffix(agent.URL, "/a2a/jsonrpc")
+	fmt.Fprintf(o.env.stdout, "an offline A2A v%s agent is listening (Ctrl-C stops it)\n  endpoint: %s\n  card:     %s\n\ntry:\n", o.fakeVersion, agent.URL, site+a2a.AgentCardPath)
+	for _, c := range []string{"card " + site, "send " + agent.URL + " " + quote("这个二维码是什么？"+a2atest.SeedQRCode), "send --wait " + agent.URL + " 本月巡检记录",
+		"stream " + agent.URL + " 本月巡检记录", "send " + agent.URL + " 查一台设备"} {
+		fmt.Fprintf(o.env.stdout, "  a2a %s\n", c)
+	}
+	<-ctx.Done()
+	// Give a last answer in flight a moment to go out.
+	time.Sleep(10 * time.Millisecond)
+	return exitOK
+}

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+)
+
+// options are a command's flags: the common ones, read from the
+// environment first, and the command's own.
+type options struct {
+	name string
+	env  env
+	fs   *flag.FlagSet
+
+	apiKey, bearer, workspace, agentID, agentCode string
+	headers                                       headerList
+	protocol, tenant                              string
+	timeout                                       time.Duration
+	retries                                       int
+	maxBytes                                      int64
+	json, verbose                                 bool
+
+	// The commands' own.
+	data, dataOut, taskID, contextID string
+	wait, noBlock, cancelOnInt       bool
+	history, maxAttempts             int
+	status                           string
+	pageSize                         int
+	token, scheme, credentials, id   string
+	fakeVersion, fakeAddr            string
+
+	// How the last call ended, for call's v1.0 retry.
+	lastErr  error
+	switched bool
+}
+
+// headerList is the repeatable --header K=V.
+type headerList [][2]string
+
+func (h *headerList) String() string { return "" }
+
+func (h *headerList) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("header %q is not K=V", v)
+	}
+	*h = append(*h, [2]string{strings.TrimSpace(k), val})
+	return nil
+}
+
+var errHelp = flag.ErrHelp
+
+func newOptions(name string, e env) *options {
+	o := &options{name: name, env: e, fs: flag.NewFlagSet("a2a "+name, flag.ContinueOnError)}
+	fs := o.fs
+	fs.SetOutput(e.stderr)
+	get := e.getenv
+	fs.StringVar(&o.apiKey, "api-key", get("A2A_API_KEY"), "X-API-Key header (A2A_API_KEY)")
+	fs.StringVar(&o.bearer, "bearer", get("A2A_BEARER_TOKEN"), "bearer token (A2A_BEARER_TOKEN)")
+	fs.StringVar(&o.workspace, "workspace", get("A2A_WORKSPACE_ID"), "X-Workspace-ID header (A2A_WORKSPACE_ID)")
+	fs.StringVar(&o.agentID, "agent-id", get("A2A_AGENT_ID"), `"agent_id" in every body (A2A_AGENT_ID)`)
+	fs.StringVar(&o.agentCode, "agent-code", get("A2A_AGENT_CODE"), `"agent_code" in every body (A2A_AGENT_CODE)`)
+	fs.Var(&o.headers, "header", "extra header K=V, repeatable (A2A_HEADERS: K=V;K2=V2)")
+	fs.StringVar(&o.protocol, "protocol", or(get("A2A_PROTOCOL"), "auto"), "auto, 0.3 or 1.0 (A2A_PROTOCOL)")
+	fs.StringVar(&o.tenant, "tenant", get("A2A_TENANT"), "tenant of a v1.0 endpoint (A2A_TENANT)")
+	fs.DurationVar(&o.timeout, "timeout", envDuration(get("A2A_TIMEOUT"), 2*time.Minute), "bound on the whole command (A2A_TIMEOUT)")
+	fs.IntVar(&o.retries, "retries", envInt(get("A2A_RETRIES"), a2a.DefaultMaxRetries), "retries of a safe request (A2A_RETRIES)")
+	fs.Int64Var(&o.maxBytes, "max-bytes", int64(envInt(get("A2A_MAX_BYTES"), a2a.DefaultMaxResponseBytes)), "cap on a reply's size (A2A_MAX_BYTES)")
+	fs.BoolVar(&o.json, "json", get("A2A_JSON") == "1", "print the agent's bytes as received (A2A_JSON=1)")
+	fs.BoolVar(&o.verbose, "v", get("A2A_VERBOSE") == "1", "log each attempt to stderr (A2A_VERBOSE=1)")
+	return o
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// envDuration and envInt read an environment default; a bad one is left
+// for check to report, as its flag's would be.
+func envDuration(s string, def time.Duration) time.Duration {
+	if s == "" {
+		return def
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		return d
+	}
+	return -1
+}
+
+func envInt(s string, def int) int {
+	if s == "" {
+		return def
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	return -1
+}
+
+// Each command's own flags.
+
+func sendFlags(o *options) {
+	o.fs.StringVar(&o.data, "data", "", "add a DataPart: JSON from FILE, or - for stdin")
+	o.fs.StringVar(&o.taskID, "task", "", "continue the task ID (answer an input-required task)")
+	o.fs.StringVar(&o.contextID, "context", "", "the context ID of the conversation")
+	o.fs.BoolVar(&o.wait, "wait", false, "poll the task until it ends or waits for input")
+	o.fs.BoolVar(&o.noBlock, "no-block", false, "ask the agent to answer at once (configuration.blocking false)")
+	o.fs.StringVar(&o.dataOut, "data-out", "", "write the first artifact's DataPart to FILE")
+	pollFlags(o)
+}
+
+func pollFlags(o *options) {
+	o.fs.IntVar(&o.maxAttempts, "max-attempts", 60, "at most this many polls")
+	o.fs.BoolVar(&o.cancelOnInt, "cancel-on-interrupt", false, "on Ctrl-C, cancel the task before stopping")
+	if o.fs.Lookup("history") == nil {
+		historyFlag(o)
+	}
+}
+
+func historyFlag(o *options) {
+	o.fs.IntVar(&o.history, "history", -1, "ask for at most N messages of history")
+}
+
+func streamFlags(o *options) {
+	o.fs.StringVar(&o.taskID, "task", "", "continue the task ID")
+	o.fs.StringVar(&o.contextID, "context", "", "the context ID of the conversation")
+	o.fs.StringVar(&o.data, "data", "", "add a DataPart: JSON from FILE, or - for stdin")
+	o.fs.BoolVar(&o.cancelOnInt, "cancel-on-interrupt", false, "on Ctrl-C, cancel the task before stopping")
+}
+
+func tasksFlags(o *options) {
+	o.fs.StringVar(&o.contextID, "context", "", "only the tasks of this context")
+	o.fs.StringVar(&o.status, "status", "", "only tasks in this state (completed, working, …)")
+	o.fs.IntVar(&o.pageSize, "page-size", 0, "tasks a page (1..100; 0: the agent's default)")
+	historyFlag(o)
+}
+
+func pushFlags(o *options) {
+	o.fs.StringVar(&o.token, "token", "", "set: a token the agent sends back to the webhook")
+	o.fs.StringVar(&o.scheme, "scheme", "", "set: the webhook's authentication scheme, e.g. Bearer")
+	o.fs.StringVar(&o.credentials, "credentials", "", "set: the webhook's credentials")
+	o.fs.StringVar(&o.id, "id", "", "set: the config's id")
+}
+
+func fakeFlags(o *options) {
+	o.fs.StringVar(&o.fakeVersion, "version", "0.3", "the A2A version the agent speaks: 0.3 or 1.0")
+	o.fs.StringVar(&o.fakeAddr, "addr", "", "unused: the agent listens on a free loopback port")
+}
+
+// parse parses args, flags anywhere among the positional arguments ("--"
+// ends the flags), and returns the positional ones.
+func (o *options) parse(args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := o.fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = o.fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}
+
+// check refuses, before anything is sent, what no call could carry.
+func (o *options) check() error {
+	switch {
+	case o.timeout <= 0:
+		return errors.New("--timeout (or A2A_TIMEOUT) must be a positive duration such as 30s")
+	case o.retries < 0 || o.retries > 20:
+		return errors.New("--retries (or A2A_RETRIES) must be 0..20")
+	case o.maxBytes < 1:
+		return errors.New("--max-bytes (or A2A_MAX_BYTES) must be positive")
+	case o.protocol != "auto" && o.protocol != "0.3" && o.protocol != "1.0":
+		return fmt.Errorf("--protocol %q: want auto, 0.3 or 1.0", o.protocol)
+	case o.agentID != "" && o.agentCode != "":
+		return errors.New("--agent-id and --agent-code are exclusive")
+	}
+	if h := o.env.getenv("A2A_HEADERS"); h != "" {
+		for _, kv := range strings.Split(h, ";") {
+			if strings.TrimSpace(kv) == "" {
+				continue
+			}
+			if err := o.headers.Set(kv); err != nil {
+				return fmt.Errorf("A2A_HEADERS: %v", err)
+			}
+		}
+	}
+	_, err := a2a.NewClient("http://127.0.0.1/", o.clientOptions(a2a.ProtocolV10)...) // the options' own checks
+	return err
+}
+
+// clientOptions are the SDK options the flags make, for a client that
+// speaks version (the tenant only for v1.0).
+func (o *options) clientOptions(version string) []a2a.Option {
+	opts := []a2a.Option{a2a.WithMaxRetries(o.retries), a2a.WithMaxResponseBytes(o.maxBytes), a2a.WithUserAgent("a2a-cli (" + a2a.DefaultUserAgent + ")")}
+	if o.apiKey != "" {
+		opts = append(opts, a2a.WithAPIKey(o.apiKey))
+	}
+	if o.bearer != "" {
+		opts = append(opts, a2a.WithBearerToken(o.bearer))
+	}
+	if o.workspace != "" {
+		opts = append(opts, a2a.WithWorkspace(o.workspace))
+	}
+	if o.agentID != "" {
+		opts = append(opts, a2a.WithAgentID(o.agentID))
+	}
+	if o.agentCode != "" {
+		opts = append(opts, a2a.WithAgentCode(o.agentCode))
+	}
+	for _, h := range o.headers {
+		opts = append(opts, a2a.WithHeader(h[0], h[1]))
+	}
+	if version != "" {
+		opts = append(opts, a2a.WithProtocolVersion(version))
+	}
+	if o.tenant != "" && version == a2a.ProtocolV10 {
+		opts = append(opts, a2a.WithTenant(o.tenant))
+	}
+	if o.verbose {
+		opts = append(opts, a2a.WithLogger(slog.New(slog.NewTextHandler(o.env.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	}
+	return opts
+}
+
+// checkURL refuses a URL the client cannot call, before anything is sent.
+func checkURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usagef("%s is not an http:// or https:// URL", quote(redactURL(raw)))
+	}
+	return nil
+}
+
+// redactURL is raw without userinfo or query, for messages.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unreadable URL)"
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
+}
+
+// client makes the client for endpoint in the version --protocol says:
+// with auto, the version of the card's interface for this endpoint when
+// the agent has a card, else v0.3. It reports the choice with -v.
+func (o *options) client(ctx context.Context, endpoint string) (*a2a.Client, error) {
+	if err := checkURL(endpoint); err != nil {
+		return nil, err
+	}
+	version := o.protocol
+	if version == "auto" {
+		version = o.cardVersion(ctx, endpoint)
+	}
+	if o.tenant != "" && version != a2a.ProtocolV10 {
+		return nil, usagef("--tenant needs an A2A v1.0 endpoint; this one speaks v%s (--protocol 1.0 to insist)", version)
+	}
+	return a2a.NewClient(endpoint, o.clientOptions(version)...)
+}
+
+// cardVersion is the version the agent's card gives endpoint: the
+// version of its JSON-RPC interface at that URL, or the card's choice;
+// v0.3 when there is no card.
+func (o *options) cardVersion(ctx context.Context, endpoint string) string {
+	ctx, cancel := context.WithTimeout(ctx, min(o.timeout, 10*time.Second))
+	defer cancel()
+	opts := append(o.clientOptions(""), a2a.WithMaxRetries(0))
+	for _, base := range []string{endpoint, siteOf(endpoint)} {
+		card, err := a2a.ResolveAgentCard(ctx, base, opts...)
+		if err != nil {
+			continue
+		}
+		for _, in := range card.Interfaces() {
+			if in.URL == endpoint && strings.EqualFold(in.ProtocolBinding, a2a.TransportJSONRPC) {
+				if strings.HasPrefix(in.ProtocolVersion, "1.") {
+					o.debugf("protocol: v1.0, from the card's interface for %s", redactURL(endpoint))
+					return a2a.ProtocolV10
+				}
+				o.debugf("protocol: v0.3, from the card's interface for %s", redactURL(endpoint))
+				return a2a.ProtocolV03
+			}
+		}
+		if in, err := card.JSONRPCInterface(); err == nil {
+			o.debugf("protocol: v%s, the card's choice", in.ProtocolVersion)
+			return in.ProtocolVersion
+		}
+	}
+	o.debugf("protocol: v0.3 (no agent card)")
+	return a2a.ProtocolV03
+}
+
+// siteOf is the scheme and host of raw: where a site's card is.
+func siteOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+func (o *options) debugf(format string, args ...any) {
+	if o.verbose {
+		fmt.Fprintf(o.env.stderr, "a2a: "+format+"\n", args...)
+	}
+}
+
+// stderr is where messages go.
+func (o *options) stderr() io.Writer { return o.env.stderr }

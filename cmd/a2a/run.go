@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+)
+
+// Exit codes, one per way a command can end (see usage).
+const (
+	exitOK          = 0   // done: the task completed, or the command did what it was asked
+	exitError       = 1   // no answer to the question: a transport, HTTP, protocol or JSON-RPC error
+	exitUsage       = 2   // bad command line or input; nothing was sent
+	exitFailed      = 3   // the task failed, was canceled or rejected (a value: its reason is printed)
+	exitInterrupted = 4   // the task waits for input or authentication (its question is printed)
+	exitUnfinished  = 5   // the task is not finished: the poll ran out, or it is still submitted or working
+	exitSignal      = 130 // stopped by Ctrl-C
+)
+
+// command is one subcommand: what it takes, and how it runs with its
+// parsed flags and positional arguments.
+type command struct {
+	args    string // the positional arguments, for usage
+	summary string
+	flags   func(*options) // adds the command's own flags
+	nargs   [2]int         // the least and most positional arguments
+	run     func(ctx context.Context, o *options, args []string) int
+}
+
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"card":        {args: "URL", summary: "read the agent's card and summarise it", nargs: [2]int{1, 1}, run: runCard},
+		"send":        {args: "URL TEXT", summary: "send a message; with --wait, poll the task to its end", flags: sendFlags, nargs: [2]int{2, 2}, run: runSend},
+		"get":         {args: "URL TASKID", summary: "read a task", flags: historyFlag, nargs: [2]int{2, 2}, run: runGet},
+		"cancel":      {args: "URL TASKID", summary: "ask the agent to cancel a task", nargs: [2]int{2, 2}, run: runCancel},
+		"wait":        {args: "URL TASKID", summary: "poll a task until it ends or waits for input", flags: pollFlags, nargs: [2]int{2, 2}, run: runWait},
+		"tasks":       {args: "URL", summary: "list tasks (A2A v1.0 agents)", flags: tasksFlags, nargs: [2]int{1, 1}, run: runTasks},
+		"stream":      {args: "URL TEXT", summary: "send a message and print its events as they arrive", flags: streamFlags, nargs: [2]int{2, 2}, run: runStream},
+		"resubscribe": {args: "URL TASKID", summary: "follow the events of a running task again", flags: streamFlags, nargs: [2]int{2, 2}, run: runResubscribe},
+		"push":        {args: "set|get|list|delete URL TASKID [WEBHOOK|CONFIGID]", summary: "manage a task's push notification configs", flags: pushFlags, nargs: [2]int{3, 4}, run: runPush},
+		"fake-agent":  {args: "", summary: "serve an offline Caoliao-style agent on loopback until Ctrl-C", flags: fakeFlags, nargs: [2]int{0, 0}, run: runFakeAgent},
+	}
+}
+
+// run runs the command line args and returns the exit code.
+func run(ctx context.Context, args []string, e env) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(e)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	name := args[0]
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(e.stderr, "a2a: unknown command %q (run \"a2a help\")\n", name)
+		return exitUsage
+	}
+	o := newOptions(name, e)
+	if cmd.flags != nil {
+		cmd.flags(o)
+	}
+	pos, err := o.parse(args[1:])
+	switch {
+	case errors.Is(err, errHelp):
+		return exitOK
+	case err != nil:
+		fmt.Fprintf(e.stderr, "a2a %s: %v\n", name, err)
+		return exitUsage
+	case len(pos) < cmd.nargs[0] || len(pos) > cmd.nargs[1]:
+		fmt.Fprintf(e.stderr, "a2a %s: want %s (run \"a2a %s -h\")\n", name, cmd.args, name)
+		return exitUsage
+	}
+	if err := o.check(); err != nil {
+		fmt.Fprintf(e.stderr, "a2a %s: %v\n", name, err)
+		return exitUsage
+	}
+	return cmd.run(ctx, o, pos)
+}
+
+// usage prints the commands, the common flags, their environment
+// variables and the exit codes.
+func usage(e env) {
+	w := e.stdout
+	fmt.Fprint(w, `a2a calls A2A agents (JSON-RPC, A2A v0.3 and v1.0) from a shell.
+
+Usage: a2a COMMAND [flags] ARGS...   (flags may come before or after ARGS)
+
+Commands:
+`)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c := commands[n]
+		fmt.Fprintf(w, "  %-12s %s\n  %-12s   %s %s\n", n, c.summary, "", n, c.args)
+	}
+	fmt.Fprint(w, `
+URL is the agent's JSON-RPC endpoint (for "card", the agent's site or card URL).
+"a2a COMMAND -h" lists a command's own flags.
+
+Common flags (each also read from the environment variable shown):
+  --api-key KEY        X-API-Key header                        A2A_API_KEY
+  --bearer TOKEN       Authorization: Bearer TOKEN             A2A_BEARER_TOKEN
+  --workspace ID       X-Workspace-ID header                   A2A_WORKSPACE_ID
+  --agent-id ID        "agent_id" in every request body        A2A_AGENT_ID
+  --agent-code CODE    "agent_code" in every request body      A2A_AGENT_CODE
+  --header K=V         an extra header; repeatable             A2A_HEADERS (K=V;K2=V2)
+  --protocol P         auto, 0.3 or 1.0 (default auto)         A2A_PROTOCOL
+  --tenant T           the tenant of a v1.0 endpoint           A2A_TENANT
+  --timeout D          bound on the whole command (default 2m) A2A_TIMEOUT
+  --retries N          retries of a safe request (default 3)   A2A_RETRIES
+  --max-bytes N        cap on a reply's size (default 10 MiB)  A2A_MAX_BYTES
+  --json               print the agent's bytes as received     A2A_JSON (1)
+  -v                   log each attempt to stderr              A2A_VERBOSE (1)
+
+--protocol auto reads the agent's card (at the endpoint, then at its site) and
+speaks the version of the card's interface for that endpoint; without a card it
+speaks v0.3 and, if the agent answers as a v1.0 agent, says so and speaks v1.0.
+
+Exit codes:
+  0    done: the task completed, or the command did what it was asked
+  1    error: transport, HTTP, protocol or JSON-RPC (the error is printed)
+  2    usage: bad command line or input; nothing was sent
+  3    the task failed, was canceled or rejected (its reason is printed)
+  4    the task waits for input or authentication (its question, and the
+       command that answers it, are printed)
+  5    the task is not finished: the poll ran out, or it is still submitted
+       or working (the command that resumes waiting is printed)
+  130  stopped by Ctrl-C
+`)
+}
+
+// errUsage marks an error of the command line.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// stateExit is the exit code a task's state ends a command with.
+func stateExit(s a2a.TaskState) int {
+	switch {
+	case s == a2a.TaskStateCompleted:
+		return exitOK
+	case s.Terminal():
+		return exitFailed
+	case s.Interrupted():
+		return exitInterrupted
+	}
+	return exitUnfinished
+}
+
+// quote returns s as a shell word, quoted when it needs to be.
+func quote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
