@@ -77,7 +77,7 @@ func TestReadmeSnippets(t *testing.T) {
 	}
 	// Every fenced block, whatever its info string: Go blocks must be
 	// marked; the only other kind the README may hold is shell.
-	block := regexp.MustCompile("(?ms)(<!-- snippet: ([a-z0-9-]+) -->\n)?^```([^\n]*)\n(.*?)\n```$")
+	block := regexp.MustCompile("(?ms)(<!-- (?:snippet|golden): ([a-z0-9/._-]+) -->\n)?^```([^\n]*)\n(.*?)\n```$")
 	goBlocks := 0
 	for _, m := range block.FindAllStringSubmatch(string(readme), -1) {
 		name, info, body := m[2], strings.TrimSpace(m[3]), m[4]
@@ -86,8 +86,17 @@ func TestReadmeSnippets(t *testing.T) {
 			goBlocks++
 		case "sh":
 			continue
+		case "console":
+			// A terminal transcript: a test's golden file, word for word.
+			golden, err := os.ReadFile(name)
+			if name == "" || err != nil {
+				t.Errorf("README console block without a golden file it copies (<!-- golden: PATH -->): %v\n%s", err, body)
+			} else if strings.TrimRight(string(golden), "\n") != body {
+				t.Errorf("README transcript differs from %s:\nREADME:\n%s\ngolden:\n%s", name, body, golden)
+			}
+			continue
 		default:
-			t.Errorf("README block fenced as %q (want go, with a snippet marker, or sh):\n%s", info, body)
+			t.Errorf("README block fenced as %q (want go, with a snippet marker, sh, or console with a golden marker):\n%s", info, body)
 			continue
 		}
 		if name == "" {
