@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"strings"
@@ -52,7 +53,7 @@ func (o *options) follow(ctx context.Context, c *a2a.Client, endpoint string, ev
 func (o *options) followInto(ctx context.Context, c *a2a.Client, endpoint string, events iter.Seq2[a2a.Event, error], task *a2a.Task) int {
 	for ev, err := range events {
 		if err != nil {
-			if ctx.Err() != nil {
+			if errors.Is(ctx.Err(), context.Canceled) { // Ctrl-C
 				o.cancelOnInterrupt(c, task.ID)
 			}
 			return o.fail(err)

@@ -174,13 +174,14 @@ func (o *options) poll(ctx context.Context, c *a2a.Client, endpoint, taskID stri
 	}
 	var pe *a2a.PollError
 	switch {
-	case errors.As(err, &pe) && pe.Limit != a2a.PollLimitContext:
+	case errors.As(err, &pe) && (pe.Limit != a2a.PollLimitContext || errors.Is(ctx.Err(), context.DeadlineExceeded)):
+		// Out of attempts, or of --timeout: not the agent's failure.
 		if task != nil {
 			o.printTask(task)
 		}
 		fmt.Fprintf(o.stderr(), "a2a %s: %v\nthe task may still finish; to wait again:\n  a2a wait %s %s\n", o.name, err, quote(redactURL(endpoint)), quote(taskID))
 		return exitUnfinished
-	case err != nil && ctx.Err() != nil:
+	case errors.Is(ctx.Err(), context.Canceled): // Ctrl-C
 		o.cancelOnInterrupt(c, taskID)
 		return o.fail(context.Canceled)
 	case err != nil:
