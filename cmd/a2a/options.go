@@ -39,9 +39,10 @@ type options struct {
 	token, scheme, credentials, id   string
 	fakeVersion, fakeAddr            string
 
-	// How the last call ended, for call's v1.0 retry.
+	// How the last call ended, and whether call asks again in v1.0 when
+	// it ended in a refusal of v0.3 (refusedVersion).
 	lastErr  error
-	switched bool
+	askAgain bool
 }
 
 // headerList is the repeatable --header K=V.
@@ -65,8 +66,11 @@ func newOptions(name string, e env) *options {
 	fs := o.fs
 	fs.SetOutput(e.stderr)
 	get := e.getenv
-	fs.StringVar(&o.apiKey, "api-key", get("A2A_API_KEY"), "X-API-Key header (A2A_API_KEY)")
-	fs.StringVar(&o.bearer, "bearer", get("A2A_BEARER_TOKEN"), "bearer token (A2A_BEARER_TOKEN)")
+	// The secrets' defaults are set after their flags, so "-h" and a flag
+	// error, which print every flag's default, do not print them.
+	fs.StringVar(&o.apiKey, "api-key", "", "X-API-Key header (A2A_API_KEY)")
+	fs.StringVar(&o.bearer, "bearer", "", "bearer token (A2A_BEARER_TOKEN)")
+	o.apiKey, o.bearer = get("A2A_API_KEY"), get("A2A_BEARER_TOKEN")
 	fs.StringVar(&o.workspace, "workspace", get("A2A_WORKSPACE_ID"), "X-Workspace-ID header (A2A_WORKSPACE_ID)")
 	fs.StringVar(&o.agentID, "agent-id", get("A2A_AGENT_ID"), `"agent_id" in every body (A2A_AGENT_ID)`)
 	fs.StringVar(&o.agentCode, "agent-code", get("A2A_AGENT_CODE"), `"agent_code" in every body (A2A_AGENT_CODE)`)
@@ -192,6 +196,10 @@ func (o *options) check() error {
 		return fmt.Errorf("--protocol %q: want auto, 0.3 or 1.0", o.protocol)
 	case o.agentID != "" && o.agentCode != "":
 		return errors.New("--agent-id and --agent-code are exclusive")
+	case o.fs.Lookup("max-attempts") != nil && o.maxAttempts < 1:
+		return errors.New("--max-attempts must be at least 1")
+	case o.pageSize < 0 || o.pageSize > 100:
+		return errors.New("--page-size must be 0..100")
 	}
 	if h := o.env.getenv("A2A_HEADERS"); h != "" {
 		for _, kv := range strings.Split(h, ";") {
@@ -257,6 +265,11 @@ func redactURL(raw string) string {
 		return "(unreadable URL)"
 	}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	if at := strings.LastIndex(u.Opaque, "@"); at >= 0 {
+		// "user:password@host/…" without "http://" parses as scheme
+		// "user": its user and password go too.
+		u.Scheme, u.Opaque = "", u.Opaque[at+1:]
+	}
 	return u.String()
 }
 

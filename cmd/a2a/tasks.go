@@ -24,22 +24,27 @@ func (o *options) call(ctx context.Context, endpoint string, do func(ctx context
 		return o.fail(err)
 	}
 	defer c.CloseIdleConnections()
-	o.switched = false
+	o.askAgain = o.protocol == "auto" && c.ProtocolVersion() == a2a.ProtocolV03
 	code := do(ctx, c)
-	if o.protocol == "auto" && c.ProtocolVersion() == a2a.ProtocolV03 && errors.Is(o.lastErr, a2a.ErrVersionMismatch) {
-		var rpcErr *a2a.RPCError
-		if errors.As(o.lastErr, &rpcErr) {
-			fmt.Fprintln(o.stderr(), "a2a: the agent answers as an A2A v1.0 agent; asking again in v1.0 (--protocol 1.0 skips this)")
-			c10, err := a2a.NewClient(endpoint, o.clientOptions(a2a.ProtocolV10)...)
-			if err != nil {
-				return o.fail(err)
-			}
-			defer c10.CloseIdleConnections()
-			o.lastErr, o.switched = nil, true
-			code = do(ctx, c10)
+	if o.askAgain && refusedVersion(o.lastErr) {
+		fmt.Fprintln(o.stderr(), "a2a: the agent answers as an A2A v1.0 agent; asking again in v1.0 (--protocol 1.0 skips this)")
+		c10, err := a2a.NewClient(endpoint, o.clientOptions(a2a.ProtocolV10)...)
+		if err != nil {
+			return o.fail(err)
 		}
+		defer c10.CloseIdleConnections()
+		o.lastErr, o.askAgain = nil, false
+		code = do(ctx, c10)
 	}
 	return code
+}
+
+// refusedVersion reports whether err is an agent's JSON-RPC refusal of
+// the version spoken (it has not acted), not a result in the other
+// version's shapes (it has).
+func refusedVersion(err error) bool {
+	var rpcErr *a2a.RPCError
+	return errors.Is(err, a2a.ErrVersionMismatch) && errors.As(err, &rpcErr)
 }
 
 // fail prints err and returns its exit code: usage for a usage error,
@@ -55,7 +60,7 @@ func (o *options) fail(err error) int {
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(o.stderr(), "a2a %s: stopped\n", o.name)
 		return exitSignal
-	case o.protocol == "auto" && !o.switched && errors.Is(err, a2a.ErrVersionMismatch):
+	case o.askAgain && refusedVersion(err):
 		return exitError // call asks again in v1.0
 	}
 	fmt.Fprintf(o.stderr(), "a2a %s: %v\n", o.name, err)
@@ -209,12 +214,15 @@ func (o *options) cancelOnInterrupt(c *a2a.Client, taskID string) {
 // what to do next for a task that waits or is not finished.
 func (o *options) finish(endpoint string, task *a2a.Task) int {
 	o.printTask(task)
-	if err := o.writeData(task); err != nil {
-		fmt.Fprintf(o.stderr(), "a2a %s: --data-out: %v\n", o.name, err)
-		return exitError
+	code := stateExit(task.Status.State)
+	if code == exitOK { // only a completed task has the data to write
+		if err := o.writeData(task); err != nil {
+			fmt.Fprintf(o.stderr(), "a2a %s: --data-out: %v\n", o.name, err)
+			return exitError
+		}
 	}
 	u := quote(redactURL(endpoint))
-	switch code := stateExit(task.Status.State); code {
+	switch code {
 	case exitInterrupted:
 		fmt.Fprintf(o.stderr(), "the agent waits for you; answer with:\n  a2a send %s --task %s --context %s 'ANSWER'\n", u, quote(task.ID), quote(task.ContextID))
 		return code

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+)
+
+// TestBinary builds the real a2a once and runs it against an in-process
+// fake agent: main's streams, exit codes and Ctrl-C, not just run's.
+func TestBinary(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command on PATH to build a2a with")
+	}
+	bin := filepath.Join(t.TempDir(), "a2a")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	// a2a runs with no A2A_* variable of the machine's.
+	a2aBin := func(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		return cmd, &stdout, &stderr
+	}
+	exitCode := func(err error) int {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	}
+	runBin := func(args ...string) result {
+		cmd, stdout, stderr := a2aBin(args...)
+		code := exitCode(cmd.Run())
+		return result{args: args, code: code, stdout: stdout.String(), stderr: stderr.String()}
+	}
+
+	agent := newAgent(t, a2atest.WithCard(caoliaoCard()))
+	wait := runBin("send", "--wait", agent.URL, "本月巡检记录")
+	wait.wantCode(t, exitOK)
+	golden(t, "send_wait", wait) // as run in process
+	card := runBin("card", siteOfAgent(agent))
+	card.wantCode(t, exitOK)
+	if in := a2aCmd(t, "card", siteOfAgent(agent)); card.stdout != in.stdout || card.stderr != in.stderr {
+		t.Errorf("the binary's card differs from run's:\n%s\nrun's:\n%s", card.transcript(), in.transcript())
+	}
+	runBin("frobnicate").wantCode(t, exitUsage)
+
+	// Ctrl-C during a wait: exit 130, the task cancelled first.
+	if runtime.GOOS == "windows" {
+		return // no os.Interrupt to send
+	}
+	slow := workingAgent(t)
+	id := startTask(t, slow, a2a.ProtocolV03, "盘点")
+	cmd, _, stderr := a2aBin("wait", "--protocol", "0.3", "--cancel-on-interrupt", slow.URL, id)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for !slices.Contains(methods(slow), "tasks/get") {
+		select {
+		case err := <-exited:
+			t.Fatalf("a2a wait ended before it polled: exit %d\n%s", exitCode(err), stderr)
+		case <-tick.C:
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitCode(<-exited); code != exitSignal {
+		t.Errorf("Ctrl-C: exit %d, want %d\n%s", code, exitSignal, stderr)
+	}
+	if !slices.Contains(methods(slow), "tasks/cancel") {
+		t.Errorf("Ctrl-C with --cancel-on-interrupt sent no tasks/cancel: %q", methods(slow))
+	}
+	if want := "a2a wait: task " + id + " is canceled\n"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr does not hold %q:\n%s", want, stderr)
+	}
+}

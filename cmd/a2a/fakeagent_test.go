@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// "a2a fake-agent", and the commands it suggests run against it.
+
+// syncBuffer is a bytes.Buffer a command writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startFakeAgent runs "a2a fake-agent args..." until the test ends (its
+// Ctrl-C), and returns its endpoint once it has printed what to try, and
+// a func that stops it and returns how it ended.
+func startFakeAgent(t *testing.T, args ...string) (endpoint string, stop func() result) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	var stdout, stderr syncBuffer
+	done := make(chan int, 1)
+	args = append([]string{"fake-agent"}, args...)
+	go func() {
+		done <- run(ctx, args, env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }})
+	}()
+	stop = func() result {
+		cancel()
+		return result{args: args, code: <-done, stdout: stdout.String(), stderr: stderr.String()}
+	}
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for !strings.HasSuffix(stdout.String(), "查一台设备\n") {
+		select {
+		case <-tick.C:
+		case code := <-done:
+			done <- code
+			r := stop()
+			t.Fatalf("a2a fake-agent ended at once: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+	}
+	m := regexp.MustCompile(`endpoint: (\S+)`).FindStringSubmatch(stdout.String())
+	if m == nil {
+		stop()
+		t.Fatalf("a2a fake-agent printed no endpoint:\n%s", stdout.String())
+	}
+	return m[1], stop
+}
+
+// shell is results as a terminal shows them: each command, its output
+// (stderr after stdout) and, when it is not 0, its exit code.
+func shell(results ...result) string {
+	var b strings.Builder
+	for _, r := range results {
+		words := make([]string, len(r.args))
+		for i, a := range r.args {
+			words[i] = quote(a)
+		}
+		b.WriteString("$ a2a " + strings.Join(words, " ") + "\n" + r.stdout + r.stderr)
+		if r.code != exitOK {
+			b.WriteString("$ echo $?\n" + strconv.Itoa(r.code) + "\n")
+		}
+	}
+	return stable(b.String())
+}
+
+// TestFakeAgent runs the offline agent "a2a fake-agent" serves and the
+// commands it suggests: testdata/readme.txt is the transcript the README
+// shows.
+func TestFakeAgent(t *testing.T) {
+	t.Parallel()
+	endpoint, stop := startFakeAgent(t)
+	site := strings.TrimSuffix(endpoint, "/a2a/jsonrpc")
+	card := a2aCmd(t, "card", site)
+	card.wantCode(t, exitOK)
+	wait := a2aCmd(t, "send", "--wait", endpoint, "本月巡检记录")
+	wait.wantCode(t, exitOK)
+	ask := a2aCmd(t, "send", endpoint, "查一台设备")
+	ask.wantCode(t, exitInterrupted)
+	fake := stop()
+	fake.wantCode(t, exitOK)
+	golden(t, "fake_agent", fake)
+	goldenText(t, "readme", shell(card, wait, ask))
+
+	endpoint, stop = startFakeAgent(t, "--version", "1.0")
+	r := a2aCmd(t, "tasks", endpoint)
+	r.wantCode(t, exitOK)
+	stop().wantCode(t, exitOK)
+
+	bad := a2aCmd(t, "fake-agent", "--version", "2")
+	bad.wantCode(t, exitUsage)
+}
