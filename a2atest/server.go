@@ -176,13 +176,15 @@ func NewServer(opts ...Option) *Server {
 	if s.onSend == nil {
 		s.onSend = echo
 	}
-	s.ts = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
-	s.URL = s.ts.URL + "/a2a/jsonrpc"
+	// The URLs are set before the server starts: its handlers read them.
+	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	s.URL = "http://" + s.ts.Listener.Addr().String() + "/a2a/jsonrpc"
 	for _, c := range []*a2a.AgentCard{s.card, s.extendedCard} {
 		if c != nil && c.URL == "" {
 			c.URL = s.URL
 		}
 	}
+	s.ts.Start()
 	return s
 }
 

@@ -105,6 +105,8 @@ func TestUsageErrors(t *testing.T) {
 		{"--tenant on v0.3", []string{"get", u, "t1", "--tenant", "acme", "--protocol", "0.3"}, nil, "", "--tenant needs an A2A v1.0 endpoint"},
 		{"--max-attempts 0", []string{"send", "--wait", u, "本月巡检记录", "--max-attempts", "0"}, nil, "", "--max-attempts must be at least 1"},
 		{"--page-size 101", []string{"tasks", u, "--page-size", "101"}, nil, "", "--page-size must be 0..100"},
+		{"--status bogus", []string{"tasks", u, "--status", "bogus"}, nil, "", `--status "bogus": want`},
+		{"--status unknown", []string{"tasks", u, "--status", "unknown"}, nil, "", `--status "unknown": want`},
 		{"push with a bad op", []string{"push", "show", u, "t1"}, nil, "", `push "show": want set, get, list or delete`},
 		{"push set without webhook", []string{"push", "set", u, "t1"}, nil, "", "push set needs the webhook URL"},
 		{"push set with a bad webhook", []string{"push", "set", u, "t1", "hooks.example.com"}, nil, "", "webhook: "},

@@ -200,6 +200,8 @@ func (o *options) check() error {
 		return errors.New("--max-attempts must be at least 1")
 	case o.pageSize < 0 || o.pageSize > 100:
 		return errors.New("--page-size must be 0..100")
+	case o.status != "" && (!a2a.TaskState(o.status).Known() || a2a.TaskState(o.status) == a2a.TaskStateUnknown):
+		return fmt.Errorf("--status %q: want submitted, working, input-required, auth-required, completed, canceled, failed or rejected", o.status)
 	}
 	if h := o.env.getenv("A2A_HEADERS"); h != "" {
 		for _, kv := range strings.Split(h, ";") {

@@ -66,11 +66,9 @@ func (o *options) printTask(task *a2a.Task) {
 	}
 }
 
-// stateText is the state, with the agent's own spelling when it differs.
+// stateText is the state (an A2A v1.0 spelling shows as its v0.3 name,
+// the one the exit codes and --status use).
 func stateText(s a2a.TaskStatus) string {
-	if s.RawState != "" {
-		return fmt.Sprintf("%s (%s)", s.State, s.RawState)
-	}
 	if s.State == "" {
 		return "(no state)"
 	}

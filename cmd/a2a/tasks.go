@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
@@ -264,7 +265,7 @@ func runTasks(ctx context.Context, o *options, args []string) int {
 				o.env.stdout.Write(append(append([]byte(nil), task.Raw()...), '\n'))
 				continue
 			}
-			fmt.Fprintf(o.env.stdout, "%s  %-15s %s  %s\n", task.ID, task.Status.State, task.Status.Timestamp, oneLine(task.StatusText()))
+			fmt.Fprintln(o.env.stdout, strings.TrimRight(fmt.Sprintf("%s  %-15s %s  %s", task.ID, task.Status.State, task.Status.Timestamp, oneLine(task.StatusText())), " "))
 		}
 		if !o.json {
 			fmt.Fprintf(o.env.stdout, "%d tasks\n", n)
