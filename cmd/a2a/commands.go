@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -130,6 +131,23 @@ func runPush(ctx context.Context, o *options, args []string) int {
 			fmt.Fprintf(o.env.stdout, "deleted config %s of task %s\n", arg, taskID)
 			return exitOK
 		}
+		if o.json {
+			for _, cfg := range configs {
+				// The token and credentials are secrets: never printed.
+				if cfg.PushNotificationConfig.Token != "" {
+					cfg.PushNotificationConfig.Token = "[REDACTED]"
+				}
+				if a := cfg.PushNotificationConfig.Authentication; a != nil && a.Credentials != "" {
+					cp := *a
+					cp.Credentials = "[REDACTED]"
+					cfg.PushNotificationConfig.Authentication = &cp
+				}
+				cfg.PushNotificationConfig.URL = redactURL(cfg.PushNotificationConfig.URL)
+				b, _ := json.Marshal(cfg)
+				o.env.stdout.Write(append(b, '\n'))
+			}
+			return exitOK
+		}
 		for _, cfg := range configs {
 			p := cfg.PushNotificationConfig
 			auth := ""
@@ -139,7 +157,7 @@ func runPush(ctx context.Context, o *options, args []string) int {
 			fmt.Fprintf(o.env.stdout, "config %s of task %s: %s%s\n", or(p.ID, "(no id)"), cfg.TaskID, redactURL(p.URL), auth)
 		}
 		if op == "list" {
-			fmt.Fprintf(o.env.stdout, "%d configs\n", len(configs))
+			fmt.Fprintf(o.env.stdout, "%d %s\n", len(configs), plural(len(configs), "config"))
 		}
 		return exitOK
 	})
@@ -165,7 +183,7 @@ func runFakeAgent(ctx context.Context, o *options, _ []string) int {
 	agent := a2atest.NewServer(opts...)
 	defer agent.Close()
 	site := strings.TrimSuffix(agent.URL, "/a2a/jsonrpc")
-	fmt.Fprintf(o.env.stdout, "an offline A2A v%s agent is listening (Ctrl-C stops it)\n  endpoint: %s\n  card:     %s\n\ntry:\n", o.fakeVersion, agent.URL, site+a2a.AgentCardPath)
+	fmt.Fprintf(o.env.stdout, "An offline A2A v%s agent is listening (Ctrl-C stops it)\n  endpoint: %s\n  card:     %s\n\ntry:\n", o.fakeVersion, agent.URL, site+a2a.AgentCardPath)
 	for _, c := range []string{"card " + site, "send " + agent.URL + " " + quote("这个二维码是什么？"+a2atest.SeedQRCode), "send --wait " + agent.URL + " 本月巡检记录",
 		"stream " + agent.URL + " 本月巡检记录", "send " + agent.URL + " 查一台设备"} {
 		fmt.Fprintf(o.env.stdout, "  a2a %s\n", c)

@@ -22,7 +22,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
-		getenv: os.Getenv, stderrTTY: isTerminal(os.Stderr),
+		getenv: os.Getenv, stderrTTY: isTerminal(os.Stderr), stdoutTTY: isTerminal(os.Stdout),
 	})
 	stop()
 	os.Exit(code)
@@ -34,8 +34,9 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
-	// stderrTTY: stderr is a terminal, so progress lines go there.
-	stderrTTY bool
+	// stderrTTY: stderr is a terminal, so progress lines go there;
+	// stdoutTTY: stdout is, so long text is wrapped to its width.
+	stderrTTY, stdoutTTY bool
 }
 
 // isTerminal reports whether f is a character device (a terminal), by

@@ -37,8 +37,10 @@ type options struct {
 	status                           string
 	pageSize                         int
 	token, scheme, credentials, id   string
-	fakeVersion, fakeAddr            string
+	fakeVersion                      string
 
+	// The version the client of the call speaks, for hints.
+	spoken string
 	// How the last call ended, and whether call asks again in v1.0 when
 	// it ended in a refusal of v0.3 (refusedVersion).
 	lastErr  error
@@ -161,7 +163,6 @@ func pushFlags(o *options) {
 
 func fakeFlags(o *options) {
 	o.fs.StringVar(&o.fakeVersion, "version", "0.3", "the A2A version the agent speaks: 0.3 or 1.0")
-	o.fs.StringVar(&o.fakeAddr, "addr", "", "unused: the agent listens on a free loopback port")
 }
 
 // parse parses args, flags anywhere among the positional arguments ("--"
@@ -264,7 +265,10 @@ func checkURL(raw string) error {
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "(unreadable URL)"
+		if strings.Contains(raw, "@") {
+			return "(a URL that may hold a password)"
+		}
+		return raw
 	}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
 	if at := strings.LastIndex(u.Opaque, "@"); at >= 0 {

@@ -75,10 +75,15 @@ func stateText(s a2a.TaskStatus) string {
 	return string(s.State)
 }
 
-// field prints "  label: text", text wrapped to the width.
+// field prints "  label: text", text wrapped to the terminal's width
+// (not when stdout is a pipe or file).
 func (o *options) field(label, text string) {
 	prefix := "  " + label + ": "
-	fmt.Fprintln(o.env.stdout, prefix+wrap(oneLine(text), o.width()-utf8.RuneCountInString(prefix), strings.Repeat(" ", utf8.RuneCountInString(prefix))))
+	text = oneLine(text)
+	if o.env.stdoutTTY {
+		text = wrap(text, o.width()-utf8.RuneCountInString(prefix), strings.Repeat(" ", utf8.RuneCountInString(prefix)))
+	}
+	fmt.Fprintln(o.env.stdout, prefix+text)
 }
 
 // printMessage prints an agent's Message reply (exit 0: it answered).
@@ -199,7 +204,11 @@ func (o *options) printCard(card *a2a.AgentCard) {
 	for _, s := range card.Skills {
 		fmt.Fprintf(w, "    %s: %s\n", s.ID, oneLine(s.Name))
 		if s.Description != "" {
-			fmt.Fprintf(w, "      %s\n", wrap(oneLine(s.Description), o.width()-6, "      "))
+			desc := oneLine(s.Description)
+			if o.env.stdoutTTY {
+				desc = wrap(desc, o.width()-6, "      ")
+			}
+			fmt.Fprintf(w, "      %s\n", desc)
 		}
 		for _, ex := range s.Examples {
 			fmt.Fprintf(w, "      e.g. %s\n", oneLine(ex))
@@ -256,4 +265,12 @@ func (o *options) printEvent(w io.Writer, ev a2a.Event) {
 		}
 		fmt.Fprintf(w, "event: %s %s (%d parts)\n", how, or(e.Artifact.Name, e.Artifact.ArtifactID), len(e.Artifact.Parts))
 	}
+}
+
+// plural is word, with an s unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }

@@ -99,7 +99,7 @@ func TestVersionMismatchIsPrinted(t *testing.T) {
 	v10.Enqueue(notFound, notFound, a2atest.Raw{ContentType: "application/json", Body: string(card)}, rpcError(-32009, "version 1.0 not supported"))
 	r := a2aCmd(t, "get", v10.URL, "task-1")
 	r.wantCode(t, exitError)
-	if want := "a2a get: a2a: GetTask: version 1.0 not supported (code -32009)"; !strings.Contains(r.stderr, want) {
+	if want := "a2a get: GetTask: version 1.0 not supported (code -32009)"; !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr does not hold %q:\n%s", want, r.stderr)
 	}
 	if got := calls(v10); !slices.Equal(got, []string{"GetTask"}) {

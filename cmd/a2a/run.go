@@ -36,15 +36,15 @@ var commands map[string]command
 func init() {
 	commands = map[string]command{
 		"card":        {args: "URL", summary: "read the agent's card and summarise it", nargs: [2]int{1, 1}, run: runCard},
-		"send":        {args: "URL TEXT", summary: "send a message; with --wait, poll the task to its end", flags: sendFlags, nargs: [2]int{2, 2}, run: runSend},
-		"get":         {args: "URL TASKID", summary: "read a task", flags: historyFlag, nargs: [2]int{2, 2}, run: runGet},
+		"send":        {args: "[--wait] [--data FILE|-] [--task ID --context ID] URL TEXT", summary: "send a message; with --wait, poll the task to its end", flags: sendFlags, nargs: [2]int{2, 2}, run: runSend},
+		"get":         {args: "[--history N] URL TASKID", summary: "read a task", flags: historyFlag, nargs: [2]int{2, 2}, run: runGet},
 		"cancel":      {args: "URL TASKID", summary: "ask the agent to cancel a task", nargs: [2]int{2, 2}, run: runCancel},
-		"wait":        {args: "URL TASKID", summary: "poll a task until it ends or waits for input", flags: pollFlags, nargs: [2]int{2, 2}, run: runWait},
-		"tasks":       {args: "URL", summary: "list tasks (A2A v1.0 agents)", flags: tasksFlags, nargs: [2]int{1, 1}, run: runTasks},
+		"wait":        {args: "[--max-attempts N] [--cancel-on-interrupt] URL TASKID", summary: "poll a task until it ends or waits for input", flags: pollFlags, nargs: [2]int{2, 2}, run: runWait},
+		"tasks":       {args: "[--context ID] [--status STATE] [--page-size N] URL", summary: "list tasks (A2A v1.0 agents)", flags: tasksFlags, nargs: [2]int{1, 1}, run: runTasks},
 		"stream":      {args: "URL TEXT", summary: "send a message and print its events as they arrive", flags: streamFlags, nargs: [2]int{2, 2}, run: runStream},
 		"resubscribe": {args: "URL TASKID", summary: "follow the events of a running task again", flags: streamFlags, nargs: [2]int{2, 2}, run: runResubscribe},
 		"push":        {args: "set|get|list|delete URL TASKID [WEBHOOK|CONFIGID]", summary: "manage a task's push notification configs", flags: pushFlags, nargs: [2]int{3, 4}, run: runPush},
-		"fake-agent":  {args: "", summary: "serve an offline Caoliao-style agent on loopback until Ctrl-C", flags: fakeFlags, nargs: [2]int{0, 0}, run: runFakeAgent},
+		"fake-agent":  {args: "[--version 0.3|1.0]", summary: "serve an offline Caoliao-style agent on loopback until Ctrl-C", flags: fakeFlags, nargs: [2]int{0, 0}, run: runFakeAgent},
 	}
 }
 
@@ -66,6 +66,10 @@ func run(ctx context.Context, args []string, e env) int {
 	o := newOptions(name, e)
 	if cmd.flags != nil {
 		cmd.flags(o)
+	}
+	o.fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "Usage: a2a %s\n%s.\n\nFlags (common ones: see \"a2a help\"):\n", strings.TrimSpace(name+" "+cmd.args), cmd.summary)
+		o.fs.PrintDefaults()
 	}
 	pos, err := o.parse(args[1:])
 	switch {
@@ -102,7 +106,7 @@ Commands:
 	sort.Strings(names)
 	for _, n := range names {
 		c := commands[n]
-		fmt.Fprintf(w, "  %-12s %s\n  %-12s   %s %s\n", n, c.summary, "", n, c.args)
+		fmt.Fprintf(w, "  %-12s %s\n  %-12s   %s\n", n, c.summary, "", strings.TrimSpace(n+" "+c.args))
 	}
 	fmt.Fprint(w, `
 URL is the agent's JSON-RPC endpoint (for "card", the agent's site or card URL).
@@ -131,7 +135,8 @@ Exit codes:
   0    done: the task completed, or the command did what it was asked
   1    error: transport, HTTP, protocol or JSON-RPC (the error is printed)
   2    usage: bad command line or input; nothing was sent
-  3    the task failed, was canceled or rejected (its reason is printed)
+  3    the task failed, was canceled or rejected (its reason is printed;
+       for "cancel", a canceled task is 0: what was asked)
   4    the task waits for input or authentication (its question, and the
        command that answers it, are printed)
   5    the task is not finished: the poll ran out, or it is still submitted

@@ -25,6 +25,7 @@ func (o *options) call(ctx context.Context, endpoint string, do func(ctx context
 		return o.fail(err)
 	}
 	defer c.CloseIdleConnections()
+	o.spoken = c.ProtocolVersion()
 	o.askAgain = o.protocol == "auto" && c.ProtocolVersion() == a2a.ProtocolV03
 	code := do(ctx, c)
 	if o.askAgain && refusedVersion(o.lastErr) {
@@ -34,6 +35,7 @@ func (o *options) call(ctx context.Context, endpoint string, do func(ctx context
 			return o.fail(err)
 		}
 		defer c10.CloseIdleConnections()
+		o.spoken = a2a.ProtocolV10
 		o.lastErr, o.askAgain = nil, false
 		code = do(ctx, c10)
 	}
@@ -64,13 +66,22 @@ func (o *options) fail(err error) int {
 	case o.askAgain && refusedVersion(err):
 		return exitError // call asks again in v1.0
 	}
-	fmt.Fprintf(o.stderr(), "a2a %s: %v\n", o.name, err)
+	// The package's text, without its "a2a: " (the command's name comes
+	// first) and without a hint that names Go options: the command line
+	// has its own.
+	text := strings.TrimPrefix(err.Error(), "a2a: ")
+	var rpcErr *a2a.RPCError
+	if errors.As(err, &rpcErr) && rpcErr.Hint != "" {
+		text = strings.TrimSuffix(text, "; "+rpcErr.Hint)
+	}
+	fmt.Fprintf(o.stderr(), "a2a %s: %s\n", o.name, text)
 	var uv *a2a.UnsupportedByVersionError
+	other := map[string]string{a2a.ProtocolV03: a2a.ProtocolV10, a2a.ProtocolV10: a2a.ProtocolV03}[o.spoken]
 	switch {
 	case errors.As(err, &uv):
-		fmt.Fprintf(o.stderr(), "(the agent is spoken to in A2A v%s; if it speaks v1.0, add --protocol 1.0)\n", uv.Version)
-	case errors.Is(err, a2a.ErrVersionMismatch):
-		fmt.Fprintln(o.stderr(), "(on the command line: --protocol 1.0 or 0.3, or --protocol auto to read the agent's card)")
+		fmt.Fprintf(o.stderr(), "(spoken to in A2A v%s; if the agent speaks v1.0, add --protocol 1.0)\n", uv.Version)
+	case (errors.Is(err, a2a.ErrVersionMismatch) || errors.As(err, &rpcErr) && rpcErr.Hint != "") && other != "":
+		fmt.Fprintf(o.stderr(), "(spoken to in A2A v%s; the agent may speak v%s: add --protocol %s, or --protocol auto to read its card)\n", o.spoken, other, other)
 	}
 	return exitError
 }
@@ -152,7 +163,11 @@ func runCancel(ctx context.Context, o *options, args []string) int {
 		if err != nil {
 			return o.fail(err)
 		}
-		return o.finish(args[0], task)
+		code := o.finish(args[0], task)
+		if task.Status.State == a2a.TaskStateCanceled {
+			return exitOK // what was asked
+		}
+		return code
 	})
 }
 
@@ -249,6 +264,9 @@ func (o *options) writeData(task *a2a.Task) error {
 }
 
 func runTasks(ctx context.Context, o *options, args []string) int {
+	if o.protocol == "auto" {
+		o.protocol = a2a.ProtocolV10 // ListTasks is v1.0's: nothing to choose
+	}
 	req := a2a.ListTasksRequest{ContextID: o.contextID, Status: a2a.TaskState(o.status), PageSize: o.pageSize}
 	var opts []a2a.CallOption
 	if o.history >= 0 {
@@ -268,7 +286,7 @@ func runTasks(ctx context.Context, o *options, args []string) int {
 			fmt.Fprintln(o.env.stdout, strings.TrimRight(fmt.Sprintf("%s  %-15s %s  %s", task.ID, task.Status.State, task.Status.Timestamp, oneLine(task.StatusText())), " "))
 		}
 		if !o.json {
-			fmt.Fprintf(o.env.stdout, "%d tasks\n", n)
+			fmt.Fprintf(o.env.stdout, "%d %s\n", n, plural(n, "task"))
 		}
 		return exitOK
 	})
