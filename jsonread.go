@@ -457,43 +457,6 @@ func (d *jsonReader) container(open, close byte, want reflect.Type, after string
 	return false
 }
 
-// member reads the value of the member named key: passes it to read when
-// its name is known (as names' index), after the name check, else skips
-// it. With names nil it is passed as -1, unchecked.
-func (d *jsonReader) member(names *nameSet, key []byte, seen *uint64, read func(i int)) {
-	if names == nil { // keys of the sender's choosing
-		read(-1)
-		return
-	}
-	i := names.index(key)
-	switch {
-	case d.exact:
-	case i >= 0 && *seen&(1<<i) != 0:
-		if d.fault == "" { // the first fault is kept; no need to word the others
-			d.nameFault(fmt.Sprintf("member %q appears twice in one object", key))
-		}
-	case i >= 0:
-		*seen |= 1 << i
-	default:
-		if i = names.fold(key); i >= 0 && d.fault == "" {
-			d.nameFault(fmt.Sprintf("member %q is %q in another case (JSON names are case-sensitive)", key, names.names[i]))
-		}
-	}
-	if i < 0 || read == nil {
-		d.skip()
-		return
-	}
-	d.path = append(d.path, pathElem{name: names.names[i]})
-	read(i)
-	d.path = d.path[:len(d.path)-1]
-}
-
-func (d *jsonReader) nameFault(f string) {
-	if d.fault == "" {
-		d.fault = f
-	}
-}
-
 // key reads a member name and its colon; the name comes back with its
 // escapes undone.
 func (d *jsonReader) key() ([]byte, bool) {

@@ -3,6 +3,7 @@ package a2a
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -17,8 +18,9 @@ import (
 // into, and reports the first member name that repeats or matches a known
 // one only without regard to case (the rule of [jsonReader.object]). Keys
 // of the sender's choosing (a map's) and values kept raw are not checked.
-// Task, Message and the events need no walk: their decoder (wire_v03.go)
-// checks names as it reads.
+// Task, Message and the events need no walk: their decoders (wire_v03.go,
+// wire_v10.go) check names as they read, with jsonReader.member (below),
+// the one place the rule is applied.
 
 // nameSet is the member names of one kind of JSON object, for looking a
 // name up while decoding and for the name check. It holds at most 64.
@@ -244,5 +246,42 @@ func walkNames(d *jsonReader, s *nameSchema) {
 		})
 	default:
 		d.skip()
+	}
+}
+
+// member reads the value of the member named key: passes it to read when
+// its name is known (as names' index), after the name check, else skips
+// it. With names nil it is passed as -1, unchecked.
+func (d *jsonReader) member(names *nameSet, key []byte, seen *uint64, read func(i int)) {
+	if names == nil { // keys of the sender's choosing
+		read(-1)
+		return
+	}
+	i := names.index(key)
+	switch {
+	case d.exact:
+	case i >= 0 && *seen&(1<<i) != 0:
+		if d.fault == "" { // the first fault is kept; no need to word the others
+			d.nameFault(fmt.Sprintf("member %q appears twice in one object", key))
+		}
+	case i >= 0:
+		*seen |= 1 << i
+	default:
+		if i = names.fold(key); i >= 0 && d.fault == "" {
+			d.nameFault(fmt.Sprintf("member %q is %q in another case (JSON names are case-sensitive)", key, names.names[i]))
+		}
+	}
+	if i < 0 || read == nil {
+		d.skip()
+		return
+	}
+	d.path = append(d.path, pathElem{name: names.names[i]})
+	read(i)
+	d.path = d.path[:len(d.path)-1]
+}
+
+func (d *jsonReader) nameFault(f string) {
+	if d.fault == "" {
+		d.fault = f
 	}
 }
