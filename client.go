@@ -67,10 +67,11 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 func checkInput(endpoint string, opts []Option) (*url.URL, clientConfig, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil {
-		return nil, clientConfig{}, errors.New("a2a: endpoint is not a valid URL")
+		// "127.0.0.1:8080/a2a" lands here: a host without a scheme.
+		return nil, clientConfig{}, errors.New("a2a: endpoint is not a valid URL; it must be an absolute http:// or https:// URL (is the scheme missing?)")
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, clientConfig{}, errors.New("a2a: endpoint must be an absolute http:// or https:// URL")
+		return nil, clientConfig{}, errors.New("a2a: endpoint must be an absolute http:// or https:// URL (is the scheme missing?)")
 	}
 	cfg, err := newClientConfig(opts)
 	return u, cfg, err

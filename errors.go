@@ -387,7 +387,8 @@ const (
 // failure: the task may still finish; poll again or call tasks/get later.
 type PollError struct {
 	TaskID string
-	// LastState is the state of the last task seen ("" if none was read).
+	// LastState is the state of the last task seen: read, or for
+	// [Client.AwaitTask] the one the caller gave ("" if there is none).
 	LastState TaskState
 	// Attempts is the number of tasks/get calls started.
 	Attempts int

@@ -201,7 +201,7 @@ func ExampleClient_WaitTask() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	task, err = c.WaitTask(ctx, task.ID,
+	task, err = c.AwaitTask(ctx, task, // never nil after: at worst the task you held
 		a2a.PollTimeout(30*time.Second), // overall deadline
 		a2a.PollMaxAttempts(20),
 		a2a.PollInterval(interval), // then ×1.5 per attempt, at most PollMaxInterval
@@ -211,7 +211,7 @@ func ExampleClient_WaitTask() {
 	)
 	var pe *a2a.PollError
 	if errors.As(err, &pe) {
-		// Gave up waiting; the task may still finish. task is the last one seen.
+		// Gave up waiting; the task may still finish. task is the last one known.
 		log.Fatalf("task %s still %q after %d attempts (%s ran out)", pe.TaskID, pe.LastState, pe.Attempts, pe.Limit)
 	}
 	if err != nil {
@@ -224,6 +224,32 @@ func ExampleClient_WaitTask() {
 	// attempt 1: working
 	// attempt 2: working
 	// attempt 3: completed
+	// completed | 共 2 条记录：合格 1 条，不合格 1 条
+}
+
+func ExampleClient_SendAndWait() {
+	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+	defer agent.Close()
+	c, _ := a2a.NewClient(agent.URL)
+	ctx := context.Background()
+
+	// snippet: send-and-wait
+	// A gateway answers "submitted" even to a blocking send: one call
+	// sends, then polls an unfinished task to its end.
+	res, err := c.SendAndWait(ctx, a2a.NewTextMessage("本月巡检记录"),
+		a2a.PollTimeout(30*time.Second), a2a.PollInterval(10*time.Millisecond))
+	if err != nil {
+		log.Fatal(err) // a *PollError comes with the last task known in res
+	}
+	switch r := res.(type) {
+	case *a2a.Task:
+		fmt.Println(r.Status.State, "|", r.Artifact("records").Text())
+	case *a2a.Message:
+		fmt.Println("the agent answered:", r.Text())
+	}
+	// snippet end
+
+	// Output:
 	// completed | 共 2 条记录：合格 1 条，不合格 1 条
 }
 

@@ -174,6 +174,61 @@ func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption
 	if taskID == "" {
 		return nil, errors.New("a2a: WaitTask: empty task id")
 	}
+	return c.wait(ctx, taskID, nil, opts)
+}
+
+// AwaitTask polls the task the caller holds, as [Client.WaitTask] does,
+// and never loses it: when no tasks/get succeeds before the poll gives up,
+// it returns task itself (not nil) with the *[PollError], whose LastState
+// is then task's state. So the pattern
+//
+//	task, err = c.AwaitTask(ctx, task)
+//
+// keeps a task to read whatever err is. A task already terminal or
+// interrupted is returned at once, without a request. Errors: those of
+// WaitTask, and an error without sending for a nil task or one without
+// an id.
+func (c *Client) AwaitTask(ctx context.Context, task *Task, opts ...PollOption) (*Task, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	if task == nil || task.ID == "" {
+		return task, errors.New("a2a: AwaitTask needs a task with an id")
+	}
+	if task.Status.State.Terminal() || task.Status.State.Interrupted() {
+		return task, nil
+	}
+	return c.wait(ctx, task.ID, task, opts)
+}
+
+// SendAndWait sends msg as [Client.SendMessage] does and, when the agent
+// answers with a task that is not finished (submitted, working, a state
+// this SDK does not know: a gateway answers so even to a blocking send),
+// polls it as [Client.AwaitTask] does, with the same options: the send's
+// call options are those given with [PollCallOptions] (they are used for
+// every tasks/get too). It returns the final *[Task], a *[Message] when the
+// agent answered with one, or, when the poll gives up, the last task known
+// (never nil) with the *[PollError]. Errors: those of SendMessage and of
+// AwaitTask; the result is nil only when the send itself failed.
+func (c *Client) SendAndWait(ctx context.Context, msg Message, opts ...PollOption) (SendResult, error) {
+	cfg, err := newPollConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.SendMessage(ctx, msg, cfg.call...)
+	if err != nil {
+		return nil, err
+	}
+	task, ok := res.(*Task)
+	if !ok {
+		return res, nil
+	}
+	return c.AwaitTask(ctx, task, opts...)
+}
+
+// newPollConfig applies opts over the defaults and checks the call
+// options among them.
+func newPollConfig(opts []PollOption) (pollConfig, error) {
 	cfg := pollConfig{
 		interval:    DefaultPollInterval,
 		multiplier:  DefaultPollMultiplier,
@@ -184,21 +239,29 @@ func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption
 	}
 	for _, opt := range opts {
 		if opt == nil {
-			return nil, errors.New("a2a: nil PollOption")
+			return cfg, errors.New("a2a: nil PollOption")
 		}
 		if err := opt(&cfg); err != nil {
-			return nil, err
+			return cfg, err
 		}
 	}
-	if _, err := buildCallConfig(cfg.call); err != nil {
-		return nil, err
+	_, err := buildCallConfig(cfg.call)
+	return cfg, err
+}
+
+// wait is the poll of WaitTask and AwaitTask; known is the task the
+// caller holds (nil for WaitTask), the last task known until one is read.
+func (c *Client) wait(ctx context.Context, taskID string, known *Task, opts []PollOption) (*Task, error) {
+	cfg, err := newPollConfig(opts)
+	if err != nil {
+		return known, err
 	}
 
 	start := time.Now()
 	pctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
 
-	var last *Task
+	last := known
 	stop := func(attempts int, limit PollLimit, err, lastErr error) (*Task, error) {
 		pe := &PollError{TaskID: taskID, Attempts: attempts, Elapsed: time.Since(start), Limit: limit, Err: err, LastErr: lastErr}
 		if last != nil {

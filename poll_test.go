@@ -305,3 +305,69 @@ func TestWaitTaskOtherTask(t *testing.T) {
 		t.Errorf("WaitTask = %v, %v after %d requests; want a ProtocolError after 1", task, err, f.count())
 	}
 }
+
+// TestAwaitTaskKeepsTheTask: when no tasks/get succeeds before the poll
+// gives up, AwaitTask hands back the task the caller gave, and the
+// PollError names its state; a task already finished costs no request.
+func TestAwaitTaskKeepsTheTask(t *testing.T) {
+	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+	defer agent.Close()
+	c, _ := a2a.NewClient(agent.URL, a2a.WithMaxRetries(0))
+	ctx := context.Background()
+	held, err := c.SendText(ctx, "本月巡检记录")
+	if err != nil || held.Status.State.Terminal() {
+		t.Fatalf("send: %v, %v; want an unfinished task", held, err)
+	}
+	agent.Enqueue(a2atest.Raw{Status: 503, Body: "busy"}, a2atest.Raw{Status: 503, Body: "busy"})
+	got, err := c.AwaitTask(ctx, held, a2a.PollMaxAttempts(2), a2a.PollInterval(time.Millisecond))
+	pe, ok := errors.AsType[*a2a.PollError](err)
+	if !ok || got != held || pe.LastState != held.Status.State || pe.Attempts != 2 {
+		t.Fatalf("got %p (held %p), %v; want the held task and a PollError in state %s", got, held, err, held.Status.State)
+	}
+	// WaitTask by id has no task to hand back.
+	agent.Enqueue(a2atest.Raw{Status: 503, Body: "busy"})
+	if got, err := c.WaitTask(ctx, held.ID, a2a.PollMaxAttempts(1)); got != nil || err == nil {
+		t.Errorf("WaitTask: %v, %v; want nil and an error", got, err)
+	}
+
+	n := len(agent.Requests())
+	done := &a2a.Task{ID: "t9", Status: a2a.TaskStatus{State: a2a.TaskStateFailed}}
+	if got, err := c.AwaitTask(ctx, done); got != done || err != nil || len(agent.Requests()) != n {
+		t.Errorf("finished task: %v, %v, %d requests; want it back at once", got, err, len(agent.Requests())-n)
+	}
+	if _, err := c.AwaitTask(ctx, nil); err == nil {
+		t.Error("nil task: no error")
+	}
+}
+
+// TestSendAndWait: one call sends and polls an unfinished answer to its
+// end; a Message reply comes back as it is; when the poll gives up the
+// last task known comes back with the PollError.
+func TestSendAndWait(t *testing.T) {
+	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+	defer agent.Close()
+	c, _ := a2a.NewClient(agent.URL)
+	ctx := context.Background()
+	res, err := c.SendAndWait(ctx, a2a.NewTextMessage("本月巡检记录"), a2a.PollInterval(time.Millisecond))
+	if task, ok := res.(*a2a.Task); err != nil || !ok || task.Status.State != a2a.TaskStateCompleted {
+		t.Fatalf("records: %v, %v; want a completed task", res, err)
+	}
+	res, err = c.SendAndWait(ctx, a2a.NewTextMessage("本月巡检记录"), a2a.PollMaxAttempts(1))
+	task, ok := res.(*a2a.Task)
+	if _, isPoll := errors.AsType[*a2a.PollError](err); !isPoll || !ok || task == nil || task.Status.State.Terminal() {
+		t.Fatalf("gave up: %v, %v; want the last task and a PollError", res, err)
+	}
+
+	greeter := a2atest.NewServer(a2atest.OnSend(func(m a2a.Message) a2atest.Reply {
+		return a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: a2a.Parts{a2a.TextPart{Text: "你好"}}}}
+	}))
+	defer greeter.Close()
+	g, _ := a2a.NewClient(greeter.URL)
+	if res, err := g.SendAndWait(ctx, a2a.NewTextMessage("hi")); err != nil || res.(*a2a.Message).Text() != "你好" {
+		t.Errorf("message reply: %v, %v", res, err)
+	}
+	n := len(agent.Requests())
+	if _, err := c.SendAndWait(ctx, a2a.NewTextMessage("hi"), a2a.PollCallOptions(a2a.HistoryLength(-1))); err == nil || len(agent.Requests()) != n {
+		t.Errorf("bad call option: %v, %d requests; want an error and none sent", err, len(agent.Requests())-n)
+	}
+}

@@ -275,7 +275,8 @@ func (m Message) MarshalJSON() ([]byte, error) {
 	return withKind(kindMessage, plain(m))
 }
 
-// Text joins the text of the message's text parts with newlines.
+// Text joins the text of the message's text parts with newlines. It is
+// safe on a nil *Message, which gives "".
 func (m *Message) Text() string {
 	if m == nil {
 		return ""
