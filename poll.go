@@ -9,15 +9,18 @@ import (
 	"time"
 )
 
-// Poll defaults: about 2 minutes of polling starting at half a second,
-// growing by half each attempt to at most 5 seconds between attempts.
+// Poll defaults: polling starting at half a second, growing by half each
+// attempt to at most 5 seconds between attempts, at most 60 attempts, and
+// 2 minutes in all when the context has no deadline of its own.
 const (
 	DefaultPollInterval    = 500 * time.Millisecond
 	DefaultPollMultiplier  = 1.5
 	DefaultPollMaxInterval = 5 * time.Second
 	DefaultPollJitter      = 0.2
 	DefaultPollMaxAttempts = 60
-	DefaultPollTimeout     = 2 * time.Minute
+	// DefaultPollTimeout bounds a wait whose ctx has no deadline and that
+	// got no [PollTimeout]; a ctx deadline alone bounds the others.
+	DefaultPollTimeout = 2 * time.Minute
 )
 
 // PollOption adjusts one [Client.WaitTask]. An option given bad input makes
@@ -94,8 +97,10 @@ func PollMaxAttempts(n int) PollOption {
 	}
 }
 
-// PollTimeout bounds the whole wait (default [DefaultPollTimeout]), on top of
-// any deadline ctx has. d must be positive.
+// PollTimeout bounds the whole wait, on top of any deadline ctx has. Without
+// it the rule is simple: ctx's deadline alone bounds a wait (a 10-minute ctx
+// waits 10 minutes), and a ctx without one gets [DefaultPollTimeout]. d
+// must be positive. [PollError.Limit] says which bound ran out.
 func PollTimeout(d time.Duration) PollOption {
 	return func(c *pollConfig) error {
 		if d <= 0 {
@@ -149,11 +154,13 @@ type PollAttempt struct {
 // for success. This is the gateway flow of the Caoliao gateway docs ("轮询应设置整体截止时间、
 // 最大次数和退避间隔").
 //
+// Time: ctx bounds the wait; [PollTimeout] adds a bound of its own; with
+// neither a ctx deadline nor PollTimeout, [DefaultPollTimeout] applies.
+//
 // The first attempt is made at once; then the wait starts at [PollInterval]
 // and grows by [PollMultiplier] up to [PollMaxInterval], each spread by
-// [PollJitter]. The poll stops after [PollMaxAttempts] attempts or
-// [PollTimeout], whichever comes first, or when ctx is done (within one
-// wait: waits are cut short). It then returns the last task read (nil if
+// [PollJitter]. The poll stops after [PollMaxAttempts] attempts, when its
+// time is up, or when ctx is done (within one wait: waits are cut short). It then returns the last task read (nil if
 // none) and a *[PollError] naming the task, the last state, the attempts
 // and what ran out. A client that gave up has not seen the task fail.
 //
@@ -235,7 +242,6 @@ func newPollConfig(opts []PollOption) (pollConfig, error) {
 		maxInterval: DefaultPollMaxInterval,
 		jitter:      DefaultPollJitter,
 		maxAttempts: DefaultPollMaxAttempts,
-		timeout:     DefaultPollTimeout,
 	}
 	for _, opt := range opts {
 		if opt == nil {
@@ -258,7 +264,10 @@ func (c *Client) wait(ctx context.Context, taskID string, known *Task, opts []Po
 	}
 
 	start := time.Now()
-	pctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+	pctx, cancel := ctx, context.CancelFunc(func() {})
+	if bound := pollBound(ctx, cfg.timeout); bound > 0 {
+		pctx, cancel = context.WithTimeout(ctx, bound)
+	}
 	defer cancel()
 
 	last := known
@@ -367,4 +376,17 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// pollBound is the poll's own bound on top of ctx: the PollTimeout given
+// (timeout > 0), else none when ctx has a deadline, else
+// DefaultPollTimeout.
+func pollBound(ctx context.Context, timeout time.Duration) time.Duration {
+	if timeout > 0 {
+		return timeout
+	}
+	if _, ok := ctx.Deadline(); ok {
+		return 0
+	}
+	return DefaultPollTimeout
 }
