@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"net/http"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/caoliao-a2a/a2a-go/a2atest"
+	"github.com/jarcoal/httpmock"
 )
 
 func ExampleNewServer() {
@@ -90,4 +92,34 @@ func ExampleV10() {
 	// task-2 input-required
 	// task-1 completed
 	// SendMessage 1.0
+}
+
+// ExampleResponder: testing your own code with httpmock instead of a
+// server. The client has its own transport, so httpmock.Activate (which
+// replaces http.DefaultTransport) does not see its requests: give the
+// client an http.Client on a mock transport with a2a.WithHTTPClient.
+func ExampleResponder() {
+	ctx := context.Background()
+
+	// snippet: httpmock
+	answer := a2atest.CompletedTask("entity", map[string]string{"title": "设备"}, "完成")
+	answer.ID = "task-1"
+	mock := httpmock.NewMockTransport()
+	mock.RegisterResponder("POST", "https://agent.example/a2a/jsonrpc", a2atest.Responder(answer))
+	c, err := a2a.NewClient("https://agent.example/a2a/jsonrpc", a2a.WithHTTPClient(&http.Client{Transport: mock}))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for range 2 { // the responder echoes each request's id: every call works
+		task, err := c.SendText(ctx, "hi")
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(task.Status.State, task.Artifact("entity").Text())
+	}
+	// snippet end
+
+	// Output:
+	// completed 完成
+	// completed 完成
 }
