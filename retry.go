@@ -45,6 +45,11 @@ const (
 // ([call.checkRetry]) runs it once per attempt, after the body is read.
 func (c *Client) retryable(class retryClass, resp *http.Response, att *attempt, err error) bool {
 	if err != nil {
+		// A name that does not resolve will not resolve a second later:
+		// not retried (a DNS timeout or server failure still is).
+		if dnsErr, ok := errors.AsType[*net.DNSError](err); ok && dnsErr.IsNotFound {
+			return false
+		}
 		if class == retryUnsafe {
 			return isDialError(err)
 		}

@@ -333,3 +333,31 @@ func retryRows() []hostileRow {
 
 // TestRetryFaults runs the retry rows of the hostile-server table.
 func TestRetryFaults(t *testing.T) { runRows(t, retryRows()) }
+
+// TestNoSuchHostNotRetried: a host name that does not resolve fails at
+// once, without the retries a passing fault gets.
+func TestNoSuchHostNotRetried(t *testing.T) {
+	calls := 0
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		calls++
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "agent.invalid", IsNotFound: true}}
+	})
+	c, err := a2a.NewClient("https://agent.invalid/a2a", a2a.WithHTTPClient(&http.Client{Transport: rt}), a2a.WithRetryWait(time.Millisecond, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, call := range []func() error{
+		func() error { _, err := c.GetTask(context.Background(), "t1"); return err },
+		func() error { _, err := c.SendText(context.Background(), "hi"); return err },
+	} {
+		calls = 0
+		var te *a2a.TransportError
+		if err := call(); !errors.As(err, &te) || calls != 1 || te.Attempts != 1 {
+			t.Errorf("%v after %d attempts; want a TransportError after 1", err, calls)
+		}
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
