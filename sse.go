@@ -179,27 +179,32 @@ type sseLines struct {
 	afterCR bool // the last line ended with a CR
 }
 
-// split is the bufio.SplitFunc.
+// split is the bufio.SplitFunc. The LF of a CRLF split across reads is
+// skipped within the same call as the line after it: a bufio.Scanner
+// given an advance without a token reads more before it calls split
+// again, so returning the skip alone would leave a whole line (the blank
+// one that dispatches an event) waiting for bytes that may never come.
 func (l *sseLines) split(data []byte, atEOF bool) (int, []byte, error) {
+	skip := 0
 	if l.afterCR && len(data) > 0 {
 		l.afterCR = false
 		if data[0] == '\n' {
-			return 1, nil, nil // the LF of a CRLF split across reads
+			skip, data = 1, data[1:]
 		}
 	}
 	i := bytes.IndexAny(data, "\r\n")
 	switch {
 	case i < 0:
 		if atEOF && len(data) > 0 {
-			return len(data), data, nil
+			return skip + len(data), data, nil
 		}
-		return 0, nil, nil
+		return skip, nil, nil
 	case data[i] == '\n':
-		return i + 1, data[:i], nil
+		return skip + i + 1, data[:i], nil
 	case i+1 < len(data) && data[i+1] == '\n':
-		return i + 2, data[:i], nil
+		return skip + i + 2, data[:i], nil
 	default:
 		l.afterCR = i+1 == len(data)
-		return i + 1, data[:i], nil
+		return skip + i + 1, data[:i], nil
 	}
 }
