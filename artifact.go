@@ -53,3 +53,16 @@ func (a *Artifact) DecodeData(v any) error {
 	}
 	return d.Decode(v)
 }
+
+// DecodeArtifact decodes the first [DataPart] of an artifact into a new
+// value of type T, in one step from what [Task.Artifact] returns:
+//
+//	records, err := a2a.DecodeArtifact[Records](task.Artifact("records"))
+//
+// It returns [ErrNoData] when a is nil or has no DataPart, or the
+// [encoding/json] error when the data does not fit T.
+func DecodeArtifact[T any](a *Artifact) (T, error) {
+	var v T
+	err := a.DecodeData(&v)
+	return v, err
+}

@@ -3,10 +3,12 @@ package a2a_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -184,5 +186,18 @@ func TestRepeatedPartMembers(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`[{"file":{"uri":"u"},"text":"hi","file":null}]`), &ps); err != nil || len(ps) != 1 || !cmp.Equal(ps[0], a2a.Part(a2a.TextPart{Text: "hi"})) {
 		t.Errorf("a kind-less part whose last file is null: %#v, %v; want a TextPart", ps, err)
+	}
+}
+
+// TestDecodeArtifact: one step from an artifact (nil-safe) to a typed
+// value.
+func TestDecodeArtifact(t *testing.T) {
+	task := a2atest.CompletedTask("records", map[string]int{"count": 2}, "两条")
+	got, err := a2a.DecodeArtifact[struct{ Count int }](task.Artifact("records"))
+	if err != nil || got.Count != 2 {
+		t.Errorf("got %+v, %v", got, err)
+	}
+	if _, err := a2a.DecodeArtifact[struct{}](task.Artifact("absent")); !errors.Is(err, a2a.ErrNoData) {
+		t.Errorf("absent artifact: %v; want ErrNoData", err)
 	}
 }
