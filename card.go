@@ -382,7 +382,7 @@ func (c *Client) requireCapability(spec callSpec) error {
 // [Client.GetTask], an *[RPCError] matching
 // [ErrAuthenticatedExtendedCardNotConfigured] among them.
 func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context, opts ...CallOption) (*AgentCard, error) {
-	b, err := c.callBinding(opts)
+	b, _, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -230,9 +230,6 @@ func (*Message) isSendResult() {}
 // (a [Tenant] on a v0.3 client among them). The result is nil
 // whenever the error is not.
 func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOption) (SendResult, error) {
-	if err := c.usable(); err != nil {
-		return nil, err
-	}
 	spec, err := c.sendSpec(msg, opts, false)
 	if err != nil {
 		return nil, err
@@ -240,10 +237,10 @@ func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOptio
 	return run(ctx, c, spec, c.proto.sendResult)
 }
 
-// sendSpec checks msg and opts and returns the spec of message/send (or
-// message/stream): msg with its messageId and role filled in.
+// sendSpec checks the client, msg and opts and returns the spec of a send
+// (or a streaming send): msg with its messageId and role filled in.
 func (c *Client) sendSpec(msg Message, opts []CallOption, stream bool) (callSpec, error) {
-	cfg, err := buildCallConfig(opts)
+	b, cfg, err := c.callBinding(opts)
 	if err != nil {
 		return callSpec{}, err
 	}
@@ -255,10 +252,6 @@ func (c *Client) sendSpec(msg Message, opts []CallOption, stream bool) (callSpec
 	}
 	if msg.Role == "" {
 		msg.Role = RoleUser
-	}
-	b, err := c.bind(cfg)
-	if err != nil {
-		return callSpec{}, err
 	}
 	return b.sendMessage(msg, cfg, stream)
 }
@@ -317,11 +310,7 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 	if id == "" {
 		return nil, errors.New("a2a: GetTask: empty task id")
 	}
-	cfg, err := buildCallConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	b, err := c.bind(cfg)
+	b, cfg, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +325,7 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 //
 // Errors: as [Client.GetTask].
 func (c *Client) CancelTask(ctx context.Context, id string, opts ...CallOption) (*Task, error) {
-	b, err := c.callBinding(opts)
+	b, _, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -347,14 +336,16 @@ func (c *Client) CancelTask(ctx context.Context, id string, opts ...CallOption) 
 }
 
 // callBinding checks that the client is usable and opts are valid, and
-// returns the binding for a call with them ([Client.bind]).
-func (c *Client) callBinding(opts []CallOption) (binding, error) {
+// returns the binding for a call with them ([Client.bind]) and their
+// config.
+func (c *Client) callBinding(opts []CallOption) (binding, callConfig, error) {
 	if err := c.usable(); err != nil {
-		return nil, err
+		return nil, callConfig{}, err
 	}
 	cfg, err := buildCallConfig(opts)
 	if err != nil {
-		return nil, err
+		return nil, cfg, err
 	}
-	return c.bind(cfg)
+	b, err := c.bind(cfg)
+	return b, cfg, err
 }

@@ -124,13 +124,3 @@ func noSecrets(t testing.TB, texts []string, secrets ...string) {
 		}
 	}
 }
-
-// containsAll reports whether s contains every one of subs.
-func containsAll(s string, subs ...string) bool {
-	for _, sub := range subs {
-		if !strings.Contains(s, sub) {
-			return false
-		}
-	}
-	return true
-}

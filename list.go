@@ -62,11 +62,10 @@ func (c *Client) ListTasksPage(ctx context.Context, req ListTasksRequest, opts .
 
 // listPage is ListTasksPage, with the reply the page came in.
 func (c *Client) listPage(ctx context.Context, req ListTasksRequest, opts []CallOption) (*ListTasksResponse, *reply, error) {
-	b, err := c.callBinding(opts)
+	b, cfg, err := c.callBinding(opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, _ := buildCallConfig(opts) // callBinding checked them
 	if req.PageSize < 0 || req.PageSize > maxPageSize {
 		return nil, nil, fmt.Errorf("a2a: ListTasks: page size %d out of range 0..%d", req.PageSize, maxPageSize)
 	}

@@ -47,7 +47,7 @@ type TaskPushNotificationConfig struct {
 // an empty task id or URL, or on v1.0 for an Authentication without exactly
 // one scheme.
 func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPushNotificationConfig, opts ...CallOption) (*TaskPushNotificationConfig, error) {
-	b, err := c.callBinding(opts)
+	b, _, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPush
 // GetTaskPushNotificationConfig in A2A v1.0); configID may be empty for the
 // task's only config on v0.3, not on v1.0 (an error without sending). Errors: as [Client.SetTaskPushNotificationConfig].
 func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, configID string, opts ...CallOption) (*TaskPushNotificationConfig, error) {
-	b, err := c.callBinding(opts)
+	b, _, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, conf
 // the last, a repeated page token being a *[ProtocolError]); none (an empty
 // array, or null) is an empty slice. Errors: as [Client.SetTaskPushNotificationConfig].
 func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID string, opts ...CallOption) ([]TaskPushNotificationConfig, error) {
-	b, err := c.callBinding(opts)
+	b, _, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 // [Client.SetTaskPushNotificationConfig], and an error for an empty task
 // or config id.
 func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, configID string, opts ...CallOption) error {
-	b, err := c.callBinding(opts)
+	b, _, err := c.callBinding(opts)
 	if err != nil {
 		return err
 	}

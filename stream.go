@@ -154,10 +154,6 @@ func (c *Client) StreamMessage(ctx context.Context, msg Message, opts ...CallOpt
 			yield(nil, errRangedTwice)
 			return
 		}
-		if err := c.usable(); err != nil {
-			yield(nil, err)
-			return
-		}
 		spec, err := c.sendSpec(msg, opts, true)
 		if err != nil {
 			yield(nil, err)
@@ -178,7 +174,7 @@ func (c *Client) StreamMessage(ctx context.Context, msg Message, opts ...CallOpt
 // [WithMaxRetries] times.
 func (c *Client) Resubscribe(ctx context.Context, taskID string, opts ...CallOption) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
-		b, err := c.callBinding(opts)
+		b, _, err := c.callBinding(opts)
 		if err != nil {
 			yield(nil, err)
 			return

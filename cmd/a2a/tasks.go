@@ -105,7 +105,11 @@ func (o *options) message(text string) (a2a.Message, error) {
 		return msg, usagef("--data: %v", err)
 	}
 	if !json.Valid(b) {
-		return msg, usagef("--data: %s is not valid JSON", or(map[bool]string{true: "stdin"}[o.data == "-"], quote(o.data)))
+		source := "stdin"
+		if o.data != "-" {
+			source = quote(o.data)
+		}
+		return msg, usagef("--data: %s is not valid JSON", source)
 	}
 	msg.Parts = append(msg.Parts, a2a.DataPart{Data: json.RawMessage(b)})
 	return msg, nil
