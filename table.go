@@ -169,6 +169,17 @@ func readTimestamp(d *jsonReader) Timestamp {
 	return Timestamp(strings.ToValidUTF8(string(d.raw()), "\uFFFD"))
 }
 
+// nonObjectPart reads a part that is not an object, which either
+// version keeps as an UnknownPart byte for byte (nil after a syntax
+// error).
+func nonObjectPart(d *jsonReader) Part {
+	raw := d.raw()
+	if raw == nil {
+		return nil
+	}
+	return UnknownPart{Raw: raw}
+}
+
 // readPartList reads a parts array with read, one version's part reader.
 // It grows as readList does; each part is charged for the value its
 // interface holds.

@@ -100,11 +100,7 @@ func (p *partRead) read(d *jsonReader, i int) {
 // is not an object is kept as an UnknownPart too.
 func readPart(d *jsonReader) Part {
 	if d.peek() != '{' {
-		raw := d.raw()
-		if raw == nil {
-			return nil
-		}
-		return UnknownPart{Raw: raw}
+		return nonObjectPart(d)
 	}
 	start := d.pos
 	var p partRead

@@ -199,11 +199,7 @@ func (p *partV10) part(d *jsonReader, raw json.RawMessage) Part {
 // them.
 func readPartV10(d *jsonReader) Part {
 	if d.peek() != '{' {
-		raw := d.raw()
-		if raw == nil {
-			return nil
-		}
-		return UnknownPart{Raw: raw}
+		return nonObjectPart(d)
 	}
 	start := d.pos
 	var p partV10
