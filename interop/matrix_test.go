@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"iter"
 	"net/http"
 	"sync"
 	"testing"
@@ -109,21 +110,7 @@ func runMatrix(t *testing.T, endpoint string) {
 
 	var asked *a2a.Task
 	t.Run("c input-required then follow-up", func(t *testing.T) {
-		task, err := c.SendText(ctx, "ask")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if task.Status.State != a2a.TaskStateInputRequired || task.StatusText() != a2atest.DeviceQuestion {
-			t.Fatalf("state %q question %q", task.Status.State, task.StatusText())
-		}
-		res, err := c.SendFollowUp(ctx, task, a2a.NewTextMessage("A08-03-06"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		done, ok := res.(*a2a.Task)
-		if !ok {
-			t.Fatalf("follow-up answered with %T", res)
-		}
+		task, done := askAndAnswer(t, ctx, c)
 		if done.ID != task.ID || done.ContextID != task.ContextID || done.Status.State != a2a.TaskStateCompleted {
 			t.Errorf("follow-up task %s/%s in %q, want %s/%s completed", done.ID, done.ContextID, done.Status.State, task.ID, task.ContextID)
 		}
@@ -222,4 +209,43 @@ func runMatrix(t *testing.T, endpoint string) {
 	t.Run("requests valid against the v0.3.0 schema", func(t *testing.T) {
 		validateRequests(t, rec.captured())
 	})
+}
+
+// askAndAnswer runs the input-required scenario on any peer: "ask" must
+// be answered with the device question, and the follow-up with a task;
+// it returns the asking task and the answer's.
+func askAndAnswer(t *testing.T, ctx context.Context, c *a2a.Client) (asked, done *a2a.Task) {
+	t.Helper()
+	task, err := c.SendText(ctx, "ask")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if task.Status.State != a2a.TaskStateInputRequired || task.StatusText() != a2atest.DeviceQuestion {
+		t.Fatalf("state %q question %q", task.Status.State, task.StatusText())
+	}
+	res, err := c.SendFollowUp(ctx, task, a2a.NewTextMessage("A08-03-06"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, ok := res.(*a2a.Task)
+	if !ok {
+		t.Fatalf("follow-up answered with %T", res)
+	}
+	return task, done
+}
+
+// foldStream ranges over a stream, failing t on an error, and returns
+// each event described and the task they fold into.
+func foldStream(t *testing.T, events iter.Seq2[a2a.Event, error]) ([]string, a2a.Task) {
+	t.Helper()
+	var got []string
+	var task a2a.Task
+	for ev, err := range events {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, describe(ev))
+		task.Apply(ev)
+	}
+	return got, task
 }

@@ -260,21 +260,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 	scenario("input-required then follow-up completes the same task", func(t *testing.T) {
 		c := newClient(t, peerUser)
 		ctx := testCtx(t)
-		task, err := c.SendText(ctx, "ask")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if task.Status.State != a2a.TaskStateInputRequired || task.StatusText() != a2atest.DeviceQuestion {
-			t.Fatalf("state %q question %q", task.Status.State, task.StatusText())
-		}
-		res, err := c.SendFollowUp(ctx, task, a2a.NewTextMessage("A08-03-06"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		done, ok := res.(*a2a.Task)
-		if !ok {
-			t.Fatalf("follow-up answered with %T", res)
-		}
+		task, done := askAndAnswer(t, ctx, c)
 		type outcome struct {
 			ID, ContextID string
 			State         a2a.TaskState
@@ -372,15 +358,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 
 	scenario("stream of artifact chunks folds to the completed task", func(t *testing.T) {
 		c := newClient(t, peerUser)
-		var got []string
-		var task a2a.Task
-		for ev, err := range c.StreamMessage(testCtx(t), a2a.NewTextMessage("stream")) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, describe(ev))
-			task.Apply(ev)
-		}
+		got, task := foldStream(t, c.StreamMessage(testCtx(t), a2a.NewTextMessage("stream")))
 		// v1.0 has no "final": the client marks the terminal status so.
 		want := []string{
 			"task submitted",

@@ -66,15 +66,7 @@ func runSurface(t *testing.T, base, extendedName string) {
 	})
 
 	t.Run("stream with artifact chunks", func(t *testing.T) {
-		var got []string
-		var task a2a.Task
-		for ev, err := range c.StreamMessage(ctx, a2a.NewTextMessage("stream")) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, describe(ev))
-			task.Apply(ev)
-		}
+		got, task := foldStream(t, c.StreamMessage(ctx, a2a.NewTextMessage("stream")))
 		want := []string{
 			"task submitted",
 			"status working final=false ",
