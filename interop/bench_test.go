@@ -289,14 +289,27 @@ type floorTask struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
-type floorResponse struct {
+// floorResponse is the JSON-RPC response of either version's task.
+type floorResponse[T any] struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
-	Result  *floorTask      `json:"result"`
+	Result  *T              `json:"result"`
 	Error   *struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
+}
+
+// floorDecode decodes a response into a floorResponse's result.
+func floorDecode[T any](r io.Reader) (*T, error) {
+	var out floorResponse[T]
+	if err := json.NewDecoder(r).Decode(&out); err != nil {
+		return nil, err
+	}
+	if out.Error != nil {
+		return nil, fmt.Errorf("rpc error %d", out.Error.Code)
+	}
+	return out.Result, nil
 }
 
 // The floor's A2A v1.0 structs: the same, in v1.0's shapes.
@@ -344,16 +357,6 @@ func (t *floorTaskV10) state() string {
 	return t.Status.State
 }
 
-type floorResponseV10 struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Result  *floorTaskV10   `json:"result"`
-	Error   *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
 func floorCaller(url string, hc *http.Client) caller {
 	var id atomic.Int64
 	return func(ctx context.Context, w workload) (string, error) {
@@ -387,23 +390,17 @@ func floorCaller(url string, hc *http.Client) caller {
 		}
 		defer resp.Body.Close()
 		if w.v10 {
-			var out floorResponseV10
-			if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+			t, err := floorDecode[floorTaskV10](resp.Body)
+			if err != nil {
 				return "", err
 			}
-			if out.Error != nil {
-				return "", fmt.Errorf("rpc error %d", out.Error.Code)
-			}
-			return out.Result.state(), nil
+			return t.state(), nil
 		}
-		var out floorResponse
-		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		t, err := floorDecode[floorTask](resp.Body)
+		if err != nil {
 			return "", err
 		}
-		if out.Error != nil {
-			return "", fmt.Errorf("rpc error %d", out.Error.Code)
-		}
-		return out.Result.Status.State, nil
+		return t.Status.State, nil
 	}
 }
 
