@@ -28,6 +28,10 @@ func bindingFor(version, tenant string) binding {
 	return v03{}
 }
 
+// bindings is a binding of each version, for reading what may come in
+// either (push notifications).
+var bindings = []binding{v03{}, v10{}}
+
 // binding is one wire version of A2A's JSON-RPC binding, and the only code
 // that knows how that version spells things: its method names, how params
 // are encoded, how a result becomes the SDK's types (Task, Message, the
@@ -147,13 +151,19 @@ func requires(card *AgentCard, need capability, extendedField string) (string, b
 // version's encoding of it: its token, credentials and webhook URL are
 // secrets of the call.
 func pushSpec(method string, cfg TaskPushNotificationConfig, params any) callSpec {
-	var secrets []string
-	if cfg.PushNotificationConfig.Token != "" {
-		secrets = append(secrets, cfg.PushNotificationConfig.Token)
+	spec := callSpec{method: method, params: params, class: retryIdempotent, needs: capPush, taskID: cfg.TaskID}
+	spec.addPushSecrets(&cfg.PushNotificationConfig)
+	return spec
+}
+
+// addPushSecrets makes the token, credentials and URL of cfg, a webhook
+// the call carries, secrets of the call.
+func (spec *callSpec) addPushSecrets(cfg *PushNotificationConfig) {
+	if cfg.Token != "" {
+		spec.secrets = append(spec.secrets, cfg.Token)
 	}
-	if a := cfg.PushNotificationConfig.Authentication; a != nil && a.Credentials != "" {
-		secrets = append(secrets, a.Credentials)
+	if a := cfg.Authentication; a != nil && a.Credentials != "" {
+		spec.secrets = append(spec.secrets, a.Credentials)
 	}
-	return callSpec{method: method, params: params, class: retryIdempotent, needs: capPush,
-		secrets: secrets, secretURLs: []string{cfg.PushNotificationConfig.URL}, taskID: cfg.TaskID}
+	spec.secretURLs = append(spec.secretURLs, cfg.URL)
 }

@@ -45,6 +45,8 @@ type sendConfiguration struct {
 	AcceptedOutputModes []string `json:"acceptedOutputModes,omitempty"`
 	HistoryLength       *int     `json:"historyLength,omitempty"`
 	Blocking            bool     `json:"blocking"`
+	// PushNotificationConfig is the webhook registered with the message.
+	PushNotificationConfig *PushNotificationConfig `json:"pushNotificationConfig,omitempty"`
 }
 
 func (v03) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, error) {
@@ -54,9 +56,10 @@ func (v03) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, erro
 		wire = out
 	}
 	params := messageSendParams{Message: wire, Configuration: sendConfiguration{
-		AcceptedOutputModes: cfg.outputModes,
-		HistoryLength:       cfg.historyLength,
-		Blocking:            cfg.blocking,
+		AcceptedOutputModes:    cfg.outputModes,
+		HistoryLength:          cfg.historyLength,
+		Blocking:               cfg.blocking,
+		PushNotificationConfig: cfg.push,
 	}}
 	return sendCall(methodSend, methodStream, msg.TaskID, params, cfg, stream), nil
 }
@@ -72,6 +75,9 @@ func sendCall(method, streamMethod, taskID string, params any, cfg callConfig, s
 	}
 	if stream {
 		spec.method, spec.stream, spec.needs = streamMethod, true, capStreaming
+	}
+	if cfg.push != nil {
+		spec.addPushSecrets(cfg.push)
 	}
 	return spec
 }

@@ -48,6 +48,9 @@ type sendConfigV10 struct {
 	AcceptedOutputModes []string `json:"acceptedOutputModes,omitempty"`
 	HistoryLength       *int     `json:"historyLength,omitempty"`
 	ReturnImmediately   bool     `json:"returnImmediately,omitempty"`
+	// TaskPushNotificationConfig is the webhook registered with the
+	// message, its taskId left empty (the agent assigns the task).
+	TaskPushNotificationConfig *pushConfigV10 `json:"taskPushNotificationConfig,omitempty"`
 }
 
 // messageV10Out is a Message as v1.0 sends it.
@@ -142,8 +145,13 @@ func (b v10) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, er
 		return callSpec{}, err
 	}
 	req := sendMessageRequest{Tenant: b.tenant, Message: wire}
-	if conf := (sendConfigV10{AcceptedOutputModes: cfg.outputModes, HistoryLength: cfg.historyLength,
-		ReturnImmediately: !cfg.blocking}); conf.AcceptedOutputModes != nil || conf.HistoryLength != nil || conf.ReturnImmediately {
+	conf := sendConfigV10{AcceptedOutputModes: cfg.outputModes, HistoryLength: cfg.historyLength, ReturnImmediately: !cfg.blocking}
+	if cfg.push != nil {
+		if conf.TaskPushNotificationConfig, err = pushV10(TaskPushNotificationConfig{PushNotificationConfig: *cfg.push}, ""); err != nil {
+			return callSpec{}, err
+		}
+	}
+	if conf.AcceptedOutputModes != nil || conf.HistoryLength != nil || conf.ReturnImmediately || conf.TaskPushNotificationConfig != nil {
 		req.Configuration = &conf
 	}
 	return sendCall(methodSendV10, methodStreamV10, msg.TaskID, req, cfg, stream), nil

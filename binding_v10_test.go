@@ -624,6 +624,12 @@ func v10RequestRows() []hostileRow {
 			want: sent("SendMessage", sendMessage+`,"configuration":{"returnImmediately":true}}`)},
 		{name: "v1.0 SendMessage request with Blocking(true) and HistoryLength(0)", v10: true, do: sendMsg(a2a.NewTextMessage("查询设备"), a2a.Blocking(true), a2a.HistoryLength(0), a2a.AcceptedOutputModes("text/plain")),
 			body: rpc(send), want: sent("SendMessage", sendMessage+`,"configuration":{"acceptedOutputModes":["text/plain"],"historyLength":0}}`)},
+		{name: "v1.0 SendMessage request with PushConfig", v10: true, do: sendMsg(a2a.NewTextMessage("查询设备"), a2a.PushConfig(pushCfg.PushNotificationConfig)), body: rpc(send),
+			want: sent("SendMessage", sendMessage+`,"configuration":{"taskPushNotificationConfig":{"id":"c1","url":"https://hooks.example/c1","token":"tok-c1","authentication":{"scheme":"Bearer","credentials":"cred-c1"}}}}`)},
+		{name: "v1.0 SendMessage request with PushConfig of two schemes", v10: true, reqs: -1, body: rpc(send),
+			do: sendMsg(a2a.NewTextMessage("查询设备"), a2a.PushConfig(a2a.PushNotificationConfig{URL: "https://hooks.example/c1",
+				Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer", "Basic"}}})),
+			want: refused[error]("exactly one authentication scheme per push config")},
 		{name: "v1.0 SendMessage request with every part and member", v10: true, do: sendMsg(every, a2a.Tenant("acme")), body: rpc(send),
 			want: sent("SendMessage", `{"tenant":"acme","message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"看图","mediaType":"text/plain","filename":"q.txt","metadata":{"p":1}},`+
 				`{"data":[1,2],"mediaType":"application/json"},{"raw":"aGk=","mediaType":"image/png","filename":"qr.png"},{"url":"https://files.example/qr.png","mediaType":"image/png","filename":"qr.png"},{"video":"v"}],`+

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 	"unicode"
@@ -408,6 +409,7 @@ type callConfig struct {
 	outputModes   []string
 	retrySend     bool
 	tenant        *string
+	push          *PushNotificationConfig
 }
 
 // HistoryLength asks for at most n of the most recent history messages in
@@ -468,6 +470,38 @@ func Tenant(tenant string) CallOption {
 		c.tenant = &tenant
 		return nil
 	}
+}
+
+// PushConfig registers a webhook with the message, so the agent
+// POSTs the task's updates to it from the start (message/send and
+// message/stream configuration.pushNotificationConfig, A2A v0.3 §7.1;
+// configuration.taskPushNotificationConfig in A2A v1.0, which carries
+// exactly one authentication scheme). It spares the separate
+// [Client.SetTaskPushNotificationConfig] call and the race where the task
+// ends before that call arrives. cfg.URL must be an absolute http or https
+// URL; its token and credentials are redacted from the call's errors like
+// the client's own. An agent without push support may ignore it or answer
+// with an *[RPCError] matching [ErrPushNotificationNotSupported]. A
+// [PushReceiver] makes the config and reads what arrives
+// ([PushReceiver.Send]). Other methods ignore it.
+func PushConfig(cfg PushNotificationConfig) CallOption {
+	return func(c *callConfig) error {
+		if err := checkWebhookURL(cfg.URL); err != nil {
+			return err
+		}
+		c.push = &cfg
+		return nil
+	}
+}
+
+// checkWebhookURL refuses a webhook URL that is not absolute http(s),
+// without quoting it (it may hold credentials).
+func checkWebhookURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return errors.New("a2a: a push notification URL must be an absolute http or https URL")
+	}
+	return nil
 }
 
 func buildCallConfig(opts []CallOption) (callConfig, error) {

@@ -114,3 +114,28 @@ func TestPushOtherTask(t *testing.T) {
 		})
 	}
 }
+
+// TestPushConfigOption: a webhook sent with a message (PushConfig) is
+// refused before sending when its URL is not absolute http(s), and its
+// secrets never show in the send's errors.
+func TestPushConfigOption(t *testing.T) {
+	srv := a2atest.NewServer()
+	defer srv.Close()
+	c, _ := a2a.NewClient(srv.URL)
+	for _, u := range []string{"", "hooks.example/a2a", "ftp://hooks.example/a2a", "/a2a", "http://"} {
+		if _, err := c.SendText(context.Background(), "hi", a2a.PushConfig(a2a.PushNotificationConfig{URL: u})); err == nil {
+			t.Errorf("URL %q accepted", u)
+		}
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("%d requests sent for refused options", n)
+	}
+	srv.Enqueue(a2atest.Raw{EchoID: true, ContentType: "application/json",
+		Body: `{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32602,"message":"bad config PUSHTOKEN-123 CRED-456 https://hook:HOOKPASS-789@h/?sig=HOOKSIG-0"}}`})
+	_, err := c.SendText(context.Background(), "hi", a2a.PushConfig(a2a.PushNotificationConfig{URL: "https://hook:HOOKPASS-789@h/?sig=HOOKSIG-0",
+		Token: "PUSHTOKEN-123", Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "CRED-456"}}))
+	if _, ok := errors.AsType[*a2a.RPCError](err); !ok {
+		t.Fatalf("err = %v", err)
+	}
+	noSecrets(t, errorTexts(err), "PUSHTOKEN", "CRED-456", "HOOKPASS", "HOOKSIG")
+}

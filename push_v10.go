@@ -45,15 +45,24 @@ func (p pushConfigV10) public() TaskPushNotificationConfig {
 var errOneScheme = errors.New("a2a: A2A v1.0 carries exactly one authentication scheme per push config (AuthenticationInfo.scheme is required); give one in Schemes")
 
 func (b v10) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) {
+	out, err := pushV10(cfg, b.tenant)
+	if err != nil {
+		return callSpec{}, err
+	}
+	return pushSpec(methodSetPushConfigV10, cfg, out), nil
+}
+
+// pushV10 is cfg as v1.0 sends it, with tenant; its error is errOneScheme.
+func pushV10(cfg TaskPushNotificationConfig, tenant string) (*pushConfigV10, error) {
 	p := cfg.PushNotificationConfig
-	out := pushConfigV10{Tenant: b.tenant, ID: p.ID, TaskID: cfg.TaskID, URL: p.URL, Token: p.Token}
+	out := &pushConfigV10{Tenant: tenant, ID: p.ID, TaskID: cfg.TaskID, URL: p.URL, Token: p.Token}
 	if a := p.Authentication; a != nil {
 		if len(a.Schemes) != 1 || a.Schemes[0] == "" {
-			return callSpec{}, errOneScheme
+			return nil, errOneScheme
 		}
 		out.Authentication = &authInfoV10{Scheme: a.Schemes[0], Credentials: a.Credentials}
 	}
-	return pushSpec(methodSetPushConfigV10, cfg, out), nil
+	return out, nil
 }
 
 // pushRequest is Get-, List- and DeleteTaskPushNotificationConfigRequest:

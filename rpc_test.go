@@ -31,6 +31,11 @@ func TestRequestEnvelope(t *testing.T) {
 	if _, err := c.SendText(ctx, "hi", a2a.Blocking(false), a2a.HistoryLength(0), a2a.AcceptedOutputModes("text/plain")); err != nil {
 		t.Fatal(err)
 	}
+	hook := a2a.PushNotificationConfig{URL: "https://hooks.example/a2a", Token: "tok-1",
+		Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "cred-1"}}
+	if _, err := c.SendText(ctx, "hi", a2a.PushConfig(hook)); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.GetTask(ctx, "t-1"); err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +48,13 @@ func TestRequestEnvelope(t *testing.T) {
 	wantParams := []string{
 		`{"message":{"kind":"message","messageId":"*","role":"user","parts":[{"kind":"text","text":"hi"}]},"configuration":{"blocking":true}}`,
 		`{"message":{"kind":"message","messageId":"*","role":"user","parts":[{"kind":"text","text":"hi"}]},"configuration":{"acceptedOutputModes":["text/plain"],"historyLength":0,"blocking":false}}`,
+		`{"message":{"kind":"message","messageId":"*","role":"user","parts":[{"kind":"text","text":"hi"}]},"configuration":{"blocking":true,` +
+			`"pushNotificationConfig":{"url":"https://hooks.example/a2a","token":"tok-1","authentication":{"schemes":["Bearer"],"credentials":"cred-1"}}}}`,
 		`{"id":"t-1"}`,
 		`{"id":"t-1","historyLength":3}`,
 		`{"id":"t-1"}`,
 	}
-	wantMethods := []string{"message/send", "message/send", "tasks/get", "tasks/get", "tasks/cancel"}
+	wantMethods := []string{"message/send", "message/send", "message/send", "tasks/get", "tasks/get", "tasks/cancel"}
 	ids := map[string]bool{}
 	msgIDs := map[string]bool{}
 	for i, r := range rec.got {
