@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"flag"
+	"strings"
 	"testing"
 
 	"github.com/caoliao-a2a/a2a-go/a2atest"
@@ -81,5 +84,15 @@ func TestQuickstartBadFlag(t *testing.T) {
 		if err := run(context.Background(), &out, args); err == nil || out.String() != "" {
 			t.Errorf("%q: err %v, output %q; want an error before any call", args, err, out.String())
 		}
+	}
+}
+
+// -h prints the usage and returns flag.ErrHelp, which main treats as
+// success (exit status 0).
+func TestQuickstartHelp(t *testing.T) {
+	var out bytes.Buffer
+	err := run(context.Background(), &out, []string{"-h"})
+	if !errors.Is(err, flag.ErrHelp) || !strings.Contains(out.String(), "-url") {
+		t.Errorf("err %v, output %q", err, out.String())
 	}
 }
