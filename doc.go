@@ -91,7 +91,8 @@
 //   - [*BodyTooLargeError]: a reply over the size cap ([WithMaxResponseBytes]);
 //   - [*TransportError]: the request could not be made or no reply came
 //     (refused, reset, timed out), after any retries;
-//   - [*PollError]: [Client.WaitTask] ran out of time or attempts;
+//   - [*PollError]: [Client.WaitTask] ran out of time or attempts (so
+//     did a [PushWait]'s fallback poll);
 //   - [*MessageReplyError]: [Client.SendText] got a Message, not a Task;
 //   - [*CardError]: [ResolveAgentCard] found no card, listing every URL tried;
 //   - [*UnsupportedByCardError]: before anything is sent, a call the
@@ -104,6 +105,7 @@
 //   - the context's error, wrapped, when ctx ends first;
 //   - [ErrNoJSONRPCInterface]: [NewClientFromCard] got a card without a
 //     JSON-RPC endpoint;
+//   - [ErrReceiverClosed]: a [PushWait] ended by [PushReceiver.Close];
 //   - a plain error, before anything is sent, for a caller fault: an
 //     option given bad input, an empty task id, a message without parts or
 //     one whose parts cannot be encoded, a nil or zero Client, a
@@ -144,7 +146,11 @@
 // [WithTrustedHosts].
 // [Client.StreamMessage] and [Client.Resubscribe] yield Server-Sent Events
 // as an iterator; [Task.Apply] folds them into a task. The push
-// notification config methods register webhooks.
+// notification config methods register webhooks, and [PushReceiver] is
+// one: an http.Handler that checks and decodes the agent's notifications,
+// whose [PushReceiver.Send] and [PushReceiver.Watch] wait for many tasks
+// at once without a goroutine or a poll loop each, polling only a task
+// nothing is heard of ([FallbackAfter]).
 //
 // # Testing
 //

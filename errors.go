@@ -58,6 +58,11 @@ var (
 // versioning.
 var ErrVersionMismatch = errors.New("a2a: the agent speaks another A2A version than the client")
 
+// ErrReceiverClosed is the error of a [PushWait] ended by
+// [PushReceiver.Close], and of [PushReceiver.Send] and
+// [PushReceiver.Watch] on a closed receiver.
+var ErrReceiverClosed = errors.New("a2a: push receiver closed")
+
 var codeNames = map[int]string{
 	-32700: "invalid JSON payload",
 	-32600: "invalid request",
