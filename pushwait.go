@@ -51,6 +51,9 @@ type PushWait struct {
 	err    error
 	ended  bool
 	timer  *time.Timer // the fallback poll's
+	heard  time.Time   // when news of the task last came
+	// stopPoll stands the running fallback poll down; nil when none runs.
+	stopPoll context.CancelFunc
 }
 
 // Send sends msg as [Client.SendMessage] does, with the receiver's URL
@@ -277,8 +280,9 @@ func (t *Task) clone() *Task {
 	return &c
 }
 
-// settle ends the wait when its task is finished, and otherwise (re)starts
-// the fallback timer.
+// settle ends the wait when its task is finished, and otherwise takes
+// the news: a fallback poll running stands down (notifications come
+// after all), and the fallback timer starts again.
 func (w *PushWait) settle() {
 	w.mu.Lock()
 	if w.ended {
@@ -290,6 +294,11 @@ func (w *PushWait) settle() {
 		w.finish(nil)
 		return
 	}
+	if w.stopPoll != nil {
+		w.stopPoll()
+		w.stopPoll = nil
+	}
+	w.heard = time.Now()
 	if w.timer == nil {
 		w.timer = time.AfterFunc(w.r.fallback, w.poll)
 	} else {
@@ -298,21 +307,34 @@ func (w *PushWait) settle() {
 	w.mu.Unlock()
 }
 
-// poll is the fallback: no news came in time, so the task is polled until
-// it ends, the poll gives up, or the wait ends otherwise (a notification
-// can still finish it: the poll's context ends with the wait).
+// poll is the fallback: no news came for FallbackAfter, so the task is
+// polled until it ends or the poll gives up, which ends the wait. One
+// poll runs at a time; news stands it down (settle), and so does the
+// wait ending.
 func (w *PushWait) poll() {
-	last := w.Task()
-	if last == nil {
+	w.mu.Lock()
+	if w.ended || w.task == nil || time.Since(w.heard) < w.r.fallback {
+		w.mu.Unlock() // ended, or news came as the timer fired: it runs again
 		return
 	}
-	task, err := w.c.AwaitTask(w.ctx, last, w.opts...)
-	if w.ctx.Err() != nil {
-		return // the wait ended otherwise
+	if w.stopPoll != nil {
+		w.stopPoll()
 	}
+	ctx, stop := context.WithCancel(w.ctx)
+	w.stopPoll = stop
+	last := w.task
+	w.mu.Unlock()
+	defer stop()
+
+	task, err := w.c.AwaitTask(ctx, last, w.opts...)
 	w.mu.Lock()
-	if !w.ended && task != nil {
-		w.task = task
+	if ctx.Err() != nil || w.ended {
+		w.mu.Unlock() // stood down, or the wait ended otherwise
+		return
+	}
+	w.stopPoll = nil
+	if task != nil {
+		w.task = task // no news came while it ran: it is the newest
 	}
 	w.mu.Unlock()
 	w.finish(err)
@@ -330,6 +352,9 @@ func (w *PushWait) finish(err error) {
 	w.ended, w.err = true, err
 	if w.timer != nil {
 		w.timer.Stop()
+	}
+	if w.stopPoll != nil {
+		w.stopPoll()
 	}
 	unhook := w.unhook
 	w.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -686,5 +687,72 @@ func TestPushReceiverConcurrent(t *testing.T) {
 		if ended[w] != 1 {
 			t.Fatalf("OnDone called %d times for one wait", ended[w])
 		}
+	}
+}
+
+// One fallback poll at a time: news stands a running poll down (its
+// tasks/get is cancelled) before the next may start.
+func TestPushReceiverOnePollAtATime(t *testing.T) {
+	var inFlight, most atomic.Int32
+	var sentToken atomic.Value
+	gets := make(chan struct{}, 10)
+	working := a2atest.Responder(&a2a.Task{ID: "t1", ContextID: "c1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}})
+	agent := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"tasks/get"`)) {
+			n := inFlight.Add(1)
+			defer inFlight.Add(-1)
+			if n > most.Load() {
+				most.Store(n)
+			}
+			gets <- struct{}{}
+			<-r.Context().Done() // held until the poll gives it up
+			return
+		}
+		var send struct {
+			Params struct {
+				Configuration struct{ PushNotificationConfig a2a.PushNotificationConfig }
+			}
+		}
+		json.Unmarshal(body, &send)
+		sentToken.Store(send.Params.Configuration.PushNotificationConfig.Token)
+		resp, _ := working(r)
+		for k, v := range resp.Header {
+			rw.Header()[k] = v
+		}
+		rw.WriteHeader(resp.StatusCode)
+		io.Copy(rw, resp.Body)
+	}))
+	defer agent.Close()
+	c, _ := a2a.NewClient(agent.URL, a2a.WithMaxRetries(0))
+	recv := newReceiver(t, a2a.FallbackAfter(20*time.Millisecond))
+	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := sentToken.Load().(string)
+	waitFor := func() {
+		select {
+		case <-gets:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no fallback poll")
+		}
+	}
+	waitFor() // the first poll's tasks/get, held
+	for range 3 {
+		if st := notify(t, recv.URL(), "X-A2A-Notification-Token", token, statusBody(a2a.ProtocolV03, "t1", "working")); st != http.StatusNoContent {
+			t.Fatalf("status %d", st)
+		}
+		waitFor() // news stood the poll down; after 20 ms of quiet the next one asks
+	}
+	if n := most.Load(); n != 1 {
+		t.Errorf("%d fallback polls ran at once", n)
+	}
+	if st := notify(t, recv.URL(), "X-A2A-Notification-Token", token, taskBody(a2a.ProtocolV03, "t1", "completed")); st != http.StatusNoContent {
+		t.Fatalf("status %d", st)
+	}
+	if res, err := w.Wait(context.Background()); err != nil || res.(*a2a.Task).Status.State != a2a.TaskStateCompleted {
+		t.Fatalf("%v %v", res, err)
 	}
 }
