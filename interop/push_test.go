@@ -1,0 +1,939 @@
+package interop
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"iter"
+	"log/slog"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	a2a03 "github.com/a2aproject/a2a-go/a2a"
+	srv03 "github.com/a2aproject/a2a-go/a2asrv"
+	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+	push03 "github.com/a2aproject/a2a-go/a2asrv/push"
+	a2a10 "github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
+	srv10 "github.com/a2aproject/a2a-go/v2/a2asrv"
+	push10 "github.com/a2aproject/a2a-go/v2/a2asrv/push"
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// The push-notification receiver (a2a.PushReceiver) against the real push
+// senders of a2a-go v2.4.0 (A2A v1.0, push.HTTPPushSender: a v1.0
+// StreamResponse per event, header A2A-Notification-Token) and a2a-go
+// v0.3.15 (A2A v0.3, push.HTTPPushSender: the whole Task after each event,
+// header X-A2A-Notification-Token). Each scenario starts a peer of its own
+// with an in-memory push config store and the peer's HTTP push sender, and
+// serves the receiver on 127.0.0.1 with httptest; the peer POSTs to it for
+// real. The receiver's fallback poll is set to an hour, past every
+// scenario's 20-second bound, so no wait polls: the JSON-RPC methods
+// reaching the peer are recorded to show it (Watch's one tasks/get aside).
+//
+// What the peers did, as the scenarios pin it down:
+//   - Both honour the webhook given in the send's configuration (v1.0
+//     taskPushNotificationConfig, v0.3 pushNotificationConfig) from the
+//     task's first event, and one set later (CreateTaskPushNotificationConfig,
+//     tasks/pushNotificationConfig/set) from the next event on; both accept
+//     a config for a task that has ended, and POST nothing to it.
+//   - Each POST: Content-Type application/json, the config's token in
+//     A2A-Notification-Token (v2.4.0) or X-A2A-Notification-Token
+//     (v0.3.15), User-Agent Go-http-client/1.1, no Authorization (none
+//     configured). The peer waits for the answer to each POST before it
+//     goes on, and before it answers a send, blocking or not.
+//   - v2.4.0 POSTs one StreamResponse per event: {"task":…} (submitted,
+//     states spelled TASK_STATE_*, roles ROLE_*), {"statusUpdate":…} with
+//     no "final" (the SDK marks the terminal one final), {"artifactUpdate":…}
+//     and, for a Message reply, {"message":…}. v0.3.15 POSTs the whole task
+//     ("kind":"task") after each task event, a working one twice (before
+//     and after the artifact), and nothing for a Message reply.
+//   - A 401 from the receiver is, to both, a failed delivery: they log
+//     "push sending failed … non-success status: 401 Unauthorized" at
+//     error level, do not retry, and go on with the task (FailOnError off).
+
+// The scripts of the push executors, by the text of the message:
+//
+//	push-entity → submitted, working, waits at its gate, an "entity"
+//	              artifact (data + a2atest.EntitySummary), completed
+//	push-fail   → submitted, working, waits at its gate, failed
+//	              (a2atest.FailureReason)
+//	push-watch  → submitted, waits at its gate, working, the "entity"
+//	              artifact, completed: nothing but the submitted task
+//	              happens before the test registers its webhook
+//	message     → a Message (greeting), no task
+const (
+	pushEntity  = "push-entity"
+	pushFail    = "push-fail"
+	pushWatch   = "push-watch"
+	pushMessage = "message"
+)
+
+// madeUpToken is the token of the second webhook config the made-up-token
+// scenario registers, for the same receiver URL.
+const madeUpToken = "made-up-token-0123456789"
+
+// entityData is the data part of the "entity" artifact.
+var entityData = map[string]any{"title": "数控车床-A08-03-06", "status": map[string]any{"设备运行状态": "正常"}}
+
+// v10PushExecutor is a v2 a2asrv.AgentExecutor running the push scripts.
+type v10PushExecutor struct{ gates *gates }
+
+func (x *v10PushExecutor) Execute(ctx context.Context, ec *srv10.ExecutorContext) iter.Seq2[a2a10.Event, error] {
+	return func(yield func(a2a10.Event, error) bool) {
+		emit := func(evs ...a2a10.Event) bool {
+			for _, ev := range evs {
+				if !yield(ev, nil) {
+					return false
+				}
+			}
+			return true
+		}
+		status := func(state a2a10.TaskState, text string) *a2a10.TaskStatusUpdateEvent {
+			var msg *a2a10.Message
+			if text != "" {
+				msg = a2a10.NewMessageForTask(a2a10.MessageRoleAgent, ec, a2a10.NewTextPart(text))
+			}
+			return a2a10.NewStatusUpdateEvent(ec, state, msg)
+		}
+		text := ""
+		if ec.Message != nil && len(ec.Message.Parts) > 0 {
+			text = ec.Message.Parts[0].Text()
+		}
+		if text == pushMessage {
+			emit(a2a10.NewMessage(a2a10.MessageRoleAgent, a2a10.NewTextPart(greeting)))
+			return
+		}
+		if !emit(a2a10.NewSubmittedTask(ec, ec.Message)) {
+			return
+		}
+		if text != pushWatch && !emit(status(a2a10.TaskStateWorking, "")) {
+			return
+		}
+		if !x.gates.wait(ctx, ec.TaskID) {
+			return
+		}
+		if text == pushWatch && !emit(status(a2a10.TaskStateWorking, "")) {
+			return
+		}
+		switch text {
+		case pushEntity, pushWatch:
+			art := a2a10.NewArtifactEvent(ec, a2a10.NewDataPart(entityData), a2a10.NewTextPart(a2atest.EntitySummary))
+			art.Artifact.Name = "entity"
+			emit(art, status(a2a10.TaskStateCompleted, ""))
+		case pushFail:
+			emit(status(a2a10.TaskStateFailed, a2atest.FailureReason))
+		default:
+			emit(status(a2a10.TaskStateFailed, "unknown scenario"))
+		}
+	}
+}
+
+func (x *v10PushExecutor) Cancel(ctx context.Context, ec *srv10.ExecutorContext) iter.Seq2[a2a10.Event, error] {
+	return func(yield func(a2a10.Event, error) bool) {
+		yield(a2a10.NewStatusUpdateEvent(ec, a2a10.TaskStateCanceled, nil), nil)
+	}
+}
+
+// v03PushExecutor is a v0.3 a2asrv.AgentExecutor running the push scripts.
+type v03PushExecutor struct{ gates *gates }
+
+func (x *v03PushExecutor) Execute(ctx context.Context, rc *srv03.RequestContext, q eventqueue.Queue) error {
+	status := func(state a2a03.TaskState, text string) error {
+		var msg *a2a03.Message
+		if text != "" {
+			msg = a2a03.NewMessageForTask(a2a03.MessageRoleAgent, rc, a2a03.TextPart{Text: text})
+		}
+		ev := a2a03.NewStatusUpdateEvent(rc, state, msg)
+		ev.Final = state.Terminal()
+		return q.Write(ctx, ev)
+	}
+	text := firstText(rc.Message)
+	if text == pushMessage {
+		return q.Write(ctx, a2a03.NewMessage(a2a03.MessageRoleAgent, a2a03.TextPart{Text: greeting}))
+	}
+	if err := q.Write(ctx, a2a03.NewSubmittedTask(rc, rc.Message)); err != nil {
+		return err
+	}
+	if text != pushWatch {
+		if err := status(a2a03.TaskStateWorking, ""); err != nil {
+			return err
+		}
+	}
+	if !x.gates.wait(ctx, a2a10.TaskID(rc.TaskID)) {
+		return fmt.Errorf("task %s: its gate did not open", rc.TaskID)
+	}
+	if text == pushWatch {
+		if err := status(a2a03.TaskStateWorking, ""); err != nil {
+			return err
+		}
+	}
+	switch text {
+	case pushEntity, pushWatch:
+		art := a2a03.NewArtifactEvent(rc, a2a03.DataPart{Data: entityData}, a2a03.TextPart{Text: a2atest.EntitySummary})
+		art.Artifact.Name = "entity"
+		if err := q.Write(ctx, art); err != nil {
+			return err
+		}
+		return status(a2a03.TaskStateCompleted, "")
+	case pushFail:
+		return status(a2a03.TaskStateFailed, a2atest.FailureReason)
+	}
+	return status(a2a03.TaskStateFailed, "unknown scenario")
+}
+
+func (x *v03PushExecutor) Cancel(ctx context.Context, rc *srv03.RequestContext, q eventqueue.Queue) error {
+	ev := a2a03.NewStatusUpdateEvent(rc, a2a03.TaskStateCanceled, nil)
+	ev.Final = true
+	return q.Write(ctx, ev)
+}
+
+// pushPeer is a running peer whose push sender POSTs for real.
+type pushPeer struct {
+	endpoint string
+	gates    *gates
+	log      *peerLog // the peer's log, errors only
+
+	mu      sync.Mutex
+	methods []string // the JSON-RPC methods that reached the peer, in order
+}
+
+// recordMethods records the method of each JSON-RPC request before next
+// serves it.
+func (p *pushPeer) recordMethods(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		r.Body.Close()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		var env struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal(body, &env) != nil {
+			env.Method = "(not JSON-RPC)"
+		}
+		p.mu.Lock()
+		p.methods = append(p.methods, env.Method)
+		p.mu.Unlock()
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// calls returns the methods that reached the peer so far.
+func (p *pushPeer) calls() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.methods)
+}
+
+// servePushPeer serves handler (through the method recorder) on loopback,
+// closed when t ends after every gate opens.
+func servePushPeer(t *testing.T, p *pushPeer, handler http.Handler) {
+	srv := httptest.NewServer(p.recordMethods(handler))
+	p.endpoint = srv.URL + "/a2a"
+	t.Cleanup(func() {
+		p.gates.openAll()
+		srv.Close()
+	})
+}
+
+func newPushPeer() *pushPeer {
+	return &pushPeer{gates: &gates{byID: map[a2a10.TaskID]chan struct{}{}}, log: &peerLog{more: make(chan struct{}, 1)}}
+}
+
+// peerLog is a peer's log, which a test can wait on.
+type peerLog struct {
+	lockedBuffer
+	more chan struct{} // a token when a line was written since the last look
+}
+
+func (l *peerLog) Write(p []byte) (int, error) {
+	n, err := l.lockedBuffer.Write(p)
+	select {
+	case l.more <- struct{}{}:
+	default:
+	}
+	return n, err
+}
+
+// waitCount returns the log once it holds n lines with substr; it fails
+// t when ctx ends first.
+func (l *peerLog) waitCount(t *testing.T, ctx context.Context, substr string, n int) string {
+	t.Helper()
+	for {
+		logged := l.String()
+		if strings.Count(logged, substr) >= n {
+			return logged
+		}
+		select {
+		case <-l.more:
+		case <-ctx.Done():
+			t.Fatalf("the peer logged %d lines with %q, want %d: %v\n%s", strings.Count(logged, substr), substr, n, ctx.Err(), logged)
+		}
+	}
+}
+
+// startPushPeerV10 serves a2a-go v2.4.0's JSON-RPC handler with an
+// in-memory push config store and its HTTP push sender, whose SSRF guard
+// is off so that it may POST to 127.0.0.1.
+func startPushPeerV10(t *testing.T) *pushPeer {
+	p := newPushPeer()
+	sender := push10.NewHTTPPushSender(&push10.HTTPSenderConfig{AllowPrivateNetworks: true, Timeout: 10 * time.Second})
+	handler := srv10.NewHandler(&v10PushExecutor{gates: p.gates},
+		srv10.WithPushNotifications(push10.NewInMemoryStore(), sender),
+		srv10.WithLogger(slog.New(slog.NewTextHandler(p.log, &slog.HandlerOptions{Level: slog.LevelError}))))
+	servePushPeer(t, p, srv10.NewJSONRPCHandler(handler))
+	return p
+}
+
+// startPushPeerV10Compat serves the same handler as startPushPeerV10
+// through a2a-go v2.4.0's A2A v0.3 JSON-RPC binding (a2acompat/a2av0): a
+// v0.3 client registers its webhook there, and the v2 push sender still
+// POSTs v1.0 StreamResponses with A2A-Notification-Token.
+func startPushPeerV10Compat(t *testing.T) *pushPeer {
+	p := newPushPeer()
+	sender := push10.NewHTTPPushSender(&push10.HTTPSenderConfig{AllowPrivateNetworks: true, Timeout: 10 * time.Second})
+	handler := srv10.NewHandler(&v10PushExecutor{gates: p.gates},
+		srv10.WithPushNotifications(push10.NewInMemoryStore(), sender),
+		srv10.WithLogger(slog.New(slog.NewTextHandler(p.log, &slog.HandlerOptions{Level: slog.LevelError}))))
+	servePushPeer(t, p, a2av0.NewJSONRPCHandler(handler))
+	return p
+}
+
+// startPushPeerV03 serves a2a-go v0.3.15's JSON-RPC handler with an
+// in-memory push config store and its HTTP push sender.
+func startPushPeerV03(t *testing.T) *pushPeer {
+	p := newPushPeer()
+	sender := push03.NewHTTPPushSender(&push03.HTTPSenderConfig{Timeout: 10 * time.Second})
+	handler := srv03.NewHandler(&v03PushExecutor{gates: p.gates},
+		srv03.WithPushNotifications(push03.NewInMemoryStore(), sender),
+		srv03.WithLogger(slog.New(slog.NewTextHandler(p.log, &slog.HandlerOptions{Level: slog.LevelError}))))
+	servePushPeer(t, p, srv03.NewJSONRPCHandler(handler))
+	return p
+}
+
+// delivery is one POST the peer made to the webhook, as the receiver got
+// and answered it.
+type delivery struct {
+	Method      string
+	ContentType string
+	// TokenHeader is the (canonical) name of the token header the POST
+	// carried: Go's http.Header spells "A2A-Notification-Token" as
+	// "A2a-Notification-Token".
+	TokenHeader string
+	MadeUp      bool // the token was madeUpToken
+	// Shape is the body's outer form: "{task}", "{statusUpdate}",
+	// "{artifactUpdate}" or "{message}" for a v1.0 StreamResponse, else
+	// "kind=<the body's kind>".
+	Shape  string
+	Status int // what the receiver answered
+}
+
+// webhookLog records what reaches the receiver, in front of it.
+type webhookLog struct {
+	mu   sync.Mutex
+	got  []delivery
+	more chan struct{} // a token when a delivery was recorded since the last look
+}
+
+// statusRecorder keeps the status a handler answered.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (l *webhookLog) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		r.Body.Close()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		d := delivery{Method: r.Method, ContentType: r.Header.Get("Content-Type"), Shape: bodyShape(body)}
+		var token string
+		for name, vs := range r.Header {
+			if strings.HasSuffix(strings.ToLower(name), "notification-token") {
+				d.TokenHeader = name
+				token = strings.Join(vs, ",")
+			}
+		}
+		d.MadeUp = token == madeUpToken
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		sr := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(sr, r)
+		d.Status = sr.status
+		l.mu.Lock()
+		l.got = append(l.got, d)
+		l.mu.Unlock()
+		select {
+		case l.more <- struct{}{}:
+		default:
+		}
+	})
+}
+
+// bodyShape names the outer form of a notification's body.
+func bodyShape(body []byte) string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(body, &obj) != nil {
+		return "not a JSON object"
+	}
+	if len(obj) == 1 {
+		for k := range obj {
+			if k == "task" || k == "statusUpdate" || k == "artifactUpdate" || k == "message" {
+				return "{" + k + "}"
+			}
+		}
+	}
+	var kind string
+	_ = json.Unmarshal(obj["kind"], &kind)
+	return "kind=" + kind
+}
+
+// waitFor returns the deliveries once n of them with the token, made up
+// or not, have been answered; it fails t when ctx ends first.
+func (l *webhookLog) waitFor(t *testing.T, ctx context.Context, madeUp bool, n int) []delivery {
+	t.Helper()
+	for {
+		l.mu.Lock()
+		var got []delivery
+		for _, d := range l.got {
+			if d.MadeUp == madeUp {
+				got = append(got, d)
+			}
+		}
+		l.mu.Unlock()
+		if len(got) >= n {
+			return got
+		}
+		select {
+		case <-l.more:
+		case <-ctx.Done():
+			t.Fatalf("%d deliveries (made up: %v) reached the receiver, want %d: %v", len(got), madeUp, n, ctx.Err())
+		}
+	}
+}
+
+// answered returns how many deliveries with the token, made up or not,
+// the receiver has answered.
+func (l *webhookLog) answered(madeUp bool) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, d := range l.got {
+		if d.MadeUp == madeUp {
+			n++
+		}
+	}
+	return n
+}
+
+// describePush renders a notification's event for exact comparison,
+// without the ids the peers make up.
+func describePush(ev a2a.Event) string {
+	switch e := ev.(type) {
+	case *a2a.Task:
+		return fmt.Sprintf("task %s artifacts=%d %s", e.Status.State, len(e.Artifacts), e.StatusText())
+	case *a2a.TaskStatusUpdateEvent:
+		return fmt.Sprintf("status %s final=%v %s", e.Status.State, e.Final, e.Status.Message.Text())
+	case *a2a.TaskArtifactUpdateEvent:
+		return fmt.Sprintf("artifact %s parts=%d %q append=%v last=%v", e.Artifact.Name, len(e.Artifact.Parts), e.Artifact.Text(), e.Append, e.LastChunk)
+	case *a2a.Message:
+		return "message " + e.Text()
+	}
+	return fmt.Sprintf("%T", ev)
+}
+
+// pushRig is a receiver served on 127.0.0.1 and a client of a peer.
+type pushRig struct {
+	recv  *a2a.PushReceiver
+	hooks *webhookLog
+	log   *lockedBuffer // the receiver's debug log
+	c     *a2a.Client
+
+	mu    sync.Mutex
+	notes []string // OnNotification's events, described
+	tasks []string // and the task each named
+	ended int      // OnDone's calls
+}
+
+func newPushRig(t *testing.T, p *pushPeer, clientOpts ...a2a.Option) *pushRig {
+	t.Helper()
+	rig := &pushRig{hooks: &webhookLog{more: make(chan struct{}, 1)}, log: &lockedBuffer{}}
+	ts := httptest.NewUnstartedServer(nil)
+	recv, err := a2a.NewPushReceiver("http://"+ts.Listener.Addr().String()+"/webhook",
+		a2a.FallbackAfter(time.Hour),
+		a2a.ReceiverLogger(slog.New(slog.NewTextHandler(rig.log, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+		a2a.OnNotification(func(_ context.Context, n *a2a.PushNotification) error {
+			rig.mu.Lock()
+			defer rig.mu.Unlock()
+			rig.notes = append(rig.notes, describePush(n.Event))
+			rig.tasks = append(rig.tasks, n.TaskID)
+			return nil
+		}),
+		a2a.OnDone(func(*a2a.PushWait) {
+			rig.mu.Lock()
+			defer rig.mu.Unlock()
+			rig.ended++
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig.recv = recv
+	mux := http.NewServeMux()
+	mux.Handle("/webhook", rig.hooks.wrap(recv))
+	ts.Config.Handler = mux
+	ts.Start()
+	t.Cleanup(ts.Close)
+	t.Cleanup(recv.Close)
+
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	t.Cleanup(tr.CloseIdleConnections)
+	rig.c, err = a2a.NewClient(p.endpoint, append(clientOpts, a2a.WithHTTPClient(&http.Client{Transport: tr, Timeout: 20 * time.Second}))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rig
+}
+
+// notified returns OnNotification's events so far, described, and checks
+// that each named task id.
+func (rig *pushRig) notified(t *testing.T, id string) []string {
+	t.Helper()
+	rig.mu.Lock()
+	defer rig.mu.Unlock()
+	for i, got := range rig.tasks {
+		if got != id {
+			t.Errorf("notification %d named task %q, want %q", i, got, id)
+		}
+	}
+	return slices.Clone(rig.notes)
+}
+
+// doneCalls returns how many times OnDone was called.
+func (rig *pushRig) doneCalls() int {
+	rig.mu.Lock()
+	defer rig.mu.Unlock()
+	return rig.ended
+}
+
+// pushKind is a peer and what it is expected to send.
+type pushKind struct {
+	start      func(t *testing.T) *pushPeer
+	clientOpts []a2a.Option
+	// The JSON-RPC methods of a send, a tasks/get and a config set.
+	send, get, set string
+	tokenHeader    string // as http.Header spells it
+	// The notifications of each script, described (describePush), and
+	// the shape of each POST's body (delivery.Shape).
+	entity, fail, watch, message                         []string
+	entityShapes, failShapes, watchShapes, messageShapes []string
+}
+
+// The events of the scripts as a v1.0 peer pushes them.
+var (
+	v10Submitted = "task submitted artifacts=0 "
+	v10Working   = "status working final=false "
+	v10Artifact  = fmt.Sprintf("artifact entity parts=2 %q append=false last=false", a2atest.EntitySummary)
+	v10Completed = "status completed final=true "
+)
+
+var pushKinds = map[string]pushKind{
+	"a2a-go v2.4.0 (A2A v1.0)": {
+		start: startPushPeerV10, clientOpts: []a2a.Option{a2a.WithProtocolVersion(a2a.ProtocolV10)},
+		send: "SendMessage", get: "GetTask", set: "CreateTaskPushNotificationConfig",
+		tokenHeader: "A2a-Notification-Token",
+		// Every event the executor yields, as a StreamResponse of its own.
+		entity:       []string{v10Submitted, v10Working, v10Artifact, v10Completed},
+		fail:         []string{v10Submitted, v10Working, "status failed final=true " + a2atest.FailureReason},
+		watch:        []string{v10Working, v10Artifact, v10Completed},
+		entityShapes: []string{"{task}", "{statusUpdate}", "{artifactUpdate}", "{statusUpdate}"},
+		failShapes:   []string{"{task}", "{statusUpdate}", "{statusUpdate}"},
+		watchShapes:  []string{"{statusUpdate}", "{artifactUpdate}", "{statusUpdate}"},
+		// A Message reply is pushed too, before the send's answer.
+		message: []string{"message " + greeting}, messageShapes: []string{"{message}"},
+	},
+	"a2a-go v2.4.0 through its v0.3 binding, a v0.3 client": {
+		start: startPushPeerV10Compat,
+		send:  "message/send", get: "tasks/get", set: "tasks/pushNotificationConfig/set",
+		tokenHeader: "A2a-Notification-Token",
+		// v1.0 bodies to a webhook a v0.3 client registered: the receiver
+		// reads them with the v1.0 binding.
+		entity:       []string{v10Submitted, v10Working, v10Artifact, v10Completed},
+		fail:         []string{v10Submitted, v10Working, "status failed final=true " + a2atest.FailureReason},
+		watch:        []string{v10Working, v10Artifact, v10Completed},
+		entityShapes: []string{"{task}", "{statusUpdate}", "{artifactUpdate}", "{statusUpdate}"},
+		failShapes:   []string{"{task}", "{statusUpdate}", "{statusUpdate}"},
+		watchShapes:  []string{"{statusUpdate}", "{artifactUpdate}", "{statusUpdate}"},
+		// A Message reply is pushed too, before the send's answer.
+		message: []string{"message " + greeting}, messageShapes: []string{"{message}"},
+	},
+	"a2a-go v0.3.15 (A2A v0.3)": {
+		start: startPushPeerV03,
+		send:  "message/send", get: "tasks/get", set: "tasks/pushNotificationConfig/set",
+		tokenHeader: "X-A2a-Notification-Token",
+		// The whole task after each event.
+		entity:       []string{"task submitted artifacts=0 ", "task working artifacts=0 ", "task working artifacts=1 ", "task completed artifacts=1 "},
+		fail:         []string{"task submitted artifacts=0 ", "task working artifacts=0 ", "task failed artifacts=0 " + a2atest.FailureReason},
+		watch:        []string{"task working artifacts=0 ", "task working artifacts=1 ", "task completed artifacts=1 "},
+		entityShapes: []string{"kind=task", "kind=task", "kind=task", "kind=task"},
+		failShapes:   []string{"kind=task", "kind=task", "kind=task"},
+		watchShapes:  []string{"kind=task", "kind=task", "kind=task"},
+		// A Message reply is not pushed (its processor returns before
+		// the push for a Message).
+		message: nil, messageShapes: nil,
+	},
+}
+
+// TestPushReceiverGoPeers proves the receiver against the push senders of
+// a2a-go v2.4.0 and v0.3.15.
+func TestPushReceiverGoPeers(t *testing.T) {
+	for _, name := range slices.Sorted(maps.Keys(pushKinds)) {
+		k := pushKinds[name]
+		t.Run(name, func(t *testing.T) { runPushScenarios(t, k) })
+	}
+}
+
+// wantEntity checks a task the receiver assembled: completed, with the
+// "entity" artifact's data part and Chinese summary, read by the SDK's
+// types.
+func wantEntity(t *testing.T, task *a2a.Task) {
+	t.Helper()
+	if task.Status.State != a2a.TaskStateCompleted {
+		t.Errorf("state %q, want completed", task.Status.State)
+	}
+	want := []a2a.Artifact{{Name: "entity", Parts: a2a.Parts{
+		a2a.DataPart{Data: json.RawMessage(`{"title":"数控车床-A08-03-06","status":{"设备运行状态":"正常"}}`)},
+		a2a.TextPart{Text: a2atest.EntitySummary},
+	}}}
+	if diff := cmp.Diff(want, task.Artifacts, asJSON, cmpopts.IgnoreFields(a2a.Artifact{}, "ArtifactID")); diff != "" {
+		t.Errorf("artifacts (-want +got):\n%s", diff)
+	}
+	type card struct {
+		Title  string            `json:"title"`
+		Status map[string]string `json:"status"`
+	}
+	got, err := a2a.DecodeArtifact[card](task.Artifact("entity"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(card{Title: "数控车床-A08-03-06", Status: map[string]string{"设备运行状态": "正常"}}, got); diff != "" {
+		t.Errorf("decoded data (-want +got):\n%s", diff)
+	}
+}
+
+// finalTask waits for w and returns its task, which must be what Wait
+// returned with a nil error, and Task() too.
+func finalTask(t *testing.T, ctx context.Context, w *a2a.PushWait) *a2a.Task {
+	t.Helper()
+	res, err := w.Wait(ctx)
+	if err != nil {
+		t.Fatalf("Wait: %v (last known %v)", err, res)
+	}
+	task, ok := res.(*a2a.Task)
+	if !ok {
+		t.Fatalf("Wait returned %T, want *a2a.Task", res)
+	}
+	if w.Task() != task {
+		t.Errorf("Task() is not the task Wait returned")
+	}
+	select {
+	case <-w.Done():
+	default:
+		t.Error("Done() is open after Wait returned")
+	}
+	return task
+}
+
+// checkDeliveries compares the POSTs the peer made with the wait's token
+// to shapes, and checks their method, content type, token header and the
+// receiver's answer (status).
+func checkDeliveries(t *testing.T, k pushKind, got []delivery, madeUp bool, shapes []string, status int) {
+	t.Helper()
+	var want []delivery
+	for _, s := range shapes {
+		want = append(want, delivery{Method: http.MethodPost, ContentType: "application/json", TokenHeader: k.tokenHeader,
+			MadeUp: madeUp, Shape: s, Status: status})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("POSTs to the webhook (-want +got):\n%s", diff)
+	}
+}
+
+func runPushScenarios(t *testing.T, k pushKind) {
+	t.Run("Send: the peer's notifications end the wait with no poll", func(t *testing.T) {
+		p := k.start(t)
+		rig := newPushRig(t, p, k.clientOpts...)
+		ctx := testCtx(t)
+		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushEntity), a2a.PollCallOptions(a2a.Blocking(false)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := w.TaskID()
+		if id == "" {
+			t.Fatal("the wait knows no task after the send answered")
+		}
+		if s := w.Task().Status.State; s.Terminal() {
+			t.Fatalf("non-blocking send left the wait in %q", s)
+		}
+		select {
+		case <-w.Done():
+			t.Fatal("the wait ended before the task could")
+		default:
+		}
+		p.gates.open(id)
+		task := finalTask(t, ctx, w)
+		if task.ID != id {
+			t.Errorf("task %q, want %q", task.ID, id)
+		}
+		wantEntity(t, task)
+		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, false, len(k.entity)), false, k.entityShapes, http.StatusNoContent)
+		if diff := cmp.Diff(k.entity, rig.notified(t, id)); diff != "" {
+			t.Errorf("OnNotification (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{k.send}, p.calls()); diff != "" {
+			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
+		}
+		if pending, ended := rig.recv.Pending(), rig.doneCalls(); pending != 0 || ended != 1 {
+			t.Errorf("%d waits pending, OnDone called %d times; want 0 and 1", pending, ended)
+		}
+	})
+
+	t.Run("Watch: a webhook set for a running task gets the rest", func(t *testing.T) {
+		p := k.start(t)
+		rig := newPushRig(t, p, k.clientOpts...)
+		ctx := testCtx(t)
+		task, err := rig.c.SendText(ctx, pushWatch, a2a.Blocking(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if task.Status.State != a2a.TaskStateSubmitted {
+			t.Fatalf("non-blocking send returned %q, want submitted (the task waits at its gate)", task.Status.State)
+		}
+		w, err := rig.recv.Watch(ctx, rig.c, task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Watch set the config, then read the task once (it might have
+		// ended before the config arrived); that is the only tasks/get.
+		if diff := cmp.Diff([]string{k.send, k.set, k.get}, p.calls()); diff != "" {
+			t.Errorf("requests reaching the peer by Watch (-want +got):\n%s", diff)
+		}
+		p.gates.open(task.ID)
+		done := finalTask(t, ctx, w)
+		if done.ID != task.ID {
+			t.Errorf("task %q, want %q", done.ID, task.ID)
+		}
+		wantEntity(t, done)
+		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, false, len(k.watch)), false, k.watchShapes, http.StatusNoContent)
+		if diff := cmp.Diff(k.watch, rig.notified(t, task.ID)); diff != "" {
+			t.Errorf("OnNotification (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{k.send, k.set, k.get}, p.calls()); diff != "" {
+			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("blocking Send: the notifications end the wait before the answer", func(t *testing.T) {
+		p := k.start(t)
+		p.gates.openAll() // the task runs through at once
+		rig := newPushRig(t, p, k.clientOpts...)
+		ctx := testCtx(t)
+		// The peer sends every notification while it processes the events,
+		// before its blocking answer: the completed one ends the wait
+		// during the send, and the answer changes nothing.
+		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushEntity))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The peer waited for the receiver's answer to each POST before it
+		// answered the send.
+		if got := rig.hooks.answered(false); got != len(k.entity) {
+			t.Errorf("%d notifications answered before the send's answer, want %d", got, len(k.entity))
+		}
+		select {
+		case <-w.Done():
+		default:
+			t.Fatal("the wait is open after a blocking send answered with the completed task")
+		}
+		wantEntity(t, finalTask(t, ctx, w))
+		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, false, len(k.entity)), false, k.entityShapes, http.StatusNoContent)
+		if diff := cmp.Diff(k.entity, rig.notified(t, w.TaskID())); diff != "" {
+			t.Errorf("OnNotification (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{k.send}, p.calls()); diff != "" {
+			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
+		}
+		if ended := rig.doneCalls(); ended != 1 {
+			t.Errorf("OnDone called %d times, want 1", ended)
+		}
+	})
+
+	t.Run("Watch of a task that ended before the webhook was set: its read ends the wait", func(t *testing.T) {
+		p := k.start(t)
+		rig := newPushRig(t, p, k.clientOpts...)
+		ctx := testCtx(t)
+		stale, err := rig.c.SendText(ctx, pushEntity, a2a.Blocking(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.gates.open(stale.ID)
+		if _, err := rig.c.WaitTask(ctx, stale.ID, a2a.PollInterval(10*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		before := len(p.calls())
+		// The snapshot says working; the task has completed since. Both
+		// peers accept a config for a finished task, and never POST to it.
+		w, err := rig.recv.Watch(ctx, rig.c, stale)
+		if err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-w.Done():
+		default:
+			t.Fatal("the wait is open after Watch read the completed task")
+		}
+		wantEntity(t, finalTask(t, ctx, w))
+		if diff := cmp.Diff([]string{k.set, k.get}, p.calls()[before:]); diff != "" {
+			t.Errorf("requests reaching the peer by Watch (-want +got):\n%s", diff)
+		}
+		if got := rig.notified(t, stale.ID); len(got) != 0 {
+			t.Errorf("notifications %q for a task that had ended", got)
+		}
+	})
+
+	t.Run("a Message reply ends the wait with the message", func(t *testing.T) {
+		p := k.start(t)
+		rig := newPushRig(t, p, k.clientOpts...)
+		ctx := testCtx(t)
+		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushMessage))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Whatever the peer pushes for a Message it pushes before it
+		// answers the send.
+		if got := rig.hooks.answered(false); got != len(k.message) {
+			t.Errorf("%d notifications answered before the send's answer, want %d", got, len(k.message))
+		}
+		res, err := w.Wait(ctx)
+		if err != nil {
+			t.Fatalf("Wait: %v", err)
+		}
+		m, ok := res.(*a2a.Message)
+		if !ok || m.Role != a2a.RoleAgent || m.Text() != greeting {
+			t.Fatalf("Wait returned %#v, want the agent's message %q", res, greeting)
+		}
+		if w.Task() != nil || w.TaskID() != "" {
+			t.Errorf("a Message reply left task %q (%v) on the wait", w.TaskID(), w.Task())
+		}
+		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, false, len(k.message)), false, k.messageShapes, http.StatusNoContent)
+		if diff := cmp.Diff(k.message, rig.notified(t, "")); diff != "" {
+			t.Errorf("OnNotification (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{k.send}, p.calls()); diff != "" {
+			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("a failed task ends the wait as a value", func(t *testing.T) {
+		p := k.start(t)
+		rig := newPushRig(t, p, k.clientOpts...)
+		ctx := testCtx(t)
+		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushFail), a2a.PollCallOptions(a2a.Blocking(false)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.gates.open(w.TaskID())
+		task := finalTask(t, ctx, w)
+		type outcome struct {
+			State  a2a.TaskState
+			Reason string
+		}
+		if diff := cmp.Diff(outcome{a2a.TaskStateFailed, a2atest.FailureReason}, outcome{task.Status.State, task.StatusText()}); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, false, len(k.fail)), false, k.failShapes, http.StatusNoContent)
+		if diff := cmp.Diff(k.fail, rig.notified(t, task.ID)); diff != "" {
+			t.Errorf("OnNotification (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{k.send}, p.calls()); diff != "" {
+			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("a second config with a made-up token is refused 401 and never counts", func(t *testing.T) {
+		p := k.start(t)
+		rig := newPushRig(t, p, k.clientOpts...)
+		ctx := testCtx(t)
+		// push-watch holds the task at its gate before it works, so both
+		// configs are in place for every event after the first.
+		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushWatch), a2a.PollCallOptions(a2a.Blocking(false)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := w.TaskID()
+		// The same webhook URL, with a token no wait was given: the peer
+		// POSTs each later event to both configs.
+		forged := a2a.TaskPushNotificationConfig{TaskID: id, PushNotificationConfig: a2a.PushNotificationConfig{
+			ID: "forged", URL: rig.recv.URL(), Token: madeUpToken}}
+		if _, err := rig.c.SetTaskPushNotificationConfig(ctx, forged); err != nil {
+			t.Fatal(err)
+		}
+		p.gates.open(id)
+		wantEntity(t, finalTask(t, ctx, w))
+
+		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, true, len(k.watch)), true, k.watchShapes, http.StatusUnauthorized)
+		// With the wait's token, every event, as for push-entity (the
+		// scripts differ only in where the gate is).
+		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, false, len(k.entity)), false, k.entityShapes, http.StatusNoContent)
+		if diff := cmp.Diff(k.entity, rig.notified(t, id)); diff != "" {
+			t.Errorf("OnNotification, which must not see the refused POSTs (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{k.send, k.set}, p.calls()); diff != "" {
+			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
+		}
+		// The receiver logged the refusals, never the token.
+		logged := rig.log.String()
+		if n := strings.Count(logged, "unknown notification token"); n != len(k.watch) {
+			t.Errorf("the receiver logged %d refusals for an unknown token, want %d:\n%s", n, len(k.watch), logged)
+		}
+		if strings.Contains(logged, madeUpToken) {
+			t.Errorf("the receiver's log holds the token:\n%s", logged)
+		}
+		// The peer took the 401 as a failed delivery, logged it and went on
+		// (its sender's FailOnError is off).
+		peerLogged := p.log.waitCount(t, ctx, "401 Unauthorized", len(k.watch))
+		if n := strings.Count(peerLogged, "push sending failed"); n != len(k.watch) {
+			t.Errorf("the peer logged %d failed deliveries, want %d:\n%s", n, len(k.watch), peerLogged)
+		}
+	})
+}
