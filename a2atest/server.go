@@ -17,6 +17,23 @@
 // tenant; a request that fails a check gets the error a strict server would
 // send, so a client bug shows up as a test failure.
 //
+// The server delivers push notifications. A webhook registered for a task
+// (tasks/pushNotificationConfig/set, or configuration.pushNotificationConfig
+// in message/send; in v1.0 CreateTaskPushNotificationConfig, or
+// configuration.taskPushNotificationConfig in SendMessage) gets a POST each
+// time the task enters a state: the state a send creates it in (when the
+// webhook came with the send), each state its script moves it to, a
+// follow-up's state, canceled. A v0.3 server posts the task as JSON
+// ("kind":"task") with Content-Type application/json and the config's
+// token in X-A2A-Notification-Token; a v1.0 server posts a StreamResponse
+// {"task": …} in ProtoJSON with Content-Type application/a2a+json and the
+// token in A2A-Notification-Token. Either adds "Authorization: <scheme>
+// <credentials>" when the config has an authentication scheme. Deliveries
+// run in the background, in order per task, without retries;
+// [Server.Deliveries] lists their outcomes. A [Reply] with an Interval moves
+// its script on the server's clock instead of on tasks/get, so a test or
+// demo can watch tasks finish on their own, by push or by polling.
+//
 //	srv := a2atest.NewServer(a2atest.OnSend(func(m a2a.Message) a2atest.Reply {
 //		return a2atest.Reply{Task: a2atest.CompletedTask("entity", map[string]any{"ok": true}, "done")}
 //	}))
@@ -33,6 +50,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"sync"
+	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 )
@@ -46,12 +64,23 @@ type Reply struct {
 	// and tasks/cancel (and ListTasks in v1.0).
 	Task *a2a.Task
 	// States, when set, scripts the task's life: message/send returns the
-	// task in States[0], each tasks/get moves it one state on, and the last
-	// state repeats. Task's artifacts appear only with the last state; its
+	// task in States[0], each tasks/get (or, with Interval, each tick of
+	// the server's clock) moves it one state on, and the last state
+	// repeats. Task's artifacts appear only with the last state; its
 	// status message applies to every state. The script runs whatever
 	// configuration.blocking (v1.0: returnImmediately) says, as a gateway
 	// that answers before the task is done would.
 	States []a2a.TaskState
+	// Interval, when positive and States has more than one state, runs the
+	// script on the server's clock instead: starting when the send is
+	// answered, the task moves one state on every Interval (a
+	// time.Duration: 50*time.Millisecond, not 50) until the last state,
+	// and tasks/get returns it as it stands without moving it. An OnSend
+	// handler can give every task its own Interval. tasks/cancel stops the
+	// clock; a stream of the task (message/stream, tasks/resubscribe,
+	// SubscribeToTask) runs the rest of the script at once, as for a
+	// per-get script, and stops it too. Zero keeps the per-get script.
+	Interval time.Duration
 	// Message is returned as the result instead of a task.
 	Message *a2a.Message
 	// Error is returned as a JSON-RPC error (Code, Message, Data are used).
@@ -160,6 +189,7 @@ type Server struct {
 	requests []Request
 	push     map[string][]a2a.PushNotificationConfig
 	nextPush int
+	out      outbound // push deliveries and script clocks (push.go), under mu
 }
 
 // NewServer starts a fake agent on a loopback port. Close it when done. It
@@ -176,6 +206,7 @@ func NewServer(opts ...Option) *Server {
 	if s.onSend == nil {
 		s.onSend = echo
 	}
+	s.out.init()
 	// The URLs are set before the server starts: its handlers read them.
 	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
 	s.URL = "http://" + s.ts.Listener.Addr().String() + "/a2a/jsonrpc"
@@ -188,8 +219,16 @@ func NewServer(opts ...Option) *Server {
 	return s
 }
 
-// Close shuts the server down and waits for its handlers to return.
-func (s *Server) Close() { s.ts.Close() }
+// Close shuts the server down: it waits for its handlers to return, stops
+// the clocks of clock-driven scripts ([Reply.Interval]), cancels push
+// deliveries in flight (they are recorded as failed), drops those not yet
+// started, and waits for every delivery goroutine and clock step to
+// return, so nothing the server started outlives it. Calling it again does
+// nothing more.
+func (s *Server) Close() {
+	s.ts.Close()
+	s.closePush()
+}
 
 // Enqueue makes the next requests (one per Raw, in order, any method) get
 // canned replies instead of normal handling: HTML error pages, 429s with
@@ -205,47 +244,6 @@ func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Request(nil), s.requests...)
-}
-
-// CompletedTask returns a completed task with one artifact named name whose
-// parts are a DataPart holding data (encoded as JSON) and a TextPart holding
-// summary: the shape of every Caoliao answer. It panics if data
-// cannot be encoded as JSON, which is a bug in the test.
-func CompletedTask(name string, data any, summary string) *a2a.Task {
-	dp, err := a2a.NewDataPart(data)
-	if err != nil {
-		panic(fmt.Sprintf("a2atest: CompletedTask data: %v", err))
-	}
-	return &a2a.Task{
-		Status: a2a.TaskStatus{State: a2a.TaskStateCompleted},
-		Artifacts: []a2a.Artifact{{
-			ArtifactID: "artifact-" + name,
-			Name:       name,
-			Parts:      a2a.Parts{dp, a2a.TextPart{Text: summary}},
-		}},
-	}
-}
-
-// FailedTask returns a failed task whose status message holds reason, the
-// way Caoliao reports a failure (a result, not an error).
-func FailedTask(reason string) *a2a.Task {
-	return StatusTask(a2a.TaskStateFailed, reason)
-}
-
-// StatusTask returns a task in state with an agent status message holding
-// text (no message when text is empty), for input-required questions,
-// cancellations and the like.
-func StatusTask(state a2a.TaskState, text string) *a2a.Task {
-	t := &a2a.Task{Status: a2a.TaskStatus{State: state}}
-	if text != "" {
-		t.Status.Message = &a2a.Message{MessageID: "status-" + string(state), Role: a2a.RoleAgent, Parts: a2a.Parts{a2a.TextPart{Text: text}}}
-	}
-	return t
-}
-
-func echo(m a2a.Message) Reply {
-	text := m.Parts.Text()
-	return Reply{Task: CompletedTask("echo", map[string]string{"text": text}, text)}
 }
 
 // JSON-RPC codes the server uses.

@@ -18,6 +18,14 @@ type scripted struct {
 	states []a2a.TaskState
 	pos    int
 	seq    int // creation order: ListTasks's tie-break
+
+	// interval, when positive, moves the script on the server's clock
+	// (Reply.Interval) instead of on tasks/get; timer is the armed step
+	// (nil when none is) and clock counts the arming, so a step that fired
+	// after its timer was stopped knows it is stale (push.go, tick).
+	interval time.Duration
+	timer    *time.Timer
+	clock    int
 }
 
 // current returns the task in its current scripted state.
@@ -38,9 +46,11 @@ func stamp() a2a.Timestamp {
 }
 
 // accept runs the OnSend handler on m, a user message the version's reader
-// has checked, stores the task it answers with, and returns the Reply and
-// the result to send first (an a2a.Task or an a2a.Message).
-func (s *Server) accept(m a2a.Message) (Reply, any, *a2a.RPCError) {
+// has checked, stores the task it answers with (and push, a webhook given
+// with the send, for it), and returns the Reply and the result to send
+// first (an a2a.Task or an a2a.Message). A task with webhooks is notified
+// of the state it is stored in, and a clock-driven script starts its clock.
+func (s *Server) accept(m a2a.Message, push *a2a.PushNotificationConfig) (Reply, any, *a2a.RPCError) {
 	s.mu.Lock()
 	var prev *scripted
 	if m.TaskID != "" {
@@ -106,11 +116,19 @@ func (s *Server) accept(m a2a.Message) (Reply, any, *a2a.RPCError) {
 	if t.Status.Timestamp == "" {
 		t.Status.Timestamp = stamp()
 	}
-	sc := &scripted{task: t, states: rep.States, seq: s.nextTask}
+	sc := &scripted{task: t, states: rep.States, interval: rep.Interval, seq: s.nextTask}
 	if prev != nil {
 		sc.seq = prev.seq
 	}
+	if old := s.tasks[t.ID]; old != nil {
+		s.stopClockLocked(old) // a follow-up replaces the script
+	}
 	s.tasks[t.ID] = sc
+	if push != nil {
+		s.storePushLocked(t.ID, *push)
+	}
+	s.enteredLocked(sc)
+	s.startClockLocked(sc)
 	return rep, sc.current(), nil
 }
 
@@ -122,8 +140,9 @@ func trimHistory(t *a2a.Task, n *int) {
 	}
 }
 
-// getTask moves a scripted task one state on and returns it with at most
-// historyLength messages of history (nil: all).
+// getTask moves a scripted task one state on (unless its script runs on
+// the clock) and returns it with at most historyLength messages of history
+// (nil: all).
 func (s *Server) getTask(id string, historyLength *int) (a2a.Task, *a2a.RPCError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -131,8 +150,9 @@ func (s *Server) getTask(id string, historyLength *int) (a2a.Task, *a2a.RPCError
 	if sc == nil {
 		return a2a.Task{}, invalid(codeTaskNotFound, "task not found: %s", id)
 	}
-	if sc.pos < len(sc.states)-1 {
+	if sc.interval <= 0 && sc.pos < len(sc.states)-1 {
 		sc.pos++
+		s.enteredLocked(sc)
 	}
 	t := sc.current()
 	trimHistory(&t, historyLength)
@@ -151,9 +171,11 @@ func (s *Server) cancelTask(id string) (a2a.Task, *a2a.RPCError) {
 	if sc.current().Status.State.Terminal() {
 		return a2a.Task{}, invalid(codeNotCancelable, "task cannot be canceled: %s", id)
 	}
+	s.stopClockLocked(sc)
 	sc.task = sc.current()
 	sc.task.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: stamp()}
 	sc.states = nil
+	s.enteredLocked(sc)
 	return sc.task, nil
 }
 
@@ -168,14 +190,16 @@ func (s *Server) snapshot(id string) (a2a.Task, bool) {
 	return sc.current(), true
 }
 
-// remaining moves a scripted task through the rest of its states and
-// returns a status update per state (the artifacts just before the last,
-// which is final). With atEnd, a task at its end gives one final status
-// update (v0.3 needs one to close a stream; v1.0 closes the stream).
+// remaining moves a scripted task through the rest of its states at once
+// (a clock-driven one too: its clock stops), notifying its webhooks of
+// each, and returns a status update per state (the artifacts just before
+// the last, which is final). With atEnd, a task at its end gives one final
+// status update (v0.3 needs one to close a stream; v1.0 closes the stream).
 func (s *Server) remaining(taskID string, atEnd bool) []any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sc := s.tasks[taskID]
+	s.stopClockLocked(sc)
 	update := func(final bool) a2a.TaskStatusUpdateEvent {
 		t := sc.current()
 		return a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: t.Status, Final: final}
@@ -183,6 +207,7 @@ func (s *Server) remaining(taskID string, atEnd bool) []any {
 	var out []any
 	for sc.pos < len(sc.states)-1 {
 		sc.pos++
+		s.enteredLocked(sc)
 		last := sc.pos == len(sc.states)-1
 		if last {
 			t := sc.current()
@@ -258,6 +283,12 @@ func (s *Server) setPush(taskID string, cfg a2a.PushNotificationConfig) (a2a.Pus
 	if _, ok := s.tasks[taskID]; !ok {
 		return cfg, invalid(codeTaskNotFound, "task not found: %s", taskID)
 	}
+	return s.storePushLocked(taskID, cfg), nil
+}
+
+// storePushLocked stores cfg for a task, giving it an id when it has none,
+// and returns it as stored. s.mu is held.
+func (s *Server) storePushLocked(taskID string, cfg a2a.PushNotificationConfig) a2a.PushNotificationConfig {
 	if cfg.ID == "" {
 		s.nextPush++
 		cfg.ID = fmt.Sprintf("cfg-%d", s.nextPush)
@@ -269,7 +300,7 @@ func (s *Server) setPush(taskID string, cfg a2a.PushNotificationConfig) (a2a.Pus
 		configs = append(configs, cfg)
 	}
 	s.push[taskID] = configs
-	return cfg, nil
+	return cfg
 }
 
 // pushConfigs returns a copy of a task's configs.

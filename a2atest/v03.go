@@ -110,12 +110,13 @@ type sendParams struct {
 	// UnmarshalJSON, so it cannot be embedded beside a Kind field.
 	Message       *a2a.Message `json:"message"`
 	Configuration *struct {
-		Blocking *bool `json:"blocking"`
+		Blocking               *bool                       `json:"blocking"`
+		PushNotificationConfig *a2a.PushNotificationConfig `json:"pushNotificationConfig"`
 	} `json:"configuration"`
 }
 
 // sendV03 checks a message/send or message/stream request and hands the
-// message to accept.
+// message, and the webhook its configuration registers, to accept.
 func (s *Server) sendV03(raw json.RawMessage) (Reply, any, *a2a.RPCError) {
 	var p sendParams
 	if err := json.Unmarshal(raw, &p); err != nil {
@@ -146,7 +147,13 @@ func (s *Server) sendV03(raw json.RawMessage) (Reply, any, *a2a.RPCError) {
 			return Reply{}, nil, invalid(codeInvalidParams, "message/send: part %d has unknown kind %q", i, part.Kind())
 		}
 	}
-	return s.accept(m)
+	var push *a2a.PushNotificationConfig
+	if c := p.Configuration; c != nil && c.PushNotificationConfig != nil {
+		if push = c.PushNotificationConfig; push.URL == "" {
+			return Reply{}, nil, invalid(codeInvalidParams, "message/send: configuration.pushNotificationConfig.url is missing")
+		}
+	}
+	return s.accept(m, push)
 }
 
 // pushConfigV03 serves the four tasks/pushNotificationConfig methods.

@@ -42,10 +42,10 @@ import (
 // Where these docs name a v0.3 method, a v1.0 server does the same under
 // its v1.0 name: message/send is SendMessage (a taskPushNotificationConfig
 // in its configuration is stored for the new task), tasks/get is GetTask
-// (each call moves a scripted task one state on), and so on. ListTasks
-// pages over every task the server holds (pageSize 1 to 100, default 50),
-// newest status first, each as it stands: it does not move a scripted
-// task on.
+// (each call moves a per-get scripted task one state on), and so on.
+// ListTasks pages over every task the server holds (pageSize 1 to 100,
+// default 50), newest status first, each as it stands: it does not move a
+// scripted task on.
 func V10() Option {
 	return func(s *Server) { s.v10 = true }
 }
@@ -255,11 +255,13 @@ func (s *Server) sendV10(method string, params json.RawMessage) (Reply, any, *a2
 			}
 		}
 	}
-	rep, first, rpcErr := s.accept(m)
+	var cfg *a2a.PushNotificationConfig
+	if push != nil {
+		stored := push.stored()
+		cfg = &stored
+	}
+	rep, first, rpcErr := s.accept(m, cfg)
 	if t, ok := first.(a2a.Task); ok {
-		if push != nil {
-			s.setPush(t.ID, push.stored())
-		}
 		trimHistory(&t, history)
 		first = t
 	}
