@@ -6,7 +6,8 @@
 #   ROUNDS=8 BENCHTIME=300ms     rounds, and the length of each run
 #   BEFORE=<commit>              also measure the root package as it was at
 #                                <commit> ("before"), in the same process
-#   BENCH_RAW=<file>             keep the raw runs there (and the poller's in <file>.poll)
+#   BENCH_RAW=<file>             keep the raw runs there (the poller's in <file>.poll, push against
+#                                polling, examples/push, in <file>.push)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROUNDS=${ROUNDS:-8}
@@ -33,8 +34,13 @@ echo "measuring: $ROUNDS rounds of $BENCHTIME runs, clients interleaved (several
 A2A_BENCH_ROUNDS=$ROUNDS A2A_BENCH_TIME=$BENCHTIME A2A_BENCH_OUT="$work/bench.txt" \
   go test "${tags[@]}" "${modfile[@]}" -run '^TestInterleaved$' -count 1 -timeout 60m . >&2
 go test -run '^$' -bench 'BenchmarkPollerEfficiency' -benchtime 3x -count 1 -timeout 30m . | tee "$work/poll.txt" >&2
-go run ./benchreport -bench "$work/bench.txt" -poll "$work/poll.txt" -notes bench_notes.md > ../BENCHMARKS.md
+# Push against polling (examples/push): one run of each per round, taking turns.
+(cd .. && go test -c -o "$work/push.test" ./examples/push)
+for _ in $(seq "$ROUNDS"); do
+  "$work/push.test" -test.run '^$' -test.bench '^BenchmarkCollect$' -test.benchtime 1x -test.count 1
+done | tee "$work/push.txt" >&2
+go run ./benchreport -bench "$work/bench.txt" -poll "$work/poll.txt" -push "$work/push.txt" -notes bench_notes.md > ../BENCHMARKS.md
 if [ -n "${BENCH_RAW:-}" ]; then # keep the raw runs, e.g. to rebuild the report with new notes
-  cp "$work/bench.txt" "$BENCH_RAW" && cp "$work/poll.txt" "$BENCH_RAW.poll"
+  cp "$work/bench.txt" "$BENCH_RAW" && cp "$work/poll.txt" "$BENCH_RAW.poll" && cp "$work/push.txt" "$BENCH_RAW.push"
 fi
 echo "wrote BENCHMARKS.md" >&2

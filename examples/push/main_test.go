@@ -89,8 +89,10 @@ func BenchmarkCollect(b *testing.B) {
 				sum.waiters += st.waiters
 				sum.peak = max(sum.peak, st.peak)
 				sum.sends += st.sends
+				sum.elapsed += st.elapsed
 			}
 			n := float64(b.N)
+			b.ReportMetric(float64(sum.elapsed.Milliseconds())/n, "ms-to-collect/op")
 			b.ReportMetric(float64(sum.sends+sum.gets)/n, "requests/op")
 			b.ReportMetric(float64(sum.gets)/n, "gets/op")
 			b.ReportMetric(float64(sum.notifications)/n, "notifications/op")

@@ -2,10 +2,10 @@
 // benchmarks (TestInterleaved: one line per run, in go test -bench format)
 // into BENCHMARKS.md: the median of every case's runs, the ratios of ours
 // to the floor and to a2a-go (and to "before", when bench.sh measured an
-// earlier commit too), the targets met or missed, the poller efficiency
-// and the notes kept in bench_notes.md.
+// earlier commit too), the targets met or missed, the poller efficiency,
+// push against polling (examples/push) and the notes kept in bench_notes.md.
 //
-//	go run ./benchreport -bench bench.txt -poll poll.txt -notes bench_notes.md > ../BENCHMARKS.md
+//	go run ./benchreport -bench bench.txt -poll poll.txt -push push.txt -notes bench_notes.md > ../BENCHMARKS.md
 package main
 
 import (
@@ -116,6 +116,7 @@ type target struct {
 func main() {
 	benchPath := flag.String("bench", "bench.txt", "TestInterleaved's output")
 	pollPath := flag.String("poll", "", "raw output of BenchmarkPollerEfficiency")
+	pushPath := flag.String("push", "", "raw output of examples/push's BenchmarkCollect")
 	notesPath := flag.String("notes", "", "markdown appended as it is")
 	flag.Parse()
 
@@ -241,6 +242,15 @@ func main() {
 				r := pg[name][t]
 				p("| %s | %.0f | %.0f ms | %.2f |\n", strings.TrimPrefix(t, "T="), r.median("gets/op"), r.median("lag-ms/op"), r.median("wait/min"))
 			}
+		}
+	}
+	if push := read(*pushPath); push != "" {
+		pg, _, _ := parse(strings.NewReader(push))
+		p("\n## Waiting for 1,000 tasks: push notifications against polling\n\n`examples/push`: a fake agent on loopback finishes 1,000 tasks after random delays of up to 2 s (submitted → working → completed on its own clock); the caller sends them one after another and collects every final task, either from the agent's notifications to a `PushReceiver` or with a goroutine and `AwaitTask` (default poll settings) per task. Medians of %d runs of each, taking turns. *time* = first send to last task collected (the slowest task takes just under 2 s: about the least possible); *goroutines* = the process's most at once, the agent's included.\n\n| how | time | requests to the agent | tasks/get | notifications | goroutines started to wait | goroutines |\n|---|---:|---:|---:|---:|---:|---:|\n", len(pg["Collect"]["push"]["ns/op"]))
+		for _, mode := range []string{"push", "poll"} {
+			r := pg["Collect"][mode]
+			p("| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f |\n", map[string]string{"push": "PushReceiver", "poll": "AwaitTask per task"}[mode],
+				time.Duration(r.median("ms-to-collect/op")*float64(time.Millisecond)).Round(time.Millisecond), r.median("requests/op"), r.median("gets/op"), r.median("notifications/op"), r.median("waiters/op"), r.median("peak-goroutines"))
 		}
 	}
 	if notes := read(*notesPath); notes != "" {
