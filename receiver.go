@@ -233,72 +233,95 @@ func (r *PushReceiver) Close() {
 
 // ServeHTTP takes one notification (see [PushReceiver] for the answers).
 func (r *PushReceiver) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
-	status, reason, taskID := r.serve(req)
-	if status == http.StatusNoContent {
-		rw.WriteHeader(status)
+	out := r.serve(req)
+	if out.status == http.StatusNoContent {
+		rw.WriteHeader(out.status)
 		return
 	}
-	r.log.LogAttrs(req.Context(), slog.LevelDebug, "a2a push notification refused", slog.Int("status", status),
-		slog.String("reason", reason), slog.String("remote", req.RemoteAddr), slog.String("task", taskID))
-	if status == http.StatusMethodNotAllowed {
+	attrs := []slog.Attr{slog.Int("status", out.status), slog.String("reason", out.reason),
+		slog.String("remote", req.RemoteAddr)}
+	if out.taskID != "" {
+		attrs = append(attrs, slog.String("task", truncate(out.taskID, maxLoggedID)))
+	}
+	if out.err != nil {
+		attrs = append(attrs, slog.String("err", out.err.Error()))
+	}
+	r.log.LogAttrs(req.Context(), slog.LevelDebug, "a2a push notification refused", attrs...)
+	if out.status == http.StatusMethodNotAllowed {
 		rw.Header().Set("Allow", http.MethodPost)
 	}
-	http.Error(rw, "a2a push receiver: "+reason, status)
+	http.Error(rw, "a2a push receiver: "+out.reason, out.status)
 }
 
-// serve checks and dispatches a notification; it returns the status to
-// answer, the reason of a refusal, and the task id once known.
-func (r *PushReceiver) serve(req *http.Request) (status int, reason, taskID string) {
+// maxLoggedID bounds a task id in a log record, in bytes.
+const maxLoggedID = 128
+
+// outcome is how the receiver answers a notification: its status; for a
+// refusal the reason, which the answer's body carries, and an error of
+// the caller's hooks, which only the log does; the task it named, once
+// read.
+type outcome struct {
+	status int
+	reason string
+	err    error
+	taskID string
+}
+
+// refused is the outcome of a refusal.
+func refused(status int, reason string) outcome { return outcome{status: status, reason: reason} }
+
+// serve checks and dispatches a notification.
+func (r *PushReceiver) serve(req *http.Request) outcome {
 	if req.Method != http.MethodPost {
-		return http.StatusMethodNotAllowed, "method " + req.Method + " is not POST", ""
+		return refused(http.StatusMethodNotAllowed, "method is not POST")
 	}
 	token := req.Header.Get(tokenHeader)
 	if token == "" {
 		token = req.Header.Get(tokenHeaderV10)
 	}
 	if token == "" {
-		return http.StatusUnauthorized, "no notification token", ""
+		return refused(http.StatusUnauthorized, "no notification token")
 	}
 	w, retired := r.lookup(token)
 	switch {
 	case retired:
-		return http.StatusNoContent, "", ""
+		return outcome{status: http.StatusNoContent}
 	case w == nil:
-		return http.StatusUnauthorized, "unknown notification token", ""
+		return refused(http.StatusUnauthorized, "unknown notification token")
 	}
 	br := readBody(&http.Response{StatusCode: http.StatusOK, Header: req.Header, Body: req.Body, ContentLength: req.ContentLength},
-		r.maxBody, w.c.red)
+		r.maxBody, w.red)
 	switch {
 	case br.tooLarge:
-		return http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody), ""
+		return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
 	case br.err != nil:
-		return http.StatusBadRequest, "body cannot be read", ""
+		return refused(http.StatusBadRequest, "body cannot be read")
 	case br.fault != nil:
-		return http.StatusBadRequest, "body cannot be read: " + br.fault.Error(), ""
+		return refused(http.StatusBadRequest, "body cannot be read: "+br.fault.Error())
 	}
 	if r.verify != nil {
 		if err := r.verify(req, br.body); err != nil {
-			return http.StatusUnauthorized, "refused by VerifyPush: " + w.red.str(err.Error()), ""
+			return outcome{status: http.StatusUnauthorized, reason: "refused by VerifyPush", err: w.red.err(err)}
 		}
 	}
-	ev, err := w.decode(br.body)
-	if err != nil {
-		return http.StatusBadRequest, err.Reason, ""
+	ev, perr := w.decode(br.body)
+	if perr != nil {
+		return refused(http.StatusBadRequest, perr.Reason)
 	}
-	taskID = eventTask(ev)
+	taskID := eventTask(ev)
 	if _, ok := ev.(*Message); !ok && taskID == "" {
-		return http.StatusBadRequest, "event names no task", ""
+		return refused(http.StatusBadRequest, "event names no task")
 	}
 	if !w.claim(taskID) {
-		return http.StatusForbidden, "notification is about a task this token was not given for", taskID
+		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: taskID}
 	}
 	if r.notify != nil {
 		if err := r.notify(req.Context(), &PushNotification{TaskID: taskID, Event: ev, Wait: w}); err != nil {
-			return http.StatusInternalServerError, "OnNotification failed", taskID
+			return outcome{status: http.StatusInternalServerError, reason: "OnNotification failed", err: w.red.err(err), taskID: taskID}
 		}
 	}
 	w.apply(ev)
-	return http.StatusNoContent, "", taskID
+	return outcome{status: http.StatusNoContent, taskID: taskID}
 }
 
 // lookup finds the wait of token: an open one, or retired when the token

@@ -374,7 +374,7 @@ func TestPushReceiverRefusals(t *testing.T) {
 			if status != tt.want {
 				t.Errorf("status %d, want %d (%s)", status, tt.want, body)
 			}
-			noSecrets(t, []string{body}, token)
+			noSecrets(t, []string{body}, token, "signature does not verify") // a hook's error is logged, not sent
 		})
 	}
 	if n := reached.Load(); n != 0 {
@@ -393,6 +393,9 @@ func TestPushReceiverRefusals(t *testing.T) {
 		t.Errorf("%d log lines for %d refusals: %q", len(logged), len(tests), logged)
 	}
 	noSecrets(t, logged, token)
+	if !strings.Contains(strings.Join(logged, "\n"), "signature does not verify") {
+		t.Errorf("VerifyPush's error is not in the log: %q", logged)
+	}
 
 	// The same body with a good token and no fault is taken, gzipped too.
 	var gz bytes.Buffer
