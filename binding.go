@@ -1,7 +1,9 @@
 package a2a
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
 )
 
@@ -31,6 +33,33 @@ func bindingFor(version, tenant string) binding {
 // bindings is a binding of each version, for reading what may come in
 // either (push notifications).
 var bindings = []binding{v03{}, v10{}}
+
+// readNotification reads a push notification's body, an event that is no
+// JSON-RPC reply (A2A v0.3: a Task or another stream event; A2A v1.0: a
+// StreamResponse), with first's decoder, or, when it has the other
+// version's shape, that version's (a v1.0 agent may send v0.3 bodies to
+// webhooks registered in v0.3, and the reverse). red redacts the errors.
+func readNotification(first binding, body []byte, red *redactor) (Event, *ProtocolError) {
+	cl := &call{spec: callSpec{method: "push notification"}, red: red}
+	rep := &reply{cl: cl, body: body, result: bytes.TrimSpace(body)}
+	ev, err := first.event(rep)
+	for _, b := range bindings {
+		if !errors.Is(err, ErrVersionMismatch) {
+			break
+		}
+		if b.version() != first.version() {
+			ev, err = b.event(rep)
+		}
+	}
+	if err != nil {
+		var pe *ProtocolError
+		if errors.As(err, &pe) {
+			return nil, pe
+		}
+		return nil, cl.protocolError(0, body, "body does not decode", err)
+	}
+	return ev, nil
+}
 
 // binding is one wire version of A2A's JSON-RPC binding, and the only code
 // that knows how that version spells things: its method names, how params

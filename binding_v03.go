@@ -77,6 +77,7 @@ func sendCall(method, streamMethod, taskID string, params any, cfg callConfig, s
 		spec.method, spec.stream, spec.needs = streamMethod, true, capStreaming
 	}
 	if cfg.push != nil {
+		spec.needs |= capPush
 		spec.addPushSecrets(cfg.push)
 	}
 	return spec

@@ -75,6 +75,12 @@ func readBody(resp *http.Response, limit int64, red *redactor) bodyRead {
 	return bodyRead{body: body, fault: fault}
 }
 
+// readRequestBody reads a request's body as readBody reads a reply's: at
+// most limit bytes, gzip decoded (a push notification, PushReceiver).
+func readRequestBody(req *http.Request, limit int64, red *redactor) bodyRead {
+	return readBody(&http.Response{StatusCode: http.StatusOK, Header: req.Header, Body: req.Body, ContentLength: req.ContentLength}, limit, red)
+}
+
 // readAll reads r to its end. With the length announced (-1 when not),
 // a body that keeps its word is read into one buffer of its size (and
 // one byte to see the end), trusted at first only up to maxPrealloc

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
@@ -304,4 +305,60 @@ func TestMemoryBoundV10(t *testing.T) {
 			{"v1.0 a flood of wrappers all set", "send", `{` + strings.TrimSuffix(strings.Repeat(`"task":{},`, size/10), ",") + `}`, "refused", false},
 		}, a2a.WithProtocolVersion(a2a.ProtocolV10))
 	})
+}
+
+// TestMemoryBoundReceiver: TestMemoryBound's bound for a push
+// notification taken by a PushReceiver (read, decoded and folded into its
+// wait's task), on 4 MiB bodies of either version's shapes, to a wait
+// whose client speaks v0.3 (a v1.0 body is looked at by both decoders).
+func TestMemoryBoundReceiver(t *testing.T) {
+	const size = 4 << 20
+	recv, err := a2a.NewPushReceiver("http://127.0.0.1:1/push")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer recv.Close()
+	arts := `"artifacts":[` + flood(`{"artifactId":"","parts":[]}`, size) + `]`
+	for _, row := range []struct{ name, body string }{
+		{"a v0.3 task of empty artifacts", `{"kind":"task","id":"t","status":{"state":"working"},` + arts + `}`},
+		{"a v1.0 task of empty artifacts", `{"task":{"id":"t","status":{"state":"TASK_STATE_WORKING"},` + arts + `}}`},
+		{"a v0.3 artifact update of text parts", `{"kind":"artifact-update","taskId":"t","artifact":{"artifactId":"a","parts":[` + flood(`{"kind":"text","text":""}`, size) + `]}}`},
+		{"a v1.0 artifact update of text parts", `{"artifactUpdate":{"taskId":"t","artifact":{"artifactId":"a","parts":[` + flood(`{"text":""}`, size) + `]}}}`},
+		{"a v0.3 status update of message parts", `{"kind":"status-update","taskId":"t","status":{"state":"working","message":{"parts":[` + flood(`{"kind":"text","text":""}`, size) + `]}}}`},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			var token string
+			tc := plainAgent(t, &a2a.Task{ID: "t", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}, func(_ *http.Request, _, tok string) bool {
+				token = tok
+				return true
+			})
+			if _, err := recv.Send(context.Background(), tc, a2a.NewTextMessage("go")); err != nil {
+				t.Fatal(err)
+			}
+			post := func(body string) int {
+				req := httptest.NewRequest(http.MethodPost, "/push", strings.NewReader(body))
+				req.Header.Set("X-A2A-Notification-Token", token)
+				rec := httptest.NewRecorder()
+				recv.ServeHTTP(rec, req)
+				if rec.Code != http.StatusNoContent {
+					t.Logf("answer: %.200s", rec.Body.String())
+				}
+				return rec.Code
+			}
+			post(`{"kind":"status-update","taskId":"t","status":{"state":"working"}}`) // warm up
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			status := post(row.body)
+			runtime.ReadMemStats(&after)
+			allocated, body := after.TotalAlloc-before.TotalAlloc, uint64(len(row.body))
+			t.Logf("%-40s body %7d B, allocated %9d B = %5.2f× the body; status %d", row.name, body, allocated, float64(allocated)/float64(body), status)
+			if status != http.StatusNoContent && status != http.StatusBadRequest { // taken, or refused by the decoding budget
+				t.Errorf("status %d", status)
+			}
+			if limit := 8*body + 4<<20; allocated > limit {
+				t.Errorf("allocated %d bytes for a %d-byte body, over 8× + 4 MiB (%d)", allocated, body, limit)
+			}
+		})
+	}
 }

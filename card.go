@@ -348,25 +348,30 @@ func (c *Client) Card() *AgentCard {
 }
 
 // capability is an optional feature of an agent that its card may rule
-// out.
+// out; a call may need several (a bit each).
 type capability int
 
 const (
-	capNone capability = iota
-	capStreaming
+	capNone      capability = 0
+	capStreaming capability = 1 << iota
 	capPush
 	capExtendedCard
 )
 
 // requireCapability returns an *UnsupportedByCardError when the client's
-// card rules spec's call out.
+// card rules out one of the capabilities spec's call needs.
 func (c *Client) requireCapability(spec callSpec) error {
 	card := c.card.Load()
 	if card == nil || spec.needs == capNone {
 		return nil
 	}
-	if field, ok := c.proto.requires(card, spec.needs); !ok {
-		return &UnsupportedByCardError{Method: spec.method, Capability: field}
+	for _, need := range []capability{capStreaming, capPush, capExtendedCard} {
+		if spec.needs&need == 0 {
+			continue
+		}
+		if field, ok := c.proto.requires(card, need); !ok {
+			return &UnsupportedByCardError{Method: spec.method, Capability: field}
+		}
 	}
 	return nil
 }

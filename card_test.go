@@ -141,7 +141,8 @@ func TestJSONRPCURL(t *testing.T) {
 }
 
 // TestCardCapabilityRefusal: a client that knows a Caoliao-like card refuses
-// streaming, push config and the extended card without sending anything.
+// streaming, push config (a send with PushConfig too) and the extended
+// card without sending anything.
 func TestCardCapabilityRefusal(t *testing.T) {
 	srv := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
 	defer srv.Close()
@@ -163,6 +164,10 @@ func TestCardCapabilityRefusal(t *testing.T) {
 		"tasks/pushNotificationConfig/list":   func() error { _, err := c.ListTaskPushNotificationConfigs(ctx, "t"); return err },
 		"tasks/pushNotificationConfig/delete": func() error { return c.DeleteTaskPushNotificationConfig(ctx, "t", "c") },
 		"agent/getAuthenticatedExtendedCard":  func() error { _, err := c.GetAuthenticatedExtendedCard(ctx); return err },
+		"message/send": func() error { // with a webhook: push is ruled out
+			_, err := c.SendText(ctx, "x", a2a.PushConfig(a2a.PushNotificationConfig{URL: "https://h/"}))
+			return err
+		},
 	}
 	for method, call := range checks {
 		err := call()

@@ -105,7 +105,9 @@
 //   - the context's error, wrapped, when ctx ends first;
 //   - [ErrNoJSONRPCInterface]: [NewClientFromCard] got a card without a
 //     JSON-RPC endpoint;
-//   - [ErrReceiverClosed]: a [PushWait] ended by [PushReceiver.Close];
+//   - [ErrReceiverClosed], [ErrWaitStopped]: a [PushWait] ended by
+//     [PushReceiver.Close] or [PushWait.Stop]; [ErrWaitPending]: its
+//     Result before it ended;
 //   - a plain error, before anything is sent, for a caller fault: an
 //     option given bad input, an empty task id, a message without parts or
 //     one whose parts cannot be encoded, a nil or zero Client, a
@@ -150,7 +152,7 @@
 // one: an http.Handler that checks and decodes the agent's notifications,
 // whose [PushReceiver.Send] and [PushReceiver.Watch] wait for many tasks
 // at once without a goroutine or a poll loop each, polling only a task
-// nothing is heard of ([FallbackAfter]).
+// nothing is heard of ([PushFallbackAfter]).
 //
 // # Testing
 //

@@ -63,6 +63,13 @@ var ErrVersionMismatch = errors.New("a2a: the agent speaks another A2A version t
 // [PushReceiver.Watch] on a closed receiver.
 var ErrReceiverClosed = errors.New("a2a: push receiver closed")
 
+// ErrWaitStopped is the error of a [PushWait] ended by [PushWait.Stop].
+var ErrWaitStopped = errors.New("a2a: push wait stopped")
+
+// ErrWaitPending is what [PushWait.Result] returns beside the last task
+// known while the wait has not ended.
+var ErrWaitPending = errors.New("a2a: push wait has not ended")
+
 var codeNames = map[int]string{
 	-32700: "invalid JSON payload",
 	-32600: "invalid request",

@@ -38,21 +38,22 @@ func ExamplePushReceiver() {
 		log.Fatal(err)
 	}
 	recv, err := a2a.NewPushReceiver("http://"+ln.Addr().String()+"/a2a/push",
-		a2a.FallbackAfter(time.Minute)) // poll a task only if no news came for a minute
+		a2a.PushFallbackAfter(time.Minute)) // poll a task only after a minute without news
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer recv.Close()
 	mux := http.NewServeMux()
 	mux.Handle("POST /a2a/push", recv)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: mux, ReadTimeout: 30 * time.Second} // bounds a slow sender too
 	go srv.Serve(ln)
 	defer srv.Close()
 
-	// Send: each message registers the webhook with a token of its own.
+	// Send: each message registers the webhook with a token of its own,
+	// and does not block.
 	var waits []*a2a.PushWait
 	for _, text := range []string{"本月巡检记录", "上月巡检记录"} {
-		w, err := recv.Send(ctx, c, a2a.NewTextMessage(text), a2a.PollCallOptions(a2a.Blocking(false)))
+		w, err := recv.Send(ctx, c, a2a.NewTextMessage(text))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -77,31 +78,38 @@ func ExamplePushReceiver() {
 	// tasks/get calls: 0
 }
 
-// Collecting thousands of results as they end, in one goroutine: OnDone
-// hands each ended wait to a channel.
-func ExampleOnDone() {
+// Collecting thousands of results as they end, in one goroutine:
+// PushOnDone hands each ended wait to a channel.
+func ExamplePushOnDone() {
 	agent := slowAgent()
 	defer agent.Close()
 	c, _ := a2a.NewClient(agent.URL)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // bounds every wait
 	defer cancel()
 
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	// snippet: push-ondone
-	done := make(chan *a2a.PushWait, 100)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	done := make(chan *a2a.PushWait)
 	recv, err := a2a.NewPushReceiver("http://"+ln.Addr().String()+"/",
-		a2a.OnDone(func(w *a2a.PushWait) { done <- w }), // must not block: buffer the channel
-		a2a.OnNotification(func(ctx context.Context, n *a2a.PushNotification) error {
-			return nil // every notification accepted, as it comes, e.g. to record progress
+		// One call at a time, from the receiver's own goroutine: it may
+		// block until the loop below reads.
+		a2a.PushOnDone(func(w *a2a.PushWait) { done <- w }),
+		a2a.PushOnNotification(func(ctx context.Context, n *a2a.PushNotification) error {
+			return nil // each notification taken, as it comes: record progress, say
 		}))
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer recv.Close()
-	go http.Serve(ln, recv)
+	defer recv.Close() // after the loop: Close waits for the PushOnDone calls queued
+	srv := &http.Server{Handler: recv, ReadTimeout: 30 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
 
 	for i := range 100 {
-		if _, err := recv.Send(ctx, c, a2a.NewTextMessage(fmt.Sprint("记录 ", i)), a2a.PollCallOptions(a2a.Blocking(false))); err != nil {
+		if _, err := recv.Send(ctx, c, a2a.NewTextMessage(fmt.Sprint("记录 ", i))); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -115,10 +123,65 @@ func ExampleOnDone() {
 		ids = append(ids, w.TaskID())
 	}
 	// snippet end
-	ln.Close()
 	sort.Strings(ids)
 	fmt.Println(len(ids), "tasks, first", ids[0], "pending", recv.Pending())
 
 	// Output:
 	// 100 tasks, first task-1 pending 0
+}
+
+func ExamplePushReceiver_Watch() {
+	agent := slowAgent()
+	defer agent.Close()
+	c, _ := a2a.NewClient(agent.URL)
+	ctx := context.Background()
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	recv, _ := a2a.NewPushReceiver("http://" + ln.Addr().String() + "/")
+	defer recv.Close()
+	srv := &http.Server{Handler: recv, ReadTimeout: 30 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	// A task started elsewhere, without a webhook.
+	task, err := c.SendText(ctx, "本月巡检记录", a2a.Blocking(false))
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Register the receiver for it, and wait.
+	w, err := recv.Watch(ctx, c, task)
+	if err != nil {
+		log.Fatal(err) // e.g. an agent without push: errors.Is(err, a2a.ErrPushNotificationNotSupported)
+	}
+	res, err := w.Wait(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(task.Status.State, "→", res.(*a2a.Task).Status.State)
+
+	// Output:
+	// submitted → completed
+}
+
+// A webhook of your own, registered with the message.
+func ExamplePushConfig() {
+	agent := slowAgent()
+	defer agent.Close()
+	c, _ := a2a.NewClient(agent.URL)
+	ctx := context.Background()
+
+	task, err := c.SendText(ctx, "本月巡检记录", a2a.Blocking(false), a2a.PushConfig(a2a.PushNotificationConfig{
+		URL:   "http://127.0.0.1:1/a2a/push", // your webhook
+		Token: "check-me",                    // sent back in X-A2A-Notification-Token (or A2A-Notification-Token)
+	}))
+	if err != nil {
+		log.Fatal(err)
+	}
+	configs, err := c.ListTaskPushNotificationConfigs(ctx, task.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(configs), configs[0].PushNotificationConfig.URL)
+
+	// Output:
+	// 1 http://127.0.0.1:1/a2a/push
 }

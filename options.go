@@ -480,7 +480,9 @@ func Tenant(tenant string) CallOption {
 // [Client.SetTaskPushNotificationConfig] call and the race where the task
 // ends before that call arrives. cfg.URL must be an absolute http or https
 // URL; its token and credentials are redacted from the call's errors like
-// the client's own. An agent without push support may ignore it or answer
+// the client's own. A client whose agent card says pushNotifications is
+// false refuses the call with an *[UnsupportedByCardError] before
+// sending; an agent without push support may ignore the config or answer
 // with an *[RPCError] matching [ErrPushNotificationNotSupported]. A
 // [PushReceiver] makes the config and reads what arrives
 // ([PushReceiver.Send]). Other methods ignore it.

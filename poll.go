@@ -34,6 +34,14 @@ type pollConfig struct {
 	timeout               time.Duration
 	progress              func(PollAttempt)
 	call                  []CallOption
+	// seen, when set, gets every task read (a PushWait's fallback poll
+	// keeps the last one; unexported: set by pollSeen).
+	seen func(*Task)
+}
+
+// pollSeen makes a poll hand every task it reads to f.
+func pollSeen(f func(*Task)) PollOption {
+	return func(c *pollConfig) error { c.seen = f; return nil }
 }
 
 // PollInterval sets the wait before the second attempt (default
@@ -312,6 +320,9 @@ func (c *Client) wait(ctx context.Context, taskID string, known *Task, opts []Po
 		next := time.Duration(0)
 		if !done && attempt < cfg.maxAttempts {
 			next = min(jittered(wait, cfg.jitter), cfg.maxInterval)
+		}
+		if cfg.seen != nil && err == nil {
+			cfg.seen(task)
 		}
 		if cfg.progress != nil && err == nil {
 			cfg.progress(PollAttempt{Attempt: attempt, Task: task, Elapsed: time.Since(start), Next: next})

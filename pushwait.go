@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 )
@@ -20,13 +19,19 @@ import (
 //
 // A wait ends, once, when:
 //   - its task becomes terminal or interrupted, by the send's answer, a
-//     notification or the fallback poll: Result returns the task and nil;
+//     notification or the fallback poll: Result returns the task and nil.
+//     When a status update brought the final state, the task is read
+//     once with [Client.GetTask] (the spec's advice: notifications may
+//     come out of order, or some not at all), and that read's task is
+//     the result; if the read fails, the task as the notifications built
+//     it comes with the read's error;
 //   - the agent answers the send with a Message: Result returns it;
-//   - no news of the task comes for the receiver's [FallbackAfter] and the
-//     fallback poll ([Client.AwaitTask], with the wait's PollOptions) gives
-//     up or fails: its error;
-//   - the context given to Send or Watch ends: ctx's error;
-//   - [PushReceiver.Close]: [ErrReceiverClosed];
+//   - no news of the task came for the receiver's [PushFallbackAfter] and
+//     the fallback poll ([Client.AwaitTask], with the wait's PollOptions)
+//     gives up or fails: its error;
+//   - the context given to Send or Watch ends: its error, wrapped;
+//   - [PushWait.Stop]: [ErrWaitStopped]; [PushReceiver.Close]:
+//     [ErrReceiverClosed];
 //   - the send's answer names another task than the notifications that
 //     came before it: a *[ProtocolError].
 //
@@ -40,31 +45,38 @@ type PushWait struct {
 	opts  []PollOption
 	ctx   context.Context // ends when the wait does
 	stop  context.CancelFunc
-	// unhook stops the ending of the wait by the caller's ctx.
-	unhook func() bool
-	done   chan struct{}
+	done  chan struct{}
 
-	mu     sync.Mutex
-	taskID string   // the task, once known
-	task   *Task    // the last task known; replaced, never modified
-	msg    *Message // the agent's answer, when it was a message
-	err    error
-	ended  bool
-	timer  *time.Timer // the fallback poll's
-	heard  time.Time   // when news of the task last came
+	mu sync.Mutex
+	// unhook stops the ending of the wait by the caller's ctx.
+	unhook   func() bool
+	taskID   string   // the task, once known
+	task     *Task    // the last task known; replaced, never modified
+	msg      *Message // the agent's answer, when it was a message
+	answered bool     // the send's answer (or Watch's task) came
+	pending  []Event  // notifications before the answer, replayed onto it
+	err      error
+	ended    bool
+	reading  bool // the final read is under way
+	handed   bool // Send or Watch returned the wait: PushOnDone reports it
+	timer    *time.Timer
+	due      time.Time // when the fallback poll is due, news permitting
 	// stopPoll stands the running fallback poll down; nil when none runs.
 	stopPoll context.CancelFunc
 }
 
 // Send sends msg as [Client.SendMessage] does, with the receiver's URL
-// and a fresh token registered for the task ([PushConfig]), and
-// returns the wait for its final state: ended at once when the agent
-// answers with a finished task or a Message. opts are those of
-// [Client.SendAndWait]: [PollCallOptions] go to the send (and to the
-// fallback poll's tasks/get); the others shape the fallback poll. ctx
-// bounds the send and the whole wait. Errors: those of SendMessage (no
-// wait is left registered then), an option's error, and
-// [ErrReceiverClosed]; the wait is nil whenever the error is not.
+// and a fresh token registered for the task ([PushConfig]), and returns
+// the wait for its final state: ended at once when the agent answers with
+// a finished task or a Message. The send does not block (Blocking(false)
+// unless [PollCallOptions] says otherwise: the point is not to hold a
+// connection per task). opts are those of [Client.SendAndWait]:
+// PollCallOptions go to the send (and to the wait's GetTask calls); the
+// others shape the fallback poll. ctx bounds the send and the whole wait:
+// give the lifetime of the wait, not of the send alone. Errors: those of
+// SendMessage (no wait is left registered then, nor reported to
+// [PushOnDone]), an option's error, and [ErrReceiverClosed]; the wait is
+// nil whenever the error is not.
 func (r *PushReceiver) Send(ctx context.Context, c *Client, msg Message, opts ...PollOption) (*PushWait, error) {
 	cfg, err := newPollConfig(opts)
 	if err != nil {
@@ -74,13 +86,14 @@ func (r *PushReceiver) Send(ctx context.Context, c *Client, msg Message, opts ..
 	if err != nil {
 		return nil, err
 	}
-	call := append(slices.Clip(cfg.call), PushConfig(w.config()))
+	call := append(append([]CallOption{Blocking(false)}, cfg.call...), PushConfig(w.config()))
 	res, err := c.SendMessage(ctx, msg, call...)
 	if err != nil {
 		w.finish(err)
 		return nil, err
 	}
 	w.answer(res)
+	w.hand()
 	return w, nil
 }
 
@@ -106,24 +119,24 @@ func (r *PushReceiver) Watch(ctx context.Context, c *Client, task *Task, opts ..
 		return nil, err
 	}
 	w.answer(task)
-	select {
-	case <-w.done:
+	if w.isEnded() {
+		w.hand()
 		return w, nil
-	default:
 	}
 	set := TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: w.config()}
 	if _, err := c.SetTaskPushNotificationConfig(ctx, set, cfg.call...); err != nil {
 		w.finish(err)
 		return nil, err
 	}
-	if now, err := c.GetTask(ctx, task.ID, cfg.call...); err == nil {
-		w.apply(now)
+	if now, err := c.GetTask(ctx, task.ID, cfg.call...); err == nil && now.ID == task.ID {
+		w.apply(now, now.ID)
 	}
+	w.hand()
 	return w, nil
 }
 
 // newWait registers a wait with a fresh token; its fallback timer starts
-// with its first answer.
+// with its answer.
 func (r *PushReceiver) newWait(ctx context.Context, c *Client, opts []PollOption) (*PushWait, error) {
 	if err := c.usable(); err != nil {
 		return nil, err
@@ -136,16 +149,20 @@ func (r *PushReceiver) newWait(ctx context.Context, c *Client, opts []PollOption
 		w.stop()
 		return nil, err
 	}
-	// The caller's ctx ending ends the wait; a wait ending stops this.
 	w.mu.Lock() // finish, which the func may call at once, reads unhook
-	w.unhook = context.AfterFunc(w.ctx, func() { w.finish(context.Cause(ctx)) })
+	w.unhook = context.AfterFunc(w.ctx, func() {
+		w.finish(fmt.Errorf("a2a: push wait: %w", context.Cause(ctx)))
+	})
 	w.mu.Unlock()
 	return w, nil
 }
 
-// config is the webhook the wait registers.
+// config is the webhook the wait registers: the token in the config's
+// token and, for agents that send only Authorization, as its Bearer
+// credentials.
 func (w *PushWait) config() PushNotificationConfig {
-	return PushNotificationConfig{URL: w.r.url, Token: w.token}
+	return PushNotificationConfig{URL: w.r.url, Token: w.token,
+		Authentication: &PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: w.token}}
 }
 
 // TaskID returns the id of the task waited for, "" until the agent has
@@ -159,7 +176,7 @@ func (w *PushWait) TaskID() string {
 // Task returns the last task known: the send's answer, or the task as the
 // notifications since have moved it on; nil when none is known yet or
 // the agent answered with a Message. The task returned is never modified
-// afterwards.
+// afterwards; do not modify it either.
 func (w *PushWait) Task() *Task {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -169,20 +186,24 @@ func (w *PushWait) Task() *Task {
 // Done returns a channel closed when the wait ends.
 func (w *PushWait) Done() <-chan struct{} { return w.done }
 
-// Result returns what the wait ended with: the final *[Task], a
+// Result returns what the wait ended with: the final *[Task] and nil, a
 // *[Message] the agent answered with, or, with the error that ended the
 // wait, the last task known (never nil when one was known). Before the
-// wait ends it returns the last task known and a nil error.
+// wait ends it returns the last task known and [ErrWaitPending].
 func (w *PushWait) Result() (SendResult, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	err := w.err
+	if !w.ended {
+		err = ErrWaitPending
+	}
 	switch {
 	case w.msg != nil:
-		return w.msg, w.err
+		return w.msg, err
 	case w.task != nil:
-		return w.task, w.err
+		return w.task, err
 	}
-	return nil, w.err
+	return nil, err
 }
 
 // Wait blocks until the wait ends or ctx does, and returns
@@ -198,127 +219,195 @@ func (w *PushWait) Wait(ctx context.Context) (SendResult, error) {
 	}
 }
 
-// Stop ends the wait now, with [context.Canceled], unless it has ended.
-func (w *PushWait) Stop() { w.finish(context.Canceled) }
+// Stop ends the wait now, with [ErrWaitStopped], unless it has ended.
+func (w *PushWait) Stop() { w.finish(ErrWaitStopped) }
 
-// decode reads a notification's body.
-func (w *PushWait) decode(body []byte) (Event, *ProtocolError) {
-	cl := &call{c: w.c, spec: callSpec{method: "push notification"}, red: w.red}
-	return decodePush(w.c, cl, body)
+func (w *PushWait) isEnded() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.ended
 }
 
-// claim reports whether a notification about taskID ("" for a message
-// naming none) belongs to this wait: the first task named is the wait's
-// when the send has not answered yet.
-func (w *PushWait) claim(taskID string) bool {
+// belonging is whether a notification is for a wait.
+type belonging int
+
+const (
+	itBelongs belonging = iota
+	waitEnded           // the wait has ended: the notification changes nothing
+	otherTask           // the notification is about another task
+)
+
+// belongs says whether a notification about taskID ("" for a message
+// naming none) is for this wait: the first task a notification names is
+// the wait's until the send's answer says (apply binds it).
+func (w *PushWait) belongs(taskID string) belonging {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
-	case taskID == "" || taskID == w.taskID:
-		return true
-	case w.taskID == "":
-		w.taskID = taskID
-		return true
+	case w.ended:
+		return waitEnded
+	case taskID == "" || w.taskID == "" || taskID == w.taskID:
+		return itBelongs
 	}
-	return false
+	return otherTask
 }
 
 // answer takes the send's answer (or Watch's task): the task it names is
-// the wait's; a finished task or a message ends the wait; else the
-// fallback timer starts.
+// the wait's, and the notifications that came before it are replayed
+// onto it (they are newer); then the wait settles.
 func (w *PushWait) answer(res SendResult) {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ended {
+		return
+	}
+	w.answered = true
 	switch v := res.(type) {
 	case *Message:
 		if w.task == nil { // no notification named a task
 			w.msg = v
-			w.mu.Unlock()
-			w.finish(nil)
+			w.endLocked(nil)
 			return
 		}
 	case *Task:
-		switch {
-		case w.taskID != "" && w.taskID != v.ID:
-			w.mu.Unlock()
-			w.finish(&ProtocolError{Method: "push notification", Reason: fmt.Sprintf(
+		if w.taskID != "" && w.taskID != v.ID {
+			w.endLocked(&ProtocolError{Method: "push notification", Reason: fmt.Sprintf(
 				"the agent answered with task %s, notifications for this wait came for task %s", w.red.quote(v.ID), w.red.quote(w.taskID))})
 			return
-		case w.task == nil:
-			// Notifications that came first are newer than the answer.
-			w.taskID, w.task = v.ID, v
 		}
+		next, byUpdate := v, false
+		if !finished(v) { // a final answer stands; else later news moves it on
+			for _, ev := range w.pending {
+				next, byUpdate = folded(next, ev)
+			}
+		}
+		w.taskID, w.task, w.pending = v.ID, next, nil
+		w.settleLocked(byUpdate)
+		return
 	}
-	w.mu.Unlock()
-	w.settle()
+	w.settleLocked(false)
 }
 
-// apply moves the wait's task on by a notification's event; a
-// notification after the wait ended changes nothing.
-func (w *PushWait) apply(ev Event) {
+// apply moves the wait's task on by a notification's event about taskID;
+// a notification after the wait ended changes nothing.
+func (w *PushWait) apply(ev Event, taskID string) {
 	if _, ok := ev.(*Message); ok {
-		return // news for OnNotification; the task's state is in its status
+		return // news for PushOnNotification; the task's state is in its status
 	}
 	w.mu.Lock()
-	if w.ended {
-		w.mu.Unlock()
+	defer w.mu.Unlock()
+	if w.ended || taskID != w.taskID && w.taskID != "" {
 		return
+	}
+	w.taskID = taskID
+	if !w.answered {
+		w.pending = append(w.pending, ev) // the answer decides; then these replay onto it
+	}
+	var byUpdate bool
+	w.task, byUpdate = folded(w.task, ev)
+	if w.answered {
+		w.settleLocked(byUpdate)
+	}
+}
+
+// folded returns t moved on by ev, a new task (t is never modified), and
+// whether ev was an update rather than a whole task.
+func folded(t *Task, ev Event) (*Task, bool) {
+	if whole, ok := ev.(*Task); ok && (t == nil || !t.Status.State.Terminal()) {
+		return whole, false // a snapshot: taken as it is, not copied
 	}
 	next := &Task{}
-	if w.task != nil {
-		next = w.task.clone()
+	if t != nil {
+		c := *t
+		next = &c // Apply replaces the slices it changes
 	}
 	next.Apply(ev)
-	w.task = next
-	w.mu.Unlock()
-	w.settle()
+	return next, true
 }
 
-// clone is a copy of t that Apply can change without changing t (Apply
-// replaces the slices it changes).
-func (t *Task) clone() *Task {
-	c := *t
-	return &c
+// settleLocked ends the wait when its task is finished (after the final
+// read when an update, byUpdate, finished it), and otherwise starts the
+// fallback timer again, unless the fallback poll is running: that runs on
+// to its end, news or not (a notification that finishes the task still
+// ends the wait, and the poll with it). w.mu is held.
+func (w *PushWait) settleLocked(byUpdate bool) {
+	if w.ended || w.reading {
+		return
+	}
+	if finished(w.task) {
+		if !byUpdate {
+			w.endLocked(nil)
+			return
+		}
+		w.standDownLocked()
+		w.reading = true
+		if !w.r.goWork(w.readFinal) {
+			w.endLocked(ErrReceiverClosed)
+		}
+		return
+	}
+	if w.stopPoll != nil {
+		return
+	}
+	d := jittered(w.r.fallback, 0.2)
+	w.due = time.Now().Add(d)
+	if w.timer == nil {
+		w.timer = time.AfterFunc(d, func() { w.r.goWork(w.poll) })
+	} else {
+		w.timer.Reset(d)
+	}
 }
 
-// settle ends the wait when its task is finished, and otherwise takes
-// the news: a fallback poll running stands down (notifications come
-// after all), and the fallback timer starts again.
-func (w *PushWait) settle() {
-	w.mu.Lock()
-	if w.ended {
-		w.mu.Unlock()
-		return
-	}
-	if w.task != nil && (w.task.Status.State.Terminal() || w.task.Status.State.Interrupted()) {
-		w.mu.Unlock()
-		w.finish(nil)
-		return
-	}
+// finished reports whether t is terminal or interrupted: where a wait
+// ends.
+func finished(t *Task) bool {
+	return t != nil && (t.Status.State.Terminal() || t.Status.State.Interrupted())
+}
+
+// standDownLocked stops the fallback poll running, if one is. w.mu is
+// held.
+func (w *PushWait) standDownLocked() {
 	if w.stopPoll != nil {
 		w.stopPoll()
 		w.stopPoll = nil
 	}
-	w.heard = time.Now()
-	if w.timer == nil {
-		w.timer = time.AfterFunc(w.r.fallback, w.poll)
-	} else {
-		w.timer.Reset(w.r.fallback)
-	}
-	w.mu.Unlock()
 }
 
-// poll is the fallback: no news came for FallbackAfter, so the task is
-// polled until it ends or the poll gives up, which ends the wait. One
-// poll runs at a time; news stands it down (settle), and so does the
-// wait ending.
+// readFinal reads the task whose final state an update brought, and ends
+// the wait with it: with the task the notifications built and the read's
+// error when the read fails, and with that task and no error when the
+// agent's task is not final yet (its store lags behind its notification).
+func (w *PushWait) readFinal() {
+	w.mu.Lock()
+	id, built := w.taskID, w.task
+	w.mu.Unlock()
+	cfg, _ := newPollConfig(w.opts) // checked by Send and Watch
+	got, err := w.c.GetTask(w.ctx, id, cfg.call...)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.ended:
+	case err != nil:
+		w.task = built
+		w.endLocked(err)
+	default:
+		if finished(got) {
+			w.task = got
+		}
+		w.endLocked(nil)
+	}
+}
+
+// poll is the fallback: no news came for the fallback time, so the task
+// is polled until it ends or the poll gives up, which ends the wait. One
+// poll runs at a time, to its end; each task it reads is the wait's last
+// task known; the wait ending (a notification that finishes the task
+// among the ways) stops it.
 func (w *PushWait) poll() {
 	w.mu.Lock()
-	if w.ended || w.task == nil || time.Since(w.heard) < w.r.fallback {
-		w.mu.Unlock() // ended, or news came as the timer fired: it runs again
+	if w.ended || w.reading || w.stopPoll != nil || w.task == nil || time.Now().Before(w.due) {
+		w.mu.Unlock() // ended, polling, or news came as the timer fired: it runs again
 		return
-	}
-	if w.stopPoll != nil {
-		w.stopPoll()
 	}
 	ctx, stop := context.WithCancel(w.ctx)
 	w.stopPoll = stop
@@ -326,45 +415,64 @@ func (w *PushWait) poll() {
 	w.mu.Unlock()
 	defer stop()
 
-	task, err := w.c.AwaitTask(ctx, last, w.opts...)
+	seen := pollSeen(func(t *Task) {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if !w.ended && !w.reading {
+			w.task = t
+		}
+	})
+	task, err := w.c.AwaitTask(ctx, last, append(w.opts[:len(w.opts):len(w.opts)], seen)...)
 	w.mu.Lock()
-	if ctx.Err() != nil || w.ended {
-		w.mu.Unlock() // stood down, or the wait ended otherwise
-		return
+	defer w.mu.Unlock()
+	if ctx.Err() != nil || w.ended || w.reading {
+		return // the wait ended, or a notification finished it
 	}
 	w.stopPoll = nil
 	if task != nil {
-		w.task = task // no news came while it ran: it is the newest
+		w.task = task
 	}
-	w.mu.Unlock()
-	w.finish(err)
+	w.endLocked(err)
 }
 
-// finish ends the wait with err (nil: its task or message is final),
-// once: it retires its token, stops its timer and context, closes Done and
-// calls the receiver's OnDone.
+// hand marks the wait as returned to the caller: from now on its end is
+// reported to PushOnDone, and so is an end that came first.
+func (w *PushWait) hand() {
+	w.mu.Lock()
+	w.handed = true
+	ended := w.ended
+	w.mu.Unlock()
+	if ended {
+		w.r.reportDone(w)
+	}
+}
+
+// finish ends the wait with err unless it has ended.
 func (w *PushWait) finish(err error) {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.endLocked(err)
+}
+
+// endLocked ends the wait with err (nil: its task or message is final),
+// once: it stops its timer, poll and context, retires its token, closes
+// Done and reports it to PushOnDone once handed. w.mu is held.
+func (w *PushWait) endLocked(err error) {
 	if w.ended {
-		w.mu.Unlock()
 		return
 	}
 	w.ended, w.err = true, err
 	if w.timer != nil {
 		w.timer.Stop()
 	}
-	if w.stopPoll != nil {
-		w.stopPoll()
-	}
-	unhook := w.unhook
-	w.mu.Unlock()
-	w.r.remove(w)
-	if unhook != nil {
-		unhook()
+	w.standDownLocked()
+	if w.unhook != nil {
+		w.unhook()
 	}
 	w.stop()
+	w.r.remove(w) // lock order: a wait's, then its receiver's
 	close(w.done)
-	if w.r.onDone != nil {
-		w.r.onDone(w)
+	if w.handed {
+		w.r.reportDone(w)
 	}
 }

@@ -1,7 +1,6 @@
 package a2a
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -9,23 +8,26 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
 
 // The receiving side of push notifications (A2A v0.3 §9.5; A2A v1.0
-// §4.3.3): an http.Handler that takes an agent's webhook POSTs, checks
-// their token, reads them with the client's own decoders and hands each
-// to the wait it belongs to (pushwait.go).
+// §4.3.3 and §13.2): an http.Handler that takes an agent's webhook POSTs,
+// checks their token, reads them with the client's own decoders and hands
+// each to the wait it belongs to (pushwait.go).
 
 // DefaultFallbackAfter is how long a [PushWait] goes without news of its
 // task (the send's answer or a notification) before it polls the task
-// instead, unless [FallbackAfter] says otherwise: 30 seconds.
+// instead, unless [PushFallbackAfter] says otherwise: 30 seconds.
 const DefaultFallbackAfter = 30 * time.Second
 
 // The headers an agent puts a webhook's token in: X-A2A-Notification-Token
-// (A2A v0.3's example; a2a-python and a2a-js send it) and
-// A2A-Notification-Token (a2a-go's v1.0 sender).
+// (A2A v0.3's example; a2a-python and a2a-js send it),
+// A2A-Notification-Token (a2a-go's v1.0 sender), and Authorization with
+// the Bearer scheme, from the config's authentication (A2A v1.0 §4.3.3;
+// a2a-js sends only that one when authentication is set).
 const (
 	tokenHeader    = "X-A2A-Notification-Token"
 	tokenHeaderV10 = "A2A-Notification-Token"
@@ -41,52 +43,70 @@ type PushNotification struct {
 	// *[Task] (A2A v0.3 agents send the task; A2A v1.0 agents a
 	// StreamResponse holding one of the four), a
 	// *[TaskStatusUpdateEvent], a *[TaskArtifactUpdateEvent] or a
-	// *[Message].
+	// *[Message]. It is shared with the wait: do not modify it.
 	Event Event
 	// Wait is the wait the notification belongs to.
 	Wait *PushWait
 }
 
-// PushReceiver receives an agent's push notifications: it is the
-// http.Handler to serve at the webhook URL given to [NewPushReceiver],
-// and it makes the waits ([PushReceiver.Send], [PushReceiver.Watch]) that
-// register that URL with an agent and collect each task's final state
-// from what arrives, without a poll loop. Its methods are safe for
-// concurrent use, and so is serving it.
+// PushReceiver receives an agent's push notifications (A2A v0.3 §9.5;
+// A2A v1.0 §4.3.3): it is the http.Handler to serve at the webhook URL
+// given to [NewPushReceiver], and it makes the waits
+// ([PushReceiver.Send], [PushReceiver.Watch]) that register that URL with
+// an agent and collect each task's final state from what arrives, without
+// a goroutine or a poll loop per task. Its methods are safe for concurrent
+// use, and so is serving it.
 //
 // Every wait registers the URL with a token of its own (128 random bits),
 // which the agent sends back in an X-A2A-Notification-Token or
-// A2A-Notification-Token header. ServeHTTP answers a POST:
+// A2A-Notification-Token header, or as "Authorization: Bearer <token>"
+// (the wait registers it as the config's authentication too). ServeHTTP
+// answers a POST:
 //
-//   - 204 No Content when it accepted the notification, and when the
-//     notification is for a wait that has ended (duplicates are normal:
-//     push is at-least-once);
+//   - 204 No Content when it took the notification, and when the
+//     notification is for one of the last 16,384 waits that ended
+//     (duplicates are normal: delivery is at least once);
 //   - 405 for a method other than POST;
 //   - 401 for a missing token or one of no wait, and when the
-//     [VerifyPush] hook refuses the request;
-//   - 413 for a body over the cap ([ReceiverMaxBytes]);
+//     [PushVerify] hook refuses the request;
+//   - 413 for a body over the cap (that of replies; see [PushMaxBytes]);
 //   - 400 for a body that is not a task or event the SDK reads (not JSON,
 //     truncated, of no known shape, a task without an id);
 //   - 403 for a notification about another task than its wait's;
-//   - 500 when the [OnNotification] hook returns an error.
+//   - 500 when the [PushOnNotification] hook returns an error.
 //
 // A refused notification reaches no hook and no wait, and is logged at
-// debug level ([ReceiverLogger]) with its status and reason, never with
-// its token. Error bodies are one line of plain text naming the fault,
-// without secrets.
+// debug level ([PushLogger]) with its status and reason, never with its
+// token. Error bodies are one line of plain text naming the fault, without
+// secrets or the hooks' errors.
+//
+// The receiver reads a body as it arrives and sets no time limit of its
+// own: serve it from an http.Server with ReadTimeout (or
+// ReadHeaderTimeout and an http.TimeoutHandler) so that a slow sender
+// cannot hold a connection.
 type PushReceiver struct {
-	url      string
-	maxBody  int64
-	fallback time.Duration
-	verify   func(*http.Request, []byte) error
-	notify   func(context.Context, *PushNotification) error
-	onDone   func(*PushWait)
-	log      *slog.Logger
+	receiverConfig
 
 	mu      sync.Mutex
 	waits   map[tokenKey]*PushWait // open waits, by their token's hash
 	retired retiredSet             // waits ended lately
 	closed  bool
+	// work counts the receiver's goroutines (fallback polls, final
+	// reads, the PushOnDone queue), which Close waits for.
+	work    sync.WaitGroup
+	ended   []*PushWait // ended waits PushOnDone has not been called with
+	calling bool        // a goroutine is calling PushOnDone
+}
+
+// receiverConfig is what the options set.
+type receiverConfig struct {
+	url      string
+	maxBody  int64 // 0: the wait's client's
+	fallback time.Duration
+	verify   func(*http.Request, []byte) error
+	notify   func(context.Context, *PushNotification) error
+	onDone   func(*PushWait)
+	log      *slog.Logger
 }
 
 // tokenKey is the SHA-256 of a token: waits are looked up by it, so the
@@ -94,7 +114,7 @@ type PushReceiver struct {
 type tokenKey [sha256.Size]byte
 
 // ReceiverOption configures a [PushReceiver].
-type ReceiverOption func(*PushReceiver) error
+type ReceiverOption func(*receiverConfig) error
 
 // NewPushReceiver returns a receiver whose waits register webhookURL with
 // agents: the absolute http or https URL at which the caller serves the
@@ -104,103 +124,110 @@ func NewPushReceiver(webhookURL string, opts ...ReceiverOption) (*PushReceiver, 
 	if err := checkWebhookURL(webhookURL); err != nil {
 		return nil, err
 	}
-	r := &PushReceiver{url: webhookURL, maxBody: DefaultMaxResponseBytes, fallback: DefaultFallbackAfter,
-		log: slog.New(slog.DiscardHandler), waits: map[tokenKey]*PushWait{}}
+	r := &PushReceiver{receiverConfig: receiverConfig{url: webhookURL, fallback: DefaultFallbackAfter,
+		log: slog.New(slog.DiscardHandler)}, waits: map[tokenKey]*PushWait{}}
 	for _, opt := range opts {
 		if opt == nil {
 			return nil, errors.New("a2a: nil ReceiverOption")
 		}
-		if err := opt(r); err != nil {
+		if err := opt(&r.receiverConfig); err != nil {
 			return nil, err
 		}
 	}
 	return r, nil
 }
 
-// VerifyPush adds a check of every notification whose token matched:
+// PushVerify adds a check of every notification whose token matched:
 // f gets the request and its body (read whole, at most the cap) and
 // returns an error to refuse it with 401, e.g. after checking a JWT
 // signed by the agent against its keys (A2A v1.0 §13.2), which this
 // module leaves to the caller's own library. The error is logged at debug
-// level, not sent to the agent.
-func VerifyPush(f func(r *http.Request, body []byte) error) ReceiverOption {
-	return func(r *PushReceiver) error {
+// level, never sent to the agent. f may be called concurrently.
+func PushVerify(f func(r *http.Request, body []byte) error) ReceiverOption {
+	return func(c *receiverConfig) error {
 		if f == nil {
-			return errors.New("a2a: VerifyPush: nil func")
+			return errors.New("a2a: PushVerify: nil func")
 		}
-		r.verify = f
+		c.verify = f
 		return nil
 	}
 }
 
-// OnNotification makes the receiver call f with each notification it
-// accepts, before the notification counts for its wait, with the
+// PushOnNotification makes the receiver call f with each notification it
+// takes, before the notification counts for its wait, with the
 // request's context; an error from f answers the agent 500 (so it may
-// send again) and the notification does not count. f may be called
-// concurrently and should return quickly: the agent waits for it.
-func OnNotification(f func(ctx context.Context, n *PushNotification) error) ReceiverOption {
-	return func(r *PushReceiver) error {
+// send again; it is logged, not sent) and the notification does not
+// count. f may be called concurrently and should return quickly: the
+// agent waits for it.
+func PushOnNotification(f func(ctx context.Context, n *PushNotification) error) ReceiverOption {
+	return func(c *receiverConfig) error {
 		if f == nil {
-			return errors.New("a2a: OnNotification: nil func")
+			return errors.New("a2a: PushOnNotification: nil func")
 		}
-		r.notify = f
+		c.notify = f
 		return nil
 	}
 }
 
-// OnDone makes the receiver call f once for each wait that ends, however
-// it ends (see [PushWait.Result]), in the goroutine that ended it: the
-// handler of the notification that finished the task, the fallback poll,
-// the wait's context or [PushReceiver.Close]. It is the way to collect
-// thousands of results without a goroutine per wait; f should return
-// quickly (hand the wait to a channel, for instance).
-func OnDone(f func(w *PushWait)) ReceiverOption {
-	return func(r *PushReceiver) error {
+// PushOnDone makes the receiver call f once for each wait that ends, after
+// Send or Watch returned it (a wait whose Send or Watch failed is not
+// reported), however it ends (see [PushWait.Result]). The calls come one
+// at a time, in the order the waits ended, from a goroutine of the
+// receiver, so f may block (on a channel whose reader is busy, say)
+// without holding up notifications, sends or polls; [PushReceiver.Close]
+// waits for the calls queued. It is the way to collect thousands of
+// results as they end without a goroutine per wait.
+func PushOnDone(f func(w *PushWait)) ReceiverOption {
+	return func(c *receiverConfig) error {
 		if f == nil {
-			return errors.New("a2a: OnDone: nil func")
+			return errors.New("a2a: PushOnDone: nil func")
 		}
-		r.onDone = f
+		c.onDone = f
 		return nil
 	}
 }
 
-// ReceiverLogger logs refused notifications at debug level: status, reason,
-// the sender's address and, once known, the task id; never a token,
-// credential or body.
-func ReceiverLogger(l *slog.Logger) ReceiverOption {
-	return func(r *PushReceiver) error {
+// PushLogger logs refused notifications at debug level: status, reason,
+// the sender's address, the task id once read (at most 128 bytes of it)
+// and a hook's error; never a token, credential or body.
+func PushLogger(l *slog.Logger) ReceiverOption {
+	return func(c *receiverConfig) error {
 		if l == nil {
-			return errors.New("a2a: ReceiverLogger: nil *slog.Logger")
+			return errors.New("a2a: PushLogger: nil *slog.Logger")
 		}
-		r.log = l
+		c.log = l
 		return nil
 	}
 }
 
-// ReceiverMaxBytes caps a notification's body, in bytes after gzip
-// decoding (default [DefaultMaxResponseBytes], the cap of replies); a
-// larger body is answered 413 unread. n must be positive.
-func ReceiverMaxBytes(n int64) ReceiverOption {
-	return func(r *PushReceiver) error {
+// PushMaxBytes caps a notification's body, in bytes after gzip decoding;
+// a larger body is answered 413. By default the cap is that of the wait's
+// client ([WithMaxResponseBytes], default [DefaultMaxResponseBytes]). n
+// must be positive.
+func PushMaxBytes(n int64) ReceiverOption {
+	return func(c *receiverConfig) error {
 		if n <= 0 {
-			return fmt.Errorf("a2a: ReceiverMaxBytes %d is not positive", n)
+			return fmt.Errorf("a2a: PushMaxBytes %d is not positive", n)
 		}
-		r.maxBody = n
+		c.maxBody = n
 		return nil
 	}
 }
 
-// FallbackAfter sets how long a wait goes without news of its task before
-// it polls the task with [Client.AwaitTask] (default
-// [DefaultFallbackAfter]): push is best effort, and an agent may never
-// send a notification. Each notification starts the time again. d must
-// be positive.
-func FallbackAfter(d time.Duration) ReceiverOption {
-	return func(r *PushReceiver) error {
+// PushFallbackAfter sets how long a wait goes without news of its task
+// before it polls the task with [Client.AwaitTask] (default
+// [DefaultFallbackAfter], ±20 % so that waits started together do not
+// poll together): push is best effort, and an agent may never send a
+// notification. Each notification starts the time again. The poll takes
+// the wait's PollOptions and is bounded by the context given to Send or
+// Watch, or by [DefaultPollTimeout] when that has no deadline and no
+// [PollTimeout] is given. d must be positive.
+func PushFallbackAfter(d time.Duration) ReceiverOption {
+	return func(c *receiverConfig) error {
 		if d <= 0 {
-			return fmt.Errorf("a2a: FallbackAfter %v is not positive", d)
+			return fmt.Errorf("a2a: PushFallbackAfter %v is not positive", d)
 		}
-		r.fallback = d
+		c.fallback = d
 		return nil
 	}
 }
@@ -215,9 +242,12 @@ func (r *PushReceiver) Pending() int {
 	return len(r.waits)
 }
 
-// Close ends every open wait with [ErrReceiverClosed] and makes Send and
-// Watch fail with it. It does not stop the HTTP server serving the
-// receiver; notifications for ended waits are answered 204 as before.
+// Close ends every open wait with [ErrReceiverClosed], makes Send and
+// Watch fail with it, and returns once the receiver's goroutines have:
+// the fallback polls and final reads it stopped, and the [PushOnDone]
+// calls queued (so Close waits for a PushOnDone func that blocks). It does
+// not stop the HTTP server serving the receiver; notifications for ended
+// waits are answered as before.
 func (r *PushReceiver) Close() {
 	r.mu.Lock()
 	r.closed = true
@@ -229,6 +259,48 @@ func (r *PushReceiver) Close() {
 	for _, w := range open {
 		w.finish(ErrReceiverClosed)
 	}
+	r.work.Wait()
+}
+
+// goWork runs f in a goroutine Close waits for; it reports false, and does
+// not run f, once the receiver is closed.
+func (r *PushReceiver) goWork(f func()) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return false
+	}
+	r.work.Go(f)
+	return true
+}
+
+// reportDone queues w for the PushOnDone func, started in a goroutine of
+// its own while there is work (Close waits for it).
+func (r *PushReceiver) reportDone(w *PushWait) {
+	if r.onDone == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ended = append(r.ended, w)
+	if r.calling {
+		return
+	}
+	r.calling = true
+	r.work.Go(func() {
+		for {
+			r.mu.Lock()
+			if len(r.ended) == 0 {
+				r.calling, r.ended = false, nil
+				r.mu.Unlock()
+				return
+			}
+			next := r.ended[0]
+			r.ended = r.ended[1:]
+			r.mu.Unlock()
+			r.onDone(next)
+		}
+	})
 }
 
 // ServeHTTP takes one notification (see [PushReceiver] for the answers).
@@ -270,30 +342,34 @@ type outcome struct {
 // refused is the outcome of a refusal.
 func refused(status int, reason string) outcome { return outcome{status: status, reason: reason} }
 
+// taken is the outcome of a notification taken, or dropped for a wait
+// that has ended.
+var taken = outcome{status: http.StatusNoContent}
+
 // serve checks and dispatches a notification.
 func (r *PushReceiver) serve(req *http.Request) outcome {
 	if req.Method != http.MethodPost {
 		return refused(http.StatusMethodNotAllowed, "method is not POST")
 	}
-	token := req.Header.Get(tokenHeader)
-	if token == "" {
-		token = req.Header.Get(tokenHeaderV10)
-	}
+	token := notificationToken(req.Header)
 	if token == "" {
 		return refused(http.StatusUnauthorized, "no notification token")
 	}
 	w, retired := r.lookup(token)
 	switch {
 	case retired:
-		return outcome{status: http.StatusNoContent}
+		return taken
 	case w == nil:
 		return refused(http.StatusUnauthorized, "unknown notification token")
 	}
-	br := readBody(&http.Response{StatusCode: http.StatusOK, Header: req.Header, Body: req.Body, ContentLength: req.ContentLength},
-		r.maxBody, w.red)
+	limit := r.maxBody
+	if limit == 0 {
+		limit = w.c.maxBody
+	}
+	br := readRequestBody(req, limit, w.red)
 	switch {
 	case br.tooLarge:
-		return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
+		return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", limit))
 	case br.err != nil:
 		return refused(http.StatusBadRequest, "body cannot be read")
 	case br.fault != nil:
@@ -301,10 +377,10 @@ func (r *PushReceiver) serve(req *http.Request) outcome {
 	}
 	if r.verify != nil {
 		if err := r.verify(req, br.body); err != nil {
-			return outcome{status: http.StatusUnauthorized, reason: "refused by VerifyPush", err: w.red.err(err)}
+			return outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.red.err(err)}
 		}
 	}
-	ev, perr := w.decode(br.body)
+	ev, perr := readNotification(w.c.proto, br.body, w.red)
 	if perr != nil {
 		return refused(http.StatusBadRequest, perr.Reason)
 	}
@@ -312,16 +388,34 @@ func (r *PushReceiver) serve(req *http.Request) outcome {
 	if _, ok := ev.(*Message); !ok && taskID == "" {
 		return refused(http.StatusBadRequest, "event names no task")
 	}
-	if !w.claim(taskID) {
+	switch w.belongs(taskID) {
+	case waitEnded:
+		return taken
+	case otherTask:
 		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: taskID}
 	}
 	if r.notify != nil {
 		if err := r.notify(req.Context(), &PushNotification{TaskID: taskID, Event: ev, Wait: w}); err != nil {
-			return outcome{status: http.StatusInternalServerError, reason: "OnNotification failed", err: w.red.err(err), taskID: taskID}
+			return outcome{status: http.StatusInternalServerError, reason: "PushOnNotification failed", err: w.red.err(err), taskID: taskID}
 		}
 	}
-	w.apply(ev)
-	return outcome{status: http.StatusNoContent, taskID: taskID}
+	w.apply(ev, taskID)
+	return taken
+}
+
+// notificationToken is the token a notification carries, "" for none:
+// the first of the token headers set, else a Bearer credential.
+func notificationToken(h http.Header) string {
+	for _, name := range []string{tokenHeader, tokenHeaderV10} {
+		if t := h.Get(name); t != "" {
+			return t
+		}
+	}
+	scheme, cred, ok := strings.Cut(h.Get("Authorization"), " ")
+	if ok && strings.EqualFold(scheme, "Bearer") {
+		return strings.TrimSpace(cred)
+	}
+	return ""
 }
 
 // lookup finds the wait of token: an open one, or retired when the token
@@ -366,8 +460,9 @@ func (r *PushReceiver) remove(w *PushWait) {
 
 // maxRetired is how many ended waits' tokens a receiver remembers, so
 // that their late or duplicate notifications get 204 rather than 401 (an
-// agent may count a 4xx as a failed delivery, or cancel over it).
-const maxRetired = 4096
+// agent may count a 4xx as a failed delivery, or cancel over it): about
+// 1.5 MiB at most.
+const maxRetired = 16384
 
 // retiredSet is the tokens of the last maxRetired waits that ended.
 type retiredSet struct {
@@ -393,28 +488,4 @@ func (s *retiredSet) add(k tokenKey) {
 		s.next = (s.next + 1) % maxRetired
 	}
 	s.keys[k] = struct{}{}
-}
-
-// decodePush reads a notification's body with c's binding, or, when it
-// has the other version's shape, that version's (a v1.0 agent may send
-// v0.3 bodies to webhooks registered in v0.3, and the reverse).
-func decodePush(c *Client, cl *call, body []byte) (Event, *ProtocolError) {
-	rep := &reply{cl: cl, body: body, result: bytes.TrimSpace(body)}
-	ev, err := c.proto.event(rep)
-	for _, b := range bindings {
-		if !errors.Is(err, ErrVersionMismatch) {
-			break
-		}
-		if b.version() != c.proto.version() {
-			ev, err = b.event(rep)
-		}
-	}
-	if err != nil {
-		var pe *ProtocolError
-		if errors.As(err, &pe) {
-			return nil, pe
-		}
-		return nil, cl.protocolError(0, body, "body does not decode", err)
-	}
-	return ev, nil
 }

@@ -7,14 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/caoliao-a2a/a2a-go/a2atest"
@@ -152,169 +149,24 @@ func getCalls(srv *a2atest.Server) int {
 	return n
 }
 
-func TestPushReceiverSendCollectsTheFinalTask(t *testing.T) {
-	for _, version := range []string{a2a.ProtocolV03, a2a.ProtocolV10} {
-		t.Run(version, func(t *testing.T) {
-			var notified atomic.Int32
-			recv := newReceiver(t, a2a.OnNotification(func(ctx context.Context, n *a2a.PushNotification) error {
-				if ctx == nil || n.Wait == nil || n.TaskID != "task-1" {
-					t.Errorf("notification %+v", n)
-				}
-				notified.Add(1)
-				return nil
-			}))
-			srv, c := agentFor(t, version, longTask)
-			w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("本月巡检记录"), a2a.PollCallOptions(a2a.Blocking(false)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := w.TaskID(); got != "task-1" {
-				t.Fatalf("TaskID = %q", got)
-			}
-			url, token := registered(t, srv)
-			if url != recv.URL() || len(token) < 20 {
-				t.Fatalf("registered %q with token %q", url, token)
-			}
-			if st := notify(t, url, tokenHeader(version), token, statusBody(version, "task-1", "working")); st != http.StatusNoContent {
-				t.Fatalf("working: status %d", st)
-			}
-			select {
-			case <-w.Done():
-				t.Fatal("the wait ended on a working notification")
-			default:
-			}
-			if st := notify(t, url, tokenHeader(version), token, taskBody(version, "task-1", "completed")); st != http.StatusNoContent {
-				t.Fatalf("completed: status %d", st)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			res, err := w.Wait(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if task := res.(*a2a.Task); task.Status.State != a2a.TaskStateCompleted || task.ID != "task-1" {
-				t.Fatalf("result %+v", task)
-			}
-			if n := getCalls(srv); n != 0 {
-				t.Errorf("%d tasks/get calls; a pushed task needs none", n)
-			}
-			// Ours, and a2atest's own of the task's first state when it
-			// came before the end.
-			n := notified.Load()
-			if n < 2 || n > 3 {
-				t.Errorf("OnNotification called %d times, want 2 or 3", n)
-			}
-			if n := recv.Pending(); n != 0 {
-				t.Errorf("Pending = %d after the wait ended", n)
-			}
-			// A duplicate after the end is answered 204 and reaches nothing.
-			if st := notify(t, url, tokenHeader(version), token, taskBody(version, "task-1", "completed")); st != http.StatusNoContent {
-				t.Errorf("duplicate: status %d", st)
-			}
-			if notified.Load() != n {
-				t.Errorf("a duplicate after the end reached OnNotification")
-			}
-		})
-	}
-}
-
-func TestPushReceiverSendFinishedAnswers(t *testing.T) {
-	recv := newReceiver(t)
-	t.Run("completed at once", func(t *testing.T) {
-		srv, c := agentFor(t, a2a.ProtocolV03, a2atest.Caoliao)
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage(a2atest.SeedQRCode))
-		if err != nil {
-			t.Fatal(err)
-		}
-		<-w.Done() // already closed
-		res, err := w.Result()
-		if err != nil || res.(*a2a.Task).Status.State != a2a.TaskStateCompleted {
-			t.Fatalf("%v %v", res, err)
-		}
-		if _, token := registered(t, srv); token == "" {
-			t.Error("the send carried no token")
-		}
-	})
-	t.Run("failed is a value", func(t *testing.T) {
-		_, c := agentFor(t, a2a.ProtocolV10, a2atest.Caoliao)
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("hello"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := w.Wait(context.Background())
-		if err != nil || res.(*a2a.Task).Status.State != a2a.TaskStateFailed {
-			t.Fatalf("%v %v", res, err)
-		}
-	})
-	t.Run("message", func(t *testing.T) {
-		_, c := agentFor(t, a2a.ProtocolV03, func(a2a.Message) a2atest.Reply {
-			return a2atest.Reply{Message: &a2a.Message{Parts: a2a.Parts{a2a.TextPart{Text: "hi"}}}}
-		})
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("hello"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := w.Wait(context.Background())
-		if m, ok := res.(*a2a.Message); err != nil || !ok || m.Text() != "hi" {
-			t.Fatalf("%v %v", res, err)
-		}
-	})
-	t.Run("send error leaves no wait", func(t *testing.T) {
-		_, c := agentFor(t, a2a.ProtocolV03, func(a2a.Message) a2atest.Reply {
-			return a2atest.Reply{Error: &a2a.RPCError{Code: -32003, Message: "push not supported"}}
-		})
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("hello"))
-		if w != nil || !errors.Is(err, a2a.ErrPushNotificationNotSupported) {
-			t.Fatalf("%v %v", w, err)
-		}
-		if n := recv.Pending(); n != 0 {
-			t.Errorf("Pending = %d", n)
-		}
-	})
-	if n := recv.Pending(); n != 0 {
-		t.Errorf("Pending = %d", n)
-	}
-}
-
-// A notification may come before the send's answer: it names the task.
-func TestPushReceiverNotificationBeforeAnswer(t *testing.T) {
-	recv := newReceiver(t)
-	var srv *a2atest.Server
-	srv, c := agentFor(t, a2a.ProtocolV03, func(a2a.Message) a2atest.Reply {
-		url, token := registered(t, srv)
-		if st := notify(t, url, "X-A2A-Notification-Token", token, taskBody(a2a.ProtocolV03, "early", "completed")); st != http.StatusNoContent {
-			t.Errorf("status %d", st)
-		}
-		return a2atest.Reply{Task: &a2a.Task{ID: "early", Status: a2a.TaskStatus{State: a2a.TaskStateSubmitted}}}
-	})
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := w.Wait(context.Background())
-	if err != nil || res.(*a2a.Task).Status.State != a2a.TaskStateCompleted {
-		t.Fatalf("%v %v: the earlier notification is newer than the submitted answer", res, err)
-	}
-}
-
 func TestPushReceiverRefusals(t *testing.T) {
 	log, lines := newCapture()
 	var reached atomic.Int32
-	recv := newReceiver(t, a2a.ReceiverLogger(log), a2a.ReceiverMaxBytes(1<<10),
-		a2a.OnNotification(func(_ context.Context, n *a2a.PushNotification) error {
+	recv := newReceiver(t, a2a.PushLogger(log), a2a.PushMaxBytes(1<<10),
+		a2a.PushOnNotification(func(_ context.Context, n *a2a.PushNotification) error {
 			if task, ok := n.Event.(*a2a.Task); !ok || task.Status.State != a2a.TaskStateSubmitted { // not a2atest's own
 				reached.Add(1)
 			}
 			return nil
 		}),
-		a2a.VerifyPush(func(r *http.Request, body []byte) error {
+		a2a.PushVerify(func(r *http.Request, body []byte) error {
 			if r.Header.Get("X-Refuse") != "" {
 				return errors.New("signature does not verify")
 			}
 			return nil
 		}))
 	srv, c := agentFor(t, a2a.ProtocolV03, longTask)
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollCallOptions(a2a.Blocking(false)))
+	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +207,7 @@ func TestPushReceiverRefusals(t *testing.T) {
 		{"no token", http.MethodPost, with("X-A2A-Notification-Token", ""), ok, http.StatusUnauthorized},
 		{"wrong token", http.MethodPost, with("X-A2A-Notification-Token", token+"x"), ok, http.StatusUnauthorized},
 		{"token of the other header, wrong", http.MethodPost, with("X-A2A-Notification-Token", "", "A2A-Notification-Token", "nope"), ok, http.StatusUnauthorized},
-		{"refused by VerifyPush", http.MethodPost, with("X-Refuse", "1"), ok, http.StatusUnauthorized},
+		{"refused by PushVerify", http.MethodPost, with("X-Refuse", "1"), ok, http.StatusUnauthorized},
 		{"body over the cap", http.MethodPost, with(), big, http.StatusRequestEntityTooLarge},
 		{"not JSON", http.MethodPost, with(), "<html>502 Bad Gateway</html>", http.StatusBadRequest},
 		{"truncated", http.MethodPost, with(), ok[:len(ok)-5], http.StatusBadRequest},
@@ -378,7 +230,7 @@ func TestPushReceiverRefusals(t *testing.T) {
 		})
 	}
 	if n := reached.Load(); n != 0 {
-		t.Errorf("%d refused notifications reached OnNotification", n)
+		t.Errorf("%d refused notifications reached PushOnNotification", n)
 	}
 	select {
 	case <-w.Done():
@@ -394,7 +246,7 @@ func TestPushReceiverRefusals(t *testing.T) {
 	}
 	noSecrets(t, logged, token)
 	if !strings.Contains(strings.Join(logged, "\n"), "signature does not verify") {
-		t.Errorf("VerifyPush's error is not in the log: %q", logged)
+		t.Errorf("PushVerify's error is not in the log: %q", logged)
 	}
 
 	// The same body with a good token and no fault is taken, gzipped too.
@@ -413,14 +265,14 @@ func TestPushReceiverRefusals(t *testing.T) {
 func TestPushReceiverOnNotificationError(t *testing.T) {
 	fail := atomic.Bool{}
 	fail.Store(true)
-	recv := newReceiver(t, a2a.OnNotification(func(context.Context, *a2a.PushNotification) error {
+	recv := newReceiver(t, a2a.PushOnNotification(func(context.Context, *a2a.PushNotification) error {
 		if fail.Load() {
 			return errors.New("database down")
 		}
 		return nil
 	}))
 	srv, c := agentFor(t, a2a.ProtocolV03, longTask)
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollCallOptions(a2a.Blocking(false)))
+	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,7 +282,7 @@ func TestPushReceiverOnNotificationError(t *testing.T) {
 		t.Fatalf("status %d, want 500", st)
 	}
 	if w.Task().Status.State != a2a.TaskStateSubmitted {
-		t.Fatal("a notification OnNotification failed on counted")
+		t.Fatal("a notification PushOnNotification failed on counted")
 	}
 	fail.Store(false)
 	if st := notify(t, url, "X-A2A-Notification-Token", token, body); st != http.StatusNoContent {
@@ -451,7 +303,7 @@ func TestPushReceiverReadsEitherVersion(t *testing.T) {
 		t.Run(version+" client, "+other+" body", func(t *testing.T) {
 			recv := newReceiver(t)
 			srv, c := agentFor(t, version, longTask)
-			w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollCallOptions(a2a.Blocking(false)))
+			w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -467,162 +319,6 @@ func TestPushReceiverReadsEitherVersion(t *testing.T) {
 	}
 }
 
-func TestPushReceiverFallbackPolls(t *testing.T) {
-	recv := newReceiver(t, a2a.FallbackAfter(20*time.Millisecond))
-	srv, c := agentFor(t, a2a.ProtocolV03, func(a2a.Message) a2atest.Reply {
-		return a2atest.Reply{Task: a2atest.CompletedTask("records", nil, "done"),
-			States: []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateWorking, a2a.TaskStateCompleted}}
-	})
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), append(fast, a2a.PollCallOptions(a2a.Blocking(false)))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := w.Wait(ctx)
-	if err != nil || res.(*a2a.Task).Status.State != a2a.TaskStateCompleted {
-		t.Fatalf("%v %v", res, err)
-	}
-	if n := getCalls(srv); n != 2 {
-		t.Errorf("%d tasks/get calls, want 2 (the fallback poll's)", n)
-	}
-}
-
-func TestPushReceiverFallbackGivesUp(t *testing.T) {
-	recv := newReceiver(t, a2a.FallbackAfter(time.Millisecond))
-	_, c := agentFor(t, a2a.ProtocolV03, longTask)
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"),
-		append(fast, a2a.PollMaxAttempts(2), a2a.PollCallOptions(a2a.Blocking(false)))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := w.Wait(context.Background())
-	pe, ok := errors.AsType[*a2a.PollError](err)
-	if !ok || pe.Limit != a2a.PollLimitAttempts || pe.LastState != a2a.TaskStateWorking {
-		t.Fatalf("err %v", err)
-	}
-	if task, ok := res.(*a2a.Task); !ok || task.Status.State != a2a.TaskStateWorking {
-		t.Fatalf("the last task known is lost: %v", res)
-	}
-}
-
-func TestPushReceiverEnds(t *testing.T) {
-	send := func(t *testing.T, recv *a2a.PushReceiver, ctx context.Context) *a2a.PushWait {
-		_, c := agentFor(t, a2a.ProtocolV03, longTask)
-		w, err := recv.Send(ctx, c, a2a.NewTextMessage("go"), a2a.PollCallOptions(a2a.Blocking(false)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return w
-	}
-	t.Run("ctx", func(t *testing.T) {
-		var done atomic.Int32
-		recv := newReceiver(t, a2a.OnDone(func(*a2a.PushWait) { done.Add(1) }))
-		ctx, cancel := context.WithCancel(context.Background())
-		w := send(t, recv, ctx)
-		cancel()
-		res, err := w.Wait(context.Background())
-		if !errors.Is(err, context.Canceled) || res.(*a2a.Task).Status.State != a2a.TaskStateSubmitted {
-			t.Fatalf("%v %v", res, err)
-		}
-		if recv.Pending() != 0 || done.Load() != 1 {
-			t.Errorf("pending %d, OnDone %d", recv.Pending(), done.Load())
-		}
-	})
-	t.Run("Stop", func(t *testing.T) {
-		recv := newReceiver(t)
-		w := send(t, recv, context.Background())
-		w.Stop()
-		if _, err := w.Result(); !errors.Is(err, context.Canceled) {
-			t.Fatal(err)
-		}
-	})
-	t.Run("Wait's ctx leaves the wait", func(t *testing.T) {
-		recv := newReceiver(t)
-		w := send(t, recv, context.Background())
-		ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
-		defer cancel()
-		if res, err := w.Wait(ctx); !errors.Is(err, context.DeadlineExceeded) || res == nil {
-			t.Fatalf("%v %v", res, err)
-		}
-		if recv.Pending() != 1 {
-			t.Error("Wait's ctx ended the wait")
-		}
-	})
-	t.Run("Close", func(t *testing.T) {
-		recv := newReceiver(t)
-		w := send(t, recv, context.Background())
-		recv.Close()
-		if _, err := w.Result(); !errors.Is(err, a2a.ErrReceiverClosed) {
-			t.Fatal(err)
-		}
-		_, c := agentFor(t, a2a.ProtocolV03, longTask)
-		if _, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go")); !errors.Is(err, a2a.ErrReceiverClosed) {
-			t.Fatalf("Send after Close: %v", err)
-		}
-	})
-}
-
-func TestPushReceiverWatch(t *testing.T) {
-	for _, version := range []string{a2a.ProtocolV03, a2a.ProtocolV10} {
-		t.Run(version, func(t *testing.T) {
-			recv := newReceiver(t)
-			srv, c := agentFor(t, version, longTask)
-			task, err := c.SendText(context.Background(), "go", a2a.Blocking(false))
-			if err != nil {
-				t.Fatal(err)
-			}
-			w, err := recv.Watch(context.Background(), c, task)
-			if err != nil {
-				t.Fatal(err)
-			}
-			url, token := registered(t, srv)
-			if url != recv.URL() {
-				t.Fatalf("set %q", url)
-			}
-			configs, err := c.ListTaskPushNotificationConfigs(context.Background(), task.ID)
-			if err != nil || len(configs) != 1 || configs[0].PushNotificationConfig.Token != token {
-				t.Fatalf("the agent holds %+v, %v", configs, err)
-			}
-			if w.Task().Status.State != a2a.TaskStateWorking {
-				t.Errorf("state %q: Watch reads the task once after registering", w.Task().Status.State)
-			}
-			if st := notify(t, url, tokenHeader(version), token, taskBody(version, task.ID, "input-required")); st != http.StatusNoContent {
-				t.Fatalf("status %d", st)
-			}
-			res, err := w.Wait(context.Background())
-			if err != nil || res.(*a2a.Task).Status.State != a2a.TaskStateInputRequired {
-				t.Fatalf("%v %v", res, err)
-			}
-		})
-	}
-	t.Run("finished task", func(t *testing.T) {
-		recv := newReceiver(t)
-		srv, c := agentFor(t, a2a.ProtocolV03, longTask)
-		done := &a2a.Task{ID: "t9", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}}
-		w, err := recv.Watch(context.Background(), c, done)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res, err := w.Result(); err != nil || res != done {
-			t.Fatalf("%v %v", res, err)
-		}
-		if n := len(srv.Requests()); n != 0 {
-			t.Errorf("%d requests for a finished task", n)
-		}
-	})
-	t.Run("bad input", func(t *testing.T) {
-		recv := newReceiver(t)
-		_, c := agentFor(t, a2a.ProtocolV03, longTask)
-		if _, err := recv.Watch(context.Background(), c, nil); err == nil {
-			t.Error("nil task accepted")
-		}
-		if _, err := recv.Watch(context.Background(), c, &a2a.Task{}); err == nil {
-			t.Error("task without id accepted")
-		}
-	})
-}
-
 func TestNewPushReceiverRefuses(t *testing.T) {
 	for _, tt := range []struct {
 		url  string
@@ -632,12 +328,12 @@ func TestNewPushReceiverRefuses(t *testing.T) {
 		{"ftp://host/push", nil},
 		{"/push", nil},
 		{"http://h/push", []a2a.ReceiverOption{nil}},
-		{"http://h/push", []a2a.ReceiverOption{a2a.FallbackAfter(0)}},
-		{"http://h/push", []a2a.ReceiverOption{a2a.ReceiverMaxBytes(-1)}},
-		{"http://h/push", []a2a.ReceiverOption{a2a.VerifyPush(nil)}},
-		{"http://h/push", []a2a.ReceiverOption{a2a.OnNotification(nil)}},
-		{"http://h/push", []a2a.ReceiverOption{a2a.OnDone(nil)}},
-		{"http://h/push", []a2a.ReceiverOption{a2a.ReceiverLogger(nil)}},
+		{"http://h/push", []a2a.ReceiverOption{a2a.PushFallbackAfter(0)}},
+		{"http://h/push", []a2a.ReceiverOption{a2a.PushMaxBytes(-1)}},
+		{"http://h/push", []a2a.ReceiverOption{a2a.PushVerify(nil)}},
+		{"http://h/push", []a2a.ReceiverOption{a2a.PushOnNotification(nil)}},
+		{"http://h/push", []a2a.ReceiverOption{a2a.PushOnDone(nil)}},
+		{"http://h/push", []a2a.ReceiverOption{a2a.PushLogger(nil)}},
 	} {
 		if _, err := a2a.NewPushReceiver(tt.url, tt.opts...); err == nil {
 			t.Errorf("%q %d options: no error", tt.url, len(tt.opts))
@@ -645,117 +341,110 @@ func TestNewPushReceiverRefuses(t *testing.T) {
 	}
 }
 
-// Many waits, notified concurrently and out of order, under -race.
-func TestPushReceiverConcurrent(t *testing.T) {
-	const n = 200
-	var mu sync.Mutex
-	ended := map[*a2a.PushWait]int{}
-	recv := newReceiver(t, a2a.OnDone(func(w *a2a.PushWait) {
-		mu.Lock()
-		ended[w]++
-		mu.Unlock()
-	}))
-	srv, c := agentFor(t, a2a.ProtocolV10, longTask)
-	waits := make([]*a2a.PushWait, n)
-	tokens := make([]string, n)
-	for i := range waits {
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollCallOptions(a2a.Blocking(false)))
-		if err != nil {
+// What Send registers: the token in the config's token and as its Bearer
+// credentials, with a send that does not block; an agent that sends only
+// "Authorization: Bearer <token>" (a2a-js with authentication set) is
+// taken like one that sends a token header.
+func TestPushReceiverRegistration(t *testing.T) {
+	for _, tt := range []struct {
+		version, auth, nonBlocking string
+	}{
+		{a2a.ProtocolV03, `"authentication":{"schemes":["Bearer"],"credentials":"%s"}`, `"blocking":false`},
+		{a2a.ProtocolV10, `"authentication":{"scheme":"Bearer","credentials":"%s"}`, `"returnImmediately":true`},
+	} {
+		t.Run(tt.version, func(t *testing.T) {
+			recv := newReceiver(t)
+			srv, c := agentFor(t, tt.version, longTask)
+			w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			url, token := registered(t, srv)
+			body := string(srv.Requests()[0].Body)
+			if !strings.Contains(body, fmt.Sprintf(tt.auth, token)) || !strings.Contains(body, tt.nonBlocking) {
+				t.Errorf("send %s: want %s and %s", body, fmt.Sprintf(tt.auth, token), tt.nonBlocking)
+			}
+			for _, auth := range []string{"Basic " + token, "Bearer", "Bearer " + token + "x"} {
+				if st := notifyAuth(t, url, auth, taskBody(tt.version, "task-1", "completed")); st != http.StatusUnauthorized {
+					t.Errorf("Authorization %q: status %d", auth, st)
+				}
+			}
+			if st := notifyAuth(t, url, "bearer "+token, taskBody(tt.version, "task-1", "completed")); st != http.StatusNoContent {
+				t.Fatalf("status %d", st)
+			}
+			if res, err := w.Wait(context.Background()); err != nil || res.(*a2a.Task).Status.State != a2a.TaskStateCompleted {
+				t.Fatalf("%v %v", res, err)
+			}
+		})
+	}
+	t.Run("Blocking(true) when asked", func(t *testing.T) {
+		recv := newReceiver(t)
+		srv, c := agentFor(t, a2a.ProtocolV03, a2atest.Caoliao)
+		if _, err := recv.Send(context.Background(), c, a2a.NewTextMessage("hi"), a2a.PollCallOptions(a2a.Blocking(true))); err != nil {
 			t.Fatal(err)
 		}
-		waits[i] = w
-		_, tokens[i] = registered(t, srv)
-	}
-	var wg sync.WaitGroup
-	for i, w := range waits {
-		for _, body := range []string{statusBody(a2a.ProtocolV10, w.TaskID(), "working"),
-			taskBody(a2a.ProtocolV10, w.TaskID(), "completed"), taskBody(a2a.ProtocolV10, w.TaskID(), "completed")} {
-			wg.Go(func() {
-				if st := notify(t, recv.URL(), "A2A-Notification-Token", tokens[i], body); st != http.StatusNoContent {
-					t.Errorf("status %d", st)
-				}
-			})
+		if body := string(srv.Requests()[0].Body); !strings.Contains(body, `"blocking":true`) {
+			t.Errorf("send %s", body)
 		}
-	}
-	wg.Wait()
-	for _, w := range waits {
-		res, err := w.Wait(context.Background())
-		if err != nil || res.(*a2a.Task).Status.State != a2a.TaskStateCompleted {
-			t.Fatalf("%v %v", res, err)
-		}
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	for _, w := range waits {
-		if ended[w] != 1 {
-			t.Fatalf("OnDone called %d times for one wait", ended[w])
-		}
-	}
+	})
 }
 
-// One fallback poll at a time: news stands a running poll down (its
-// tasks/get is cancelled) before the next may start.
-func TestPushReceiverOnePollAtATime(t *testing.T) {
-	var inFlight, most atomic.Int32
-	var sentToken atomic.Value
-	gets := make(chan struct{}, 10)
-	working := a2atest.Responder(&a2a.Task{ID: "t1", ContextID: "c1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}})
-	agent := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		if bytes.Contains(body, []byte(`"tasks/get"`)) {
-			n := inFlight.Add(1)
-			defer inFlight.Add(-1)
-			if n > most.Load() {
-				most.Store(n)
-			}
-			gets <- struct{}{}
-			<-r.Context().Done() // held until the poll gives it up
-			return
-		}
-		var send struct {
-			Params struct {
-				Configuration struct{ PushNotificationConfig a2a.PushNotificationConfig }
-			}
-		}
-		json.Unmarshal(body, &send)
-		sentToken.Store(send.Params.Configuration.PushNotificationConfig.Token)
-		resp, _ := working(r)
-		for k, v := range resp.Header {
-			rw.Header()[k] = v
-		}
-		rw.WriteHeader(resp.StatusCode)
-		io.Copy(rw, resp.Body)
-	}))
-	defer agent.Close()
-	c, _ := a2a.NewClient(agent.URL, a2a.WithMaxRetries(0))
-	recv := newReceiver(t, a2a.FallbackAfter(20*time.Millisecond))
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollInterval(time.Hour))
+// notifyAuth POSTs body to url with only an Authorization header.
+func notifyAuth(t *testing.T, url, auth, body string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Authorization", auth)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	token := sentToken.Load().(string)
-	waitFor := func() {
-		select {
-		case <-gets:
-		case <-time.After(10 * time.Second):
-			t.Fatal("no fallback poll")
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// FuzzPushNotification: whatever a token holder POSTs, the receiver
+// answers one of its statuses, never panics, and a wait it took the body
+// for is still a wait (its Result has a task).
+func FuzzPushNotification(f *testing.F) {
+	for _, seed := range []string{
+		taskBody(a2a.ProtocolV03, "t1", "completed"), taskBody(a2a.ProtocolV10, "t1", "working"),
+		statusBody(a2a.ProtocolV03, "t1", "completed"), statusBody(a2a.ProtocolV10, "t1", "failed"),
+		`{"kind":"artifact-update","taskId":"t1","artifact":{"artifactId":"a","parts":[{"kind":"text","text":"设备"}]},"append":true}`,
+		`{"artifactUpdate":{"taskId":"t1","artifact":{"artifactId":"a","parts":[{"data":{"n":1}}]}}}`,
+		`{"message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"hi"}]}}`,
+		`{"kind":"message","messageId":"m","role":"agent","parts":[]}`,
+		`{"task":{"id":"t1","status":{"state":3}}}`, `{"kind":"task","id":"t2","status":{"state":"completed"}}`,
+		`null`, `[]`, `{"task":null}`, `<html>`, ``,
+	} {
+		f.Add(seed)
+	}
+	var token atomic.Value
+	c := plainAgent(f, &a2a.Task{ID: "t1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}, func(_ *http.Request, _, tok string) bool {
+		token.Store(tok)
+		return true
+	})
+	recv, err := a2a.NewPushReceiver("http://127.0.0.1:1/push", a2a.PushMaxBytes(64<<10))
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer recv.Close()
+	f.Fuzz(func(t *testing.T, body string) {
+		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	waitFor() // the first poll's tasks/get, held
-	for range 3 {
-		if st := notify(t, recv.URL(), "X-A2A-Notification-Token", token, statusBody(a2a.ProtocolV03, "t1", "working")); st != http.StatusNoContent {
-			t.Fatalf("status %d", st)
+		defer w.Stop()
+		req := httptest.NewRequest(http.MethodPost, "/push", strings.NewReader(body))
+		req.Header.Set("X-A2A-Notification-Token", token.Load().(string))
+		rec := httptest.NewRecorder()
+		recv.ServeHTTP(rec, req)
+		switch rec.Code {
+		case http.StatusNoContent, http.StatusBadRequest, http.StatusForbidden, http.StatusRequestEntityTooLarge:
+		default:
+			t.Fatalf("status %d for %q", rec.Code, body)
 		}
-		waitFor() // news stood the poll down; after 20 ms of quiet the next one asks
-	}
-	if n := most.Load(); n != 1 {
-		t.Errorf("%d fallback polls ran at once", n)
-	}
-	if st := notify(t, recv.URL(), "X-A2A-Notification-Token", token, taskBody(a2a.ProtocolV03, "t1", "completed")); st != http.StatusNoContent {
-		t.Fatalf("status %d", st)
-	}
-	if res, err := w.Wait(context.Background()); err != nil || res.(*a2a.Task).Status.State != a2a.TaskStateCompleted {
-		t.Fatalf("%v %v", res, err)
-	}
+		if res, _ := w.Result(); res == nil {
+			t.Fatalf("the wait lost its task after %q (status %d)", body, rec.Code)
+		}
+	})
 }

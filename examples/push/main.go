@@ -130,8 +130,8 @@ func collectByPush(ctx context.Context, c *a2a.Client, n int, st *stats) error {
 	var notified atomic.Int64
 	done := make(chan *a2a.PushWait, n)
 	recv, err := a2a.NewPushReceiver("http://"+ln.Addr().String()+"/a2a/push",
-		a2a.OnNotification(func(context.Context, *a2a.PushNotification) error { notified.Add(1); return nil }),
-		a2a.OnDone(func(w *a2a.PushWait) { done <- w }))
+		a2a.PushOnNotification(func(context.Context, *a2a.PushNotification) error { notified.Add(1); return nil }),
+		a2a.PushOnDone(func(w *a2a.PushWait) { done <- w }))
 	if err != nil {
 		ln.Close()
 		return err
@@ -139,14 +139,14 @@ func collectByPush(ctx context.Context, c *a2a.Client, n int, st *stats) error {
 	defer recv.Close()
 	mux := http.NewServeMux()
 	mux.Handle("POST /a2a/push", recv)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: mux, ReadTimeout: 30 * time.Second}
 	go srv.Serve(ln)
 	defer srv.Close()
 
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute) // bounds every wait
 	defer cancel()
 	for i := range n {
-		if _, err := recv.Send(ctx, c, a2a.NewTextMessage(fmt.Sprintf("task %d", i)), a2a.PollCallOptions(a2a.Blocking(false))); err != nil {
+		if _, err := recv.Send(ctx, c, a2a.NewTextMessage(fmt.Sprintf("task %d", i))); err != nil {
 			return err
 		}
 	}
