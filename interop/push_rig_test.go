@@ -31,6 +31,9 @@ type delivery struct {
 	// "A2a-Notification-Token".
 	TokenHeader string
 	MadeUp      bool // the token was madeUpToken
+	// Bearer: the POST carried "Authorization: Bearer <the same token>"
+	// (a wait registers its token as Bearer credentials too).
+	Bearer bool
 	// Shape is the body's outer form: "{task}", "{statusUpdate}",
 	// "{artifactUpdate}" or "{message}" for a v1.0 StreamResponse, else
 	// "kind=<the body's kind>".
@@ -82,6 +85,7 @@ func (l *webhookLog) wrap(next http.Handler) http.Handler {
 			}
 		}
 		d.MadeUp = token == madeUpToken
+		d.Bearer = token != "" && r.Header.Get("Authorization") == "Bearer "+token
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		sr := &statusRecorder{ResponseWriter: w}
 		next.ServeHTTP(sr, r)
@@ -176,9 +180,9 @@ type pushRig struct {
 	c     *a2a.Client
 
 	mu    sync.Mutex
-	notes []string // OnNotification's events, described
+	notes []string // PushOnNotification's events, described
 	tasks []string // and the task each named
-	ended int      // OnDone's calls
+	ended int      // PushOnDone's calls
 }
 
 func newPushRig(t *testing.T, p *pushPeer, clientOpts ...a2a.Option) *pushRig {
@@ -186,16 +190,16 @@ func newPushRig(t *testing.T, p *pushPeer, clientOpts ...a2a.Option) *pushRig {
 	rig := &pushRig{hooks: &webhookLog{more: make(chan struct{}, 1)}, log: &lockedBuffer{}}
 	ts := httptest.NewUnstartedServer(nil)
 	recv, err := a2a.NewPushReceiver("http://"+ts.Listener.Addr().String()+"/webhook",
-		a2a.FallbackAfter(time.Hour),
-		a2a.ReceiverLogger(slog.New(slog.NewTextHandler(rig.log, &slog.HandlerOptions{Level: slog.LevelDebug}))),
-		a2a.OnNotification(func(_ context.Context, n *a2a.PushNotification) error {
+		a2a.PushFallbackAfter(time.Hour),
+		a2a.PushLogger(slog.New(slog.NewTextHandler(rig.log, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+		a2a.PushOnNotification(func(_ context.Context, n *a2a.PushNotification) error {
 			rig.mu.Lock()
 			defer rig.mu.Unlock()
 			rig.notes = append(rig.notes, describePush(n.Event))
 			rig.tasks = append(rig.tasks, n.TaskID)
 			return nil
 		}),
-		a2a.OnDone(func(*a2a.PushWait) {
+		a2a.PushOnDone(func(*a2a.PushWait) {
 			rig.mu.Lock()
 			defer rig.mu.Unlock()
 			rig.ended++
@@ -220,7 +224,7 @@ func newPushRig(t *testing.T, p *pushPeer, clientOpts ...a2a.Option) *pushRig {
 	return rig
 }
 
-// notified returns OnNotification's events so far, described, and checks
+// notified returns PushOnNotification's events so far, described, and checks
 // that each named task id.
 func (rig *pushRig) notified(t *testing.T, id string) []string {
 	t.Helper()
@@ -234,7 +238,7 @@ func (rig *pushRig) notified(t *testing.T, id string) []string {
 	return slices.Clone(rig.notes)
 }
 
-// doneCalls returns how many times OnDone was called.
+// doneCalls returns how many times PushOnDone was called.
 func (rig *pushRig) doneCalls() int {
 	rig.mu.Lock()
 	defer rig.mu.Unlock()

@@ -26,7 +26,9 @@ import (
 // serves the receiver on 127.0.0.1 with httptest; the peer POSTs to it for
 // real. The receiver's fallback poll is set to an hour, past every
 // scenario's 20-second bound, so no wait polls: the JSON-RPC methods
-// reaching the peer are recorded to show it (Watch's one tasks/get aside).
+// reaching the peer are recorded to show it (Watch's one tasks/get aside,
+// and the one read of the task that ends a wait whose final state came as
+// a status update, as a2a-go v2 pushes it).
 //
 // What the peers did, as the scenarios pin it down:
 //   - Both honour the webhook given in the send's configuration (v1.0
@@ -36,9 +38,10 @@ import (
 //     a config for a task that has ended, and POST nothing to it.
 //   - Each POST: Content-Type application/json, the config's token in
 //     A2A-Notification-Token (v2.4.0) or X-A2A-Notification-Token
-//     (v0.3.15), User-Agent Go-http-client/1.1, no Authorization (none
-//     configured). The peer waits for the answer to each POST before it
-//     goes on, and before it answers a send, blocking or not.
+//     (v0.3.15) and, as the wait registers it as Bearer credentials too,
+//     in "Authorization: Bearer <token>" (the made-up config has none),
+//     User-Agent Go-http-client/1.1. The peer waits for the answer to each
+//     POST before it goes on, and before it answers a send, blocking or not.
 //   - v2.4.0 POSTs one StreamResponse per event: {"task":…} (submitted,
 //     states spelled TASK_STATE_*, roles ROLE_*), {"statusUpdate":…} with
 //     no "final" (the SDK marks the terminal one final), {"artifactUpdate":…}
@@ -56,6 +59,9 @@ type pushKind struct {
 	// The JSON-RPC methods of a send, a tasks/get and a config set.
 	send, get, set string
 	tokenHeader    string // as http.Header spells it
+	// finalRead: the peer pushes the final state as a status update, so
+	// a wait ends with one read of the task.
+	finalRead bool
 	// The notifications of each script, described (describePush), and
 	// the shape of each POST's body (delivery.Shape).
 	entity, fail, watch, message                         []string
@@ -70,36 +76,32 @@ var (
 	v10Completed = "status completed final=true "
 )
 
+// v2Kind is how a2a-go v2.4.0 pushes, through either binding: every
+// event the executor yields as a StreamResponse of its own (the final
+// state as a status update, so the wait reads the task once), and a
+// Message reply too, before the send's answer.
+func v2Kind(start func(t *testing.T) *pushPeer, send, get, set string, clientOpts ...a2a.Option) pushKind {
+	return pushKind{
+		start: start, clientOpts: clientOpts, send: send, get: get, set: set,
+		tokenHeader:  "A2a-Notification-Token",
+		finalRead:    true,
+		entity:       []string{v10Submitted, v10Working, v10Artifact, v10Completed},
+		fail:         []string{v10Submitted, v10Working, "status failed final=true " + a2atest.FailureReason},
+		watch:        []string{v10Working, v10Artifact, v10Completed},
+		entityShapes: []string{"{task}", "{statusUpdate}", "{artifactUpdate}", "{statusUpdate}"},
+		failShapes:   []string{"{task}", "{statusUpdate}", "{statusUpdate}"},
+		watchShapes:  []string{"{statusUpdate}", "{artifactUpdate}", "{statusUpdate}"},
+		message:      []string{"message " + greeting}, messageShapes: []string{"{message}"},
+	}
+}
+
 var pushKinds = map[string]pushKind{
-	"a2a-go v2.4.0 (A2A v1.0)": {
-		start: startPushPeerV10, clientOpts: []a2a.Option{a2a.WithProtocolVersion(a2a.ProtocolV10)},
-		send: "SendMessage", get: "GetTask", set: "CreateTaskPushNotificationConfig",
-		tokenHeader: "A2a-Notification-Token",
-		// Every event the executor yields, as a StreamResponse of its own.
-		entity:       []string{v10Submitted, v10Working, v10Artifact, v10Completed},
-		fail:         []string{v10Submitted, v10Working, "status failed final=true " + a2atest.FailureReason},
-		watch:        []string{v10Working, v10Artifact, v10Completed},
-		entityShapes: []string{"{task}", "{statusUpdate}", "{artifactUpdate}", "{statusUpdate}"},
-		failShapes:   []string{"{task}", "{statusUpdate}", "{statusUpdate}"},
-		watchShapes:  []string{"{statusUpdate}", "{artifactUpdate}", "{statusUpdate}"},
-		// A Message reply is pushed too, before the send's answer.
-		message: []string{"message " + greeting}, messageShapes: []string{"{message}"},
-	},
-	"a2a-go v2.4.0 through its v0.3 binding, a v0.3 client": {
-		start: startPushPeerV10Compat,
-		send:  "message/send", get: "tasks/get", set: "tasks/pushNotificationConfig/set",
-		tokenHeader: "A2a-Notification-Token",
-		// v1.0 bodies to a webhook a v0.3 client registered: the receiver
-		// reads them with the v1.0 binding.
-		entity:       []string{v10Submitted, v10Working, v10Artifact, v10Completed},
-		fail:         []string{v10Submitted, v10Working, "status failed final=true " + a2atest.FailureReason},
-		watch:        []string{v10Working, v10Artifact, v10Completed},
-		entityShapes: []string{"{task}", "{statusUpdate}", "{artifactUpdate}", "{statusUpdate}"},
-		failShapes:   []string{"{task}", "{statusUpdate}", "{statusUpdate}"},
-		watchShapes:  []string{"{statusUpdate}", "{artifactUpdate}", "{statusUpdate}"},
-		// A Message reply is pushed too, before the send's answer.
-		message: []string{"message " + greeting}, messageShapes: []string{"{message}"},
-	},
+	"a2a-go v2.4.0 (A2A v1.0)": v2Kind(startPushPeerV10, "SendMessage", "GetTask", "CreateTaskPushNotificationConfig",
+		a2a.WithProtocolVersion(a2a.ProtocolV10)),
+	// v1.0 bodies to a webhook a v0.3 client registered: the receiver
+	// reads them with the v1.0 binding.
+	"a2a-go v2.4.0 through its v0.3 binding, a v0.3 client": v2Kind(startPushPeerV10Compat,
+		"message/send", "tasks/get", "tasks/pushNotificationConfig/set"),
 	"a2a-go v0.3.15 (A2A v0.3)": {
 		start: startPushPeerV03,
 		send:  "message/send", get: "tasks/get", set: "tasks/pushNotificationConfig/set",
@@ -115,6 +117,15 @@ var pushKinds = map[string]pushKind{
 		// the push for a Message).
 		message: nil, messageShapes: nil,
 	},
+}
+
+// then is calls, and the task read that ends a wait whose final state
+// came as a status update, for a peer that pushes it so.
+func (k pushKind) then(calls ...string) []string {
+	if k.finalRead {
+		calls = append(calls, k.get)
+	}
+	return calls
 }
 
 // TestPushReceiverGoPeers proves the receiver against the push senders of
@@ -185,7 +196,7 @@ func checkDeliveries(t *testing.T, k pushKind, got []delivery, madeUp bool, shap
 	var want []delivery
 	for _, s := range shapes {
 		want = append(want, delivery{Method: http.MethodPost, ContentType: "application/json", TokenHeader: k.tokenHeader,
-			MadeUp: madeUp, Shape: s, Status: status})
+			MadeUp: madeUp, Bearer: !madeUp, Shape: s, Status: status})
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("POSTs to the webhook (-want +got):\n%s", diff)
@@ -197,7 +208,7 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		p := k.start(t)
 		rig := newPushRig(t, p, k.clientOpts...)
 		ctx := testCtx(t)
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushEntity), a2a.PollCallOptions(a2a.Blocking(false)))
+		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushEntity))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,13 +232,13 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		wantEntity(t, task)
 		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, false, len(k.entity)), false, k.entityShapes, http.StatusNoContent)
 		if diff := cmp.Diff(k.entity, rig.notified(t, id)); diff != "" {
-			t.Errorf("OnNotification (-want +got):\n%s", diff)
+			t.Errorf("PushOnNotification (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff([]string{k.send}, p.calls()); diff != "" {
+		if diff := cmp.Diff(k.then(k.send), p.calls()); diff != "" {
 			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
 		}
 		if pending, ended := rig.recv.Pending(), rig.doneCalls(); pending != 0 || ended != 1 {
-			t.Errorf("%d waits pending, OnDone called %d times; want 0 and 1", pending, ended)
+			t.Errorf("%d waits pending, PushOnDone called %d times; want 0 and 1", pending, ended)
 		}
 	})
 
@@ -259,22 +270,22 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		wantEntity(t, done)
 		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, false, len(k.watch)), false, k.watchShapes, http.StatusNoContent)
 		if diff := cmp.Diff(k.watch, rig.notified(t, task.ID)); diff != "" {
-			t.Errorf("OnNotification (-want +got):\n%s", diff)
+			t.Errorf("PushOnNotification (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff([]string{k.send, k.set, k.get}, p.calls()); diff != "" {
+		if diff := cmp.Diff(k.then(k.send, k.set, k.get), p.calls()); diff != "" {
 			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
 		}
 	})
 
-	t.Run("blocking Send: the notifications end the wait before the answer", func(t *testing.T) {
+	t.Run("blocking Send: the notifications come first, the answer ends the wait", func(t *testing.T) {
 		p := k.start(t)
 		p.gates.openAll() // the task runs through at once
 		rig := newPushRig(t, p, k.clientOpts...)
 		ctx := testCtx(t)
 		// The peer sends every notification while it processes the events,
-		// before its blocking answer: the completed one ends the wait
-		// during the send, and the answer changes nothing.
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushEntity))
+		// before its blocking answer; they wait for the answer, which is
+		// the completed task and ends the wait as Send returns.
+		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushEntity), a2a.PollCallOptions(a2a.Blocking(true)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,13 +302,13 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		wantEntity(t, finalTask(t, ctx, w))
 		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, false, len(k.entity)), false, k.entityShapes, http.StatusNoContent)
 		if diff := cmp.Diff(k.entity, rig.notified(t, w.TaskID())); diff != "" {
-			t.Errorf("OnNotification (-want +got):\n%s", diff)
+			t.Errorf("PushOnNotification (-want +got):\n%s", diff)
 		}
 		if diff := cmp.Diff([]string{k.send}, p.calls()); diff != "" {
 			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
 		}
 		if ended := rig.doneCalls(); ended != 1 {
-			t.Errorf("OnDone called %d times, want 1", ended)
+			t.Errorf("PushOnDone called %d times, want 1", ended)
 		}
 	})
 
@@ -360,7 +371,7 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		}
 		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, false, len(k.message)), false, k.messageShapes, http.StatusNoContent)
 		if diff := cmp.Diff(k.message, rig.notified(t, "")); diff != "" {
-			t.Errorf("OnNotification (-want +got):\n%s", diff)
+			t.Errorf("PushOnNotification (-want +got):\n%s", diff)
 		}
 		if diff := cmp.Diff([]string{k.send}, p.calls()); diff != "" {
 			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
@@ -371,7 +382,7 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		p := k.start(t)
 		rig := newPushRig(t, p, k.clientOpts...)
 		ctx := testCtx(t)
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushFail), a2a.PollCallOptions(a2a.Blocking(false)))
+		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushFail))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -386,9 +397,9 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		}
 		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, false, len(k.fail)), false, k.failShapes, http.StatusNoContent)
 		if diff := cmp.Diff(k.fail, rig.notified(t, task.ID)); diff != "" {
-			t.Errorf("OnNotification (-want +got):\n%s", diff)
+			t.Errorf("PushOnNotification (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff([]string{k.send}, p.calls()); diff != "" {
+		if diff := cmp.Diff(k.then(k.send), p.calls()); diff != "" {
 			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
 		}
 	})
@@ -399,7 +410,7 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		ctx := testCtx(t)
 		// push-watch holds the task at its gate before it works, so both
 		// configs are in place for every event after the first.
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushWatch), a2a.PollCallOptions(a2a.Blocking(false)))
+		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushWatch))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -419,9 +430,9 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		// scripts differ only in where the gate is).
 		checkDeliveries(t, k, rig.hooks.waitFor(t, ctx, false, len(k.entity)), false, k.entityShapes, http.StatusNoContent)
 		if diff := cmp.Diff(k.entity, rig.notified(t, id)); diff != "" {
-			t.Errorf("OnNotification, which must not see the refused POSTs (-want +got):\n%s", diff)
+			t.Errorf("PushOnNotification, which must not see the refused POSTs (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff([]string{k.send, k.set}, p.calls()); diff != "" {
+		if diff := cmp.Diff(k.then(k.send, k.set), p.calls()); diff != "" {
 			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
 		}
 		// The receiver logged the refusals, never the token.
