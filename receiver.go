@@ -175,8 +175,9 @@ func PushOnNotification(f func(ctx context.Context, n *PushNotification) error) 
 // at a time, in the order the waits ended, from a goroutine of the
 // receiver, so f may block (on a channel whose reader is busy, say)
 // without holding up notifications, sends or polls; [PushReceiver.Close]
-// waits for the calls queued. It is the way to collect thousands of
-// results as they end without a goroutine per wait.
+// waits for the calls queued, so f must not call Close itself. It is the
+// way to collect thousands of results as they end without a goroutine
+// per wait.
 func PushOnDone(f func(w *PushWait)) ReceiverOption {
 	return func(c *receiverConfig) error {
 		if f == nil {

@@ -139,6 +139,20 @@ func longTask(a2a.Message) a2atest.Reply {
 		States: []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateWorking, a2a.TaskStateWorking, a2a.TaskStateWorking}}
 }
 
+// longWait sends through recv to a new agent of version whose task only
+// notifications finish (longTask), and returns the wait, the agent, and
+// the webhook URL and token the send registered.
+func longWait(t *testing.T, recv *a2a.PushReceiver, version string) (*a2a.PushWait, *a2atest.Server, string, string) {
+	t.Helper()
+	srv, c := agentFor(t, version, longTask)
+	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, token := registered(t, srv)
+	return w, srv, url, token
+}
+
 func getCalls(srv *a2atest.Server) int {
 	n := 0
 	for _, r := range srv.Requests() {
@@ -165,12 +179,7 @@ func TestPushReceiverRefusals(t *testing.T) {
 			}
 			return nil
 		}))
-	srv, c := agentFor(t, a2a.ProtocolV03, longTask)
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, token := registered(t, srv)
+	w, _, url, token := longWait(t, recv, a2a.ProtocolV03)
 	ok := taskBody(a2a.ProtocolV03, "task-1", "working")
 	post := func(method string, header http.Header, body string) (int, string) {
 		req, _ := http.NewRequest(method, url, strings.NewReader(body))
@@ -271,12 +280,7 @@ func TestPushReceiverOnNotificationError(t *testing.T) {
 		}
 		return nil
 	}))
-	srv, c := agentFor(t, a2a.ProtocolV03, longTask)
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, token := registered(t, srv)
+	w, _, url, token := longWait(t, recv, a2a.ProtocolV03)
 	body := taskBody(a2a.ProtocolV03, "task-1", "completed")
 	if st := notify(t, url, "X-A2A-Notification-Token", token, body); st != http.StatusInternalServerError {
 		t.Fatalf("status %d, want 500", st)
@@ -302,12 +306,7 @@ func TestPushReceiverReadsEitherVersion(t *testing.T) {
 		}
 		t.Run(version+" client, "+other+" body", func(t *testing.T) {
 			recv := newReceiver(t)
-			srv, c := agentFor(t, version, longTask)
-			w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			url, token := registered(t, srv)
+			w, _, url, token := longWait(t, recv, version)
 			if st := notify(t, url, tokenHeader(other), token, taskBody(other, "task-1", "canceled")); st != http.StatusNoContent {
 				t.Fatalf("status %d", st)
 			}
@@ -354,12 +353,7 @@ func TestPushReceiverRegistration(t *testing.T) {
 	} {
 		t.Run(tt.version, func(t *testing.T) {
 			recv := newReceiver(t)
-			srv, c := agentFor(t, tt.version, longTask)
-			w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			url, token := registered(t, srv)
+			w, srv, url, token := longWait(t, recv, tt.version)
 			body := string(srv.Requests()[0].Body)
 			if !strings.Contains(body, fmt.Sprintf(tt.auth, token)) || !strings.Contains(body, tt.nonBlocking) {
 				t.Errorf("send %s: want %s and %s", body, fmt.Sprintf(tt.auth, token), tt.nonBlocking)

@@ -259,13 +259,7 @@ func (l *peerLog) waitCount(t *testing.T, ctx context.Context, substr string, n 
 // in-memory push config store and its HTTP push sender, whose SSRF guard
 // is off so that it may POST to 127.0.0.1.
 func startPushPeerV10(t *testing.T) *pushPeer {
-	p := newPushPeer()
-	sender := push10.NewHTTPPushSender(&push10.HTTPSenderConfig{AllowPrivateNetworks: true, Timeout: 10 * time.Second})
-	handler := srv10.NewHandler(&v10PushExecutor{gates: p.gates},
-		srv10.WithPushNotifications(push10.NewInMemoryStore(), sender),
-		srv10.WithLogger(slog.New(slog.NewTextHandler(p.log, &slog.HandlerOptions{Level: slog.LevelError}))))
-	servePushPeer(t, p, srv10.NewJSONRPCHandler(handler))
-	return p
+	return startPushPeerV2(t, func(h srv10.RequestHandler) http.Handler { return srv10.NewJSONRPCHandler(h) })
 }
 
 // startPushPeerV10Compat serves the same handler as startPushPeerV10
@@ -273,12 +267,18 @@ func startPushPeerV10(t *testing.T) *pushPeer {
 // v0.3 client registers its webhook there, and the v2 push sender still
 // POSTs v1.0 StreamResponses with A2A-Notification-Token.
 func startPushPeerV10Compat(t *testing.T) *pushPeer {
+	return startPushPeerV2(t, func(h srv10.RequestHandler) http.Handler { return a2av0.NewJSONRPCHandler(h) })
+}
+
+// startPushPeerV2 serves a2a-go v2.4.0's request handler, with push on, in
+// the binding bind makes.
+func startPushPeerV2(t *testing.T, bind func(srv10.RequestHandler) http.Handler) *pushPeer {
 	p := newPushPeer()
 	sender := push10.NewHTTPPushSender(&push10.HTTPSenderConfig{AllowPrivateNetworks: true, Timeout: 10 * time.Second})
 	handler := srv10.NewHandler(&v10PushExecutor{gates: p.gates},
 		srv10.WithPushNotifications(push10.NewInMemoryStore(), sender),
 		srv10.WithLogger(slog.New(slog.NewTextHandler(p.log, &slog.HandlerOptions{Level: slog.LevelError}))))
-	servePushPeer(t, p, a2av0.NewJSONRPCHandler(handler))
+	servePushPeer(t, p, bind(handler))
 	return p
 }
 

@@ -238,8 +238,11 @@ func (rig *pushRig) notified(t *testing.T, id string) []string {
 	return slices.Clone(rig.notes)
 }
 
-// doneCalls returns how many times PushOnDone was called.
+// doneCalls closes the receiver, which waits for the PushOnDone calls
+// queued (they come from a goroutine of its own), and returns how many
+// there were.
 func (rig *pushRig) doneCalls() int {
+	rig.recv.Close()
 	rig.mu.Lock()
 	defer rig.mu.Unlock()
 	return rig.ended
