@@ -158,8 +158,8 @@ func (r *PushReceiver) newWait(ctx context.Context, c *Client, opts []PollOption
 }
 
 // config is the webhook the wait registers: the token in the config's
-// token and, for agents that send only Authorization, as its Bearer
-// credentials.
+// token and, for agents that send only Authorization when a config has
+// authentication (a2a-js 1.0), as its Bearer credentials.
 func (w *PushWait) config() PushNotificationConfig {
 	return PushNotificationConfig{URL: w.r.url, Token: w.token,
 		Authentication: &PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: w.token}}

@@ -24,10 +24,11 @@ import (
 const DefaultFallbackAfter = 30 * time.Second
 
 // The headers an agent puts a webhook's token in: X-A2A-Notification-Token
-// (A2A v0.3's example; a2a-python and a2a-js send it),
-// A2A-Notification-Token (a2a-go's v1.0 sender), and Authorization with
-// the Bearer scheme, from the config's authentication (A2A v1.0 §4.3.3;
-// a2a-js sends only that one when authentication is set).
+// (A2A v0.3's example; a2a-python, a2a-go v0.3 and a2a-js 0.3 send it),
+// A2A-Notification-Token (a2a-go's v1.0 sender, with Authorization too),
+// and Authorization with the Bearer scheme, from the config's
+// authentication (A2A v1.0 §4.3.3; a2a-js 1.0 sends only that one when
+// the config has authentication; a2a-js 0.3 never sends it).
 const (
 	tokenHeader    = "X-A2A-Notification-Token"
 	tokenHeaderV10 = "A2A-Notification-Token"

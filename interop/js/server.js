@@ -9,14 +9,23 @@
 // message/stream and tasks/resubscribe (SSE), tasks/pushNotificationConfig/*
 // (in-memory store) and agent/getAuthenticatedExtendedCard.
 //
+// Push scripts ("push-entity", "push-fail", "push-watch") stop at a gate
+// until the test opens it with POST /push/release/<taskId> (or every gate,
+// present and future, with POST /push/release-all), so that a non-blocking
+// send is answered, and a webhook can be set, before the task goes on. Run
+// with PUSH_SEND=1 to have the SDK's own DefaultPushNotificationSender POST
+// the task to the webhooks configured for it.
+//
 // Environment:
 //   PORT                 port to listen on (default 0 = any free port)
 //   EXIT_ON_STDIN_CLOSE  "0" disables exiting when stdin is closed (handy for
 //                        running by hand in the background with stdin=/dev/null)
 //   PUSH_SEND            "1" makes the SDK's DefaultPushNotificationSender
 //                        really POST task updates to configured webhooks
-//                        (1 s timeout, failures only logged); by default a
-//                        no-op sender is used and nothing is ever POSTed
+//                        (PUSH_TIMEOUT_MS per POST, failures only logged);
+//                        by default a no-op sender is used and nothing is
+//                        ever POSTed
+//   PUSH_TIMEOUT_MS      the real sender's timeout per POST (default 1000)
 
 import express from 'express';
 import { randomUUID as uuidv4 } from 'node:crypto';
@@ -42,6 +51,7 @@ const LEGACY_AGENT_CARD_PATH = '.well-known/agent.json';
 const SLOW_DELAY_MS = 400;
 const STREAM_SLOW_STEP_MS = 500;
 const CANCEL_WAIT_MS = 30_000;
+const GATE_WAIT_MS = 30_000;
 
 const ENTITY_DATA = { title: '数控车床-A08-03-06', status: { 设备运行状态: '正常' } };
 const ENTITY_TEXT =
@@ -67,6 +77,26 @@ function agentMessage(text, taskId, contextId) {
   if (taskId) msg.taskId = taskId;
   return msg;
 }
+
+// Gates of the push scripts: a task stops at its gate until the test opens
+// it (POST /push/release/<taskId>); a gate may be opened before the task
+// reaches it, and releaseAll opens every gate, present and future.
+const gates = {
+  opened: new Set(), // taskIds whose gate is open
+  waiting: new Map(), // taskId -> function that lets the waiting task go on
+  all: false,
+  release(taskId) {
+    this.opened.add(taskId);
+    this.waiting.get(taskId)?.();
+  },
+  releaseAll() {
+    this.all = true;
+    for (const go of [...this.waiting.values()]) go();
+  },
+  isOpen(taskId) {
+    return this.all || this.opened.has(taskId);
+  },
+};
 
 class ScriptedExecutor {
   // taskId -> function(reason) that stops the pending work of a running task.
@@ -187,6 +217,39 @@ class ScriptedExecutor {
         done();
         return;
 
+      // Push scripts, run with PUSH_SEND=1: the SDK's sender POSTs the whole
+      // task after each event. Each stops at its gate (see gates above).
+      //   push-entity: submitted, working, gate, artifact entity, completed
+      //   push-fail:   submitted, working, gate, failed
+      //   push-watch:  submitted, gate, working, artifact entity, completed
+      //                (only the submitted task exists before the gate, so a
+      //                webhook set then gets every later event)
+      case 'push-entity':
+      case 'push-fail':
+      case 'push-watch': {
+        publishTask('submitted');
+        if (text !== 'push-watch') publishStatus('working', undefined, false);
+        const outcome = await this.#gate(taskId);
+        if (outcome === 'canceled') return;
+        if (outcome === 'timeout') {
+          publishStatus('failed', 'timed out waiting for /push/release');
+          done();
+          return;
+        }
+        if (text === 'push-watch') publishStatus('working', undefined, false);
+        if (text === 'push-fail') {
+          publishStatus('failed', FAIL_TEXT);
+        } else {
+          publishArtifact('entity', [
+            { kind: 'data', data: ENTITY_DATA },
+            { kind: 'text', text: ENTITY_TEXT },
+          ]);
+          publishStatus('completed');
+        }
+        done();
+        return;
+      }
+
       case 'message':
         bus.publish({
           kind: 'message',
@@ -217,6 +280,23 @@ class ScriptedExecutor {
         this.running.delete(taskId);
         resolve('canceled');
       });
+    });
+  }
+
+  // Resolves with 'released' once the task's gate is open, with 'canceled'
+  // if cancelTask stops it first, or with 'timeout' after GATE_WAIT_MS.
+  #gate(taskId) {
+    if (gates.isOpen(taskId)) return Promise.resolve('released');
+    return new Promise((resolve) => {
+      const end = (outcome) => {
+        clearTimeout(timer);
+        gates.waiting.delete(taskId);
+        this.running.delete(taskId);
+        resolve(outcome);
+      };
+      const timer = setTimeout(() => end('timeout'), GATE_WAIT_MS);
+      gates.waiting.set(taskId, () => end('released'));
+      this.running.set(taskId, () => end('canceled'));
     });
   }
 
@@ -254,7 +334,8 @@ const agentCard = {
   name: 'Interop Peer (JS)',
   description:
     'Scripted A2A v0.3 agent (@a2a-js/sdk) used to test the Go client SDK: ' +
-    'entity, fail, ask, slow, cancel, message, stream, stream-slow, stream-fail.',
+    'entity, fail, ask, slow, cancel, message, stream, stream-slow, stream-fail, ' +
+    'push-entity, push-fail, push-watch.',
   url: `http://${HOST}:0${JSONRPC_PATH}`,
   preferredTransport: 'JSONRPC',
   additionalInterfaces: [{ url: `http://${HOST}:0${JSONRPC_PATH}`, transport: 'JSONRPC' }],
@@ -290,9 +371,12 @@ const extendedCardProvider = async () => ({
   ],
 });
 
-// Push notifications: configs live in the SDK's in-memory store. The SDK
-// would POST the task to every configured webhook on each event (fire and
-// forget); by default hand it a sender that does nothing.
+// Push notifications: configs live in the SDK's in-memory store. After each
+// event DefaultRequestHandler hands the task as stored to the sender without
+// waiting for it (fire and forget); DefaultPushNotificationSender POSTs it as
+// JSON to every config of the task, one event after the other, with the
+// config's token in X-A2A-Notification-Token. By default hand the handler a
+// sender that does nothing instead; PUSH_SEND=1 selects the SDK's.
 const noopPushSender = {
   async send(task) {
     const n = (await pushStore.load(task.id)).length;
@@ -302,7 +386,9 @@ const noopPushSender = {
 const pushStore = new InMemoryPushNotificationStore();
 const pushSender =
   process.env.PUSH_SEND === '1'
-    ? new DefaultPushNotificationSender(pushStore, { timeout: 1000 })
+    ? new DefaultPushNotificationSender(pushStore, {
+        timeout: Number.parseInt(process.env.PUSH_TIMEOUT_MS ?? '1000', 10) || 1000,
+      })
     : noopPushSender;
 
 const taskStore = new InMemoryTaskStore();
@@ -320,6 +406,15 @@ const app = express();
 app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
 app.use(`/${LEGACY_AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
 app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+// The test's side of the push scripts' gates (204, no body).
+app.post('/push/release-all', (req, res) => {
+  gates.releaseAll();
+  res.status(204).end();
+});
+app.post('/push/release/:taskId', (req, res) => {
+  gates.release(req.params.taskId);
+  res.status(204).end();
+});
 
 const port = Number.parseInt(process.env.PORT ?? '0', 10) || 0;
 const server = app.listen(port, HOST, () => {
