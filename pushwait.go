@@ -54,7 +54,9 @@ type PushWait struct {
 	task     *Task    // the last task known; replaced, never modified
 	msg      *Message // the agent's answer, when it was a message
 	answered bool     // the send's answer (or Watch's task) came
-	pending  []Event  // notifications before the answer, replayed onto it
+	// byUpdate: the task's status came last from a status update, not a
+	// whole task (a final one is then read once with GetTask).
+	byUpdate bool
 	err      error
 	ended    bool
 	reading  bool // the final read is under way
@@ -86,15 +88,14 @@ func (r *PushReceiver) Send(ctx context.Context, c *Client, msg Message, opts ..
 	if err != nil {
 		return nil, err
 	}
+	defer r.calls.Done()
 	call := append(append([]CallOption{Blocking(false)}, cfg.call...), PushConfig(w.config()))
-	res, err := c.SendMessage(ctx, msg, call...)
+	res, err := c.SendMessage(w.ctx, msg, call...)
 	if err != nil {
-		w.finish(err)
-		return nil, err
+		return nil, w.fail(err)
 	}
 	w.answer(res)
-	w.hand()
-	return w, nil
+	return w.hand()
 }
 
 // Watch registers the receiver's URL for task, a task the agent already
@@ -118,21 +119,19 @@ func (r *PushReceiver) Watch(ctx context.Context, c *Client, task *Task, opts ..
 	if err != nil {
 		return nil, err
 	}
+	defer r.calls.Done()
 	w.answer(task)
 	if w.isEnded() {
-		w.hand()
-		return w, nil
+		return w.hand()
 	}
 	set := TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: w.config()}
-	if _, err := c.SetTaskPushNotificationConfig(ctx, set, cfg.call...); err != nil {
-		w.finish(err)
-		return nil, err
+	if _, err := c.SetTaskPushNotificationConfig(w.ctx, set, cfg.call...); err != nil {
+		return nil, w.fail(err)
 	}
-	if now, err := c.GetTask(ctx, task.ID, cfg.call...); err == nil && now.ID == task.ID {
+	if now, err := c.GetTask(w.ctx, task.ID, cfg.call...); err == nil && now.ID == task.ID {
 		w.apply(now, now.ID)
 	}
-	w.hand()
-	return w, nil
+	return w.hand()
 }
 
 // newWait registers a wait with a fresh token; its fallback timer starts
@@ -253,8 +252,8 @@ func (w *PushWait) belongs(taskID string) belonging {
 }
 
 // answer takes the send's answer (or Watch's task): the task it names is
-// the wait's, and the notifications that came before it are replayed
-// onto it (they are newer); then the wait settles.
+// the wait's. A final answer stands; news that came before an unfinished
+// one is newer, and moves it on (mergeEarly); then the wait settles.
 func (w *PushWait) answer(res SendResult) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -275,39 +274,60 @@ func (w *PushWait) answer(res SendResult) {
 				"the agent answered with task %s, notifications for this wait came for task %s", w.red.quote(v.ID), w.red.quote(w.taskID))})
 			return
 		}
-		next, byUpdate := v, false
-		if !finished(v) { // a final answer stands; else later news moves it on
-			for _, ev := range w.pending {
-				next, byUpdate = folded(next, ev)
-			}
+		w.taskID = v.ID
+		if finished(v) || w.task == nil {
+			w.task, w.byUpdate = v, false
+		} else {
+			w.task = mergeEarly(v, w.task)
 		}
-		w.taskID, w.task, w.pending = v.ID, next, nil
-		w.settleLocked(byUpdate)
-		return
 	}
-	w.settleLocked(false)
+	w.settleLocked()
+}
+
+// mergeEarly is answer moved on by early, the task the notifications that
+// came before it built: early's status when it has one, and its artifacts
+// in place of the answer's of the same id (or added).
+func mergeEarly(answer, early *Task) *Task {
+	next := *answer
+	if early.Status.State != "" || early.Status.RawState != "" {
+		next.Status = early.Status
+	}
+	next.raw = nil
+	for _, a := range early.Artifacts {
+		next.Apply(&TaskArtifactUpdateEvent{TaskID: next.ID, Artifact: a})
+	}
+	return &next
 }
 
 // apply moves the wait's task on by a notification's event about taskID;
-// a notification after the wait ended changes nothing.
+// a notification after the wait ended, or while its final read is under
+// way, changes nothing.
 func (w *PushWait) apply(ev Event, taskID string) {
 	if _, ok := ev.(*Message); ok {
 		return // news for PushOnNotification; the task's state is in its status
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.ended || taskID != w.taskID && w.taskID != "" {
+	if w.ended || w.reading || taskID != w.taskID && w.taskID != "" {
 		return
 	}
 	w.taskID = taskID
-	if !w.answered {
-		w.pending = append(w.pending, ev) // the answer decides; then these replay onto it
+	next, byUpdate := folded(w.task, ev)
+	if next.Status != w.taskStatus() {
+		w.byUpdate = byUpdate
 	}
-	var byUpdate bool
-	w.task, byUpdate = folded(w.task, ev)
+	w.task = next
 	if w.answered {
-		w.settleLocked(byUpdate)
+		w.settleLocked()
 	}
+}
+
+// taskStatus is the wait's task's status, zero without a task.
+func (w *PushWait) taskStatus() TaskStatus {
+	if w.task == nil {
+		return TaskStatus{}
+	}
+	return w.task.Status
 }
 
 // folded returns t moved on by ev, a new task (t is never modified), and
@@ -326,16 +346,16 @@ func folded(t *Task, ev Event) (*Task, bool) {
 }
 
 // settleLocked ends the wait when its task is finished (after the final
-// read when an update, byUpdate, finished it), and otherwise starts the
+// read when a status update brought that, byUpdate), and otherwise starts the
 // fallback timer again, unless the fallback poll is running: that runs on
 // to its end, news or not (a notification that finishes the task still
 // ends the wait, and the poll with it). w.mu is held.
-func (w *PushWait) settleLocked(byUpdate bool) {
+func (w *PushWait) settleLocked() {
 	if w.ended || w.reading {
 		return
 	}
 	if finished(w.task) {
-		if !byUpdate {
+		if !w.byUpdate {
 			w.endLocked(nil)
 			return
 		}
@@ -386,14 +406,16 @@ func (w *PushWait) readFinal() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
-	case w.ended:
+	case w.ended || w.ctx.Err() != nil:
+		// Ended, or ending: the caller's ctx ends the wait with its cause.
 	case err != nil:
 		w.task = built
 		w.endLocked(err)
-	default:
-		if finished(got) {
-			w.task = got
-		}
+	case finished(got):
+		w.task = got
+		w.endLocked(nil)
+	default: // the agent's store lags behind its notification
+		w.task = built
 		w.endLocked(nil)
 	}
 }
@@ -422,29 +444,48 @@ func (w *PushWait) poll() {
 			w.task = t
 		}
 	})
-	task, err := w.c.AwaitTask(ctx, last, append(w.opts[:len(w.opts):len(w.opts)], seen)...)
+	_, err := w.c.AwaitTask(ctx, last, append(w.opts[:len(w.opts):len(w.opts)], seen)...)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if ctx.Err() != nil || w.ended || w.reading {
 		return // the wait ended, or a notification finished it
 	}
 	w.stopPoll = nil
-	if task != nil {
-		w.task = task
-	}
-	w.endLocked(err)
+	w.endLocked(err) // with the last task known: seen kept what the poll read
+
 }
 
-// hand marks the wait as returned to the caller: from now on its end is
-// reported to PushOnDone, and so is an end that came first.
-func (w *PushWait) hand() {
+// hand returns the wait to Send's or Watch's caller: from now on its end
+// is reported to PushOnDone, and so is an end that came first. A wait
+// that Close or Stop ended before it was returned is not: Send and Watch
+// return their error instead.
+func (w *PushWait) hand() (*PushWait, error) {
 	w.mu.Lock()
+	if w.ended && (w.err == ErrReceiverClosed || w.err == ErrWaitStopped) {
+		err := w.err
+		w.mu.Unlock()
+		return nil, err
+	}
 	w.handed = true
 	ended := w.ended
 	w.mu.Unlock()
 	if ended {
 		w.r.reportDone(w)
 	}
+	return w, nil
+}
+
+// fail ends a wait whose Send or Watch failed with err, and returns the
+// error to give the caller: Close's or Stop's when one of them ended the
+// wait (and so the call), else err.
+func (w *PushWait) fail(err error) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ended && (w.err == ErrReceiverClosed || w.err == ErrWaitStopped) {
+		return w.err
+	}
+	w.endLocked(err)
+	return err
 }
 
 // finish ends the wait with err unless it has ended.

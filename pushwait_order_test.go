@@ -272,3 +272,101 @@ func TestPushWaitKeepsWhatThePollRead(t *testing.T) {
 		t.Fatalf("%v %v: want the working task the poll read", res, err)
 	}
 }
+
+// Close while a Send waits for the agent's answer: the send stops, Send
+// returns ErrReceiverClosed and no wait, PushOnDone hears of none, and
+// Close returns.
+func TestPushReceiverCloseDuringSend(t *testing.T) {
+	sending := make(chan struct{})
+	c := plainAgent(t, &a2a.Task{ID: "t1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}, func(_ *http.Request, method, _ string) bool {
+		close(sending)
+		return false // no answer: held until the client gives up
+	})
+	var reported atomic.Int32
+	recv := newReceiver(t, a2a.PushOnDone(func(*a2a.PushWait) { reported.Add(1) }))
+	type sent struct {
+		w   *a2a.PushWait
+		err error
+	}
+	out := make(chan sent, 1)
+	go func() {
+		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+		out <- sent{w, err}
+	}()
+	<-sending
+	recv.Close()
+	got := <-out
+	if got.w != nil || !errors.Is(got.err, a2a.ErrReceiverClosed) {
+		t.Fatalf("%v %v, want no wait and ErrReceiverClosed", got.w, got.err)
+	}
+	if n := reported.Load(); n != 0 {
+		t.Errorf("PushOnDone called %d times", n)
+	}
+}
+
+// The read after a final status update: what comes meanwhile changes
+// nothing, and when the agent's task is not final yet, the wait ends
+// with the task the updates built (interrupted here), not with news.
+func TestPushWaitFinalReadNotFinal(t *testing.T) {
+	var token atomic.Value
+	reading, release := make(chan struct{}), make(chan struct{})
+	c := plainAgent(t, &a2a.Task{ID: "t1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}, func(_ *http.Request, method, tok string) bool {
+		if method == "tasks/get" {
+			close(reading)
+			<-release
+		} else {
+			token.Store(tok)
+		}
+		return true
+	})
+	recv := newReceiver(t)
+	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := func(body string) {
+		if st := notify(t, recv.URL(), "X-A2A-Notification-Token", token.Load().(string), body); st != http.StatusNoContent {
+			t.Fatalf("status %d", st)
+		}
+	}
+	post(statusBody(a2a.ProtocolV03, "t1", "input-required"))
+	<-reading
+	post(statusBody(a2a.ProtocolV03, "t1", "working"))
+	post(taskBody(a2a.ProtocolV03, "t1", "some-unknown-state"))
+	close(release)
+	res, err := w.Wait(context.Background())
+	if err != nil || res.(*a2a.Task).Status.State != a2a.TaskStateInputRequired {
+		t.Fatalf("%+v %v: want the input-required task, never a state that is not final", res, err)
+	}
+}
+
+// A fallback poll that gives up without reading a task keeps the news
+// that came while it ran.
+func TestPushWaitPollGivesUpKeepsNews(t *testing.T) {
+	var token atomic.Value
+	polling, fail := make(chan struct{}), make(chan struct{})
+	c := plainAgent(t, &a2a.Task{ID: "t1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}, func(r *http.Request, method, tok string) bool {
+		if method != "tasks/get" {
+			token.Store(tok)
+			return true
+		}
+		close(polling)
+		<-fail
+		return false // no answer: the poll's attempt times out
+	})
+	recv := newReceiver(t, a2a.PushFallbackAfter(time.Millisecond))
+	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollMaxAttempts(1), a2a.PollTimeout(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-polling
+	art := `{"kind":"artifact-update","taskId":"t1","artifact":{"artifactId":"a","name":"records","parts":[{"kind":"text","text":"2 条"}]}}`
+	if st := notify(t, recv.URL(), "X-A2A-Notification-Token", token.Load().(string), art); st != http.StatusNoContent {
+		t.Fatalf("status %d", st)
+	}
+	close(fail)
+	res, err := w.Wait(context.Background())
+	if _, ok := errors.AsType[*a2a.PollError](err); !ok || res.(*a2a.Task).Artifact("records").Text() != "2 条" {
+		t.Fatalf("%+v %v: want the PollError and the artifact the news brought", res, err)
+	}
+}

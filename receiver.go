@@ -92,8 +92,10 @@ type PushReceiver struct {
 	waits   map[tokenKey]*PushWait // open waits, by their token's hash
 	retired retiredSet             // waits ended lately
 	closed  bool
-	// work counts the receiver's goroutines (fallback polls, final
-	// reads, the PushOnDone queue), which Close waits for.
+	// calls counts the Send and Watch calls under way; work the
+	// receiver's goroutines (fallback polls, final reads, the PushOnDone
+	// queue). Close waits for both, calls first.
+	calls   sync.WaitGroup
 	work    sync.WaitGroup
 	ended   []*PushWait // ended waits PushOnDone has not been called with
 	calling bool        // a goroutine is calling PushOnDone
@@ -245,11 +247,14 @@ func (r *PushReceiver) Pending() int {
 }
 
 // Close ends every open wait with [ErrReceiverClosed], makes Send and
-// Watch fail with it, and returns once the receiver's goroutines have:
-// the fallback polls and final reads it stopped, and the [PushOnDone]
-// calls queued (so Close waits for a PushOnDone func that blocks). It does
-// not stop the HTTP server serving the receiver; notifications for ended
-// waits are answered as before.
+// Watch fail with it (those under way too: their requests stop), and
+// returns once they have and the receiver's goroutines have: the
+// fallback polls and final reads it stopped, and the [PushOnDone] calls
+// queued. So Close waits for a PushOnDone func that blocks, and must not
+// be called from one, nor from a PollProgress func given to Send or Watch
+// (those run in the receiver's goroutines). It does not stop the HTTP
+// server serving the receiver; notifications for ended waits are answered
+// as before.
 func (r *PushReceiver) Close() {
 	r.mu.Lock()
 	r.closed = true
@@ -261,6 +266,7 @@ func (r *PushReceiver) Close() {
 	for _, w := range open {
 		w.finish(ErrReceiverClosed)
 	}
+	r.calls.Wait() // their requests end with their waits
 	r.work.Wait()
 }
 
@@ -394,11 +400,11 @@ func (r *PushReceiver) serve(req *http.Request) outcome {
 	case waitEnded:
 		return taken
 	case otherTask:
-		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: taskID}
+		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: w.red.str(taskID)}
 	}
 	if r.notify != nil {
 		if err := r.notify(req.Context(), &PushNotification{TaskID: taskID, Event: ev, Wait: w}); err != nil {
-			return outcome{status: http.StatusInternalServerError, reason: "PushOnNotification failed", err: w.red.err(err), taskID: taskID}
+			return outcome{status: http.StatusInternalServerError, reason: "PushOnNotification failed", err: w.red.err(err), taskID: w.red.str(taskID)}
 		}
 	}
 	w.apply(ev, taskID)
@@ -438,7 +444,8 @@ func (r *PushReceiver) lookup(token string) (w *PushWait, retired bool) {
 	return w, false
 }
 
-// add registers w under its token; it fails once the receiver is closed.
+// add registers w, for a Send or Watch under way (r.calls; the call marks
+// its end), under its token; it fails once the receiver is closed.
 func (r *PushReceiver) add(w *PushWait) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -446,6 +453,7 @@ func (r *PushReceiver) add(w *PushWait) error {
 		return ErrReceiverClosed
 	}
 	r.waits[w.key] = w
+	r.calls.Add(1)
 	return nil
 }
 
