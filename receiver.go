@@ -225,7 +225,9 @@ func PushMaxBytes(n int64) ReceiverOption {
 // notification. Each notification starts the time again. The poll takes
 // the wait's PollOptions and is bounded by the context given to Send or
 // Watch, or by [DefaultPollTimeout] when that has no deadline and no
-// [PollTimeout] is given. d must be positive.
+// [PollTimeout] is given; while it runs it holds a goroutine, as
+// AwaitTask does, so a thousand silent waits poll with a thousand. d
+// must be positive.
 func PushFallbackAfter(d time.Duration) ReceiverOption {
 	return func(c *receiverConfig) error {
 		if d <= 0 {
