@@ -24,8 +24,13 @@ import (
 //     once with [Client.GetTask] (the spec's advice: notifications may
 //     come out of order, or some not at all), and that read's task is
 //     the result; if the read fails, the task as the notifications built
-//     it comes with the read's error;
-//   - the agent answers the send with a Message: Result returns it;
+//     it comes with the read's error, and if the agent's task is not
+//     final yet (its store lags behind its notifications), the built task
+//     comes with nil (it may lack artifacts the notifications did not
+//     carry);
+//   - the agent answers the send with a Message, no notification having
+//     named a task before: Result returns it (after one did, the wait
+//     goes on for that task);
 //   - no news of the task came for the receiver's [PushFallbackAfter] and
 //     the fallback poll ([Client.AwaitTask], with the wait's PollOptions)
 //     gives up or fails: its error;
@@ -43,6 +48,7 @@ type PushWait struct {
 	key   tokenKey
 	red   *redactor // the client's, with the token
 	opts  []PollOption
+	call  []CallOption    // the CallOptions among opts, for the final read
 	ctx   context.Context // ends when the wait does
 	stop  context.CancelFunc
 	done  chan struct{}
@@ -77,14 +83,16 @@ type PushWait struct {
 // others shape the fallback poll. ctx bounds the send and the whole wait:
 // give the lifetime of the wait, not of the send alone. Errors: those of
 // SendMessage (no wait is left registered then, nor reported to
-// [PushOnDone]), an option's error, and [ErrReceiverClosed]; the wait is
-// nil whenever the error is not.
+// [PushOnDone]), an option's error, [ErrReceiverClosed] (Close came
+// first, or during the send), and [ErrWaitStopped] (a [PushOnNotification]
+// func stopped the wait before Send returned; the task may exist at the
+// agent all the same); the wait is nil whenever the error is not.
 func (r *PushReceiver) Send(ctx context.Context, c *Client, msg Message, opts ...PollOption) (*PushWait, error) {
 	cfg, err := newPollConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	w, err := r.newWait(ctx, c, opts)
+	w, err := r.newWait(ctx, c, opts, cfg.call)
 	if err != nil {
 		return nil, err
 	}
@@ -105,8 +113,9 @@ func (r *PushReceiver) Send(ctx context.Context, c *Client, msg Message, opts ..
 // the wait for its final state. A task already terminal or interrupted
 // gives an ended wait without a request. opts and ctx are as for
 // [PushReceiver.Send]. Errors: those of SetTaskPushNotificationConfig, an
-// error for a nil task or one without an id, an option's error, and
-// [ErrReceiverClosed]; the wait is nil whenever the error is not.
+// error for a nil task or one without an id, an option's error,
+// [ErrReceiverClosed] and [ErrWaitStopped] as for Send; the wait is nil
+// whenever the error is not.
 func (r *PushReceiver) Watch(ctx context.Context, c *Client, task *Task, opts ...PollOption) (*PushWait, error) {
 	cfg, err := newPollConfig(opts)
 	if err != nil {
@@ -115,7 +124,7 @@ func (r *PushReceiver) Watch(ctx context.Context, c *Client, task *Task, opts ..
 	if task == nil || task.ID == "" {
 		return nil, errors.New("a2a: Watch needs a task with an id")
 	}
-	w, err := r.newWait(ctx, c, opts)
+	w, err := r.newWait(ctx, c, opts, cfg.call)
 	if err != nil {
 		return nil, err
 	}
@@ -136,13 +145,13 @@ func (r *PushReceiver) Watch(ctx context.Context, c *Client, task *Task, opts ..
 
 // newWait registers a wait with a fresh token; its fallback timer starts
 // with its answer.
-func (r *PushReceiver) newWait(ctx context.Context, c *Client, opts []PollOption) (*PushWait, error) {
+func (r *PushReceiver) newWait(ctx context.Context, c *Client, opts []PollOption, call []CallOption) (*PushWait, error) {
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
 	token := rand.Text()
 	w := &PushWait{r: r, c: c, token: token, key: sha256.Sum256([]byte(token)),
-		red: c.red.with([]string{token}, nil), opts: opts, done: make(chan struct{})}
+		red: c.red.with([]string{token}, nil), opts: opts, call: call, done: make(chan struct{})}
 	w.ctx, w.stop = context.WithCancel(ctx)
 	if err := r.add(w); err != nil {
 		w.stop()
@@ -311,8 +320,11 @@ func (w *PushWait) apply(ev Event, taskID string) {
 	if w.ended || w.reading || taskID != w.taskID && w.taskID != "" {
 		return
 	}
-	w.taskID = taskID
 	next, byUpdate := folded(w.task, ev)
+	if finished(w.task) && !finished(next) {
+		return // older news, late: a finished task is not undone
+	}
+	w.taskID = taskID
 	if next.Status != w.taskStatus() {
 		w.byUpdate = byUpdate
 	}
@@ -394,28 +406,23 @@ func (w *PushWait) standDownLocked() {
 }
 
 // readFinal reads the task whose final state an update brought, and ends
-// the wait with it: with the task the notifications built and the read's
-// error when the read fails, and with that task and no error when the
-// agent's task is not final yet (its store lags behind its notification).
+// the wait with it; when the read fails, with the task the notifications
+// built and the read's error; when the agent's task is not final yet (its
+// store lags behind its notification), with the built task and no error.
+// While it reads, news changes nothing (apply, poll).
 func (w *PushWait) readFinal() {
-	w.mu.Lock()
-	id, built := w.taskID, w.task
-	w.mu.Unlock()
-	cfg, _ := newPollConfig(w.opts) // checked by Send and Watch
-	got, err := w.c.GetTask(w.ctx, id, cfg.call...)
+	got, err := w.c.GetTask(w.ctx, w.TaskID(), w.call...)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
 	case w.ended || w.ctx.Err() != nil:
 		// Ended, or ending: the caller's ctx ends the wait with its cause.
 	case err != nil:
-		w.task = built
 		w.endLocked(err)
-	case finished(got):
-		w.task = got
-		w.endLocked(nil)
-	default: // the agent's store lags behind its notification
-		w.task = built
+	default:
+		if finished(got) {
+			w.task = got
+		}
 		w.endLocked(nil)
 	}
 }
@@ -427,7 +434,7 @@ func (w *PushWait) readFinal() {
 // among the ways) stops it.
 func (w *PushWait) poll() {
 	w.mu.Lock()
-	if w.ended || w.reading || w.stopPoll != nil || w.task == nil || time.Now().Before(w.due) {
+	if w.ended || w.reading || w.stopPoll != nil || time.Now().Before(w.due) {
 		w.mu.Unlock() // ended, polling, or news came as the timer fired: it runs again
 		return
 	}
@@ -441,18 +448,20 @@ func (w *PushWait) poll() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		if !w.ended && !w.reading {
-			w.task = t
+			w.task, w.byUpdate = t, false
 		}
 	})
-	_, err := w.c.AwaitTask(ctx, last, append(w.opts[:len(w.opts):len(w.opts)], seen)...)
+	got, err := w.c.AwaitTask(ctx, last, append(w.opts[:len(w.opts):len(w.opts)], seen)...)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if ctx.Err() != nil || w.ended || w.reading {
 		return // the wait ended, or a notification finished it
 	}
 	w.stopPoll = nil
-	w.endLocked(err) // with the last task known: seen kept what the poll read
-
+	if err == nil {
+		w.task = got // final: what news came after it cannot undo
+	}
+	w.endLocked(err) // on giving up, with the last task known: seen kept what the poll read
 }
 
 // hand returns the wait to Send's or Watch's caller: from now on its end
@@ -461,7 +470,7 @@ func (w *PushWait) poll() {
 // return their error instead.
 func (w *PushWait) hand() (*PushWait, error) {
 	w.mu.Lock()
-	if w.ended && (w.err == ErrReceiverClosed || w.err == ErrWaitStopped) {
+	if w.cutShortLocked() {
 		err := w.err
 		w.mu.Unlock()
 		return nil, err
@@ -481,11 +490,17 @@ func (w *PushWait) hand() (*PushWait, error) {
 func (w *PushWait) fail(err error) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.ended && (w.err == ErrReceiverClosed || w.err == ErrWaitStopped) {
+	if w.cutShortLocked() {
 		return w.err
 	}
 	w.endLocked(err)
 	return err
+}
+
+// cutShortLocked reports whether Close or Stop ended the wait. w.mu is
+// held.
+func (w *PushWait) cutShortLocked() bool {
+	return w.ended && (w.err == ErrReceiverClosed || w.err == ErrWaitStopped)
 }
 
 // finish ends the wait with err unless it has ended.

@@ -370,3 +370,25 @@ func TestPushWaitPollGivesUpKeepsNews(t *testing.T) {
 		t.Fatalf("%+v %v: want the PollError and the artifact the news brought", res, err)
 	}
 }
+
+// A poll that reads a finished task ends the wait with it, whatever older
+// news comes between the read and the end.
+func TestPushWaitPollEndsWithWhatItRead(t *testing.T) {
+	recv := newReceiver(t, a2a.PushFallbackAfter(time.Millisecond))
+	var srv *a2atest.Server
+	srv, c := agentFor(t, a2a.ProtocolV03, func(a2a.Message) a2atest.Reply {
+		return a2atest.Reply{Task: a2atest.StatusTask(a2a.TaskStateInputRequired, "哪台设备？"),
+			States: []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateInputRequired}}
+	})
+	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollProgress(func(a2a.PollAttempt) {
+		url, token := registered(t, srv)
+		notify(t, url, "X-A2A-Notification-Token", token, statusBody(a2a.ProtocolV03, "task-1", "working")) // older news, late
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.Wait(context.Background())
+	if err != nil || res.(*a2a.Task).Status.State != a2a.TaskStateInputRequired {
+		t.Fatalf("%+v %v: want the input-required task the poll read", res, err)
+	}
+}

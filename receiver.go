@@ -175,7 +175,8 @@ func PushOnNotification(f func(ctx context.Context, n *PushNotification) error) 
 // PushOnDone makes the receiver call f once for each wait that ends, after
 // Send or Watch returned it (a wait whose Send or Watch failed is not
 // reported), however it ends (see [PushWait.Result]). The calls come one
-// at a time, in the order the waits ended, from a goroutine of the
+// at a time, in the order the waits ended (or, for those that ended
+// before Send or Watch returned them, were returned), from a goroutine of the
 // receiver, so f may block (on a channel whose reader is busy, say)
 // without holding up notifications, sends or polls; [PushReceiver.Close]
 // waits for the calls queued, so f must not call Close itself. It is the
@@ -222,7 +223,8 @@ func PushMaxBytes(n int64) ReceiverOption {
 // before it polls the task with [Client.AwaitTask] (default
 // [DefaultFallbackAfter], ±20 % so that waits started together do not
 // poll together): push is best effort, and an agent may never send a
-// notification. Each notification starts the time again. The poll takes
+// notification. Each notification starts the time again, except while
+// the poll runs: it runs to its end. The poll takes
 // the wait's PollOptions and is bounded by the context given to Send or
 // Watch, or by [DefaultPollTimeout] when that has no deadline and no
 // [PollTimeout] is given; while it runs it holds a goroutine, as
@@ -285,7 +287,10 @@ func (r *PushReceiver) goWork(f func()) bool {
 }
 
 // reportDone queues w for the PushOnDone func, started in a goroutine of
-// its own while there is work (Close waits for it).
+// its own while there is work (Close waits for it). It does not check
+// r.closed: every call comes from Close's own loop, from a Send or Watch
+// Close waits for (r.calls) before it waits for r.work, or from a
+// goroutine in r.work, so its r.work.Go never follows Close's Wait.
 func (r *PushReceiver) reportDone(w *PushWait) {
 	if r.onDone == nil {
 		return
