@@ -92,18 +92,24 @@ func ExamplePushOnDone() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	done := make(chan *a2a.PushWait)
+	done, collected := make(chan *a2a.PushWait), make(chan struct{})
 	recv, err := a2a.NewPushReceiver("http://"+ln.Addr().String()+"/",
 		// One call at a time, from the receiver's own goroutine: it may
-		// block until the loop below reads.
-		a2a.PushOnDone(func(w *a2a.PushWait) { done <- w }),
+		// wait for the loop below, but not for ever.
+		a2a.PushOnDone(func(w *a2a.PushWait) {
+			select {
+			case done <- w:
+			case <-collected: // the loop is over (or gave up): do not hold Close up
+			}
+		}),
 		a2a.PushOnNotification(func(ctx context.Context, n *a2a.PushNotification) error {
 			return nil // each notification taken, as it comes: record progress, say
 		}))
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer recv.Close() // after the loop: Close waits for the PushOnDone calls queued
+	defer recv.Close()     // waits for the PushOnDone calls queued …
+	defer close(collected) // … which this, run first, lets return
 	srv := &http.Server{Handler: recv, ReadTimeout: 30 * time.Second}
 	go srv.Serve(ln)
 	defer srv.Close()

@@ -84,9 +84,11 @@ type PushWait struct {
 // give the lifetime of the wait, not of the send alone. Errors: those of
 // SendMessage (no wait is left registered then, nor reported to
 // [PushOnDone]), an option's error, [ErrReceiverClosed] (Close came
-// first, or during the send), and [ErrWaitStopped] (a [PushOnNotification]
-// func stopped the wait before Send returned; the task may exist at the
-// agent all the same); the wait is nil whenever the error is not.
+// first, or stopped the send before its answer), and [ErrWaitStopped] (a
+// [PushOnNotification] func stopped the wait before the answer); the
+// wait is nil whenever the error is not. Close or Stop after the answer
+// leave Send's result alone: the wait it returns has ended with their
+// error, and its Task is what the agent answered.
 func (r *PushReceiver) Send(ctx context.Context, c *Client, msg Message, opts ...PollOption) (*PushWait, error) {
 	cfg, err := newPollConfig(opts)
 	if err != nil {
@@ -466,11 +468,12 @@ func (w *PushWait) poll() {
 
 // hand returns the wait to Send's or Watch's caller: from now on its end
 // is reported to PushOnDone, and so is an end that came first. A wait
-// that Close or Stop ended before it was returned is not: Send and Watch
-// return their error instead.
+// that Close or Stop ended before the agent named its task is not: Send
+// and Watch return their error instead. (One they ended after is
+// returned, ended: its Task is what the agent answered.)
 func (w *PushWait) hand() (*PushWait, error) {
 	w.mu.Lock()
-	if w.cutShortLocked() {
+	if w.cutShortLocked() && w.task == nil && w.msg == nil {
 		err := w.err
 		w.mu.Unlock()
 		return nil, err

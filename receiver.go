@@ -179,9 +179,11 @@ func PushOnNotification(f func(ctx context.Context, n *PushNotification) error) 
 // before Send or Watch returned them, were returned), from a goroutine of the
 // receiver, so f may block (on a channel whose reader is busy, say)
 // without holding up notifications, sends or polls; [PushReceiver.Close]
-// waits for the calls queued, so f must not call Close itself. It is the
-// way to collect thousands of results as they end without a goroutine
-// per wait.
+// waits for the calls queued, so f must not call Close itself, and must
+// not block on a reader that has gone (see the README's pattern: select
+// on a channel closed when the reader stops). A call may come after the
+// wait's Done is closed and its Wait has returned. It is the way to
+// collect thousands of results as they end without a goroutine per wait.
 func PushOnDone(f func(w *PushWait)) ReceiverOption {
 	return func(c *receiverConfig) error {
 		if f == nil {
@@ -243,7 +245,8 @@ func PushFallbackAfter(d time.Duration) ReceiverOption {
 // URL returns the webhook URL the receiver's waits register.
 func (r *PushReceiver) URL() string { return r.url }
 
-// Pending returns the number of waits that have not ended.
+// Pending returns the number of waits that have not ended, those of
+// Sends and Watches under way included.
 func (r *PushReceiver) Pending() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
