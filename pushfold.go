@@ -1,0 +1,214 @@
+package a2a
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// How a PushWait learns its task (the send's answer, notifications, the
+// final read, the fallback poll) and when that ends it.
+
+// answer takes the send's answer (or Watch's task): the task it names is
+// the wait's. A final answer stands; news that came before an unfinished
+// one is newer, and moves it on (mergeEarly); then the wait settles.
+func (w *PushWait) answer(res SendResult) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ended {
+		return
+	}
+	w.answered = true
+	switch v := res.(type) {
+	case *Message:
+		if w.task == nil { // no notification named a task
+			w.msg = v
+			w.endLocked(nil)
+			return
+		}
+	case *Task:
+		if w.taskID != "" && w.taskID != v.ID {
+			w.endLocked(&ProtocolError{Method: "push notification", Reason: fmt.Sprintf(
+				"the agent answered with task %s, notifications for this wait came for task %s", w.red.quote(v.ID), w.red.quote(w.taskID))})
+			return
+		}
+		w.taskID = v.ID
+		if finished(v) || w.task == nil {
+			w.task, w.byUpdate = v, false
+		} else {
+			w.task = mergeEarly(v, w.task)
+		}
+	}
+	w.settleLocked()
+}
+
+// mergeEarly is answer moved on by early, the task the notifications that
+// came before it built: early's status when it has one, and its artifacts
+// in place of the answer's of the same id (or added).
+func mergeEarly(answer, early *Task) *Task {
+	next := *answer
+	if early.Status.State != "" || early.Status.RawState != "" {
+		next.Status = early.Status
+	}
+	next.raw = nil
+	for _, a := range early.Artifacts {
+		next.Apply(&TaskArtifactUpdateEvent{TaskID: next.ID, Artifact: a})
+	}
+	return &next
+}
+
+// apply moves the wait's task on by a notification's event about taskID;
+// a notification after the wait ended, or while its final read is under
+// way, changes nothing.
+func (w *PushWait) apply(ev Event, taskID string) {
+	if _, ok := ev.(*Message); ok {
+		return // news for PushOnNotification; the task's state is in its status
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ended || w.reading || taskID != w.taskID && w.taskID != "" {
+		return
+	}
+	next, byUpdate := folded(w.task, ev)
+	if finished(w.task) && !finished(next) {
+		return // older news, late: a finished task is not undone
+	}
+	w.taskID = taskID
+	if next.Status != w.taskStatus() {
+		w.byUpdate = byUpdate
+	}
+	w.task = next
+	if w.answered {
+		w.settleLocked()
+	}
+}
+
+// taskStatus is the wait's task's status, zero without a task.
+func (w *PushWait) taskStatus() TaskStatus {
+	if w.task == nil {
+		return TaskStatus{}
+	}
+	return w.task.Status
+}
+
+// folded returns t moved on by ev, a new task (t is never modified), and
+// whether ev was an update rather than a whole task.
+func folded(t *Task, ev Event) (*Task, bool) {
+	if whole, ok := ev.(*Task); ok && (t == nil || !t.Status.State.Terminal()) {
+		return whole, false // a snapshot: taken as it is, not copied
+	}
+	next := &Task{}
+	if t != nil {
+		c := *t
+		next = &c // Apply replaces the slices it changes
+	}
+	next.Apply(ev)
+	return next, true
+}
+
+// settleLocked ends the wait when its task is finished (after the final
+// read when a status update brought that, byUpdate), and otherwise starts the
+// fallback timer again, unless the fallback poll is running: that runs on
+// to its end, news or not (a notification that finishes the task still
+// ends the wait, and the poll with it). w.mu is held.
+func (w *PushWait) settleLocked() {
+	if w.ended || w.reading {
+		return
+	}
+	if finished(w.task) {
+		if !w.byUpdate {
+			w.endLocked(nil)
+			return
+		}
+		w.standDownLocked()
+		w.reading = true
+		if !w.r.goWork(w.readFinal) {
+			w.endLocked(ErrReceiverClosed)
+		}
+		return
+	}
+	if w.stopPoll != nil {
+		return
+	}
+	d := jittered(w.r.fallback, 0.2)
+	w.due = time.Now().Add(d)
+	if w.timer == nil {
+		w.timer = time.AfterFunc(d, func() { w.r.goWork(w.poll) })
+	} else {
+		w.timer.Reset(d)
+	}
+}
+
+// finished reports whether t is terminal or interrupted: where a wait
+// ends.
+func finished(t *Task) bool {
+	return t != nil && (t.Status.State.Terminal() || t.Status.State.Interrupted())
+}
+
+// standDownLocked stops the fallback poll running, if one is. w.mu is
+// held.
+func (w *PushWait) standDownLocked() {
+	if w.stopPoll != nil {
+		w.stopPoll()
+		w.stopPoll = nil
+	}
+}
+
+// readFinal reads the task whose final state an update brought, and ends
+// the wait with it; when the read fails, with the task the notifications
+// built and the read's error; when the agent's task is not final yet (its
+// store lags behind its notification), with the built task and no error.
+// While it reads, news changes nothing (apply, poll).
+func (w *PushWait) readFinal() {
+	got, err := w.c.GetTask(w.ctx, w.TaskID(), w.call...)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.ended || w.ctx.Err() != nil:
+		// Ended, or ending: the caller's ctx ends the wait with its cause.
+	case err != nil:
+		w.endLocked(err)
+	default:
+		if finished(got) {
+			w.task = got
+		}
+		w.endLocked(nil)
+	}
+}
+
+// poll is the fallback: no news came for the fallback time, so the task
+// is polled until it ends or the poll gives up, which ends the wait. One
+// poll runs at a time, to its end; each task it reads is the wait's last
+// task known; the wait ending (a notification that finishes the task
+// among the ways) stops it.
+func (w *PushWait) poll() {
+	w.mu.Lock()
+	if w.ended || w.reading || w.stopPoll != nil || time.Now().Before(w.due) {
+		w.mu.Unlock() // ended, polling, or news came as the timer fired: it runs again
+		return
+	}
+	ctx, stop := context.WithCancel(w.ctx)
+	w.stopPoll = stop
+	last := w.task
+	w.mu.Unlock()
+	defer stop()
+
+	seen := pollSeen(func(t *Task) {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if !w.ended && !w.reading {
+			w.task, w.byUpdate = t, false
+		}
+	})
+	got, err := w.c.AwaitTask(ctx, last, append(w.opts[:len(w.opts):len(w.opts)], seen)...)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if ctx.Err() != nil || w.ended || w.reading {
+		return // the wait ended, or a notification finished it
+	}
+	w.stopPoll = nil
+	if err == nil {
+		w.task = got // final: what news came after it cannot undo
+	}
+	w.endLocked(err) // on giving up, with the last task known: seen kept what the poll read
+}
