@@ -15,7 +15,6 @@ import (
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
-	"github.com/caoliao-a2a/a2a-go/a2atest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -61,24 +60,16 @@ import (
 //     sending push notification … HTTP 401: Unauthorized"), does not
 //     retry, and goes on with the task.
 
-// jsPushTokenHeader is the header a2a-js puts the token in, as Go's
-// http.Header spells it.
-const jsPushTokenHeader = "X-A2a-Notification-Token"
-
-// The notifications of the push scripts as a2a-js sends them (the whole
-// task after each event), described (describePush).
-var (
-	jsEntity = []string{"task submitted artifacts=0 ", "task working artifacts=0 ", "task working artifacts=1 ", "task completed artifacts=1 "}
-	jsFail   = []string{"task submitted artifacts=0 ", "task working artifacts=0 ", "task failed artifacts=0 " + a2atest.FailureReason}
-	jsWatch  = []string{"task working artifacts=0 ", "task working artifacts=1 ", "task completed artifacts=1 "}
-)
-
-// The JSON-RPC methods of a2a-js's v0.3 binding.
-const (
-	jsSend = "message/send"
-	jsGet  = "tasks/get"
-	jsSet  = "tasks/pushNotificationConfig/set"
-)
+// jsPushKind is a2a-js as runPushScenarios expects it: the whole task
+// after each event, the token in X-A2A-Notification-Token only, the POSTs
+// not waited for.
+var jsPushKind = pushKind{
+	start: func(t *testing.T) *pushPeer { return startJSPushPeer(t).pushPeer },
+	send:  "message/send", get: "tasks/get", set: "tasks/pushNotificationConfig/set",
+	tokenHeader: "X-A2a-Notification-Token", noBearer: true, fireAndForget: true,
+	entity: wholeEntity, fail: wholeFail, watch: wholeWatch,
+	entityShapes: kindTask(len(wholeEntity)), failShapes: kindTask(len(wholeFail)), watchShapes: kindTask(len(wholeWatch)),
+}
 
 // jsPushPeer is the JavaScript peer with the SDK's push sender on, behind
 // a proxy that records the methods reaching it (pushPeer.calls).
@@ -115,6 +106,7 @@ func startJSPushPeer(t *testing.T) *jsPushPeer {
 	}
 	servePushPeer(t, p, proxy)
 	jp := &jsPushPeer{pushPeer: p, base: base, hc: &http.Client{Transport: tr, Timeout: 5 * time.Second}}
+	p.release = jp.release
 	// Let every task go on before the proxy closes, as servePushPeer's
 	// openAll does for the Go peers (a failed test may leave one waiting).
 	t.Cleanup(func() {
@@ -144,21 +136,6 @@ func (jp *jsPushPeer) release(t *testing.T, ctx context.Context, id string) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusNoContent {
 		t.Fatalf("POST %s: %s, want 204", path, res.Status)
-	}
-}
-
-// checkJSDeliveries compares the POSTs a2a-js made with the token, made up
-// or not, to n whole tasks with the token in X-A2A-Notification-Token and
-// no Authorization, answered status.
-func checkJSDeliveries(t *testing.T, got []delivery, madeUp bool, n int, status int) {
-	t.Helper()
-	var want []delivery
-	for range n {
-		want = append(want, delivery{Method: http.MethodPost, ContentType: "application/json",
-			TokenHeader: jsPushTokenHeader, MadeUp: madeUp, Bearer: false, Shape: "kind=task", Status: status})
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("POSTs to the webhook (-want +got):\n%s", diff)
 	}
 }
 
@@ -248,7 +225,8 @@ func (h *rawHook) waitFor(t *testing.T, ctx context.Context, n int) []jsPost {
 }
 
 // TestPushReceiverJSPeer proves the receiver against the push sender of
-// @a2a-js/sdk 0.3.14.
+// @a2a-js/sdk 0.3.14: what it POSTs, then the scenarios the Go peers run
+// (runPushScenarios).
 func TestPushReceiverJSPeer(t *testing.T) {
 	t.Run("what a2a-js POSTs: the whole task, the token in X-A2A-Notification-Token, never Authorization", func(t *testing.T) {
 		p := startJSPushPeer(t)
@@ -282,7 +260,7 @@ func TestPushReceiverJSPeer(t *testing.T) {
 		// push-watch after its gate: working, the artifact, completed;
 		// each to both configs.
 		byPath := map[string][]jsPost{}
-		for _, post := range hook.waitFor(t, ctx, 2*len(jsWatch)) {
+		for _, post := range hook.waitFor(t, ctx, 2*len(wholeWatch)) {
 			byPath[post.Path] = append(byPath[post.Path], post)
 		}
 		want := func(path, token string) []jsPost {
@@ -310,242 +288,5 @@ func TestPushReceiverJSPeer(t *testing.T) {
 		}
 	})
 
-	t.Run("Send: the peer's notifications end the wait with no poll", func(t *testing.T) {
-		p := startJSPushPeer(t)
-		rig := newPushRig(t, p.pushPeer)
-		ctx := testCtx(t)
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushEntity))
-		if err != nil {
-			t.Fatal(err)
-		}
-		id := w.TaskID()
-		if id == "" {
-			t.Fatal("the wait knows no task after the send answered")
-		}
-		if s := w.Task().Status.State; s.Terminal() {
-			t.Fatalf("non-blocking send left the wait in %q", s)
-		}
-		select {
-		case <-w.Done():
-			t.Fatal("the wait ended before the task could")
-		default:
-		}
-		p.release(t, ctx, id)
-		task := finalTask(t, ctx, w)
-		if task.ID != id {
-			t.Errorf("task %q, want %q", task.ID, id)
-		}
-		wantEntity(t, task)
-		checkJSDeliveries(t, rig.hooks.waitFor(t, ctx, false, len(jsEntity)), false, len(jsEntity), http.StatusNoContent)
-		if diff := cmp.Diff(jsEntity, rig.notified(t, id)); diff != "" {
-			t.Errorf("PushOnNotification (-want +got):\n%s", diff)
-		}
-		// The final state came as a whole task: no tasks/get.
-		if diff := cmp.Diff([]string{jsSend}, p.calls()); diff != "" {
-			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
-		}
-		if pending, ended := rig.recv.Pending(), rig.doneCalls(); pending != 0 || ended != 1 {
-			t.Errorf("%d waits pending, PushOnDone called %d times; want 0 and 1", pending, ended)
-		}
-	})
-
-	t.Run("Watch: a webhook set for a running task gets the rest", func(t *testing.T) {
-		p := startJSPushPeer(t)
-		rig := newPushRig(t, p.pushPeer)
-		ctx := testCtx(t)
-		task, err := rig.c.SendText(ctx, pushWatch, a2a.Blocking(false))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if task.Status.State != a2a.TaskStateSubmitted {
-			t.Fatalf("non-blocking send returned %q, want submitted (the task waits at its gate)", task.Status.State)
-		}
-		w, err := rig.recv.Watch(ctx, rig.c, task)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Watch set the config, then read the task once; that is the only
-		// tasks/get.
-		if diff := cmp.Diff([]string{jsSend, jsSet, jsGet}, p.calls()); diff != "" {
-			t.Errorf("requests reaching the peer by Watch (-want +got):\n%s", diff)
-		}
-		p.release(t, ctx, task.ID)
-		done := finalTask(t, ctx, w)
-		if done.ID != task.ID {
-			t.Errorf("task %q, want %q", done.ID, task.ID)
-		}
-		wantEntity(t, done)
-		checkJSDeliveries(t, rig.hooks.waitFor(t, ctx, false, len(jsWatch)), false, len(jsWatch), http.StatusNoContent)
-		if diff := cmp.Diff(jsWatch, rig.notified(t, task.ID)); diff != "" {
-			t.Errorf("PushOnNotification (-want +got):\n%s", diff)
-		}
-		if diff := cmp.Diff([]string{jsSend, jsSet, jsGet}, p.calls()); diff != "" {
-			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
-		}
-		if pending, ended := rig.recv.Pending(), rig.doneCalls(); pending != 0 || ended != 1 {
-			t.Errorf("%d waits pending, PushOnDone called %d times; want 0 and 1", pending, ended)
-		}
-	})
-
-	t.Run("blocking Send: the answer ends the wait, the POSTs come when they come", func(t *testing.T) {
-		p := startJSPushPeer(t)
-		rig := newPushRig(t, p.pushPeer)
-		ctx := testCtx(t)
-		p.release(t, ctx, "") // the task runs through at once
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushEntity), a2a.PollCallOptions(a2a.Blocking(true)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case <-w.Done():
-		default:
-			t.Fatal("the wait is open after a blocking send answered with the completed task")
-		}
-		wantEntity(t, finalTask(t, ctx, w))
-		// a2a-js does not wait for its POSTs before it answers: those that
-		// come after the wait ended are answered 204 (its token is retired)
-		// and reach no hook. So every POST is answered 204, and the hook saw
-		// the first of them, in order, however many came first.
-		checkJSDeliveries(t, rig.hooks.waitFor(t, ctx, false, len(jsEntity)), false, len(jsEntity), http.StatusNoContent)
-		got := rig.notified(t, w.TaskID())
-		if len(got) > len(jsEntity) || !slices.Equal(got, jsEntity[:len(got)]) {
-			t.Errorf("PushOnNotification saw %q, want the first of %q", got, jsEntity)
-		}
-		if diff := cmp.Diff([]string{jsSend}, p.calls()); diff != "" {
-			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
-		}
-		if pending, ended := rig.recv.Pending(), rig.doneCalls(); pending != 0 || ended != 1 {
-			t.Errorf("%d waits pending, PushOnDone called %d times; want 0 and 1", pending, ended)
-		}
-	})
-
-	t.Run("Watch of a task that ended before the webhook was set: its read ends the wait", func(t *testing.T) {
-		p := startJSPushPeer(t)
-		rig := newPushRig(t, p.pushPeer)
-		ctx := testCtx(t)
-		stale, err := rig.c.SendText(ctx, pushEntity, a2a.Blocking(false))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.release(t, ctx, stale.ID)
-		if _, err := rig.c.WaitTask(ctx, stale.ID, a2a.PollInterval(10*time.Millisecond)); err != nil {
-			t.Fatal(err)
-		}
-		before := len(p.calls())
-		// The snapshot says submitted or working; the task has completed
-		// since. a2a-js accepts a config for a finished task, and never
-		// POSTs to it.
-		w, err := rig.recv.Watch(ctx, rig.c, stale)
-		if err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case <-w.Done():
-		default:
-			t.Fatal("the wait is open after Watch read the completed task")
-		}
-		wantEntity(t, finalTask(t, ctx, w))
-		if diff := cmp.Diff([]string{jsSet, jsGet}, p.calls()[before:]); diff != "" {
-			t.Errorf("requests reaching the peer by Watch (-want +got):\n%s", diff)
-		}
-		if got := rig.notified(t, stale.ID); len(got) != 0 {
-			t.Errorf("notifications %q for a task that had ended", got)
-		}
-	})
-
-	t.Run("a Message reply ends the wait with the message, nothing is pushed", func(t *testing.T) {
-		p := startJSPushPeer(t)
-		rig := newPushRig(t, p.pushPeer)
-		ctx := testCtx(t)
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushMessage))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := w.Wait(ctx)
-		if err != nil {
-			t.Fatalf("Wait: %v", err)
-		}
-		m, ok := res.(*a2a.Message)
-		if !ok || m.Role != a2a.RoleAgent || m.Text() != greeting {
-			t.Fatalf("Wait returned %#v, want the agent's message %q", res, greeting)
-		}
-		if w.Task() != nil || w.TaskID() != "" {
-			t.Errorf("a Message reply left task %q (%v) on the wait", w.TaskID(), w.Task())
-		}
-		// a2a-js decides before it answers that a Message names no task
-		// to push for, and pushes nothing.
-		if got := rig.hooks.answered(false); got != 0 {
-			t.Errorf("%d notifications for a Message reply, want none", got)
-		}
-		if got := rig.notified(t, ""); len(got) != 0 {
-			t.Errorf("PushOnNotification saw %q for a Message reply", got)
-		}
-		if diff := cmp.Diff([]string{jsSend}, p.calls()); diff != "" {
-			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
-		}
-	})
-
-	t.Run("a failed task ends the wait as a value", func(t *testing.T) {
-		p := startJSPushPeer(t)
-		rig := newPushRig(t, p.pushPeer)
-		ctx := testCtx(t)
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushFail))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.release(t, ctx, w.TaskID())
-		task := finalTask(t, ctx, w)
-		type outcome struct {
-			State  a2a.TaskState
-			Reason string
-		}
-		if diff := cmp.Diff(outcome{a2a.TaskStateFailed, a2atest.FailureReason}, outcome{task.Status.State, task.StatusText()}); diff != "" {
-			t.Errorf("(-want +got):\n%s", diff)
-		}
-		checkJSDeliveries(t, rig.hooks.waitFor(t, ctx, false, len(jsFail)), false, len(jsFail), http.StatusNoContent)
-		if diff := cmp.Diff(jsFail, rig.notified(t, task.ID)); diff != "" {
-			t.Errorf("PushOnNotification (-want +got):\n%s", diff)
-		}
-		if diff := cmp.Diff([]string{jsSend}, p.calls()); diff != "" {
-			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
-		}
-	})
-
-	t.Run("a second config with a made-up token is refused 401 and never counts", func(t *testing.T) {
-		p := startJSPushPeer(t)
-		rig := newPushRig(t, p.pushPeer)
-		ctx := testCtx(t)
-		// push-watch holds the task at its gate before it works, so both
-		// configs are in place for every event after the first.
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushWatch))
-		if err != nil {
-			t.Fatal(err)
-		}
-		id := w.TaskID()
-		forged := a2a.TaskPushNotificationConfig{TaskID: id, PushNotificationConfig: a2a.PushNotificationConfig{
-			ID: "forged", URL: rig.recv.URL(), Token: madeUpToken}}
-		if _, err := rig.c.SetTaskPushNotificationConfig(ctx, forged); err != nil {
-			t.Fatal(err)
-		}
-		p.release(t, ctx, id)
-		wantEntity(t, finalTask(t, ctx, w))
-
-		checkJSDeliveries(t, rig.hooks.waitFor(t, ctx, true, len(jsWatch)), true, len(jsWatch), http.StatusUnauthorized)
-		// With the wait's token, every event: the peer went on past each
-		// refusal.
-		checkJSDeliveries(t, rig.hooks.waitFor(t, ctx, false, len(jsEntity)), false, len(jsEntity), http.StatusNoContent)
-		if diff := cmp.Diff(jsEntity, rig.notified(t, id)); diff != "" {
-			t.Errorf("PushOnNotification, which must not see the refused POSTs (-want +got):\n%s", diff)
-		}
-		if diff := cmp.Diff([]string{jsSend, jsSet}, p.calls()); diff != "" {
-			t.Errorf("requests reaching the peer (-want +got):\n%s", diff)
-		}
-		logged := rig.log.String()
-		if n := strings.Count(logged, "unknown notification token"); n != len(jsWatch) {
-			t.Errorf("the receiver logged %d refusals for an unknown token, want %d:\n%s", n, len(jsWatch), logged)
-		}
-		if strings.Contains(logged, madeUpToken) {
-			t.Errorf("the receiver's log holds the token:\n%s", logged)
-		}
-	})
+	runPushScenarios(t, jsPushKind)
 }

@@ -172,6 +172,9 @@ type pushPeer struct {
 	endpoint string
 	gates    *gates
 	log      *peerLog // the peer's log, errors only
+	// release lets task id go on past its gate (id "": every task, present
+	// and future).
+	release func(t *testing.T, ctx context.Context, id string)
 
 	mu      sync.Mutex
 	methods []string // the JSON-RPC methods that reached the peer, in order
@@ -220,7 +223,15 @@ func servePushPeer(t *testing.T, p *pushPeer, handler http.Handler) {
 }
 
 func newPushPeer() *pushPeer {
-	return &pushPeer{gates: &gates{byID: map[a2a10.TaskID]chan struct{}{}}, log: &peerLog{more: make(chan struct{}, 1)}}
+	p := &pushPeer{gates: &gates{byID: map[a2a10.TaskID]chan struct{}{}}, log: &peerLog{more: make(chan struct{}, 1)}}
+	p.release = func(_ *testing.T, _ context.Context, id string) {
+		if id == "" {
+			p.gates.openAll()
+		} else {
+			p.gates.open(id)
+		}
+	}
+	return p
 }
 
 // peerLog is a peer's log, which a test can wait on.
