@@ -27,12 +27,11 @@ func (w *PushWait) answer(res SendResult) {
 			return
 		}
 	case *Task:
-		if w.taskID != "" && w.taskID != v.ID {
+		if id := w.idLocked(); id != "" && id != v.ID {
 			w.endLocked(&ProtocolError{Method: "push notification", Reason: fmt.Sprintf(
-				"the agent answered with task %s, notifications for this wait came for task %s", w.red.quote(v.ID), w.red.quote(w.taskID))})
+				"the agent answered with task %s, notifications for this wait came for task %s", w.red.quote(v.ID), w.red.quote(id))})
 			return
 		}
-		w.taskID = v.ID
 		if finished(v) || w.task == nil {
 			w.task, w.byUpdate = v, false
 		} else {
@@ -66,14 +65,13 @@ func (w *PushWait) apply(ev Event, taskID string) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.ended || w.reading || taskID != w.taskID && w.taskID != "" {
+	if id := w.idLocked(); w.ended || w.reading || id != "" && taskID != id {
 		return
 	}
 	next, byUpdate := folded(w.task, ev)
 	if finished(w.task) && !finished(next) {
 		return // older news, late: a finished task is not undone
 	}
-	w.taskID = taskID
 	if next.Status != w.taskStatus() {
 		w.byUpdate = byUpdate
 	}

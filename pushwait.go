@@ -56,7 +56,6 @@ type PushWait struct {
 	mu sync.Mutex
 	// unhook stops the ending of the wait by the caller's ctx.
 	unhook   func() bool
-	taskID   string   // the task, once known
 	task     *Task    // the last task known; replaced, never modified
 	msg      *Message // the agent's answer, when it was a message
 	answered bool     // the send's answer (or Watch's task) came
@@ -180,7 +179,7 @@ func (w *PushWait) config() PushNotificationConfig {
 func (w *PushWait) TaskID() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.taskID
+	return w.idLocked()
 }
 
 // Task returns the last task known: the send's answer, or the task as the
@@ -238,6 +237,15 @@ func (w *PushWait) isEnded() bool {
 	return w.ended
 }
 
+// idLocked is the id of the wait's task, "" until one is known. w.mu is
+// held.
+func (w *PushWait) idLocked() string {
+	if w.task == nil {
+		return ""
+	}
+	return w.task.ID
+}
+
 // belonging is whether a notification is for a wait.
 type belonging int
 
@@ -256,7 +264,7 @@ func (w *PushWait) belongs(taskID string) belonging {
 	switch {
 	case w.ended:
 		return waitEnded
-	case taskID == "" || w.taskID == "" || taskID == w.taskID:
+	case taskID == "" || w.idLocked() == "" || taskID == w.idLocked():
 		return itBelongs
 	}
 	return otherTask
