@@ -43,26 +43,19 @@ func (a *Artifact) Data() (DataPart, bool) {
 // has no [DataPart].
 var ErrNoData = errors.New("a2a: artifact has no data part")
 
-// DecodeData unmarshals the artifact's first [DataPart] into v. It returns
-// [ErrNoData] when there is none, or the [encoding/json] error when the data
-// does not fit v.
+// DecodeData unmarshals the artifact's first [DataPart] into v, as
+// [encoding/json.Unmarshal] does, in one step from what [Task.Artifact]
+// returns:
+//
+//	var records Records
+//	err := task.Artifact("records").DecodeData(&records)
+//
+// It returns [ErrNoData] when the artifact is nil or has no DataPart, or
+// the [encoding/json] error when the data does not fit v.
 func (a *Artifact) DecodeData(v any) error {
 	d, ok := a.Data()
 	if !ok {
 		return ErrNoData
 	}
 	return d.Decode(v)
-}
-
-// DecodeArtifact decodes the first [DataPart] of an artifact into a new
-// value of type T, in one step from what [Task.Artifact] returns:
-//
-//	records, err := a2a.DecodeArtifact[Records](task.Artifact("records"))
-//
-// It returns [ErrNoData] when a is nil or has no DataPart, or the
-// [encoding/json] error when the data does not fit T.
-func DecodeArtifact[T any](a *Artifact) (T, error) {
-	var v T
-	err := a.DecodeData(&v)
-	return v, err
 }

@@ -17,10 +17,6 @@ const (
 	ProtocolV10 = "1.0"
 )
 
-// ProtocolVersion is the version a client made by [NewClient] speaks
-// unless [WithProtocolVersion] says otherwise: [ProtocolV03].
-const ProtocolVersion = ProtocolV03
-
 // bindingFor returns the binding of a version dialectOf returned, with
 // the tenant a v1.0 request carries.
 func bindingFor(version, tenant string) binding {

@@ -224,7 +224,7 @@ func collectEvents(seq iter.Seq2[a2a.Event, error]) (any, error) {
 
 // stream is SendStreamingMessage as a row's call.
 func stream(ctx context.Context, c *a2a.Client) (any, error) {
-	return collectEvents(c.StreamMessage(ctx, a2a.NewTextMessage("查询设备")))
+	return collectEvents(c.SendStreamingMessage(ctx, a2a.NewTextMessage("查询设备")))
 }
 
 // streamed wants these events, then end's checks on how the stream
@@ -340,11 +340,15 @@ func v10StreamRows() []hostileRow {
 			streamed([]a2a.Event{wantWorking}, protoErr(`result names no task, where task "t1" was asked about`, nil))),
 		row("v1.0 stream event null", []string{working, `null`}, streamed([]a2a.Event{wantWorking}, protoErr("result is null where stream event is due", nil))),
 		{name: "v1.0 SubscribeToTask stream", v10: true, header: sseHeader, body: sse(working, statusEvent("TASK_STATE_COMPLETED")),
-			do: func(ctx context.Context, c *a2a.Client) (any, error) { return collectEvents(c.Resubscribe(ctx, "t1")) },
+			do: func(ctx context.Context, c *a2a.Client) (any, error) {
+				return collectEvents(c.SubscribeToTask(ctx, "t1"))
+			},
 			want: all(streamed([]a2a.Event{wantWorking, wantStatus(a2a.TaskStateCompleted, "TASK_STATE_COMPLETED", true)}, nil),
 				sent("SubscribeToTask", `{"id":"t1"}`))},
 		{name: "v1.0 SubscribeToTask stream of another task", v10: true, header: sseHeader, body: sse(`{"task":{"id":"t2","status":{"state":"TASK_STATE_WORKING"}}}`),
-			do:   func(ctx context.Context, c *a2a.Client) (any, error) { return collectEvents(c.Resubscribe(ctx, "t1")) },
+			do: func(ctx context.Context, c *a2a.Client) (any, error) {
+				return collectEvents(c.SubscribeToTask(ctx, "t1"))
+			},
 			want: streamed(nil, protoErr(`result is about task "t2", not "t1"`, nil))},
 	}
 }
@@ -624,10 +628,10 @@ func v10RequestRows() []hostileRow {
 			want: sent("SendMessage", sendMessage+`,"configuration":{"returnImmediately":true}}`)},
 		{name: "v1.0 SendMessage request with Blocking(true) and HistoryLength(0)", v10: true, do: sendMsg(a2a.NewTextMessage("查询设备"), a2a.Blocking(true), a2a.HistoryLength(0), a2a.AcceptedOutputModes("text/plain")),
 			body: rpc(send), want: sent("SendMessage", sendMessage+`,"configuration":{"acceptedOutputModes":["text/plain"],"historyLength":0}}`)},
-		{name: "v1.0 SendMessage request with PushConfig", v10: true, do: sendMsg(a2a.NewTextMessage("查询设备"), a2a.PushConfig(pushCfg.PushNotificationConfig)), body: rpc(send),
+		{name: "v1.0 SendMessage request with Webhook", v10: true, do: sendMsg(a2a.NewTextMessage("查询设备"), a2a.Webhook(pushCfg.PushNotificationConfig)), body: rpc(send),
 			want: sent("SendMessage", sendMessage+`,"configuration":{"taskPushNotificationConfig":{"id":"c1","url":"https://hooks.example/c1","token":"tok-c1","authentication":{"scheme":"Bearer","credentials":"cred-c1"}}}}`)},
-		{name: "v1.0 SendMessage request with PushConfig of two schemes", v10: true, reqs: -1, body: rpc(send),
-			do: sendMsg(a2a.NewTextMessage("查询设备"), a2a.PushConfig(a2a.PushNotificationConfig{URL: "https://hooks.example/c1",
+		{name: "v1.0 SendMessage request with Webhook of two schemes", v10: true, reqs: -1, body: rpc(send),
+			do: sendMsg(a2a.NewTextMessage("查询设备"), a2a.Webhook(a2a.PushNotificationConfig{URL: "https://hooks.example/c1",
 				Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer", "Basic"}}})),
 			want: refused[error]("exactly one authentication scheme per push config")},
 		{name: "v1.0 SendMessage request with every part and member", v10: true, do: sendMsg(every, a2a.Tenant("acme")), body: rpc(send),
@@ -646,7 +650,7 @@ func v10RequestRows() []hostileRow {
 			want: sent("SendStreamingMessage", `{"tenant":"acme",`+sendMessage[1:]+`}`)},
 		{name: "v1.0 GetExtendedAgentCard request", v10: true, body: rpc(card),
 			do: func(ctx context.Context, c *a2a.Client) (any, error) {
-				card, err := c.GetAuthenticatedExtendedCard(ctx)
+				card, err := c.GetExtendedAgentCard(ctx)
 				if card == nil {
 					return nil, err
 				}
@@ -655,13 +659,13 @@ func v10RequestRows() []hostileRow {
 			want: all(is("agent"), sent("GetExtendedAgentCard", `{}`))},
 		{name: "v1.0 GetExtendedAgentCard request with a tenant", v10: true, opts: withTenant, body: rpc(card),
 			do: func(ctx context.Context, c *a2a.Client) (any, error) {
-				_, err := c.GetAuthenticatedExtendedCard(ctx)
+				_, err := c.GetExtendedAgentCard(ctx)
 				return nil, err
 			},
 			want: sent("GetExtendedAgentCard", `{"tenant":"acme"}`)},
 		{name: "v1.0 CreateTaskPushNotificationConfig request", v10: true, opts: withTenant, body: rpc(pushFlat("c1")),
 			do: func(ctx context.Context, c *a2a.Client) (any, error) {
-				cfg, err := c.SetTaskPushNotificationConfig(ctx, pushCfg)
+				cfg, err := c.CreateTaskPushNotificationConfig(ctx, pushCfg)
 				if cfg == nil {
 					return nil, err
 				}
@@ -737,11 +741,11 @@ func TestV10TenantNeedsV10Client(t *testing.T) {
 // the webhook or the card.
 func TestV10PushAndCardNames(t *testing.T) {
 	ctx := context.Background()
-	card := func(c *a2a.Client) error { _, err := c.GetAuthenticatedExtendedCard(ctx); return err }
+	card := func(c *a2a.Client) error { _, err := c.GetExtendedAgentCard(ctx); return err }
 	get := func(c *a2a.Client) error { _, err := c.GetTaskPushNotificationConfig(ctx, "t1", "c1"); return err }
 	list := func(c *a2a.Client) error { _, err := c.ListTaskPushNotificationConfigs(ctx, "t1"); return err }
 	set := func(c *a2a.Client) error {
-		_, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: "t1", PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://good.example/hook"}})
+		_, err := c.CreateTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: "t1", PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://good.example/hook"}})
 		return err
 	}
 	for _, tt := range []struct {
@@ -772,7 +776,7 @@ func TestV10PushAndCardNames(t *testing.T) {
 	// Keys of the agent's choosing may differ in case freely.
 	c, _ := newMock(t, []mockReply{rpcReply([]byte(`{"jsonrpc":"2.0","id":1,"result":{"name":"a","securitySchemes":{"Bearer":{"type":"http"},"bearer":{"type":"http"}}}}`))},
 		a2a.WithProtocolVersion(a2a.ProtocolV10))
-	if got, err := c.GetAuthenticatedExtendedCard(ctx); err != nil || len(got.SecuritySchemes) != 2 {
+	if got, err := c.GetExtendedAgentCard(ctx); err != nil || len(got.SecuritySchemes) != 2 {
 		t.Errorf("card with two scheme names in different cases: %v, %v", got, err)
 	}
 }
@@ -784,7 +788,7 @@ func pushSchemesRow(name string, cfg a2a.TaskPushNotificationConfig, schemes ...
 	return hostileRow{name: name, v10: true, reqs: -1, body: rpc(pushFlat("c1")),
 		do: func(ctx context.Context, c *a2a.Client) (any, error) {
 			cfg.PushNotificationConfig.Authentication = &a2a.PushNotificationAuthenticationInfo{Schemes: schemes, Credentials: "secret"}
-			_, err := c.SetTaskPushNotificationConfig(ctx, cfg)
+			_, err := c.CreateTaskPushNotificationConfig(ctx, cfg)
 			return nil, err
 		},
 		want: refused[error]("exactly one authentication scheme per push config")}

@@ -204,11 +204,11 @@ func runMemoryRows(t *testing.T, rows []memRow, opts ...a2a.Option) {
 					_, err := c.ListTasksPage(ctx, a2a.ListTasksRequest{})
 					return err
 				case "extCard":
-					_, err := c.GetAuthenticatedExtendedCard(ctx)
+					_, err := c.GetExtendedAgentCard(ctx)
 					return err
 				default:
 					var last error
-					for _, err := range c.StreamMessage(ctx, a2a.NewTextMessage("x")) {
+					for _, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("x")) {
 						last = err
 					}
 					return last
@@ -332,7 +332,7 @@ func TestMemoryBoundReceiver(t *testing.T) {
 				token = tok
 				return true
 			})
-			if _, err := recv.Send(context.Background(), tc, a2a.NewTextMessage("go")); err != nil {
+			if _, err := recv.SendMessage(context.Background(), tc, a2a.NewTextMessage("go")); err != nil {
 				t.Fatal(err)
 			}
 			post := func(body string) int {

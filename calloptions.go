@@ -6,12 +6,35 @@ import (
 	"net/url"
 )
 
-// The options of one call (CallOption), beside the client's (options.go).
+// The options of one call (CallOption), beside the client's (options.go)
+// and a wait's (WaitOption, poll.go).
 
 // CallOption adjusts one call. Each option's doc says which methods use it;
 // the others ignore it. An option given bad input makes the call return an
 // error before anything is sent.
-type CallOption func(*callConfig) error
+//
+// Every CallOption is also a [WaitOption]: given to a wait
+// ([Client.WaitTask], [Client.SendMessageAndWait], [PushReceiver.SendMessage],
+// [PushReceiver.WatchTask]) it applies to each request the wait makes, beside
+// the Poll options that shape the wait itself:
+//
+//	c.SendMessageAndWait(ctx, msg, a2a.HistoryLength(5), a2a.PollMaxAttempts(20))
+type CallOption interface {
+	WaitOption
+	applyCall(*callConfig) error
+}
+
+// callOption is the one implementation of CallOption: a func that sets
+// the call's configuration; given to a wait, it is kept for the wait's
+// calls.
+type callOption func(*callConfig) error
+
+func (o callOption) applyCall(c *callConfig) error { return o(c) }
+
+func (o callOption) applyWait(w *pollConfig) error {
+	w.call = append(w.call, o)
+	return nil
+}
 
 type callConfig struct {
 	historyLength *int
@@ -29,31 +52,32 @@ type callConfig struct {
 // on v1.0, 0 asks for no history; on v0.3 its meaning differs between
 // servers. Spec: A2A v0.3 §7.1.1, §7.3.1; A2A v1.0 §3.2.4.
 func HistoryLength(n int) CallOption {
-	return func(c *callConfig) error {
+	return callOption(func(c *callConfig) error {
 		if n < 0 {
 			return fmt.Errorf("a2a: history length %d is negative", n)
 		}
 		c.historyLength = &n
 		return nil
-	}
+	})
 }
 
 // Blocking sets message/send configuration.blocking (default true: the agent
 // answers when the task is done or interrupted); on A2A v1.0 Blocking(false)
 // sends configuration.returnImmediately true. With false the agent may
-// answer at once with a submitted or working task; use [Client.WaitTask].
+// answer at once with a submitted or working task; use [Client.WaitTask], or
+// send with [Client.SendMessageAndWait].
 func Blocking(b bool) CallOption {
-	return func(c *callConfig) error { c.blocking = b; return nil }
+	return callOption(func(c *callConfig) error { c.blocking = b; return nil })
 }
 
 // AcceptedOutputModes sets message/send configuration.acceptedOutputModes,
 // the MIME types the caller can read (e.g. "text/plain", "application/json").
 // With no modes the field is not sent.
 func AcceptedOutputModes(modes ...string) CallOption {
-	return func(c *callConfig) error {
+	return callOption(func(c *callConfig) error {
 		c.outputModes = append([]string(nil), modes...)
 		return nil
-	}
+	})
 }
 
 // RetrySend lets message/send be retried like tasks/get (on 502, 504 and
@@ -63,31 +87,31 @@ func AcceptedOutputModes(modes ...string) CallOption {
 // retried only where the agent cannot have acted (connection not made, 429,
 // 503). Every retry carries the same messageId.
 func RetrySend() CallOption {
-	return func(c *callConfig) error { c.retrySend = true; return nil }
+	return callOption(func(c *callConfig) error { c.retrySend = true; return nil })
 }
 
 // Tenant sends tenant as the request's "tenant" for this call instead of
 // the client's ([WithTenant]); an empty tenant sends none. A2A v1.0 only:
 // on a v0.3 client a non-empty tenant makes the call fail before sending.
-// Every method that sends a request uses it; CancelTask, Resubscribe,
-// GetAuthenticatedExtendedCard and the push-config methods use no other
-// call option.
+// Every method that sends a request uses it; CancelTask, SubscribeToTask,
+// GetExtendedAgentCard and the push-config methods use no other call
+// option.
 func Tenant(tenant string) CallOption {
-	return func(c *callConfig) error {
+	return callOption(func(c *callConfig) error {
 		if tenant != "" && controlByte(tenant) {
 			return errors.New("a2a: tenant holds a control character")
 		}
 		c.tenant = &tenant
 		return nil
-	}
+	})
 }
 
-// PushConfig registers a webhook with the message, so the agent
+// Webhook registers a webhook with the message, so the agent
 // POSTs the task's updates to it from the start (message/send and
 // message/stream configuration.pushNotificationConfig, A2A v0.3 §7.1;
 // configuration.taskPushNotificationConfig in A2A v1.0, which carries
 // exactly one authentication scheme). It spares the separate
-// [Client.SetTaskPushNotificationConfig] call and the race where the task
+// [Client.CreateTaskPushNotificationConfig] call and the race where the task
 // ends before that call arrives. cfg.URL must be an absolute http or https
 // URL; its token and credentials are redacted from the call's errors like
 // the client's own. A client whose agent card says pushNotifications is
@@ -95,15 +119,15 @@ func Tenant(tenant string) CallOption {
 // sending; an agent without push support may ignore the config or answer
 // with an *[RPCError] matching [ErrPushNotificationNotSupported]. A
 // [PushReceiver] makes the config and reads what arrives
-// ([PushReceiver.Send]). Other methods ignore it.
-func PushConfig(cfg PushNotificationConfig) CallOption {
-	return func(c *callConfig) error {
+// ([PushReceiver.SendMessage]). Other methods ignore it.
+func Webhook(cfg PushNotificationConfig) CallOption {
+	return callOption(func(c *callConfig) error {
 		if err := checkWebhookURL(cfg.URL); err != nil {
 			return err
 		}
 		c.push = &cfg
 		return nil
-	}
+	})
 }
 
 // checkWebhookURL refuses a webhook URL that is not absolute http(s),
@@ -122,7 +146,7 @@ func buildCallConfig(opts []CallOption) (callConfig, error) {
 		if opt == nil {
 			return cfg, errors.New("a2a: nil CallOption")
 		}
-		if err := opt(&cfg); err != nil {
+		if err := opt.applyCall(&cfg); err != nil {
 			return cfg, err
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 )
 
 // Discovery paths (A2A v0.3 §5.3; unchanged in A2A v1.0). Agents before
@@ -244,39 +243,10 @@ type OAuthFlow struct {
 	PKCERequired bool `json:"pkceRequired,omitempty"`
 }
 
-// JSONRPCURL returns the URL of the card's JSON-RPC endpoint. For a card
-// with v0.3's connection fields (a v0.3 card, or a dual card that also
-// lists v1.0 interfaces) it is the v0.3 endpoint, as it always was: URL
-// when PreferredTransport is JSONRPC or empty, else the first JSONRPC entry
-// of AdditionalInterfaces; it then speaks v0.3, a client's default. For a
-// v1.0 card it is the URL of the interface [AgentCard.JSONRPCInterface]
-// chooses. [NewClientFromCard] takes JSONRPCInterface's choice (v1.0
-// preferred), with its version and tenant. It returns
-// [ErrNoJSONRPCInterface] when the agent offers none.
-func (c *AgentCard) JSONRPCURL() (string, error) {
-	if c != nil && c.URL != "" {
-		if c.PreferredTransport == "" || strings.EqualFold(c.PreferredTransport, TransportJSONRPC) {
-			return c.URL, nil
-		}
-		for _, in := range c.AdditionalInterfaces {
-			if strings.EqualFold(in.Transport, TransportJSONRPC) && in.URL != "" {
-				return in.URL, nil
-			}
-		}
-		return "", ErrNoJSONRPCInterface
-	}
-	in, _, err := chooseJSONRPC(c, "")
-	if err != nil {
-		return "", err
-	}
-	return in.URL, nil
-}
-
-// ErrNoJSONRPCInterface is returned by [AgentCard.JSONRPCURL],
-// [AgentCard.JSONRPCInterface] and [NewClientFromCard] for an agent that
-// offers no JSON-RPC endpoint in a protocol version this package knows
-// (A2A 0.x or 1.x).
-var ErrNoJSONRPCInterface = errors.New("a2a: agent card offers no JSON-RPC interface")
+// ErrNoSupportedInterface is returned by [NewClientFromCard] and
+// [AgentCard.JSONRPCInterface] for an agent card that offers no interface
+// this package speaks: a JSON-RPC endpoint in A2A 0.x or 1.x.
+var ErrNoSupportedInterface = errors.New("a2a: agent card offers no interface this client speaks (JSON-RPC, A2A v0.3 or v1.0)")
 
 // NewClientFromCard returns a client for the card's JSON-RPC endpoint
 // ([AgentCard.JSONRPCInterface]: an A2A v1.0 interface when the card offers
@@ -293,7 +263,7 @@ var ErrNoJSONRPCInterface = errors.New("a2a: agent card offers no JSON-RPC inter
 // where the card came from. When opts carry credentials ([WithAPIKey],
 // [WithBearerToken], or any [WithHeader]: no list of names knows every
 // vendor's credential header) and the card was read by [ResolveAgentCard]
-// or [Client.GetAuthenticatedExtendedCard], the endpoint must be on the
+// or [Client.GetExtendedAgentCard], the endpoint must be on the
 // origin (scheme, host and port) the card was read from (or, for a card
 // read over http on port 80, https on port 443 of the same host), or on a
 // host named with [WithTrustedHosts]; and a card read over https never
@@ -303,7 +273,7 @@ var ErrNoJSONRPCInterface = errors.New("a2a: agent card offers no JSON-RPC inter
 // [http.Client] given to [WithHTTPClient] adds itself are beyond this
 // check.
 //
-// It also returns [ErrNoJSONRPCInterface] or NewClient's errors.
+// It also returns [ErrNoSupportedInterface] or NewClient's errors.
 func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 	cfg, err := newClientConfig(opts)
 	if err != nil {
@@ -339,7 +309,7 @@ func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 }
 
 // Card returns the agent card the client knows ([NewClientFromCard], updated
-// by [Client.GetAuthenticatedExtendedCard]), or nil.
+// by [Client.GetExtendedAgentCard]), or nil.
 func (c *Client) Card() *AgentCard {
 	if c == nil {
 		return nil
@@ -376,7 +346,7 @@ func (c *Client) requireCapability(spec callSpec) error {
 	return nil
 }
 
-// GetAuthenticatedExtendedCard fetches the card the agent shows to
+// GetExtendedAgentCard fetches the card the agent shows to
 // authenticated callers (agent/getAuthenticatedExtendedCard, A2A v0.3
 // §7.10; GetExtendedAgentCard in A2A v1.0, with the tenant) and makes it
 // the client's known card. The client keeps its endpoint and version. The client's credentials
@@ -385,8 +355,8 @@ func (c *Client) requireCapability(spec callSpec) error {
 // capabilities.extendedAgentCard refuses with an
 // *[UnsupportedByCardError]; otherwise the errors are those of
 // [Client.GetTask], an *[RPCError] matching
-// [ErrAuthenticatedExtendedCardNotConfigured] among them.
-func (c *Client) GetAuthenticatedExtendedCard(ctx context.Context, opts ...CallOption) (*AgentCard, error) {
+// [ErrExtendedAgentCardNotConfigured] among them.
+func (c *Client) GetExtendedAgentCard(ctx context.Context, opts ...CallOption) (*AgentCard, error) {
 	b, _, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err

@@ -117,31 +117,17 @@ func TestResolveAgentCardErrors(t *testing.T) {
 	}
 }
 
-func TestJSONRPCURL(t *testing.T) {
-	tests := []struct {
-		card *a2a.AgentCard
-		want string
-	}{
-		{&a2a.AgentCard{URL: "https://a/rpc"}, "https://a/rpc"},
-		{&a2a.AgentCard{URL: "https://a/rpc", PreferredTransport: "JSONRPC"}, "https://a/rpc"},
-		{&a2a.AgentCard{URL: "grpc://a", PreferredTransport: "GRPC", AdditionalInterfaces: []a2a.AgentInterface{
-			{URL: "https://a/rest", Transport: "HTTP+JSON"}, {URL: "https://a/jsonrpc", Transport: "JSONRPC"}}}, "https://a/jsonrpc"},
-		{&a2a.AgentCard{URL: "grpc://a", PreferredTransport: "GRPC"}, ""},
-		{nil, ""},
-	}
-	for _, tt := range tests {
-		got, err := tt.card.JSONRPCURL()
-		if got != tt.want || (tt.want == "") != errors.Is(err, a2a.ErrNoJSONRPCInterface) {
-			t.Errorf("%+v: %q, %v", tt.card, got, err)
-		}
-	}
-	if _, err := a2a.NewClientFromCard(&a2a.AgentCard{PreferredTransport: "GRPC", URL: "x"}); !errors.Is(err, a2a.ErrNoJSONRPCInterface) {
+// TestNewClientFromCardNoInterface: a card without an interface the client
+// speaks gives ErrNoSupportedInterface (the choice itself is
+// TestJSONRPCInterface's).
+func TestNewClientFromCardNoInterface(t *testing.T) {
+	if _, err := a2a.NewClientFromCard(&a2a.AgentCard{PreferredTransport: "GRPC", URL: "x"}); !errors.Is(err, a2a.ErrNoSupportedInterface) {
 		t.Errorf("NewClientFromCard: %v", err)
 	}
 }
 
 // TestCardCapabilityRefusal: a client that knows a Caoliao-like card refuses
-// streaming, push config (a send with PushConfig too) and the extended
+// streaming, push config (a send with Webhook too) and the extended
 // card without sending anything.
 func TestCardCapabilityRefusal(t *testing.T) {
 	srv := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
@@ -154,18 +140,18 @@ func TestCardCapabilityRefusal(t *testing.T) {
 	}
 	ctx := context.Background()
 	checks := map[string]func() error{
-		"message/stream":    func() error { _, err := collect(c.StreamMessage(ctx, a2a.NewTextMessage("x"))); return err },
-		"tasks/resubscribe": func() error { _, err := collect(c.Resubscribe(ctx, "t")); return err },
+		"message/stream":    func() error { _, err := collect(c.SendStreamingMessage(ctx, a2a.NewTextMessage("x"))); return err },
+		"tasks/resubscribe": func() error { _, err := collect(c.SubscribeToTask(ctx, "t")); return err },
 		"tasks/pushNotificationConfig/set": func() error {
-			_, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: "t", PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://h/"}})
+			_, err := c.CreateTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: "t", PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://h/"}})
 			return err
 		},
 		"tasks/pushNotificationConfig/get":    func() error { _, err := c.GetTaskPushNotificationConfig(ctx, "t", ""); return err },
 		"tasks/pushNotificationConfig/list":   func() error { _, err := c.ListTaskPushNotificationConfigs(ctx, "t"); return err },
 		"tasks/pushNotificationConfig/delete": func() error { return c.DeleteTaskPushNotificationConfig(ctx, "t", "c") },
-		"agent/getAuthenticatedExtendedCard":  func() error { _, err := c.GetAuthenticatedExtendedCard(ctx); return err },
+		"agent/getAuthenticatedExtendedCard":  func() error { _, err := c.GetExtendedAgentCard(ctx); return err },
 		"message/send": func() error { // with a webhook: push is ruled out
-			_, err := c.SendText(ctx, "x", a2a.PushConfig(a2a.PushNotificationConfig{URL: "https://h/"}))
+			_, err := c.SendText(ctx, "x", a2a.Webhook(a2a.PushNotificationConfig{URL: "https://h/"}))
 			return err
 		},
 	}
@@ -201,13 +187,13 @@ func TestExtendedCard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := c.GetAuthenticatedExtendedCard(context.Background())
+	got, err := c.GetExtendedAgentCard(context.Background())
 	if err != nil || got.Name != extended.Name || c.Card().Name != extended.Name {
 		t.Fatalf("extended card: %v, %v; Card() = %v", got, err, c.Card())
 	}
 	// The extended card leaves supportsAuthenticatedExtendedCard out; that
 	// must not lock out the next refresh.
-	if _, err := c.GetAuthenticatedExtendedCard(context.Background()); err != nil {
+	if _, err := c.GetExtendedAgentCard(context.Background()); err != nil {
 		t.Errorf("second fetch: %v", err)
 	}
 	reqs := srv.Requests()
@@ -218,7 +204,7 @@ func TestExtendedCard(t *testing.T) {
 	plain := a2atest.NewServer()
 	defer plain.Close()
 	c2, _ := a2a.NewClient(plain.URL)
-	if _, err := c2.GetAuthenticatedExtendedCard(context.Background()); !errors.Is(err, a2a.ErrAuthenticatedExtendedCardNotConfigured) {
+	if _, err := c2.GetExtendedAgentCard(context.Background()); !errors.Is(err, a2a.ErrExtendedAgentCardNotConfigured) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -330,7 +316,7 @@ func TestV10CardClient(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range 2 { // the extended card leaves the flag out: that must not lock out the next call
-			ext, err := c.GetAuthenticatedExtendedCard(ctx)
+			ext, err := c.GetExtendedAgentCard(ctx)
 			if err != nil || ext.Name != "v1 extended" {
 				t.Fatalf("call %d: %v, %v", i, ext, err)
 			}
@@ -361,11 +347,11 @@ func TestV10CardClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = c.GetAuthenticatedExtendedCard(ctx)
+		_, err = c.GetExtendedAgentCard(ctx)
 		if ue, ok := errors.AsType[*a2a.UnsupportedByCardError](err); !ok || ue.Capability != "capabilities.extendedAgentCard" {
 			t.Errorf("extended card: %v", err)
 		}
-		_, err = collect(c.StreamMessage(ctx, a2a.NewTextMessage("x")))
+		_, err = collect(c.SendStreamingMessage(ctx, a2a.NewTextMessage("x")))
 		if ue, ok := errors.AsType[*a2a.UnsupportedByCardError](err); !ok || ue.Capability != "capabilities.streaming" {
 			t.Errorf("stream: %v", err)
 		}
@@ -382,7 +368,7 @@ func TestV10CardClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.GetAuthenticatedExtendedCard(ctx); err != nil {
+		if _, err := c.GetExtendedAgentCard(ctx); err != nil {
 			t.Error(err)
 		}
 	})

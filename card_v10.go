@@ -355,14 +355,15 @@ func (c *AgentCard) Interfaces() []AgentInterface {
 // is taken only when no entry of a known version is left: as 1.0 on a v1.0
 // card (as a2a-python reads it) and as 0.3 on a v0.3 card (whose
 // endpoints are v0.3 by the card's shape, as are those of a v0.3 card
-// with a version this package does not know). For a v0.3 card the URL is
-// [AgentCard.JSONRPCURL]'s as it always was.
+// with a version this package does not know). On a v0.3 card it is URL
+// when PreferredTransport is JSONRPC or empty, else the first JSONRPC
+// entry of AdditionalInterfaces.
 //
 // The entry is returned as the card gives it except for ProtocolVersion,
 // which is the version to speak, "1.0" or "0.3" (send it as the
 // A2A-Version header), and Tenant, which is what to send in every request
 // (A2A v1.0 §8.3.2, AgentInterface (tenant)): empty for 0.3, which has
-// no tenant. It returns [ErrNoJSONRPCInterface] when there is no such entry
+// no tenant. It returns [ErrNoSupportedInterface] when there is no such entry
 // (for a nil card too).
 func (c *AgentCard) JSONRPCInterface() (AgentInterface, error) {
 	in, dialect, err := chooseJSONRPC(c, "")
@@ -381,7 +382,7 @@ func (c *AgentCard) JSONRPCInterface() (AgentInterface, error) {
 // it ([AgentCard.Interfaces]: ProtocolVersion possibly empty or with a
 // patch, Tenant as given) with the dialect to speak there, ProtocolV10 or
 // ProtocolV03; with want set, only an entry of that dialect. It returns
-// ErrNoJSONRPCInterface when there is none.
+// ErrNoSupportedInterface when there is none.
 func chooseJSONRPC(card *AgentCard, want string) (AgentInterface, string, error) {
 	// rank: 3 a 1.x entry, 2 a 0.x entry, 1 an entry of unknown version
 	// (on a v0.3 card, of any version not 0.x or 1.x), 0 none. The first
@@ -411,7 +412,7 @@ func chooseJSONRPC(card *AgentCard, want string) (AgentInterface, string, error)
 		}
 	}
 	if best == 0 {
-		return AgentInterface{}, "", ErrNoJSONRPCInterface
+		return AgentInterface{}, "", ErrNoSupportedInterface
 	}
 	return chosen, dialect, nil
 }

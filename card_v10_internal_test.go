@@ -14,7 +14,7 @@ func TestChooseJSONRPC(t *testing.T) {
 		name    string
 		card    *AgentCard
 		want    AgentInterface
-		dialect string // "": ErrNoJSONRPCInterface
+		dialect string // "": ErrNoSupportedInterface
 	}{
 		{"1.0 with a patch and a tenant", &AgentCard{SupportedInterfaces: []AgentInterface{
 			{URL: "https://a/v0", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3.0"},
@@ -35,8 +35,8 @@ func TestChooseJSONRPC(t *testing.T) {
 	for _, tt := range tests {
 		got, dialect, err := chooseJSONRPC(tt.card, "")
 		if tt.dialect == "" {
-			if !errors.Is(err, ErrNoJSONRPCInterface) || got != (AgentInterface{}) || dialect != "" {
-				t.Errorf("%s: %+v, %q, %v; want ErrNoJSONRPCInterface", tt.name, got, dialect, err)
+			if !errors.Is(err, ErrNoSupportedInterface) || got != (AgentInterface{}) || dialect != "" {
+				t.Errorf("%s: %+v, %q, %v; want ErrNoSupportedInterface", tt.name, got, dialect, err)
 			}
 			continue
 		}

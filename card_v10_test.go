@@ -1,7 +1,6 @@
 package a2a_test
 
 import (
-	stdcmp "cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -169,11 +168,6 @@ func TestCardShapes(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.choice, choice); diff != "" {
 				t.Errorf("JSONRPCInterface() (-want +got):\n%s", diff)
-			}
-			// JSONRPCURL keeps a card's v0.3 endpoint where it has one.
-			wantURL := stdcmp.Or(got.URL, tt.choice.URL)
-			if url, err := got.JSONRPCURL(); url != wantURL || err != nil {
-				t.Errorf("JSONRPCURL() = %q, %v; want %q", url, err, wantURL)
 			}
 			// Encoded (v0.3 names where both versions have one) and decoded
 			// again, the card is the same.
@@ -356,7 +350,7 @@ func TestJSONRPCInterface(t *testing.T) {
 	tests := []struct {
 		name string
 		card *a2a.AgentCard
-		want a2a.AgentInterface // zero: ErrNoJSONRPCInterface
+		want a2a.AgentInterface // zero: ErrNoSupportedInterface
 	}{
 		{"1.0 after 0.3", v10(jsonrpc("https://a/v0", "0.3"), jsonrpc("https://a/v1", "1.0")), chosen("https://a/v1", "1.0", "")},
 		{"card order within a version", v10(jsonrpc("https://a/1", "1.0"), jsonrpc("https://a/2", "1.0")), chosen("https://a/1", "1.0", "")},
@@ -376,7 +370,10 @@ func TestJSONRPCInterface(t *testing.T) {
 		{"no URL skipped", v10(jsonrpc("", "1.0"), jsonrpc("https://a", "0.3")), chosen("https://a", "0.3", "")},
 		{"tenant kept for 1.0", v10(a2a.AgentInterface{URL: "https://a", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0", Tenant: "t"}), chosen("https://a", "1.0", "t")},
 		{"no tenant for 0.3", v10(a2a.AgentInterface{URL: "https://a", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3", Tenant: "t"}), chosen("https://a", "0.3", "")},
-		// v0.3 cards: the URL is what JSONRPCURL always gave.
+		// v0.3 cards: URL when it speaks JSON-RPC, else the first JSON-RPC
+		// entry of additionalInterfaces.
+		{"v0.3 preferred JSONRPC", &a2a.AgentCard{URL: "https://a/rpc", PreferredTransport: "JSONRPC"}, a2a.AgentInterface{URL: "https://a/rpc", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3"}},
+		{"v0.3 only gRPC", &a2a.AgentCard{URL: "grpc://a", PreferredTransport: "GRPC"}, a2a.AgentInterface{}},
 		{"v0.3", &a2a.AgentCard{URL: "https://a", ProtocolVersion: "0.3.0"}, chosen("https://a", "0.3", "")},
 		{"v0.3 without a version", &a2a.AgentCard{URL: "https://a"}, chosen("https://a", "0.3", "")},
 		{"v0.3 with an unknown version", &a2a.AgentCard{URL: "https://a", ProtocolVersion: "2.0"}, chosen("https://a", "0.3", "")},
@@ -391,11 +388,8 @@ func TestJSONRPCInterface(t *testing.T) {
 	for _, tt := range tests {
 		got, err := tt.card.JSONRPCInterface()
 		if tt.want == (a2a.AgentInterface{}) {
-			if !errors.Is(err, a2a.ErrNoJSONRPCInterface) {
-				t.Errorf("%s: %+v, %v; want ErrNoJSONRPCInterface", tt.name, got, err)
-			}
-			if url, err := tt.card.JSONRPCURL(); url != "" || !errors.Is(err, a2a.ErrNoJSONRPCInterface) {
-				t.Errorf("%s: JSONRPCURL() = %q, %v", tt.name, url, err)
+			if !errors.Is(err, a2a.ErrNoSupportedInterface) {
+				t.Errorf("%s: %+v, %v; want ErrNoSupportedInterface", tt.name, got, err)
 			}
 			continue
 		}
@@ -405,9 +399,6 @@ func TestJSONRPCInterface(t *testing.T) {
 		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
-		}
-		if url, err := tt.card.JSONRPCURL(); url != tt.want.URL || err != nil {
-			t.Errorf("%s: JSONRPCURL() = %q, %v", tt.name, url, err)
 		}
 	}
 }
@@ -462,20 +453,17 @@ func TestHostileCards(t *testing.T) {
 				}
 			}},
 		{name: "a null interface", body: `{"supportedInterfaces":[null]}`, check: func(t *testing.T, card *a2a.AgentCard) {
-			if _, err := card.JSONRPCInterface(); !errors.Is(err, a2a.ErrNoJSONRPCInterface) {
+			if _, err := card.JSONRPCInterface(); !errors.Is(err, a2a.ErrNoSupportedInterface) {
 				t.Errorf("JSONRPCInterface: %v", err)
 			}
 		}},
 		{name: "only unknown versions", body: `{"supportedInterfaces":[{"url":"https://a","protocolBinding":"JSONRPC","protocolVersion":"9.9"}]}`,
 			check: func(t *testing.T, card *a2a.AgentCard) {
-				if _, err := card.JSONRPCURL(); !errors.Is(err, a2a.ErrNoJSONRPCInterface) {
-					t.Errorf("JSONRPCURL: %v", err)
+				if _, err := card.JSONRPCInterface(); !errors.Is(err, a2a.ErrNoSupportedInterface) {
+					t.Errorf("JSONRPCInterface: %v", err)
 				}
 			}},
 		{name: "url beside supportedInterfaces", body: `{"url":"https://old/v0",` + ifaces + `}`, check: func(t *testing.T, card *a2a.AgentCard) {
-			if url, _ := card.JSONRPCURL(); url != "https://old/v0" {
-				t.Errorf("JSONRPCURL = %q, want the v0.3 url, as before v1.0 cards", url)
-			}
 			if in, _ := card.JSONRPCInterface(); in.URL != "https://a/v1" {
 				t.Errorf("JSONRPCInterface = %q, want the supportedInterfaces entry", in.URL)
 			}

@@ -32,9 +32,8 @@ type Client struct {
 	agentID, agentCode string
 	proto              binding
 
-	hc               *http.Client      // every call's, redirects guarded
-	streamHC         *http.Client      // hc without the default client's overall timeout
-	transport        http.RoundTripper // under both, for CloseIdleConnections
+	hc               *http.Client // every call's, redirects guarded
+	streamHC         *http.Client // hc without the default client's overall timeout
 	maxRetries       int
 	waitMin, waitMax time.Duration
 	maxBody          int64
@@ -162,24 +161,8 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		c.header.Set("Authorization", "Bearer "+cfg.bearer)
 	}
 
-	c.hc, c.streamHC, c.transport = httpClients(cfg.httpClient, cfg.attempt, cfg.attemptSet)
+	c.hc, c.streamHC = httpClients(cfg.httpClient, cfg.attempt, cfg.attemptSet)
 	return c
-}
-
-// CloseIdleConnections closes the idle keep-alive connections of the
-// client's transport, as [http.Client.CloseIdleConnections] does, without
-// touching connections in use. Clients made without [WithHTTPClient] share
-// one transport (one pool of connections for the whole program, so clients
-// made and dropped leave no pools behind), and this closes its idle
-// connections for all of them; with WithHTTPClient it is the caller's
-// transport. The client stays usable.
-func (c *Client) CloseIdleConnections() {
-	if c == nil || c.transport == nil {
-		return
-	}
-	if ci, ok := c.transport.(interface{ CloseIdleConnections() }); ok {
-		ci.CloseIdleConnections()
-	}
 }
 
 // errNotMade is the error of a method called on a nil or zero Client.

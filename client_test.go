@@ -394,15 +394,13 @@ func TestConnectionsReused(t *testing.T) {
 }
 
 // TestGivingUpKeepsThePool: a call that gives up (a 503 not retried) does
-// not close the pool's idle connections under the other calls; and
-// CloseIdleConnections closes them when asked.
+// not close the shared pool's idle connections under the other calls; and
+// a2a.CloseIdleConnections closes them when asked.
 func TestGivingUpKeepsThePool(t *testing.T) {
 	ok := mockReply{body: []byte(`{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"task","id":"t","status":{"state":"completed"}}}`)}
 	busy := mockReply{status: 503, body: []byte("busy")}
 	srv, _, n := serveFakeConns(t, ok, busy, ok)
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	c, _ := a2a.NewClient(srv.URL, a2a.WithHTTPClient(&http.Client{Transport: tr}), a2a.WithMaxRetries(0))
+	c, _ := a2a.NewClient(srv.URL, a2a.WithMaxRetries(0))
 	ctx := context.Background()
 	if _, err := c.GetTask(ctx, "t"); err != nil {
 		t.Fatal(err)
@@ -416,7 +414,7 @@ func TestGivingUpKeepsThePool(t *testing.T) {
 	if got := n.opened.Load(); got != 1 {
 		t.Errorf("%d connections for three calls, want the one kept across the failure", got)
 	}
-	c.CloseIdleConnections()
+	a2a.CloseIdleConnections()
 	for range 10000 { // the close reaches the server soon after; a hang guard, not a timing check
 		if n.closed.Load() == 1 {
 			return

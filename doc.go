@@ -103,15 +103,15 @@
 //     client's credentials to an endpoint off the card's own origin, or
 //     over http from a card read over https;
 //   - the context's error, wrapped, when ctx ends first;
-//   - [ErrNoJSONRPCInterface]: [NewClientFromCard] got a card without a
-//     JSON-RPC endpoint;
+//   - [ErrNoSupportedInterface]: [NewClientFromCard] got a card without an
+//     interface this package speaks;
 //   - [ErrReceiverClosed], [ErrWaitStopped]: a [PushWait] ended by
 //     [PushReceiver.Close] or [PushWait.Stop]; [ErrWaitPending]: its
 //     Result before it ended;
 //   - a plain error, before anything is sent, for a caller fault: an
 //     option given bad input, an empty task id, a message without parts or
 //     one whose parts cannot be encoded, a nil or zero Client, a
-//     StreamMessage sequence ranged over a second time.
+//     SendStreamingMessage sequence ranged over a second time.
 //
 // The helpers on values ([Artifact.DecodeData], [DataPart.Decode],
 // [FileContent.Decode], [Timestamp.Time]) return the errors their own docs
@@ -123,21 +123,27 @@
 // # Retries
 //
 // Retries go through github.com/hashicorp/go-retryablehttp. tasks/get,
-// tasks/cancel (and their v1.0 names) and ListTasks are retried on 429, 502, 503, 504 and connection errors;
-// message/send only where the agent cannot have acted (connection not made,
+// tasks/cancel (and their v1.0 names) and ListTasks are retried on 429,
+// 502, 503, 504 and connection errors; message/send only where the agent cannot have acted (connection not made,
 // 429, 503), unless the call passes [RetrySend]. Waits grow from
-// [DefaultRetryWaitMin] with jitter, each at most [DefaultRetryWaitMax]; a
+// a quarter second with jitter, each at most 5 seconds ([WithRetryWait]); a
 // Retry-After longer than that is not waited for but returned in
 // [HTTPError.RetryAfter]. Every retry resends the identical bytes, with the
 // same JSON-RPC id and messageId. Redirects to another host, and redirects
 // that would turn the POST into a GET, are not followed.
 //
-// # Polling
+// # Waiting
 //
-// [Client.WaitTask] polls the task (tasks/get, GetTask on v1.0) with backoff until the task is terminal
-// (completed, failed, canceled, rejected) or interrupted (input-required,
-// auth-required), within an overall timeout and a maximum number of
-// attempts. Running out returns the last task and a [*PollError]. Answer an
+// The waits for a task to finish follow one naming rule: [Client.WaitTask]
+// waits for a task by id, polling it (tasks/get, GetTask on v1.0) with
+// backoff until the task is terminal (completed, failed, canceled,
+// rejected) or interrupted (input-required, auth-required), within an
+// overall timeout and a maximum number of attempts;
+// [Client.SendMessageAndWait] sends, then waits as WaitTask does; a
+// [PushReceiver]'s SendMessage and WatchTask return a [*PushWait] at once,
+// whose Wait blocks until the agent's notifications finish the task. They
+// take [WaitOption]s: the Poll options and any [CallOption], side by side.
+// Running out returns the last task known and a [*PollError]. Answer an
 // input-required task with [Client.SendFollowUp].
 //
 // # Discovery, streaming, push
@@ -146,13 +152,19 @@
 // client for its JSON-RPC endpoint that refuses calls the card rules out,
 // and sends credentials only to the card's own origin or hosts named with
 // [WithTrustedHosts].
-// [Client.StreamMessage] and [Client.Resubscribe] yield Server-Sent Events
-// as an iterator; [Task.Apply] folds them into a task. The push
-// notification config methods register webhooks, and [PushReceiver] is
-// one: an http.Handler that checks and decodes the agent's notifications,
-// whose [PushReceiver.Send] and [PushReceiver.Watch] wait for many tasks
-// at once without a goroutine or a poll loop each, polling only a task
-// nothing is heard of ([PushFallbackAfter]).
+// [Client.SendStreamingMessage] and [Client.SubscribeToTask] yield
+// Server-Sent Events as an iterator; [Task.Apply] folds them into a task.
+// The push notification config methods register webhooks, and
+// [PushReceiver] is one: an http.Handler that checks and decodes the
+// agent's notifications, whose [PushReceiver.SendMessage] and
+// [PushReceiver.WatchTask] wait for many tasks at once without a goroutine
+// or a poll loop each, polling only a task nothing is heard of
+// ([PushFallbackAfter]).
+//
+// Client methods are named after the A2A v1.0 operations they make
+// (SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask,
+// SubscribeToTask, the four TaskPushNotificationConfig calls,
+// GetExtendedAgentCard), whichever version the client speaks.
 //
 // # Testing
 //

@@ -25,20 +25,21 @@ func (c rpcCode) Error() string {
 // errors.Is(err, a2a.ErrTaskNotFound). Spec: A2A v0.3 §8.1 (JSON-RPC codes)
 // and §8.2 (A2A codes).
 var (
-	ErrParse                                  error = rpcCode(-32700)
-	ErrInvalidRequest                         error = rpcCode(-32600)
-	ErrMethodNotFound                         error = rpcCode(-32601)
-	ErrInvalidParams                          error = rpcCode(-32602)
-	ErrInternal                               error = rpcCode(-32603)
-	ErrTaskNotFound                           error = rpcCode(-32001)
-	ErrTaskNotCancelable                      error = rpcCode(-32002)
-	ErrPushNotificationNotSupported           error = rpcCode(-32003)
-	ErrUnsupportedOperation                   error = rpcCode(-32004)
-	ErrContentTypeNotSupported                error = rpcCode(-32005)
-	ErrInvalidAgentResponse                   error = rpcCode(-32006)
-	ErrAuthenticatedExtendedCardNotConfigured error = rpcCode(-32007)
-	// ErrExtendedAgentCardNotConfigured is A2A v1.0's name for -32007.
-	ErrExtendedAgentCardNotConfigured = ErrAuthenticatedExtendedCardNotConfigured
+	ErrParse                        error = rpcCode(-32700)
+	ErrInvalidRequest               error = rpcCode(-32600)
+	ErrMethodNotFound               error = rpcCode(-32601)
+	ErrInvalidParams                error = rpcCode(-32602)
+	ErrInternal                     error = rpcCode(-32603)
+	ErrTaskNotFound                 error = rpcCode(-32001)
+	ErrTaskNotCancelable            error = rpcCode(-32002)
+	ErrPushNotificationNotSupported error = rpcCode(-32003)
+	ErrUnsupportedOperation         error = rpcCode(-32004)
+	ErrContentTypeNotSupported      error = rpcCode(-32005)
+	ErrInvalidAgentResponse         error = rpcCode(-32006)
+	// ErrExtendedAgentCardNotConfigured is -32007: the agent serves no
+	// extended card (A2A v1.0's name; v0.3 calls it
+	// AuthenticatedExtendedCardNotConfiguredError).
+	ErrExtendedAgentCardNotConfigured error = rpcCode(-32007)
 	// ErrExtensionSupportRequired is A2A v1.0's -32008: the agent's card
 	// marks an extension required and the request did not activate it.
 	ErrExtensionSupportRequired error = rpcCode(-32008)
@@ -59,8 +60,8 @@ var (
 var ErrVersionMismatch = errors.New("a2a: the agent speaks another A2A version than the client")
 
 // ErrReceiverClosed is the error of a [PushWait] ended by
-// [PushReceiver.Close], and of [PushReceiver.Send] and
-// [PushReceiver.Watch] on a closed receiver.
+// [PushReceiver.Close], and of [PushReceiver.SendMessage] and
+// [PushReceiver.WatchTask] on a closed receiver.
 var ErrReceiverClosed = errors.New("a2a: push receiver closed")
 
 // ErrWaitStopped is the error of a [PushWait] ended by [PushWait.Stop].
@@ -400,7 +401,8 @@ const (
 type PollError struct {
 	TaskID string
 	// LastState is the state of the last task seen: read, or for
-	// [Client.AwaitTask] the one the caller gave ("" if there is none).
+	// [Client.SendMessageAndWait] the task the send answered with ("" if
+	// there is none).
 	LastState TaskState
 	// Attempts is the number of tasks/get calls started.
 	Attempts int

@@ -20,7 +20,7 @@ func TestRPCErrorIs(t *testing.T) {
 		-32602: a2a.ErrInvalidParams, -32603: a2a.ErrInternal, -32001: a2a.ErrTaskNotFound,
 		-32002: a2a.ErrTaskNotCancelable, -32003: a2a.ErrPushNotificationNotSupported,
 		-32004: a2a.ErrUnsupportedOperation, -32005: a2a.ErrContentTypeNotSupported,
-		-32006: a2a.ErrInvalidAgentResponse, -32007: a2a.ErrAuthenticatedExtendedCardNotConfigured,
+		-32006: a2a.ErrInvalidAgentResponse, -32007: a2a.ErrExtendedAgentCardNotConfigured,
 	}
 	for code, sentinel := range sentinels {
 		var err error = fmt.Errorf("wrapped: %w", &a2a.RPCError{Method: "tasks/get", Code: code, Message: "m"})

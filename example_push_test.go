@@ -53,7 +53,7 @@ func ExamplePushReceiver() {
 	// and does not block.
 	var waits []*a2a.PushWait
 	for _, text := range []string{"本月巡检记录", "上月巡检记录"} {
-		w, err := recv.Send(ctx, c, a2a.NewTextMessage(text))
+		w, err := recv.SendMessage(ctx, c, a2a.NewTextMessage(text))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -115,7 +115,7 @@ func ExamplePushOnDone() {
 	defer srv.Close()
 
 	for i := range 100 {
-		if _, err := recv.Send(ctx, c, a2a.NewTextMessage(fmt.Sprint("记录 ", i))); err != nil {
+		if _, err := recv.SendMessage(ctx, c, a2a.NewTextMessage(fmt.Sprint("记录 ", i))); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -136,7 +136,7 @@ func ExamplePushOnDone() {
 	// 100 tasks, first task-1 pending 0
 }
 
-func ExamplePushReceiver_Watch() {
+func ExamplePushReceiver_WatchTask() {
 	agent := slowAgent()
 	defer agent.Close()
 	c, _ := a2a.NewClient(agent.URL)
@@ -154,7 +154,7 @@ func ExamplePushReceiver_Watch() {
 		log.Fatal(err)
 	}
 	// Register the receiver for it, and wait.
-	w, err := recv.Watch(ctx, c, task)
+	w, err := recv.WatchTask(ctx, c, task)
 	if err != nil {
 		log.Fatal(err) // e.g. an agent without push: errors.Is(err, a2a.ErrPushNotificationNotSupported)
 	}
@@ -169,13 +169,13 @@ func ExamplePushReceiver_Watch() {
 }
 
 // A webhook of your own, registered with the message.
-func ExamplePushConfig() {
+func ExampleWebhook() {
 	agent := slowAgent()
 	defer agent.Close()
 	c, _ := a2a.NewClient(agent.URL)
 	ctx := context.Background()
 
-	task, err := c.SendText(ctx, "本月巡检记录", a2a.Blocking(false), a2a.PushConfig(a2a.PushNotificationConfig{
+	task, err := c.SendText(ctx, "本月巡检记录", a2a.Blocking(false), a2a.Webhook(a2a.PushNotificationConfig{
 		URL:   "http://127.0.0.1:1/a2a/push", // your webhook
 		Token: "check-me",                    // sent back in X-A2A-Notification-Token (or A2A-Notification-Token)
 	}))

@@ -31,7 +31,7 @@ func ExampleResolveAgentCard() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, err := range c.StreamMessage(ctx, a2a.NewTextMessage("hi")) {
+	for _, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("hi")) {
 		var ue *a2a.UnsupportedByCardError
 		fmt.Println(errors.As(err, &ue)) // refused: the card says streaming is false
 	}
@@ -42,7 +42,7 @@ func ExampleResolveAgentCard() {
 	// true
 }
 
-func ExampleClient_StreamMessage() {
+func ExampleClient_SendStreamingMessage() {
 	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
 	defer agent.Close()
 	c, _ := a2a.NewClient(agent.URL)
@@ -50,7 +50,7 @@ func ExampleClient_StreamMessage() {
 
 	// snippet: stream
 	var task a2a.Task
-	for ev, err := range c.StreamMessage(ctx, a2a.NewTextMessage("本月巡检记录")) {
+	for ev, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("本月巡检记录")) {
 		if err != nil {
 			log.Fatal(err) // breaking out instead closes the connection at once
 		}
@@ -73,7 +73,7 @@ func ExampleClient_StreamMessage() {
 	// completed 共 2 条记录：合格 1 条，不合格 1 条
 }
 
-func ExampleClient_SetTaskPushNotificationConfig() {
+func ExampleClient_CreateTaskPushNotificationConfig() {
 	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
 	defer agent.Close()
 	c, _ := a2a.NewClient(agent.URL)
@@ -81,7 +81,7 @@ func ExampleClient_SetTaskPushNotificationConfig() {
 	task, _ := c.SendText(ctx, "本月巡检记录", a2a.Blocking(false))
 
 	// snippet: push
-	cfg, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{
+	cfg, err := c.CreateTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{
 		TaskID: task.ID,
 		PushNotificationConfig: a2a.PushNotificationConfig{
 			URL:   "https://hooks.example.com/a2a",

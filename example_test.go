@@ -201,7 +201,7 @@ func ExampleClient_WaitTask() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	task, err = c.AwaitTask(ctx, task, // never nil after: at worst the task you held
+	done, err := c.WaitTask(ctx, task.ID,
 		a2a.PollTimeout(30*time.Second), // overall deadline
 		a2a.PollMaxAttempts(20),
 		a2a.PollInterval(interval), // then ×1.5 per attempt, at most PollMaxInterval
@@ -211,13 +211,13 @@ func ExampleClient_WaitTask() {
 	)
 	var pe *a2a.PollError
 	if errors.As(err, &pe) {
-		// Gave up waiting; the task may still finish. task is the last one known.
+		// Gave up waiting; the task may still finish: wait for task.ID again later.
 		log.Fatalf("task %s still %q after %d attempts (%s ran out)", pe.TaskID, pe.LastState, pe.Attempts, pe.Limit)
 	}
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(task.Status.State, "|", task.Artifact("records").Text())
+	fmt.Println(done.Status.State, "|", done.Artifact("records").Text())
 	// snippet end
 
 	// Output:
@@ -227,7 +227,7 @@ func ExampleClient_WaitTask() {
 	// completed | 共 2 条记录：合格 1 条，不合格 1 条
 }
 
-func ExampleClient_SendAndWait() {
+func ExampleClient_SendMessageAndWait() {
 	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
 	defer agent.Close()
 	c, _ := a2a.NewClient(agent.URL)
@@ -236,7 +236,7 @@ func ExampleClient_SendAndWait() {
 	// snippet: send-and-wait
 	// A gateway answers "submitted" even to a blocking send: one call
 	// sends, then polls an unfinished task to its end.
-	res, err := c.SendAndWait(ctx, a2a.NewTextMessage("本月巡检记录"),
+	res, err := c.SendMessageAndWait(ctx, a2a.NewTextMessage("本月巡检记录"),
 		a2a.PollTimeout(30*time.Second), a2a.PollInterval(10*time.Millisecond))
 	if err != nil {
 		log.Fatal(err) // a *PollError comes with the last task known in res
@@ -309,7 +309,7 @@ func ExampleRPCError() {
 	// a2a: tasks/get: task not found: no-such-task (code -32001)
 }
 
-func ExampleDecodeData() {
+func ExampleDataPart_Decode() {
 	var task a2a.Task
 	_ = task.UnmarshalJSON([]byte(`{"kind":"task","id":"t","contextId":"c","status":{"state":"completed"},
 		"artifacts":[{"artifactId":"a","name":"records","parts":[{"kind":"data","data":{"records":[{"id":"r1","result":"合格"}]}},{"kind":"text","text":"共 1 条"}]}]}`))
@@ -323,8 +323,8 @@ func ExampleDecodeData() {
 	}
 	dp, ok := task.Artifact("records").Data()
 	if ok {
-		rs, err := a2a.DecodeData[records](dp)
-		if err != nil {
+		var rs records
+		if err := dp.Decode(&rs); err != nil {
 			log.Fatal(err)
 		}
 		fmt.Println(rs.Records[0].ID, rs.Records[0].Result)

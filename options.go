@@ -14,13 +14,13 @@ import (
 const (
 	// DefaultMaxResponseBytes caps a response body: 10 MiB.
 	DefaultMaxResponseBytes = 10 << 20
-	// DefaultTimeout bounds each attempt of a call unless
+	// DefaultAttemptTimeout bounds each attempt of a call unless
 	// [WithAttemptTimeout] or the Timeout of a client given to
 	// [WithHTTPClient] says otherwise. A caller's ctx deadline applies on
 	// top of it.
-	DefaultTimeout = 60 * time.Second
-	// DefaultUserAgent is sent unless [WithUserAgent] says otherwise.
-	DefaultUserAgent = "caoliao-a2a-go/0.1"
+	DefaultAttemptTimeout = 60 * time.Second
+	// defaultUserAgent is sent unless WithUserAgent says otherwise.
+	defaultUserAgent = "caoliao-a2a-go/0.1"
 )
 
 // Option configures a [Client] in [NewClient]. An option given bad input
@@ -47,11 +47,11 @@ type clientConfig struct {
 // newClientConfig applies opts over the defaults.
 func newClientConfig(opts []Option) (clientConfig, error) {
 	cfg := clientConfig{
-		maxRetries: DefaultMaxRetries,
-		waitMin:    DefaultRetryWaitMin,
-		waitMax:    DefaultRetryWaitMax,
+		maxRetries: defaultMaxRetries,
+		waitMin:    defaultRetryWaitMin,
+		waitMax:    defaultRetryWaitMax,
 		maxBody:    DefaultMaxResponseBytes,
-		userAgent:  DefaultUserAgent,
+		userAgent:  defaultUserAgent,
 	}
 	for _, opt := range opts {
 		if opt == nil {
@@ -174,10 +174,11 @@ func WithAgentCode(code string) Option {
 // 303 on POST) before calling hc's own. hc's Timeout, if any, bounds each
 // whole exchange, an open stream included (a stream that must outlive it
 // needs a client without one); [WithAttemptTimeout] bounds each attempt,
-// by default at hc's Timeout or, when hc has none, [DefaultTimeout]. The default is an [http.Client] with a [DefaultTimeout]
-// per attempt on one pooled transport that every client made without this
-// option shares (go-cleanhttp's; never [http.DefaultTransport], which tests
-// and tracing libraries replace).
+// by default at hc's Timeout or, when hc has none, [DefaultAttemptTimeout].
+// The default is an [http.Client] with a DefaultAttemptTimeout per attempt
+// on one pooled transport that every client made without this option
+// shares (go-cleanhttp's; never [http.DefaultTransport], which tests and
+// tracing libraries replace).
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *clientConfig) error {
 		if hc == nil {
@@ -189,7 +190,7 @@ func WithHTTPClient(hc *http.Client) Option {
 }
 
 // WithMaxRetries sets how many times a retryable request is re-sent after
-// its first attempt (default [DefaultMaxRetries]); 0 disables retries. It
+// its first attempt (default 3); 0 disables retries. It
 // returns an error from NewClient when n is negative or above 20.
 func WithMaxRetries(n int) Option {
 	return func(c *clientConfig) error {
@@ -203,7 +204,7 @@ func WithMaxRetries(n int) Option {
 
 // WithRetryWait sets the backoff between retries: the first wait is about
 // minWait, doubling with jitter, each wait at most maxWait (defaults
-// [DefaultRetryWaitMin], [DefaultRetryWaitMax]). A server's Retry-After is
+// 250 ms and 5 s). A server's Retry-After is
 // honoured up to maxWait; one asking for longer is not retried and its
 // delay is reported in [HTTPError.RetryAfter]. It returns an error from
 // NewClient unless 0 < minWait <= maxWait.
@@ -232,13 +233,13 @@ func WithMaxResponseBytes(n int64) Option {
 
 // WithAttemptTimeout bounds each attempt of every call, even when ctx has
 // no deadline: a plain reply must arrive whole within d, and an event
-// stream ([Client.StreamMessage], [Client.Resubscribe]) must open (send its
+// stream ([Client.SendStreamingMessage], [Client.SubscribeToTask]) must open (send its
 // headers) within d; once open, a stream is bounded by ctx and
 // [WithStreamIdleTimeout]. An attempt that runs out fails as a
 // *[TransportError] matching context.DeadlineExceeded and is retried
 // where its method allows (never message/send, which the agent may be
 // acting on). The default is the Timeout of the HTTP client, or
-// [DefaultTimeout] when it has none (also when a client given to
+// [DefaultAttemptTimeout] when it has none (also when a client given to
 // [WithHTTPClient] has no Timeout); d == 0 sets no bound of this kind,
 // leaving ctx. A Timeout on a client given to WithHTTPClient applies as
 // well, to each whole exchange, an open stream included: this option can
@@ -254,8 +255,8 @@ func WithAttemptTimeout(d time.Duration) Option {
 	}
 }
 
-// WithStreamIdleTimeout ends a stream ([Client.StreamMessage],
-// [Client.Resubscribe]) once the client has waited d for its next event,
+// WithStreamIdleTimeout ends a stream ([Client.SendStreamingMessage],
+// [Client.SubscribeToTask]) once the client has waited d for its next event,
 // with a *[TransportError] matching context.DeadlineExceeded. A comment
 // line (the keep-alive an agent sends on a quiet stream) starts the wait
 // anew; bytes that do not finish an event or a comment line do not. The
@@ -333,7 +334,7 @@ func WithTenant(tenant string) Option {
 	}
 }
 
-// WithUserAgent sets the User-Agent header (default [DefaultUserAgent]). It
+// WithUserAgent sets the User-Agent header (default "caoliao-a2a-go/0.1"). It
 // returns an error from NewClient when ua is empty or holds a control character (a tab is allowed).
 func WithUserAgent(ua string) Option {
 	return func(c *clientConfig) error {

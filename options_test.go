@@ -78,7 +78,7 @@ func TestNewClientValidation(t *testing.T) {
 		"bad timeout":       func() error { _, err := c.WaitTask(ctx, "t", a2a.PollTimeout(-1)); return err },
 		"bad max interval":  func() error { _, err := c.WaitTask(ctx, "t", a2a.PollMaxInterval(0)); return err },
 		"nil progress":      func() error { _, err := c.WaitTask(ctx, "t", a2a.PollProgress(nil)); return err },
-		"bad poll call opt": func() error { _, err := c.WaitTask(ctx, "t", a2a.PollCallOptions(a2a.HistoryLength(-2))); return err },
+		"bad poll call opt": func() error { _, err := c.WaitTask(ctx, "t", a2a.HistoryLength(-2)); return err },
 	} {
 		if err := call(); err == nil {
 			t.Errorf("%s: no error", name)

@@ -48,8 +48,8 @@ type TextPart struct {
 }
 
 // DataPart is a part holding structured JSON, kept exactly as received so it
-// can be decoded straight into a caller's type with [DecodeData] or
-// [DataPart.Decode]. A2A v0.3 requires a JSON object; A2A v1.0 allows any
+// can be decoded straight into a caller's type with [DataPart.Decode] (or,
+// for an artifact's, [Artifact.DecodeData]). A2A v0.3 requires a JSON object; A2A v1.0 allows any
 // JSON value, null included; every value is kept as it came. In a decoded
 // task, Data shares its bytes with [Task.Raw] rather than holding a copy:
 // copy it before changing it in place. Spec: A2A v0.3 §6.5.3; A2A v1.0,
@@ -147,21 +147,15 @@ func (p UnknownPart) MarshalJSON() ([]byte, error) {
 	return p.Raw, nil
 }
 
-// Decode unmarshals the part's data into v, as [encoding/json.Unmarshal] does.
+// Decode unmarshals the part's data into v, as [encoding/json.Unmarshal]
+// does, for a data part of a message or a stream event. It returns an
+// error for a part without data, or the [encoding/json] error when the
+// data does not fit v.
 func (p DataPart) Decode(v any) error {
 	if len(p.Data) == 0 {
 		return errors.New("a2a: data part is empty")
 	}
 	return json.Unmarshal(p.Data, v)
-}
-
-// DecodeData decodes a [DataPart]'s JSON into a new value of type T, for
-// example the ObjectCard of a Caoliao "entity" artifact. It returns the
-// [encoding/json] error when the data does not fit T.
-func DecodeData[T any](p DataPart) (T, error) {
-	var v T
-	err := p.Decode(&v)
-	return v, err
 }
 
 // NewDataPart encodes v as JSON and returns it as a [DataPart]. It returns the

@@ -14,7 +14,7 @@ import (
 
 // FuzzParts decodes any JSON as a list of parts. Decoding either fails or
 // gives parts whose encoding is stable, and the helpers on them (Text,
-// Data, File.Decode, DecodeData) do not panic.
+// Data, File.Decode, DataPart.Decode) do not panic.
 func FuzzParts(f *testing.F) {
 	for _, row := range hostileRows("") {
 		if strings.Contains(row.body, `"parts":`) && len(row.body) <= maxSeed {
@@ -39,7 +39,7 @@ func FuzzParts(f *testing.F) {
 		}
 		_ = ps.Text()
 		if d, ok := ps.Data(); ok {
-			_, _ = a2a.DecodeData[map[string]any](d)
+			_ = d.Decode(new(map[string]any))
 		}
 		for _, p := range ps {
 			if p == nil {
@@ -157,15 +157,15 @@ func TestDecodeData(t *testing.T) {
 	if !ok {
 		t.Fatal("no data part")
 	}
-	got, err := a2a.DecodeData[card](dp)
-	if err != nil {
+	var got card
+	if err := dp.Decode(&got); err != nil {
 		t.Fatal(err)
 	}
 	want := card{Title: "数控车床-A08-03-06", Status: map[string]string{"设备运行状态": "正常"}, ActionCount: 2}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("DecodeData (-want +got):\n%s", diff)
 	}
-	if _, err := a2a.DecodeData[[]int](dp); err == nil {
+	if err := dp.Decode(new([]int)); err == nil {
 		t.Error("object decoded into []int without error")
 	}
 	var missing *a2a.Artifact = task.Artifact("records")
@@ -189,15 +189,15 @@ func TestRepeatedPartMembers(t *testing.T) {
 	}
 }
 
-// TestDecodeArtifact: one step from an artifact (nil-safe) to a typed
+// TestArtifactDecodeData: one step from an artifact (nil-safe) to a typed
 // value.
-func TestDecodeArtifact(t *testing.T) {
+func TestArtifactDecodeData(t *testing.T) {
 	task := a2atest.CompletedTask("records", map[string]int{"count": 2}, "两条")
-	got, err := a2a.DecodeArtifact[struct{ Count int }](task.Artifact("records"))
-	if err != nil || got.Count != 2 {
+	var got struct{ Count int }
+	if err := task.Artifact("records").DecodeData(&got); err != nil || got.Count != 2 {
 		t.Errorf("got %+v, %v", got, err)
 	}
-	if _, err := a2a.DecodeArtifact[struct{}](task.Artifact("absent")); !errors.Is(err, a2a.ErrNoData) {
+	if err := task.Artifact("absent").DecodeData(&struct{}{}); !errors.Is(err, a2a.ErrNoData) {
 		t.Errorf("absent artifact: %v; want ErrNoData", err)
 	}
 }

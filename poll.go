@@ -9,23 +9,41 @@ import (
 	"time"
 )
 
-// Poll defaults: polling starting at half a second, growing by half each
-// attempt to at most 5 seconds between attempts, at most 60 attempts, and
-// 2 minutes in all when the context has no deadline of its own.
+// The two budgets that end a wait besides its context, unless
+// [PollMaxAttempts] and [PollTimeout] say otherwise.
 const (
-	DefaultPollInterval    = 500 * time.Millisecond
-	DefaultPollMultiplier  = 1.5
-	DefaultPollMaxInterval = 5 * time.Second
-	DefaultPollJitter      = 0.2
+	// DefaultPollMaxAttempts bounds the tasks/get calls of a wait: with
+	// the default intervals, about 4.5 minutes of polling.
 	DefaultPollMaxAttempts = 60
 	// DefaultPollTimeout bounds a wait whose ctx has no deadline and that
 	// got no [PollTimeout]; a ctx deadline alone bounds the others.
 	DefaultPollTimeout = 2 * time.Minute
 )
 
-// PollOption adjusts one [Client.WaitTask]. An option given bad input makes
-// WaitTask return an error before any request is sent.
-type PollOption func(*pollConfig) error
+// The poll's schedule by default: the first wait half a second, growing
+// by half each attempt to at most 5 seconds, spread by ±20 %.
+const (
+	defaultPollInterval    = 500 * time.Millisecond
+	defaultPollMultiplier  = 1.5
+	defaultPollMaxInterval = 5 * time.Second
+	defaultPollJitter      = 0.2
+)
+
+// WaitOption adjusts one wait for a task: [Client.WaitTask],
+// [Client.SendMessageAndWait], [PushReceiver.SendMessage] and
+// [PushReceiver.WatchTask]. The Poll options (PollInterval, PollTimeout, …)
+// shape the polling; every [CallOption] is a WaitOption too and applies to
+// each request the wait makes (the send, and every tasks/get). An option
+// given bad input makes the wait return an error before any request is
+// sent.
+type WaitOption interface {
+	applyWait(*pollConfig) error
+}
+
+// pollOption is a WaitOption that shapes the polling.
+type pollOption func(*pollConfig) error
+
+func (o pollOption) applyWait(c *pollConfig) error { return o(c) }
 
 type pollConfig struct {
 	interval, maxInterval time.Duration
@@ -40,116 +58,108 @@ type pollConfig struct {
 }
 
 // pollSeen makes a poll hand every task it reads to f.
-func pollSeen(f func(*Task)) PollOption {
-	return func(c *pollConfig) error { c.seen = f; return nil }
+func pollSeen(f func(*Task)) WaitOption {
+	return pollOption(func(c *pollConfig) error { c.seen = f; return nil })
 }
 
 // PollInterval sets the wait before the second attempt (default
-// [DefaultPollInterval]). d must be positive.
-func PollInterval(d time.Duration) PollOption {
-	return func(c *pollConfig) error {
+// 500 ms). d must be positive.
+func PollInterval(d time.Duration) WaitOption {
+	return pollOption(func(c *pollConfig) error {
 		if d <= 0 {
 			return fmt.Errorf("a2a: poll interval %s must be positive", d)
 		}
 		c.interval = d
 		return nil
-	}
+	})
 }
 
 // PollMultiplier sets the factor each wait grows by (default
-// [DefaultPollMultiplier]); 1 keeps the interval fixed. f must be in [1, 10].
-func PollMultiplier(f float64) PollOption {
-	return func(c *pollConfig) error {
+// 1.5); 1 keeps the interval fixed. f must be in [1, 10].
+func PollMultiplier(f float64) WaitOption {
+	return pollOption(func(c *pollConfig) error {
 		if !(f >= 1 && f <= 10) {
 			return fmt.Errorf("a2a: poll multiplier %g out of range [1, 10]", f)
 		}
 		c.multiplier = f
 		return nil
-	}
+	})
 }
 
 // PollMaxInterval caps the wait between two attempts, jitter included
-// (default [DefaultPollMaxInterval]). d must be positive.
-func PollMaxInterval(d time.Duration) PollOption {
-	return func(c *pollConfig) error {
+// (default 5 s). d must be positive.
+func PollMaxInterval(d time.Duration) WaitOption {
+	return pollOption(func(c *pollConfig) error {
 		if d <= 0 {
 			return fmt.Errorf("a2a: poll max interval %s must be positive", d)
 		}
 		c.maxInterval = d
 		return nil
-	}
+	})
 }
 
 // PollJitter spreads each wait uniformly by ±f of its length (default
-// [DefaultPollJitter], 20 %), so many pollers do not beat in step. f must be
+// 0.2, ±20 %), so many pollers do not beat in step. f must be
 // in [0, 1); 0 disables jitter.
-func PollJitter(f float64) PollOption {
-	return func(c *pollConfig) error {
+func PollJitter(f float64) WaitOption {
+	return pollOption(func(c *pollConfig) error {
 		if !(f >= 0 && f < 1) {
 			return fmt.Errorf("a2a: poll jitter %g out of range [0, 1)", f)
 		}
 		c.jitter = f
 		return nil
-	}
+	})
 }
 
 // PollMaxAttempts bounds the number of tasks/get calls (default
 // [DefaultPollMaxAttempts]). n must be at least 1.
-func PollMaxAttempts(n int) PollOption {
-	return func(c *pollConfig) error {
+func PollMaxAttempts(n int) WaitOption {
+	return pollOption(func(c *pollConfig) error {
 		if n < 1 {
 			return fmt.Errorf("a2a: poll max attempts %d must be at least 1", n)
 		}
 		c.maxAttempts = n
 		return nil
-	}
+	})
 }
 
 // PollTimeout bounds the whole wait, on top of any deadline ctx has. Without
 // it the rule is simple: ctx's deadline alone bounds a wait (a 10-minute ctx
 // waits 10 minutes), and a ctx without one gets [DefaultPollTimeout]. d
 // must be positive. [PollError.Limit] says which bound ran out.
-func PollTimeout(d time.Duration) PollOption {
-	return func(c *pollConfig) error {
+func PollTimeout(d time.Duration) WaitOption {
+	return pollOption(func(c *pollConfig) error {
 		if d <= 0 {
 			return fmt.Errorf("a2a: poll timeout %s must be positive", d)
 		}
 		c.timeout = d
 		return nil
-	}
+	})
 }
 
-// PollProgress calls fn after every tasks/get that returned a task (not after
-// a transient fault), in the
-// polling goroutine, before WaitTask decides whether to go on. Use it for a
-// progress line or a log record; fn must not block for long.
-func PollProgress(fn func(PollAttempt)) PollOption {
-	return func(c *pollConfig) error {
+// PollProgress calls fn after every tasks/get that returned a task (not
+// after a transient fault), in the polling goroutine, before the wait
+// decides whether to go on. Use it for a progress line or a log record; fn
+// must not block for long.
+func PollProgress(fn func(PollAttempt)) WaitOption {
+	return pollOption(func(c *pollConfig) error {
 		if fn == nil {
 			return errors.New("a2a: nil poll progress func")
 		}
 		c.progress = fn
 		return nil
-	}
+	})
 }
 
-// PollCallOptions passes options to every tasks/get the poll makes, such as
-// [HistoryLength].
-func PollCallOptions(opts ...CallOption) PollOption {
-	return func(c *pollConfig) error {
-		c.call = append(c.call, opts...)
-		return nil
-	}
-}
-
-// PollAttempt describes one tasks/get made by [Client.WaitTask], for
+// PollAttempt describes one tasks/get made by a wait ([Client.WaitTask],
+// [Client.SendMessageAndWait], a [PushWait]'s fallback poll), for
 // [PollProgress].
 type PollAttempt struct {
 	// Attempt counts from 1.
 	Attempt int
 	// Task is the task as just read.
 	Task *Task
-	// Elapsed is the time since WaitTask started.
+	// Elapsed is the time since the wait started.
 	Elapsed time.Duration
 	// Next is the wait before the next attempt, or 0 when this one ends the poll.
 	Next time.Duration
@@ -159,8 +169,14 @@ type PollAttempt struct {
 // failed, canceled, rejected) or interrupted (input-required, auth-required),
 // and returns it with a nil error: a failed task is a value. A state that is
 // unknown, absent, submitted or working keeps it polling; it is never taken
-// for success. This is the gateway flow of the Caoliao gateway docs ("轮询应设置整体截止时间、
-// 最大次数和退避间隔").
+// for success. This is the gateway flow of the Caoliao gateway docs
+// ("轮询应设置整体截止时间、最大次数和退避间隔").
+//
+// WaitTask is one of the waits, named by one rule: WaitTask waits for a
+// task by id; [Client.SendMessageAndWait] sends and then waits as WaitTask
+// does; a [PushReceiver]'s SendMessage and WatchTask return a *[PushWait]
+// at once, whose Wait blocks. opts are the Poll options and any
+// [CallOption], which applies to every tasks/get (such as [HistoryLength]).
 //
 // Time: ctx bounds the wait; [PollTimeout] adds a bound of its own; with
 // neither a ctx deadline nor PollTimeout, [DefaultPollTimeout] applies.
@@ -168,9 +184,10 @@ type PollAttempt struct {
 // The first attempt is made at once; then the wait starts at [PollInterval]
 // and grows by [PollMultiplier] up to [PollMaxInterval], each spread by
 // [PollJitter]. The poll stops after [PollMaxAttempts] attempts, when its
-// time is up, or when ctx is done (within one wait: waits are cut short). It then returns the last task read (nil if
-// none) and a *[PollError] naming the task, the last state, the attempts
-// and what ran out. A client that gave up has not seen the task fail.
+// time is up, or when ctx is done (within one wait: waits are cut short).
+// It then returns the last task read (nil if none) and a *[PollError]
+// naming the task, the last state, the attempts and what ran out. A client
+// that gave up has not seen the task fail.
 //
 // Each tasks/get retries transient HTTP faults itself. If one still ends in
 // a *[TransportError] or an *[HTTPError] with status 429, 502, 503 or 504,
@@ -179,10 +196,12 @@ type PollAttempt struct {
 // than the next wait, the next attempt waits for it; if it would fall after
 // the poll's deadline, WaitTask stops at once instead of sleeping into it,
 // with [PollLimitContext] when ctx's deadline is the nearer one (ctx itself
-// is then not yet done) and [PollLimitDeadline] otherwise. Any other tasks/get error ends the poll at once and
-// is returned as it is, with the last task read: a *[RPCError] matching
-// [ErrTaskNotFound] when the agent lost the task, a *[ProtocolError], …
-func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption) (*Task, error) {
+// is then not yet done) and [PollLimitDeadline] otherwise. Any other
+// tasks/get error ends the poll at once and is returned as it is, with the
+// last task read: a *[RPCError] matching [ErrTaskNotFound] when the agent
+// lost the task, a *[ProtocolError], … Before anything is sent: an error
+// for an empty taskID or an option given bad input.
+func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...WaitOption) (*Task, error) {
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
@@ -192,40 +211,22 @@ func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...PollOption
 	return c.wait(ctx, taskID, nil, opts)
 }
 
-// AwaitTask polls the task the caller holds, as [Client.WaitTask] does,
-// and never loses it: when no tasks/get succeeds before the poll gives up,
-// it returns task itself (not nil) with the *[PollError], whose LastState
-// is then task's state. So the pattern
+// SendMessageAndWait sends msg as [Client.SendMessage] does and, when the
+// agent answers with a task that is not finished (submitted, working, a
+// state this SDK does not know: a gateway answers so even to a blocking
+// send), polls it as [Client.WaitTask] does. opts are WaitTask's: the
+// Poll options shape the polling, and every [CallOption] among them goes
+// to the send and to every tasks/get:
 //
-//	task, err = c.AwaitTask(ctx, task)
+//	res, err := c.SendMessageAndWait(ctx, msg, a2a.HistoryLength(5), a2a.PollTimeout(time.Minute))
 //
-// keeps a task to read whatever err is. A task already terminal or
-// interrupted is returned at once, without a request. Errors: those of
-// WaitTask, and an error without sending for a nil task or one without
-// an id.
-func (c *Client) AwaitTask(ctx context.Context, task *Task, opts ...PollOption) (*Task, error) {
-	if err := c.usable(); err != nil {
-		return nil, err
-	}
-	if task == nil || task.ID == "" {
-		return task, errors.New("a2a: AwaitTask needs a task with an id")
-	}
-	if task.Status.State.Terminal() || task.Status.State.Interrupted() {
-		return task, nil
-	}
-	return c.wait(ctx, task.ID, task, opts)
-}
-
-// SendAndWait sends msg as [Client.SendMessage] does and, when the agent
-// answers with a task that is not finished (submitted, working, a state
-// this SDK does not know: a gateway answers so even to a blocking send),
-// polls it as [Client.AwaitTask] does, with the same options: the send's
-// call options are those given with [PollCallOptions] (they are used for
-// every tasks/get too). It returns the final *[Task], a *[Message] when the
-// agent answered with one, or, when the poll gives up, the last task known
-// (never nil) with the *[PollError]. Errors: those of SendMessage and of
-// AwaitTask; the result is nil only when the send itself failed.
-func (c *Client) SendAndWait(ctx context.Context, msg Message, opts ...PollOption) (SendResult, error) {
+// It returns the final *[Task], a *[Message] when the agent answered with
+// one, or, when the poll gives up or fails, the last task known with the
+// error: the task the send answered with until a tasks/get reads a newer
+// one, so the task is never lost (a task that was already finished costs
+// no tasks/get). Errors: those of SendMessage and of WaitTask; the result
+// is nil only when the send itself failed.
+func (c *Client) SendMessageAndWait(ctx context.Context, msg Message, opts ...WaitOption) (SendResult, error) {
 	cfg, err := newPollConfig(opts)
 	if err != nil {
 		return nil, err
@@ -238,24 +239,37 @@ func (c *Client) SendAndWait(ctx context.Context, msg Message, opts ...PollOptio
 	if !ok {
 		return res, nil
 	}
-	return c.AwaitTask(ctx, task, opts...)
+	return c.awaitTask(ctx, task, opts)
+}
+
+// awaitTask polls a task the caller holds as WaitTask does, returning that
+// task, never nil, until a tasks/get reads a newer one; a task already
+// terminal or interrupted is returned without a request.
+func (c *Client) awaitTask(ctx context.Context, task *Task, opts []WaitOption) (*Task, error) {
+	if task == nil || task.ID == "" {
+		return task, errors.New("a2a: the task to wait for has no id")
+	}
+	if task.Status.State.Terminal() || task.Status.State.Interrupted() {
+		return task, nil
+	}
+	return c.wait(ctx, task.ID, task, opts)
 }
 
 // newPollConfig applies opts over the defaults and checks the call
 // options among them.
-func newPollConfig(opts []PollOption) (pollConfig, error) {
+func newPollConfig(opts []WaitOption) (pollConfig, error) {
 	cfg := pollConfig{
-		interval:    DefaultPollInterval,
-		multiplier:  DefaultPollMultiplier,
-		maxInterval: DefaultPollMaxInterval,
-		jitter:      DefaultPollJitter,
+		interval:    defaultPollInterval,
+		multiplier:  defaultPollMultiplier,
+		maxInterval: defaultPollMaxInterval,
+		jitter:      defaultPollJitter,
 		maxAttempts: DefaultPollMaxAttempts,
 	}
 	for _, opt := range opts {
 		if opt == nil {
-			return cfg, errors.New("a2a: nil PollOption")
+			return cfg, errors.New("a2a: nil WaitOption")
 		}
-		if err := opt(&cfg); err != nil {
+		if err := opt.applyWait(&cfg); err != nil {
 			return cfg, err
 		}
 	}
@@ -263,9 +277,9 @@ func newPollConfig(opts []PollOption) (pollConfig, error) {
 	return cfg, err
 }
 
-// wait is the poll of WaitTask and AwaitTask; known is the task the
+// wait is the poll of WaitTask and awaitTask; known is the task the
 // caller holds (nil for WaitTask), the last task known until one is read.
-func (c *Client) wait(ctx context.Context, taskID string, known *Task, opts []PollOption) (*Task, error) {
+func (c *Client) wait(ctx context.Context, taskID string, known *Task, opts []WaitOption) (*Task, error) {
 	cfg, err := newPollConfig(opts)
 	if err != nil {
 		return known, err

@@ -35,7 +35,7 @@ func scriptedAgent(t *testing.T, task *a2a.Task, states ...a2a.TaskState) (*a2a.
 }
 
 // fast makes polls quick and deterministic in tests.
-var fast = []a2a.PollOption{a2a.PollInterval(time.Millisecond), a2a.PollMaxInterval(2 * time.Millisecond), a2a.PollJitter(0)}
+var fast = []a2a.WaitOption{a2a.PollInterval(time.Millisecond), a2a.PollMaxInterval(2 * time.Millisecond), a2a.PollJitter(0)}
 
 func TestWaitTaskOutcomes(t *testing.T) {
 	working := a2a.TaskStateWorking
@@ -183,7 +183,7 @@ func TestWaitTaskLostTask(t *testing.T) {
 // TestWaitTaskHistoryLength passes call options to each tasks/get.
 func TestWaitTaskHistoryLength(t *testing.T) {
 	c, first, srv := scriptedAgent(t, a2atest.CompletedTask("entity", map[string]int{}, "x"), "working", "working", "completed")
-	task, err := c.WaitTask(context.Background(), first.ID, a2a.PollCallOptions(a2a.HistoryLength(0)), a2a.PollInterval(time.Millisecond))
+	task, err := c.WaitTask(context.Background(), first.ID, a2a.HistoryLength(0), a2a.PollInterval(time.Millisecond))
 	if err != nil || len(task.History) != 0 {
 		t.Fatalf("WaitTask = %v, %v", task, err)
 	}
@@ -306,53 +306,48 @@ func TestWaitTaskOtherTask(t *testing.T) {
 	}
 }
 
-// TestAwaitTaskKeepsTheTask: when no tasks/get succeeds before the poll
-// gives up, AwaitTask hands back the task the caller gave, and the
-// PollError names its state; a task already finished costs no request.
-func TestAwaitTaskKeepsTheTask(t *testing.T) {
+// TestSendMessageAndWaitKeepsTheTask: when no tasks/get succeeds before
+// the poll gives up, SendMessageAndWait hands back the task the send
+// answered with, and the PollError names its state; WaitTask by id has no
+// task to hand back; a task already finished costs no tasks/get.
+func TestSendMessageAndWaitKeepsTheTask(t *testing.T) {
 	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
 	defer agent.Close()
 	c, _ := a2a.NewClient(agent.URL, a2a.WithMaxRetries(0))
 	ctx := context.Background()
-	held, err := c.SendText(ctx, "本月巡检记录")
-	if err != nil || held.Status.State.Terminal() {
-		t.Fatalf("send: %v, %v; want an unfinished task", held, err)
-	}
-	agent.Enqueue(a2atest.Raw{Status: 503, Body: "busy"}, a2atest.Raw{Status: 503, Body: "busy"})
-	got, err := c.AwaitTask(ctx, held, a2a.PollMaxAttempts(2), a2a.PollInterval(time.Millisecond))
+	agent.Enqueue(a2atest.Raw{EchoID: true, Body: `{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"task","id":"t1","contextId":"c1","status":{"state":"submitted"}}}`},
+		a2atest.Raw{Status: 503, Body: "busy"}, a2atest.Raw{Status: 503, Body: "busy"})
+	res, err := c.SendMessageAndWait(ctx, a2a.NewTextMessage("本月巡检记录"), a2a.PollMaxAttempts(2), a2a.PollInterval(time.Millisecond))
 	pe, ok := errors.AsType[*a2a.PollError](err)
-	if !ok || got != held || pe.LastState != held.Status.State || pe.Attempts != 2 {
-		t.Fatalf("got %p (held %p), %v; want the held task and a PollError in state %s", got, held, err, held.Status.State)
+	held, _ := res.(*a2a.Task)
+	if !ok || held == nil || held.ID != "t1" || pe.LastState != a2a.TaskStateSubmitted || pe.Attempts != 2 {
+		t.Fatalf("got %v, %v; want the send's task and a PollError in state submitted after 2 attempts", res, err)
 	}
-	// WaitTask by id has no task to hand back.
 	agent.Enqueue(a2atest.Raw{Status: 503, Body: "busy"})
 	if got, err := c.WaitTask(ctx, held.ID, a2a.PollMaxAttempts(1)); got != nil || err == nil {
 		t.Errorf("WaitTask: %v, %v; want nil and an error", got, err)
 	}
 
 	n := len(agent.Requests())
-	done := &a2a.Task{ID: "t9", Status: a2a.TaskStatus{State: a2a.TaskStateFailed}}
-	if got, err := c.AwaitTask(ctx, done); got != done || err != nil || len(agent.Requests()) != n {
-		t.Errorf("finished task: %v, %v, %d requests; want it back at once", got, err, len(agent.Requests())-n)
-	}
-	if _, err := c.AwaitTask(ctx, nil); err == nil {
-		t.Error("nil task: no error")
+	res, err = c.SendMessageAndWait(ctx, a2a.NewTextMessage("https://qr71.cn/nope"))
+	if task, ok := res.(*a2a.Task); !ok || err != nil || task.Status.State != a2a.TaskStateFailed || len(agent.Requests()) != n+1 {
+		t.Errorf("finished task: %v, %v, %d requests; want it back after the send alone", res, err, len(agent.Requests())-n)
 	}
 }
 
-// TestSendAndWait: one call sends and polls an unfinished answer to its
+// TestSendMessageAndWait: one call sends and polls an unfinished answer to its
 // end; a Message reply comes back as it is; when the poll gives up the
 // last task known comes back with the PollError.
-func TestSendAndWait(t *testing.T) {
+func TestSendMessageAndWait(t *testing.T) {
 	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
 	defer agent.Close()
 	c, _ := a2a.NewClient(agent.URL)
 	ctx := context.Background()
-	res, err := c.SendAndWait(ctx, a2a.NewTextMessage("本月巡检记录"), a2a.PollInterval(time.Millisecond))
+	res, err := c.SendMessageAndWait(ctx, a2a.NewTextMessage("本月巡检记录"), a2a.PollInterval(time.Millisecond))
 	if task, ok := res.(*a2a.Task); err != nil || !ok || task.Status.State != a2a.TaskStateCompleted {
 		t.Fatalf("records: %v, %v; want a completed task", res, err)
 	}
-	res, err = c.SendAndWait(ctx, a2a.NewTextMessage("本月巡检记录"), a2a.PollMaxAttempts(1))
+	res, err = c.SendMessageAndWait(ctx, a2a.NewTextMessage("本月巡检记录"), a2a.PollMaxAttempts(1))
 	task, ok := res.(*a2a.Task)
 	if _, isPoll := errors.AsType[*a2a.PollError](err); !isPoll || !ok || task == nil || task.Status.State.Terminal() {
 		t.Fatalf("gave up: %v, %v; want the last task and a PollError", res, err)
@@ -363,11 +358,11 @@ func TestSendAndWait(t *testing.T) {
 	}))
 	defer greeter.Close()
 	g, _ := a2a.NewClient(greeter.URL)
-	if res, err := g.SendAndWait(ctx, a2a.NewTextMessage("hi")); err != nil || res.(*a2a.Message).Text() != "你好" {
+	if res, err := g.SendMessageAndWait(ctx, a2a.NewTextMessage("hi")); err != nil || res.(*a2a.Message).Text() != "你好" {
 		t.Errorf("message reply: %v, %v", res, err)
 	}
 	n := len(agent.Requests())
-	if _, err := c.SendAndWait(ctx, a2a.NewTextMessage("hi"), a2a.PollCallOptions(a2a.HistoryLength(-1))); err == nil || len(agent.Requests()) != n {
+	if _, err := c.SendMessageAndWait(ctx, a2a.NewTextMessage("hi"), a2a.HistoryLength(-1)); err == nil || len(agent.Requests()) != n {
 		t.Errorf("bad call option: %v, %d requests; want an error and none sent", err, len(agent.Requests())-n)
 	}
 }

@@ -8,7 +8,7 @@ import (
 // PushNotificationConfig is a webhook the agent POSTs task updates to (A2A
 // v0.3 §6.8). Token and Authentication.Credentials are secrets the agent
 // sends back to the webhook. Those given to
-// [Client.SetTaskPushNotificationConfig], and credentials in the URL
+// [Client.CreateTaskPushNotificationConfig], and credentials in the URL
 // (userinfo, query values), are redacted from the errors it returns; they travel in request bodies, and configs the agent returns
 // (get, list) carry them as the agent stored them.
 type PushNotificationConfig struct {
@@ -36,7 +36,7 @@ type TaskPushNotificationConfig struct {
 	PushNotificationConfig PushNotificationConfig `json:"pushNotificationConfig"`
 }
 
-// SetTaskPushNotificationConfig registers a webhook for a task with
+// CreateTaskPushNotificationConfig registers a webhook for a task with
 // tasks/pushNotificationConfig/set (A2A v0.3 §7.5;
 // CreateTaskPushNotificationConfig in A2A v1.0, whose config carries one
 // authentication scheme: Schemes must then hold exactly one) and returns
@@ -46,13 +46,13 @@ type TaskPushNotificationConfig struct {
 // sent, when the client's card says pushNotifications is false; an error for
 // an empty task id or URL, or on v1.0 for an Authentication without exactly
 // one scheme.
-func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPushNotificationConfig, opts ...CallOption) (*TaskPushNotificationConfig, error) {
+func (c *Client) CreateTaskPushNotificationConfig(ctx context.Context, cfg TaskPushNotificationConfig, opts ...CallOption) (*TaskPushNotificationConfig, error) {
 	b, _, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.TaskID == "" || cfg.PushNotificationConfig.URL == "" {
-		return nil, errors.New("a2a: SetTaskPushNotificationConfig needs a task id and a webhook URL")
+		return nil, errors.New("a2a: CreateTaskPushNotificationConfig needs a task id and a webhook URL")
 	}
 	spec, err := b.setPushConfig(cfg)
 	if err != nil {
@@ -64,7 +64,7 @@ func (c *Client) SetTaskPushNotificationConfig(ctx context.Context, cfg TaskPush
 // GetTaskPushNotificationConfig reads a task's webhook config with
 // tasks/pushNotificationConfig/get (A2A v0.3 §7.6;
 // GetTaskPushNotificationConfig in A2A v1.0); configID may be empty for the
-// task's only config on v0.3, not on v1.0 (an error without sending). Errors: as [Client.SetTaskPushNotificationConfig].
+// task's only config on v0.3, not on v1.0 (an error without sending). Errors: as [Client.CreateTaskPushNotificationConfig].
 func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, configID string, opts ...CallOption) (*TaskPushNotificationConfig, error) {
 	b, _, err := c.callBinding(opts)
 	if err != nil {
@@ -84,7 +84,7 @@ func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, conf
 // with tasks/pushNotificationConfig/list (A2A v0.3 §7.7;
 // ListTaskPushNotificationConfigs in A2A v1.0, whose pages it follows to
 // the last, a repeated page token being a *[ProtocolError]); none (an empty
-// array, or null) is an empty slice. Errors: as [Client.SetTaskPushNotificationConfig].
+// array, or null) is an empty slice. Errors: as [Client.CreateTaskPushNotificationConfig].
 func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID string, opts ...CallOption) ([]TaskPushNotificationConfig, error) {
 	b, _, err := c.callBinding(opts)
 	if err != nil {
@@ -122,7 +122,7 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 // is success, and so are {} (any object) and a reply without "result"
 // (a2a-go sends one, on v0.3 and v1.0, against JSON-RPC 2.0 §5); another
 // result is a *[ProtocolError]. Errors: as
-// [Client.SetTaskPushNotificationConfig], and an error for an empty task
+// [Client.CreateTaskPushNotificationConfig], and an error for an empty task
 // or config id.
 func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, configID string, opts ...CallOption) error {
 	b, _, err := c.callBinding(opts)

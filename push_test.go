@@ -21,7 +21,7 @@ func TestPushConfig(t *testing.T) {
 	}
 	cfg := a2a.PushNotificationConfig{URL: "https://hooks.example/a2a", Token: "tok-1",
 		Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "secret"}}
-	set, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: cfg})
+	set, err := c.CreateTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestPushConfig(t *testing.T) {
 	if _, err := c.ListTaskPushNotificationConfigs(ctx, "nope"); !errors.Is(err, a2a.ErrTaskNotFound) {
 		t.Errorf("list unknown task: %v", err)
 	}
-	if _, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID}); err == nil {
+	if _, err := c.CreateTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID}); err == nil {
 		t.Error("set without a URL gave no error")
 	}
 }
@@ -74,7 +74,7 @@ func TestPushSecretsScrubbed(t *testing.T) {
 	task, _ := c.SendText(context.Background(), a2atest.SeedQRCode)
 	srv.Enqueue(a2atest.Raw{EchoID: true, ContentType: "application/json",
 		Body: `{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32602,"message":"bad config PUSHTOKEN-123 CRED-456 https://hook:HOOKPASS-789@h/?sig=HOOKSIG-0","data":{"echo":"PUSHTOKEN-123"}}}`})
-	_, err := c.SetTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: task.ID,
+	_, err := c.CreateTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: task.ID,
 		PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://hook:HOOKPASS-789@h/?sig=HOOKSIG-0", Token: "PUSHTOKEN-123",
 			Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "CRED-456"}}})
 	if _, ok := errors.AsType[*a2a.RPCError](err); !ok {
@@ -101,7 +101,7 @@ func TestPushOtherTask(t *testing.T) {
 		"get, another task": {reply(cfg("B")), func(c *a2a.Client) error { _, err := c.GetTaskPushNotificationConfig(ctx, "A", "c1"); return err }},
 		"get, no task":      {reply(cfg("")), func(c *a2a.Client) error { _, err := c.GetTaskPushNotificationConfig(ctx, "A", "c1"); return err }},
 		"set, another task": {reply(cfg("B")), func(c *a2a.Client) error {
-			_, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: "A", PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://ours.example/hook"}})
+			_, err := c.CreateTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: "A", PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://ours.example/hook"}})
 			return err
 		}},
 		"list, one of another task": {reply(`[` + cfg("A") + `,` + cfg("B") + `]`), func(c *a2a.Client) error { _, err := c.ListTaskPushNotificationConfigs(ctx, "A"); return err }},
@@ -115,7 +115,7 @@ func TestPushOtherTask(t *testing.T) {
 	}
 }
 
-// TestPushConfigOption: a webhook sent with a message (PushConfig) is
+// TestPushConfigOption: a webhook sent with a message (Webhook) is
 // refused before sending when its URL is not absolute http(s), and its
 // secrets never show in the send's errors.
 func TestPushConfigOption(t *testing.T) {
@@ -123,7 +123,7 @@ func TestPushConfigOption(t *testing.T) {
 	defer srv.Close()
 	c, _ := a2a.NewClient(srv.URL)
 	for _, u := range []string{"", "hooks.example/a2a", "ftp://hooks.example/a2a", "/a2a", "http://"} {
-		if _, err := c.SendText(context.Background(), "hi", a2a.PushConfig(a2a.PushNotificationConfig{URL: u})); err == nil {
+		if _, err := c.SendText(context.Background(), "hi", a2a.Webhook(a2a.PushNotificationConfig{URL: u})); err == nil {
 			t.Errorf("URL %q accepted", u)
 		}
 	}
@@ -132,7 +132,7 @@ func TestPushConfigOption(t *testing.T) {
 	}
 	srv.Enqueue(a2atest.Raw{EchoID: true, ContentType: "application/json",
 		Body: `{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32602,"message":"bad config PUSHTOKEN-123 CRED-456 https://hook:HOOKPASS-789@h/?sig=HOOKSIG-0"}}`})
-	_, err := c.SendText(context.Background(), "hi", a2a.PushConfig(a2a.PushNotificationConfig{URL: "https://hook:HOOKPASS-789@h/?sig=HOOKSIG-0",
+	_, err := c.SendText(context.Background(), "hi", a2a.Webhook(a2a.PushNotificationConfig{URL: "https://hook:HOOKPASS-789@h/?sig=HOOKSIG-0",
 		Token: "PUSHTOKEN-123", Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "CRED-456"}}))
 	if _, ok := errors.AsType[*a2a.RPCError](err); !ok {
 		t.Fatalf("err = %v", err)

@@ -9,7 +9,7 @@ import (
 // How a PushWait learns its task (the send's answer, notifications, the
 // final read, the fallback poll) and when that ends it.
 
-// answer takes the send's answer (or Watch's task): the task it names is
+// answer takes the send's answer (or WatchTask's task): the task it names is
 // the wait's. A final answer stands; news that came before an unfinished
 // one is newer, and moves it on (mergeEarly); then the wait settles.
 func (w *PushWait) answer(res SendResult) {
@@ -198,7 +198,7 @@ func (w *PushWait) poll() {
 			w.task, w.byUpdate = t, false
 		}
 	})
-	got, err := w.c.AwaitTask(ctx, last, append(w.opts[:len(w.opts):len(w.opts)], seen)...)
+	got, err := w.c.awaitTask(ctx, last, append(w.opts[:len(w.opts):len(w.opts)], seen))
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if ctx.Err() != nil || w.ended || w.reading {

@@ -32,9 +32,9 @@ import (
 //     named a task before: Result returns it (after one did, the wait
 //     goes on for that task);
 //   - no news of the task came for the receiver's [PushFallbackAfter] and
-//     the fallback poll ([Client.AwaitTask], with the wait's PollOptions)
+//     the fallback poll (as [Client.WaitTask], with the wait's options)
 //     gives up or fails: its error;
-//   - the context given to Send or Watch ends: its error, wrapped;
+//   - the context given to SendMessage or WatchTask ends: its error, wrapped;
 //   - [PushWait.Stop]: [ErrWaitStopped]; [PushReceiver.Close]:
 //     [ErrReceiverClosed];
 //   - the send's answer names another task than the notifications that
@@ -47,7 +47,7 @@ type PushWait struct {
 	token string
 	key   tokenKey
 	red   *redactor // the client's, with the token
-	opts  []PollOption
+	opts  []WaitOption
 	call  []CallOption    // the CallOptions among opts, for the final read
 	ctx   context.Context // ends when the wait does
 	stop  context.CancelFunc
@@ -58,37 +58,37 @@ type PushWait struct {
 	unhook   func() bool
 	task     *Task    // the last task known; replaced, never modified
 	msg      *Message // the agent's answer, when it was a message
-	answered bool     // the send's answer (or Watch's task) came
+	answered bool     // the send's answer (or WatchTask's task) came
 	// byUpdate: the task's status came last from a status update, not a
 	// whole task (a final one is then read once with GetTask).
 	byUpdate bool
 	err      error
 	ended    bool
 	reading  bool // the final read is under way
-	handed   bool // Send or Watch returned the wait: PushOnDone reports it
+	handed   bool // SendMessage or WatchTask returned the wait: PushOnDone reports it
 	timer    *time.Timer
 	due      time.Time // when the fallback poll is due, news permitting
 	// stopPoll stands the running fallback poll down; nil when none runs.
 	stopPoll context.CancelFunc
 }
 
-// Send sends msg as [Client.SendMessage] does, with the receiver's URL
-// and a fresh token registered for the task ([PushConfig]), and returns
+// SendMessage sends msg as [Client.SendMessage] does, with the receiver's
+// URL and a fresh token registered for the task ([Webhook]), and returns
 // the wait for its final state: ended at once when the agent answers with
 // a finished task or a Message. The send does not block (Blocking(false)
-// unless [PollCallOptions] says otherwise: the point is not to hold a
-// connection per task). opts are those of [Client.SendAndWait]:
-// PollCallOptions go to the send (and to the wait's GetTask calls); the
-// others shape the fallback poll. ctx bounds the send and the whole wait:
+// unless a [Blocking] option says otherwise: the point is not to hold a
+// connection per task). opts are those of [Client.SendMessageAndWait]: the
+// CallOptions go to the send (and to the wait's GetTask calls); the Poll
+// options shape the fallback poll. ctx bounds the send and the whole wait:
 // give the lifetime of the wait, not of the send alone. Errors: those of
 // SendMessage (no wait is left registered then, nor reported to
 // [PushOnDone]), an option's error, [ErrReceiverClosed] (Close came
 // first, or stopped the send before its answer), and [ErrWaitStopped] (a
 // [PushOnNotification] func stopped the wait before the answer); the
 // wait is nil whenever the error is not. Close or Stop after the answer
-// leave Send's result alone: the wait it returns has ended with their
+// leave SendMessage's result alone: the wait it returns has ended with their
 // error, and its Task is what the agent answered.
-func (r *PushReceiver) Send(ctx context.Context, c *Client, msg Message, opts ...PollOption) (*PushWait, error) {
+func (r *PushReceiver) SendMessage(ctx context.Context, c *Client, msg Message, opts ...WaitOption) (*PushWait, error) {
 	cfg, err := newPollConfig(opts)
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func (r *PushReceiver) Send(ctx context.Context, c *Client, msg Message, opts ..
 		return nil, err
 	}
 	defer r.calls.Done()
-	call := append(append([]CallOption{Blocking(false)}, cfg.call...), PushConfig(w.config()))
+	call := append(append([]CallOption{Blocking(false)}, cfg.call...), Webhook(w.config()))
 	res, err := c.SendMessage(w.ctx, msg, call...)
 	if err != nil {
 		return nil, w.fail(err)
@@ -107,23 +107,23 @@ func (r *PushReceiver) Send(ctx context.Context, c *Client, msg Message, opts ..
 	return w.hand()
 }
 
-// Watch registers the receiver's URL for task, a task the agent already
-// holds, with [Client.SetTaskPushNotificationConfig], reads the task once
+// WatchTask registers the receiver's URL for task, a task the agent already
+// holds, with [Client.CreateTaskPushNotificationConfig], reads the task once
 // more with [Client.GetTask] (it may have ended before the registration
 // arrived; that read's failure is left to the fallback poll), and returns
 // the wait for its final state. A task already terminal or interrupted
 // gives an ended wait without a request. opts and ctx are as for
-// [PushReceiver.Send]. Errors: those of SetTaskPushNotificationConfig, an
+// [PushReceiver.SendMessage]. Errors: those of CreateTaskPushNotificationConfig, an
 // error for a nil task or one without an id, an option's error,
-// [ErrReceiverClosed] and [ErrWaitStopped] as for Send; the wait is nil
+// [ErrReceiverClosed] and [ErrWaitStopped] as for SendMessage; the wait is nil
 // whenever the error is not.
-func (r *PushReceiver) Watch(ctx context.Context, c *Client, task *Task, opts ...PollOption) (*PushWait, error) {
+func (r *PushReceiver) WatchTask(ctx context.Context, c *Client, task *Task, opts ...WaitOption) (*PushWait, error) {
 	cfg, err := newPollConfig(opts)
 	if err != nil {
 		return nil, err
 	}
 	if task == nil || task.ID == "" {
-		return nil, errors.New("a2a: Watch needs a task with an id")
+		return nil, errors.New("a2a: WatchTask needs a task with an id")
 	}
 	w, err := r.newWait(ctx, c, opts, cfg.call)
 	if err != nil {
@@ -135,7 +135,7 @@ func (r *PushReceiver) Watch(ctx context.Context, c *Client, task *Task, opts ..
 		return w.hand()
 	}
 	set := TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: w.config()}
-	if _, err := c.SetTaskPushNotificationConfig(w.ctx, set, cfg.call...); err != nil {
+	if _, err := c.CreateTaskPushNotificationConfig(w.ctx, set, cfg.call...); err != nil {
 		return nil, w.fail(err)
 	}
 	if now, err := c.GetTask(w.ctx, task.ID, cfg.call...); err == nil && now.ID == task.ID {
@@ -146,7 +146,7 @@ func (r *PushReceiver) Watch(ctx context.Context, c *Client, task *Task, opts ..
 
 // newWait registers a wait with a fresh token; its fallback timer starts
 // with its answer.
-func (r *PushReceiver) newWait(ctx context.Context, c *Client, opts []PollOption, call []CallOption) (*PushWait, error) {
+func (r *PushReceiver) newWait(ctx context.Context, c *Client, opts []WaitOption, call []CallOption) (*PushWait, error) {
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
@@ -270,10 +270,10 @@ func (w *PushWait) belongs(taskID string) belonging {
 	return otherTask
 }
 
-// hand returns the wait to Send's or Watch's caller: from now on its end
+// hand returns the wait to SendMessage's or WatchTask's caller: from now on its end
 // is reported to PushOnDone, and so is an end that came first. A wait
-// that Close or Stop ended before the agent named its task is not: Send
-// and Watch return their error instead. (One they ended after is
+// that Close or Stop ended before the agent named its task is not: SendMessage
+// and WatchTask return their error instead. (One they ended after is
 // returned, ended: its Task is what the agent answered.)
 func (w *PushWait) hand() (*PushWait, error) {
 	w.mu.Lock()
@@ -291,7 +291,7 @@ func (w *PushWait) hand() (*PushWait, error) {
 	return w, nil
 }
 
-// fail ends a wait whose Send or Watch failed with err, and returns the
+// fail ends a wait whose SendMessage or WatchTask failed with err, and returns the
 // error to give the caller: Close's or Stop's when one of them ended the
 // wait (and so the call), else err.
 func (w *PushWait) fail(err error) error {

@@ -42,7 +42,7 @@ func TestPushWaitFinalAnswerWins(t *testing.T) {
 			done := a2atest.CompletedTask("records", map[string]int{"n": 2}, "2 条")
 			done.ID = "t1"
 			srv, c := earlyAgent(t, version, a2atest.Reply{Task: done}, http.StatusNoContent, statusBody(version, "t1", "working"))
-			w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollCallOptions(a2a.Blocking(true)))
+			w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"), a2a.Blocking(true))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +75,7 @@ func TestPushWaitEarlyNewsMovesTheAnswerOn(t *testing.T) {
 		}
 		return true
 	})
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestPushWaitForeignTaskBeforeAnswer(t *testing.T) {
 	recv := newReceiver(t)
 	_, c := earlyAgent(t, a2a.ProtocolV03, a2atest.Reply{Task: &a2a.Task{ID: "t1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}},
 		http.StatusNoContent, taskBody(a2a.ProtocolV03, "OTHER", "completed"))
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestPushWaitRefusedNotificationNamesNothing(t *testing.T) {
 	}))
 	_, c := earlyAgent(t, a2a.ProtocolV03, a2atest.Reply{Task: &a2a.Task{ID: "t1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}},
 		http.StatusInternalServerError, taskBody(a2a.ProtocolV03, "bogus", "completed"))
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestPushWaitFinalReadByUpdate(t *testing.T) {
 				return a2atest.Reply{Task: a2atest.CompletedTask("records", map[string]int{"n": 2}, "2 条"),
 					States: []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateCompleted}}
 			})
-			w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+			w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,7 +157,7 @@ func TestPushWaitFinalReadByUpdate(t *testing.T) {
 		srv := a2atest.NewServer(a2atest.OnSend(longTask))
 		defer srv.Close()
 		c, _ := a2a.NewClient(srv.URL, a2a.WithMaxRetries(0))
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+		w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,11 +178,11 @@ func TestPushOnDoneOnlyReturnedWaits(t *testing.T) {
 	// The agent pushes completed, then answers with an error: Send fails.
 	_, c := earlyAgent(t, a2a.ProtocolV03, a2atest.Reply{Error: &a2a.RPCError{Code: -32603, Message: "internal"}},
 		http.StatusNoContent, taskBody(a2a.ProtocolV03, "t1", "completed"))
-	if w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go")); w != nil || err == nil {
+	if w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go")); w != nil || err == nil {
 		t.Fatalf("%v %v", w, err)
 	}
 	_, ok := agentFor(t, a2a.ProtocolV03, a2atest.Caoliao)
-	w, err := recv.Send(context.Background(), ok, a2a.NewTextMessage(a2atest.SeedQRCode))
+	w, err := recv.SendMessage(context.Background(), ok, a2a.NewTextMessage(a2atest.SeedQRCode))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestPushReceiverCloseStopsPolls(t *testing.T) {
 		return true
 	})
 	recv := newReceiver(t, a2a.PushFallbackAfter(time.Millisecond))
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestPushWaitFallbackPollRunsOn(t *testing.T) {
 	srv, c := agentFor(t, a2a.ProtocolV03, a2atest.Caoliao) // records: submitted, then working, working, completed per get
 	var mu sync.Mutex
 	var attempts []int
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("本月巡检记录"),
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("本月巡检记录"),
 		append(fast, a2a.PollProgress(func(a a2a.PollAttempt) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -260,7 +260,7 @@ func TestPushWaitKeepsWhatThePollRead(t *testing.T) {
 	read := make(chan struct{}, 100)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w, err := recv.Send(ctx, c, a2a.NewTextMessage("go"), a2a.PollInterval(time.Hour),
+	w, err := recv.SendMessage(ctx, c, a2a.NewTextMessage("go"), a2a.PollInterval(time.Hour),
 		a2a.PollProgress(func(a2a.PollAttempt) { read <- struct{}{} }))
 	if err != nil {
 		t.Fatal(err)
@@ -290,7 +290,7 @@ func TestPushReceiverCloseDuringSend(t *testing.T) {
 	}
 	out := make(chan sent, 1)
 	go func() {
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+		w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
 		out <- sent{w, err}
 	}()
 	<-sending
@@ -320,7 +320,7 @@ func TestPushWaitFinalReadNotFinal(t *testing.T) {
 		return true
 	})
 	recv := newReceiver(t)
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +355,7 @@ func TestPushWaitPollGivesUpKeepsNews(t *testing.T) {
 		return false // no answer: the poll's attempt times out
 	})
 	recv := newReceiver(t, a2a.PushFallbackAfter(time.Millisecond))
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollMaxAttempts(1), a2a.PollTimeout(time.Second))
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollMaxAttempts(1), a2a.PollTimeout(time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +380,7 @@ func TestPushWaitPollEndsWithWhatItRead(t *testing.T) {
 		return a2atest.Reply{Task: a2atest.StatusTask(a2a.TaskStateInputRequired, "哪台设备？"),
 			States: []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateInputRequired}}
 	})
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollProgress(func(a2a.PollAttempt) {
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollProgress(func(a2a.PollAttempt) {
 		url, token := registered(t, srv)
 		notify(t, url, "X-A2A-Notification-Token", token, statusBody(a2a.ProtocolV03, "task-1", "working")) // older news, late
 	}))

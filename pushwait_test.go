@@ -29,7 +29,7 @@ func TestPushReceiverSendCollectsTheFinalTask(t *testing.T) {
 				return nil
 			}))
 			srv, c := agentFor(t, version, longTask)
-			w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("本月巡检记录"))
+			w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("本月巡检记录"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +87,7 @@ func TestPushReceiverSendFinishedAnswers(t *testing.T) {
 	recv := newReceiver(t)
 	t.Run("completed at once", func(t *testing.T) {
 		srv, c := agentFor(t, a2a.ProtocolV03, a2atest.Caoliao)
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage(a2atest.SeedQRCode))
+		w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage(a2atest.SeedQRCode))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestPushReceiverSendFinishedAnswers(t *testing.T) {
 	})
 	t.Run("failed is a value", func(t *testing.T) {
 		_, c := agentFor(t, a2a.ProtocolV10, a2atest.Caoliao)
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("hello"))
+		w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("hello"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +115,7 @@ func TestPushReceiverSendFinishedAnswers(t *testing.T) {
 		_, c := agentFor(t, a2a.ProtocolV03, func(a2a.Message) a2atest.Reply {
 			return a2atest.Reply{Message: &a2a.Message{Parts: a2a.Parts{a2a.TextPart{Text: "hi"}}}}
 		})
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("hello"))
+		w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("hello"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestPushReceiverSendFinishedAnswers(t *testing.T) {
 		_, c := agentFor(t, a2a.ProtocolV03, func(a2a.Message) a2atest.Reply {
 			return a2atest.Reply{Error: &a2a.RPCError{Code: -32003, Message: "push not supported"}}
 		})
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("hello"))
+		w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("hello"))
 		if w != nil || !errors.Is(err, a2a.ErrPushNotificationNotSupported) {
 			t.Fatalf("%v %v", w, err)
 		}
@@ -152,7 +152,7 @@ func TestPushReceiverNotificationBeforeAnswer(t *testing.T) {
 		}
 		return a2atest.Reply{Task: &a2a.Task{ID: "early", Status: a2a.TaskStatus{State: a2a.TaskStateSubmitted}}}
 	})
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestPushReceiverFallbackPolls(t *testing.T) {
 		return a2atest.Reply{Task: a2atest.CompletedTask("records", nil, "done"),
 			States: []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateWorking, a2a.TaskStateCompleted}}
 	})
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), fast...)
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"), fast...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestPushReceiverFallbackPolls(t *testing.T) {
 func TestPushReceiverFallbackGivesUp(t *testing.T) {
 	recv := newReceiver(t, a2a.PushFallbackAfter(time.Millisecond))
 	_, c := agentFor(t, a2a.ProtocolV03, longTask)
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"),
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"),
 		append(fast, a2a.PollMaxAttempts(2))...)
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +204,7 @@ func TestPushReceiverFallbackGivesUp(t *testing.T) {
 func TestPushReceiverEnds(t *testing.T) {
 	send := func(t *testing.T, recv *a2a.PushReceiver, ctx context.Context) *a2a.PushWait {
 		_, c := agentFor(t, a2a.ProtocolV03, longTask)
-		w, err := recv.Send(ctx, c, a2a.NewTextMessage("go"))
+		w, err := recv.SendMessage(ctx, c, a2a.NewTextMessage("go"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +254,7 @@ func TestPushReceiverEnds(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, c := agentFor(t, a2a.ProtocolV03, longTask)
-		if _, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go")); !errors.Is(err, a2a.ErrReceiverClosed) {
+		if _, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go")); !errors.Is(err, a2a.ErrReceiverClosed) {
 			t.Fatalf("Send after Close: %v", err)
 		}
 	})
@@ -269,7 +269,7 @@ func TestPushReceiverWatch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, err := recv.Watch(context.Background(), c, task)
+			w, err := recv.WatchTask(context.Background(), c, task)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -297,7 +297,7 @@ func TestPushReceiverWatch(t *testing.T) {
 		recv := newReceiver(t)
 		srv, c := agentFor(t, a2a.ProtocolV03, longTask)
 		done := &a2a.Task{ID: "t9", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}}
-		w, err := recv.Watch(context.Background(), c, done)
+		w, err := recv.WatchTask(context.Background(), c, done)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -311,10 +311,10 @@ func TestPushReceiverWatch(t *testing.T) {
 	t.Run("bad input", func(t *testing.T) {
 		recv := newReceiver(t)
 		_, c := agentFor(t, a2a.ProtocolV03, longTask)
-		if _, err := recv.Watch(context.Background(), c, nil); err == nil {
+		if _, err := recv.WatchTask(context.Background(), c, nil); err == nil {
 			t.Error("nil task accepted")
 		}
-		if _, err := recv.Watch(context.Background(), c, &a2a.Task{}); err == nil {
+		if _, err := recv.WatchTask(context.Background(), c, &a2a.Task{}); err == nil {
 			t.Error("task without id accepted")
 		}
 	})
@@ -334,7 +334,7 @@ func TestPushReceiverConcurrent(t *testing.T) {
 	waits := make([]*a2a.PushWait, n)
 	tokens := make([]string, n)
 	for i := range waits {
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+		w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -427,7 +427,7 @@ func TestPushReceiverOnePollAtATime(t *testing.T) {
 		})
 	const fallback = 20 * time.Millisecond
 	recv := newReceiver(t, a2a.PushFallbackAfter(fallback))
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollInterval(time.Hour))
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"), a2a.PollInterval(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,10 +18,10 @@ import (
 // checks their token, reads them with the client's own decoders and hands
 // each to the wait it belongs to (pushwait.go).
 
-// DefaultFallbackAfter is how long a [PushWait] goes without news of its
+// defaultFallbackAfter is how long a [PushWait] goes without news of its
 // task (the send's answer or a notification) before it polls the task
-// instead, unless [PushFallbackAfter] says otherwise: 30 seconds.
-const DefaultFallbackAfter = 30 * time.Second
+// instead, unless PushFallbackAfter says otherwise: 30 seconds.
+const defaultFallbackAfter = 30 * time.Second
 
 // The headers an agent puts a webhook's token in: X-A2A-Notification-Token
 // (A2A v0.3's example; a2a-python, a2a-go v0.3 and a2a-js 0.3 send it),
@@ -53,7 +53,7 @@ type PushNotification struct {
 // PushReceiver receives an agent's push notifications (A2A v0.3 §9.5;
 // A2A v1.0 §4.3.3): it is the http.Handler to serve at the webhook URL
 // given to [NewPushReceiver], and it makes the waits
-// ([PushReceiver.Send], [PushReceiver.Watch]) that register that URL with
+// ([PushReceiver.SendMessage], [PushReceiver.WatchTask]) that register that URL with
 // an agent and collect each task's final state from what arrives, without
 // a goroutine or a poll loop per task. Its methods are safe for concurrent
 // use, and so is serving it.
@@ -92,7 +92,7 @@ type PushReceiver struct {
 	waits   map[tokenKey]*PushWait // open waits, by their token's hash
 	retired retiredSet             // waits ended lately
 	closed  bool
-	// calls counts the Send and Watch calls under way; work the
+	// calls counts the SendMessage and WatchTask calls under way; work the
 	// receiver's goroutines (fallback polls, final reads, the PushOnDone
 	// queue). Close waits for both, calls first.
 	calls   sync.WaitGroup
@@ -124,7 +124,7 @@ func NewPushReceiver(webhookURL string, opts ...ReceiverOption) (*PushReceiver, 
 	if err := checkWebhookURL(webhookURL); err != nil {
 		return nil, err
 	}
-	r := &PushReceiver{receiverConfig: receiverConfig{url: webhookURL, fallback: DefaultFallbackAfter,
+	r := &PushReceiver{receiverConfig: receiverConfig{url: webhookURL, fallback: defaultFallbackAfter,
 		log: slog.New(slog.DiscardHandler)}, waits: map[tokenKey]*PushWait{}}
 	for _, opt := range opts {
 		if opt == nil {
@@ -148,12 +148,12 @@ func (r *PushReceiver) Pending() int {
 	return len(r.waits)
 }
 
-// Close ends every open wait with [ErrReceiverClosed], makes Send and
-// Watch fail with it (those under way too: their requests stop), and
+// Close ends every open wait with [ErrReceiverClosed], makes SendMessage and
+// WatchTask fail with it (those under way too: their requests stop), and
 // returns once they have and the receiver's goroutines have: the
 // fallback polls and final reads it stopped, and the [PushOnDone] calls
 // queued. So Close waits for a PushOnDone func that blocks, and must not
-// be called from one, nor from a PollProgress func given to Send or Watch
+// be called from one, nor from a PollProgress func given to SendMessage or WatchTask
 // (those run in the receiver's goroutines). It does not stop the HTTP
 // server serving the receiver; notifications for ended waits are answered
 // as before.
@@ -186,7 +186,7 @@ func (r *PushReceiver) goWork(f func()) bool {
 
 // reportDone queues w for the PushOnDone func, started in a goroutine of
 // its own while there is work (Close waits for it). It does not check
-// r.closed: every call comes from Close's own loop, from a Send or Watch
+// r.closed: every call comes from Close's own loop, from a SendMessage or WatchTask
 // Close waits for (r.calls) before it waits for r.work, or from a
 // goroutine in r.work, so its r.work.Go never follows Close's Wait.
 func (r *PushReceiver) reportDone(w *PushWait) {
@@ -349,7 +349,7 @@ func (r *PushReceiver) lookup(token string) (w *PushWait, retired bool) {
 	return w, false
 }
 
-// add registers w, for a Send or Watch under way (r.calls; the call marks
+// add registers w, for a SendMessage or WatchTask under way (r.calls; the call marks
 // its end), under its token; it fails once the receiver is closed.
 func (r *PushReceiver) add(w *PushWait) error {
 	r.mu.Lock()

@@ -145,7 +145,7 @@ func longTask(a2a.Message) a2atest.Reply {
 func longWait(t *testing.T, recv *a2a.PushReceiver, version string) (*a2a.PushWait, *a2atest.Server, string, string) {
 	t.Helper()
 	srv, c := agentFor(t, version, longTask)
-	w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +374,7 @@ func TestPushReceiverRegistration(t *testing.T) {
 	t.Run("Blocking(true) when asked", func(t *testing.T) {
 		recv := newReceiver(t)
 		srv, c := agentFor(t, a2a.ProtocolV03, a2atest.Caoliao)
-		if _, err := recv.Send(context.Background(), c, a2a.NewTextMessage("hi"), a2a.PollCallOptions(a2a.Blocking(true))); err != nil {
+		if _, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("hi"), a2a.Blocking(true)); err != nil {
 			t.Fatal(err)
 		}
 		if body := string(srv.Requests()[0].Body); !strings.Contains(body, `"blocking":true`) {
@@ -423,7 +423,7 @@ func FuzzPushNotification(f *testing.F) {
 	}
 	defer recv.Close()
 	f.Fuzz(func(t *testing.T, body string) {
-		w, err := recv.Send(context.Background(), c, a2a.NewTextMessage("go"))
+		w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,10 +47,10 @@ func PushOnNotification(f func(ctx context.Context, n *PushNotification) error) 
 }
 
 // PushOnDone makes the receiver call f once for each wait that ends, after
-// Send or Watch returned it (a wait whose Send or Watch failed is not
+// SendMessage or WatchTask returned it (a wait whose SendMessage or WatchTask failed is not
 // reported), however it ends (see [PushWait.Result]). The calls come one
 // at a time, in the order the waits ended (or, for those that ended
-// before Send or Watch returned them, were returned), from a goroutine of the
+// before SendMessage or WatchTask returned them, were returned), from a goroutine of the
 // receiver, so f may block (on a channel whose reader is busy, say)
 // without holding up notifications, sends or polls; [PushReceiver.Close]
 // waits for the calls queued, so f must not call Close itself, and must
@@ -96,16 +96,15 @@ func PushMaxBytes(n int64) ReceiverOption {
 }
 
 // PushFallbackAfter sets how long a wait goes without news of its task
-// before it polls the task with [Client.AwaitTask] (default
-// [DefaultFallbackAfter], ±20 % so that waits started together do not
-// poll together): push is best effort, and an agent may never send a
-// notification. Each notification starts the time again, except while
-// the poll runs: it runs to its end. The poll takes
-// the wait's PollOptions and is bounded by the context given to Send or
-// Watch, or by [DefaultPollTimeout] when that has no deadline and no
-// [PollTimeout] is given; while it runs it holds a goroutine, as
-// AwaitTask does, so a thousand silent waits poll with a thousand. d
-// must be positive.
+// before it polls the task as [Client.WaitTask] does (default 30 seconds,
+// ±20 % so that waits started together do not poll together): push is
+// best effort, and an agent may never send a notification. Each
+// notification starts the time again, except while the poll runs: it runs
+// to its end. The poll takes the wait's options and is bounded by the
+// context given to SendMessage or WatchTask, or by [DefaultPollTimeout]
+// when that has no deadline and no [PollTimeout] is given; while it runs
+// it holds a goroutine, as WaitTask does, so a thousand silent waits poll
+// with a thousand. d must be positive.
 func PushFallbackAfter(d time.Duration) ReceiverOption {
 	return func(c *receiverConfig) error {
 		if d <= 0 {

@@ -305,7 +305,7 @@ func TestSecretsEscapedMixed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.SetTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: "t",
+	_, err = c.CreateTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: "t",
 		PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://hook.example/", Token: token}})
 	if _, ok := errors.AsType[*a2a.RPCError](err); !ok {
 		t.Fatalf("err = %v", err)
@@ -362,7 +362,7 @@ func TestRedactEveryCredentialShape(t *testing.T) {
 
 // TestPushSecretsRedactedV10: on a client that speaks A2A v1.0, a push
 // config's token, credentials and webhook URL credentials given to
-// SetTaskPushNotificationConfig never show in the error, when the agent
+// CreateTaskPushNotificationConfig never show in the error, when the agent
 // echoes them in the message, in the data (plain or escaped), inside the
 // ErrorInfo details' metadata and reason, or in a result it gets wrong;
 // as for v0.3 (TestPushSecretsScrubbed).
@@ -394,7 +394,7 @@ func TestPushSecretsRedactedV10(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, _ := newMock(t, []mockReply{tt.reply}, a2a.WithProtocolVersion(a2a.ProtocolV10), a2a.WithMaxRetries(0))
-			_, err := c.SetTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: "t1",
+			_, err := c.CreateTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: "t1",
 				PushNotificationConfig: a2a.PushNotificationConfig{URL: hook, Token: token,
 					Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: cred}}})
 			if err == nil {

@@ -17,13 +17,13 @@ import (
 
 // Retry defaults.
 const (
-	// DefaultMaxRetries is how many times a retryable request is re-sent
-	// after its first attempt.
-	DefaultMaxRetries = 3
-	// DefaultRetryWaitMin is the first backoff wait.
-	DefaultRetryWaitMin = 250 * time.Millisecond
-	// DefaultRetryWaitMax caps every backoff wait, Retry-After included.
-	DefaultRetryWaitMax = 5 * time.Second
+	// defaultMaxRetries is how many times a retryable request is re-sent
+	// after its first attempt (WithMaxRetries).
+	defaultMaxRetries = 3
+	// defaultRetryWaitMin is the first backoff wait.
+	defaultRetryWaitMin = 250 * time.Millisecond
+	// defaultRetryWaitMax caps every backoff wait, Retry-After included.
+	defaultRetryWaitMax = 5 * time.Second
 )
 
 // retryClass says when a method's request may be sent again.

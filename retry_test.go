@@ -21,7 +21,7 @@ import (
 // (DESIGN.md behaviour 4): tasks/get and tasks/cancel retry 429/502/503/504;
 // message/send only 429/503 unless RetrySend; nothing retries 500.
 func TestRetryPolicy(t *testing.T) {
-	const attempts = 4 // 1 + DefaultMaxRetries
+	const attempts = 4 // 1 + defaultMaxRetries
 	tests := []struct {
 		status     int
 		retryAfter string

@@ -33,7 +33,7 @@ func TestRequestEnvelope(t *testing.T) {
 	}
 	hook := a2a.PushNotificationConfig{URL: "https://hooks.example/a2a", Token: "tok-1",
 		Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "cred-1"}}
-	if _, err := c.SendText(ctx, "hi", a2a.PushConfig(hook)); err != nil {
+	if _, err := c.SendText(ctx, "hi", a2a.Webhook(hook)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.GetTask(ctx, "t-1"); err != nil {

@@ -51,7 +51,7 @@ func TestSSEFraming(t *testing.T) {
 			}))
 			defer srv.Close()
 			c, _ := a2a.NewClient(srv.URL)
-			got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go")))
+			got, err := collect(c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")))
 			if tt.err == nil && err != nil || tt.err != nil && !errors.Is(err, tt.err) {
 				t.Fatalf("err = %v, want %v", err, tt.err)
 			}
@@ -80,7 +80,7 @@ func TestSSECarriageReturnEndsAnEvent(t *testing.T) {
 			c, _ := a2a.NewClient(srv.URL)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard, not a timing check
 			defer cancel()
-			got, err := collect(c.StreamMessage(ctx, a2a.NewTextMessage("go")))
+			got, err := collect(c.SendStreamingMessage(ctx, a2a.NewTextMessage("go")))
 			if err != nil || len(got) != 1 {
 				t.Errorf("events %v, err %v; want the final status update", got, err)
 			}
@@ -88,13 +88,13 @@ func TestSSECarriageReturnEndsAnEvent(t *testing.T) {
 	}
 }
 
-// TestStreamRangedOnce: a StreamMessage sequence sends its message when it
+// TestStreamRangedOnce: a SendStreamingMessage sequence sends its message when it
 // is ranged over, once; a second range yields an error and sends nothing.
 func TestStreamRangedOnce(t *testing.T) {
 	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
 	defer agent.Close()
 	c, _ := a2a.NewClient(agent.URL)
-	seq := c.StreamMessage(context.Background(), a2a.NewTextMessage(a2atest.SeedQRCode))
+	seq := c.SendStreamingMessage(context.Background(), a2a.NewTextMessage(a2atest.SeedQRCode))
 	if _, err := collect(seq); err != nil {
 		t.Fatal(err)
 	}
@@ -118,8 +118,8 @@ func TestNotMadeClient(t *testing.T) {
 		if _, err := c.WaitTask(ctx, "t"); err == nil {
 			t.Error("WaitTask: no error")
 		}
-		if _, err := collect(c.Resubscribe(ctx, "t")); err == nil {
-			t.Error("Resubscribe: no error")
+		if _, err := collect(c.SubscribeToTask(ctx, "t")); err == nil {
+			t.Error("SubscribeToTask: no error")
 		}
 		if err := c.DeleteTaskPushNotificationConfig(ctx, "t", "c"); err == nil {
 			t.Error("DeleteTaskPushNotificationConfig: no error")
@@ -130,7 +130,7 @@ func TestNotMadeClient(t *testing.T) {
 	}
 }
 
-// FuzzStream feeds any bytes, as an event stream, to StreamMessage. The
+// FuzzStream feeds any bytes, as an event stream, to SendStreamingMessage. The
 // sequence yields events and then at most one typed error, which ends it;
 // folding the events into a task with Task.Apply never panics, and a
 // terminal state, once reached, stays.
@@ -159,7 +159,7 @@ func FuzzStream(f *testing.F) {
 		}
 		var task a2a.Task
 		ended := false
-		for ev, err := range c.StreamMessage(context.Background(), a2a.NewTextMessage("x")) {
+		for ev, err := range c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("x")) {
 			if ended {
 				t.Fatalf("%v, %v yielded after an error", ev, err)
 			}

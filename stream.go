@@ -118,11 +118,11 @@ func (t *Task) Apply(ev Event) {
 	}
 }
 
-// StreamMessage sends msg with message/stream (A2A v0.3 §7.2;
+// SendStreamingMessage sends msg with message/stream (A2A v0.3 §7.2;
 // SendStreamingMessage in A2A v1.0) and yields the
 // agent's events as they arrive, over Server-Sent Events:
 //
-//	for ev, err := range c.StreamMessage(ctx, msg) {
+//	for ev, err := range c.SendStreamingMessage(ctx, msg) {
 //		if err != nil { … }
 //		switch e := ev.(type) { … }
 //	}
@@ -131,7 +131,7 @@ func (t *Task) Apply(ev Event) {
 // such flag: the client sets Final on a v1.0 status update whose state is
 // terminal or input-required, where v1.0 agents end the stream), when the
 // agent closes the stream (for a task not yet final, continue with
-// [Client.Resubscribe]), or with one error, yielded as (nil, err): a
+// [Client.SubscribeToTask]), or with one error, yielded as (nil, err): a
 // JSON-RPC error inside the stream or instead of it (*[RPCError]), an
 // *[HTTPError], a *[ProtocolError] (a malformed event, a wrong id), a
 // *[BodyTooLargeError] (an event over the size cap), a *[TransportError]
@@ -139,15 +139,15 @@ func (t *Task) Apply(ev Event) {
 // errors of [Client.SendMessage] and an *[UnsupportedByCardError] when the
 // client's card says streaming is false. Breaking out of the loop closes the
 // connection at once. Until the stream opens, each attempt is bounded by
-// [WithAttemptTimeout] (default [DefaultTimeout]) even when ctx has no
+// [WithAttemptTimeout] (default [DefaultAttemptTimeout]) even when ctx has no
 // deadline, and message/stream is retried only where message/send would
 // be (the agent cannot have acted). The stream is not retried once it has opened; ctx bounds its
 // length (and the Timeout of a client given to [WithHTTPClient]), and
 // [WithStreamIdleTimeout] how long the client waits for its next event. A plain JSON-RPC result instead of a stream is yielded as the one
 // event. The sequence sends the message when it is ranged over,
-// once: ranging over it again yields only an error (call StreamMessage
+// once: ranging over it again yields only an error (call SendStreamingMessage
 // again to send again).
-func (c *Client) StreamMessage(ctx context.Context, msg Message, opts ...CallOption) iter.Seq2[Event, error] {
+func (c *Client) SendStreamingMessage(ctx context.Context, msg Message, opts ...CallOption) iter.Seq2[Event, error] {
 	var ranged atomic.Bool
 	return func(yield func(Event, error) bool) {
 		if ranged.Swap(true) {
@@ -163,16 +163,16 @@ func (c *Client) StreamMessage(ctx context.Context, msg Message, opts ...CallOpt
 	}
 }
 
-// Resubscribe reopens the event stream of a running task with
+// SubscribeToTask reopens the event stream of a running task with
 // tasks/resubscribe (A2A v0.3 §7.9; SubscribeToTask in A2A v1.0, whose
 // first event is the task as it stands), after a dropped connection. Whether
 // events sent while disconnected are replayed is up to the agent. Events and
-// errors are as for [Client.StreamMessage]; an unknown task gives an
+// errors are as for [Client.SendStreamingMessage]; an unknown task gives an
 // *[RPCError] matching [ErrTaskNotFound]. Until the stream opens it is
 // retried like tasks/get: a failed attempt, or one whose reply does not
 // open within [WithAttemptTimeout], is tried again, up to
 // [WithMaxRetries] times.
-func (c *Client) Resubscribe(ctx context.Context, taskID string, opts ...CallOption) iter.Seq2[Event, error] {
+func (c *Client) SubscribeToTask(ctx context.Context, taskID string, opts ...CallOption) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		b, _, err := c.callBinding(opts)
 		if err != nil {
@@ -180,16 +180,16 @@ func (c *Client) Resubscribe(ctx context.Context, taskID string, opts ...CallOpt
 			return
 		}
 		if taskID == "" {
-			yield(nil, errors.New("a2a: Resubscribe: empty task id"))
+			yield(nil, errors.New("a2a: SubscribeToTask: empty task id"))
 			return
 		}
 		c.stream(ctx, b.resubscribe(taskID), yield)
 	}
 }
 
-// errRangedTwice is what a second range over one StreamMessage sequence
+// errRangedTwice is what a second range over one SendStreamingMessage sequence
 // yields: ranging again would send the message again.
-var errRangedTwice = errors.New("a2a: StreamMessage: its sequence was ranged over already; call StreamMessage again to send again")
+var errRangedTwice = errors.New("a2a: SendStreamingMessage: its sequence was ranged over already; call SendStreamingMessage again to send again")
 
 // stream runs one streaming call on the call path, yielding events until
 // the stream ends. Each event's data is checked like a unary reply

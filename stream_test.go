@@ -46,7 +46,7 @@ func TestStreamScripted(t *testing.T) {
 	c, _ := a2a.NewClient(srv.URL)
 	var task a2a.Task
 	var lines []string
-	for ev, err := range c.StreamMessage(context.Background(), a2a.NewTextMessage("本月巡检记录")) {
+	for ev, err := range c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("本月巡检记录")) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,11 +62,11 @@ func TestStreamScripted(t *testing.T) {
 	}
 
 	// Resubscribing to a task at its end gives one final status update.
-	got, err := collect(c.Resubscribe(context.Background(), "task-1"))
+	got, err := collect(c.SubscribeToTask(context.Background(), "task-1"))
 	if err != nil || len(got) != 1 || got[0] != "status completed final=true" {
 		t.Errorf("resubscribe: %v, %v", got, err)
 	}
-	if _, err := collect(c.Resubscribe(context.Background(), "nope")); !errors.Is(err, a2a.ErrTaskNotFound) {
+	if _, err := collect(c.SubscribeToTask(context.Background(), "nope")); !errors.Is(err, a2a.ErrTaskNotFound) {
 		t.Errorf("resubscribe unknown: %v", err)
 	}
 }
@@ -120,7 +120,7 @@ func TestStreamFaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c, _ := a2a.NewClient(srv.URL+tt.path, a2a.WithMaxResponseBytes(4096), a2a.WithMaxRetries(0))
-		got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go")))
+		got, err := collect(c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")))
 		if !tt.check(err) {
 			t.Errorf("%s: err = %v", tt.path, err)
 		}
@@ -142,7 +142,7 @@ func TestStreamBreakReleases(t *testing.T) {
 		close(released)
 	}})
 	c, _ := a2a.NewClient(srv.URL)
-	for ev, err := range c.StreamMessage(context.Background(), a2a.NewTextMessage("go")) {
+	for ev, err := range c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")) {
 		if err != nil || ev == nil {
 			t.Fatal(err)
 		}
@@ -166,7 +166,7 @@ func TestStreamContext(t *testing.T) {
 	c, _ := a2a.NewClient(srv.URL)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(20*time.Millisecond, cancel)
-	_, err := collect(c.StreamMessage(ctx, a2a.NewTextMessage("go")))
+	_, err := collect(c.SendStreamingMessage(ctx, a2a.NewTextMessage("go")))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
@@ -235,7 +235,7 @@ func TestStreamEdges(t *testing.T) {
 	} {
 		srv := a2atest.NewServer(a2atest.OnSend(func(a2a.Message) a2atest.Reply { return a2atest.Reply{StreamRaw: tt.raw} }))
 		c, _ := a2a.NewClient(srv.URL, tt.opts...)
-		got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go")))
+		got, err := collect(c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")))
 		srv.Close()
 		if err != nil || len(got) != tt.want {
 			t.Errorf("%s: %d events %q, %v", name, len(got), got, err)
@@ -246,7 +246,7 @@ func TestStreamEdges(t *testing.T) {
 	}))
 	defer srv.Close()
 	c, _ := a2a.NewClient(srv.URL)
-	if got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go"))); err != nil || len(got) != 1 || got[0] != "message only" {
+	if got, err := collect(c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go"))); err != nil || len(got) != 1 || got[0] != "message only" {
 		t.Errorf("events-only reply: %q, %v", got, err)
 	}
 }
@@ -283,7 +283,7 @@ func TestStreamContentEncoding(t *testing.T) {
 			}
 			var states []a2a.TaskState
 			var last error
-			for ev, err := range c.StreamMessage(context.Background(), a2a.NewTextMessage("hi")) {
+			for ev, err := range c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("hi")) {
 				if err != nil {
 					last = err
 					break
@@ -331,9 +331,9 @@ func TestStreamOtherTask(t *testing.T) {
 				io.WriteString(w, tt.body)
 			}})
 			c, _ := a2a.NewClient(srv.URL)
-			seq := c.StreamMessage(context.Background(), a2a.NewTextMessage("go"))
+			seq := c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go"))
 			if tt.resume {
-				seq = c.Resubscribe(context.Background(), "t1")
+				seq = c.SubscribeToTask(context.Background(), "t1")
 			}
 			got, err := collect(seq)
 			if pe, ok := errors.AsType[*a2a.ProtocolError](err); !ok || len(got) != tt.want || !strings.Contains(pe.Reason, tt.reason) {
@@ -367,7 +367,7 @@ func TestApplyKeepsTerminal(t *testing.T) {
 
 // TestStreamTimeouts: a stream cannot wait forever, even with a ctx that
 // has no deadline: an attempt whose reply does not start within the
-// attempt bound fails as a timeout (and Resubscribe tries again, as
+// attempt bound fails as a timeout (and SubscribeToTask tries again, as
 // tasks/get would), a plain reply trickled past it likewise, and with an
 // idle bound a stream that goes quiet ends.
 func TestStreamTimeouts(t *testing.T) {
@@ -423,9 +423,9 @@ func TestStreamTimeouts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			seq := c.StreamMessage(context.Background(), a2a.NewTextMessage("go"))
+			seq := c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go"))
 			if tt.resume {
-				seq = c.Resubscribe(context.Background(), "t1")
+				seq = c.SubscribeToTask(context.Background(), "t1")
 			}
 			got, err := collect(seq)
 			if tt.resume {
@@ -512,7 +512,7 @@ func TestStreamIdleSlowReader(t *testing.T) {
 	}})
 	c, _ := a2a.NewClient(srv.URL, a2a.WithStreamIdleTimeout(150*time.Millisecond))
 	n := 0
-	for _, err := range c.StreamMessage(context.Background(), a2a.NewTextMessage("go")) {
+	for _, err := range c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")) {
 		if err != nil {
 			t.Fatalf("after %d events: %v", n, err)
 		}
@@ -548,7 +548,7 @@ func TestStreamIdleTrickle(t *testing.T) {
 	t.Run("a byte at a time", func(t *testing.T) {
 		srv, _ := serveFake(t, mockReply{serve: drip("d", 200, "")})
 		c, _ := a2a.NewClient(srv.URL, a2a.WithStreamIdleTimeout(200*time.Millisecond))
-		got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go")))
+		got, err := collect(c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")))
 		if _, ok := errors.AsType[*a2a.TransportError](err); !ok || !errors.Is(err, context.DeadlineExceeded) || len(got) != 0 {
 			t.Errorf("events %v, err %v; want a TransportError matching context.DeadlineExceeded", got, err)
 		}
@@ -556,7 +556,7 @@ func TestStreamIdleTrickle(t *testing.T) {
 	t.Run("keep-alive comments", func(t *testing.T) {
 		srv, _ := serveFake(t, mockReply{serve: drip(": ping\n", 10, final)})
 		c, _ := a2a.NewClient(srv.URL, a2a.WithStreamIdleTimeout(200*time.Millisecond))
-		got, err := collect(c.StreamMessage(context.Background(), a2a.NewTextMessage("go")))
+		got, err := collect(c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")))
 		if err != nil || len(got) != 1 {
 			t.Errorf("events %v, err %v; want the final event", got, err)
 		}

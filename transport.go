@@ -27,27 +27,37 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 	return t
 })
 
+// CloseIdleConnections closes the idle keep-alive connections of the one
+// pool of connections that every [Client] made without [WithHTTPClient]
+// shares, without touching connections in use; the clients stay usable.
+// There is nothing to close per client: clients made and dropped leave no
+// pool, goroutine or descriptor behind. Call it where idle connections
+// must not outlive a piece of work, such as a test that checks for leaked
+// goroutines. A client made with WithHTTPClient uses the caller's
+// transport; close its idle connections with the caller's
+// [http.Client.CloseIdleConnections].
+func CloseIdleConnections() { sharedTransport().CloseIdleConnections() }
+
 // httpClients returns the client's HTTP clients: one for its calls and one
 // for streams (without a default client's overall timeout: a stream lasts
 // as long as its task), both copies of hc (or of a default client on the
 // shared transport) with redirects guarded, each attempt bounded by
 // attempt (see boundedTransport; when unset, hc's Timeout or
-// DefaultTimeout; 0: no bound) and their transport not closeable by
-// go-retryablehttp; and that transport as it was, for
-// CloseIdleConnections.
-func httpClients(hc *http.Client, attempt time.Duration, attemptSet bool) (calls, streams *http.Client, base http.RoundTripper) {
+// DefaultAttemptTimeout; 0: no bound) and their transport not closeable by
+// go-retryablehttp.
+func httpClients(hc *http.Client, attempt time.Duration, attemptSet bool) (calls, streams *http.Client) {
 	var cp http.Client
 	if hc != nil {
 		cp = *hc
 	} else {
-		cp = http.Client{Transport: sharedTransport(), Timeout: DefaultTimeout}
+		cp = http.Client{Transport: sharedTransport(), Timeout: DefaultAttemptTimeout}
 	}
-	base = cp.Transport
+	base := cp.Transport
 	if base == nil {
 		base = http.DefaultTransport // what hc would use
 	}
 	if !attemptSet {
-		attempt = cmp.Or(cp.Timeout, DefaultTimeout)
+		attempt = cmp.Or(cp.Timeout, DefaultAttemptTimeout)
 	}
 	guardRedirects(&cp)
 	s := cp
@@ -56,7 +66,7 @@ func httpClients(hc *http.Client, attempt time.Duration, attemptSet bool) (calls
 	if hc == nil {
 		s.Timeout = 0
 	}
-	return &cp, &s, base
+	return &cp, &s
 }
 
 // guardRedirects makes hc's redirect policy never leave the endpoint's
@@ -85,7 +95,7 @@ func guardRedirects(hc *http.Client) {
 // stream is bounded by ctx and WithStreamIdleTimeout. It has no
 // CloseIdleConnections on purpose: go-retryablehttp calls the
 // http.Client's whenever a call gives up, which would drop connections
-// other calls are using; Client.CloseIdleConnections reaches the pool
+// other calls are using; CloseIdleConnections reaches the shared pool
 // directly.
 type boundedTransport struct {
 	rt      http.RoundTripper

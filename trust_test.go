@@ -188,7 +188,7 @@ func TestExtendedCardOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ext, err := c.GetAuthenticatedExtendedCard(context.Background())
+	ext, err := c.GetExtendedAgentCard(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -459,7 +459,7 @@ func FuzzReplyV10(f *testing.F) {
 			}
 			oneOf(t, page, err)
 		default:
-			for ev, err := range c.StreamMessage(ctx, a2a.NewTextMessage("x")) {
+			for ev, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("x")) {
 				if (ev == nil) == (err == nil) {
 					t.Fatalf("event %#v with error %v: want exactly one", ev, err)
 				}

@@ -34,7 +34,7 @@ func TestPushOnGet(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: a2a.PushNotificationConfig{
+			_, err = c.CreateTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: a2a.PushNotificationConfig{
 				ID: "hook-1", URL: hook.URL, Token: "tok-secret",
 				Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "cred-secret"},
 			}})
@@ -198,7 +198,7 @@ func TestPushFailures(t *testing.T) {
 			}
 			urls := map[string]string{"bad": bad.URL, "moved": moved.URL, "gone": gone.URL + "/hook", "good": good.URL}
 			for _, id := range []string{"bad", "moved", "gone", "good"} {
-				_, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: a2a.PushNotificationConfig{
+				_, err := c.CreateTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: a2a.PushNotificationConfig{
 					ID: id, URL: urls[id], Token: "token-" + id,
 					Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Basic"}, Credentials: "cred-" + id},
 				}})
@@ -272,7 +272,7 @@ func TestPushCloseInFlight(t *testing.T) {
 			if _, err := c.CancelTask(context.Background(), id); err != nil {
 				t.Fatal(err)
 			}
-			c.CloseIdleConnections()
+			a2a.CloseIdleConnections()
 			closed := make(chan struct{})
 			go func() { srv.Close(); close(closed) }()
 			select {

@@ -44,7 +44,7 @@ func (pv pushVersion) client(t *testing.T, url string) *a2a.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(c.CloseIdleConnections)
+	t.Cleanup(a2a.CloseIdleConnections)
 	return c
 }
 

@@ -110,7 +110,7 @@ func TestV10Methods(t *testing.T) {
 		t.Errorf("follow-up on a terminal task: %v, want -32004", err)
 	}
 
-	got, err := collect(t, c.StreamMessage(ctx, a2a.NewTextMessage("本月巡检记录"))) // task-3
+	got, err := collect(t, c.SendStreamingMessage(ctx, a2a.NewTextMessage("本月巡检记录"))) // task-3
 	want := []string{"task submitted", "status working", "status working", "artifact records", "status completed"}
 	if diff := cmp.Diff(want, got); err != nil || diff != "" {
 		t.Errorf("SendStreamingMessage: %v (-want +got):\n%s", err, diff)
@@ -120,11 +120,11 @@ func TestV10Methods(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err = collect(t, c.Resubscribe(ctx, slow.ID))
+	got, err = collect(t, c.SubscribeToTask(ctx, slow.ID))
 	if diff := cmp.Diff(want, got); err != nil || diff != "" {
 		t.Errorf("SubscribeToTask: %v (-want +got):\n%s", err, diff)
 	}
-	if _, err := collect(t, c.Resubscribe(ctx, slow.ID)); !errors.Is(err, a2a.ErrUnsupportedOperation) {
+	if _, err := collect(t, c.SubscribeToTask(ctx, slow.ID)); !errors.Is(err, a2a.ErrUnsupportedOperation) {
 		t.Errorf("SubscribeToTask on a terminal task: %v, want -32004", err)
 	}
 	working, err := c.SendText(ctx, "records again") // task-5
@@ -149,7 +149,7 @@ func TestV10Methods(t *testing.T) {
 	cfg := a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: a2a.PushNotificationConfig{
 		URL: "https://client.example/hook", Token: "tok-1",
 		Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "s3cr3t"}}}
-	set, err := c.SetTaskPushNotificationConfig(ctx, cfg)
+	set, err := c.CreateTaskPushNotificationConfig(ctx, cfg)
 	if err != nil || set.PushNotificationConfig.ID != "cfg-1" {
 		t.Fatalf("CreateTaskPushNotificationConfig: %+v, %v", set, err)
 	}
@@ -157,7 +157,7 @@ func TestV10Methods(t *testing.T) {
 	if got, err := c.GetTaskPushNotificationConfig(ctx, task.ID, "cfg-1"); err != nil || !cmp.Equal(&cfg, got) {
 		t.Errorf("GetTaskPushNotificationConfig: %v (-want +got):\n%s", err, cmp.Diff(&cfg, got))
 	}
-	if _, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID,
+	if _, err := c.CreateTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID,
 		PushNotificationConfig: a2a.PushNotificationConfig{ID: "second", URL: "https://client.example/2"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestV10Methods(t *testing.T) {
 		t.Errorf("GetTaskPushNotificationConfig after delete: %v", err)
 	}
 
-	if card, err := c.GetAuthenticatedExtendedCard(ctx); err != nil || card.Name != "extended" {
+	if card, err := c.GetExtendedAgentCard(ctx); err != nil || card.Name != "extended" {
 		t.Errorf("GetExtendedAgentCard: %v, %v", card, err)
 	}
 
@@ -195,7 +195,7 @@ func TestV10PushPages(t *testing.T) {
 	}
 	for i := range 3 {
 		hook := a2a.PushNotificationConfig{URL: fmt.Sprintf("https://client.example/%d", i)}
-		if _, err := c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: hook}); err != nil {
+		if _, err := c.CreateTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: hook}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -192,7 +192,7 @@ func TestV10CardThroughClient(t *testing.T) {
 	if task, err := c.SendText(ctx, "hi"); err != nil || c.ProtocolVersion() != a2a.ProtocolV10 || task.Artifact("echo").Text() != "hi" {
 		t.Errorf("a client from the card: v%s, %v, %v", c.ProtocolVersion(), task, err)
 	}
-	got, err := c.GetAuthenticatedExtendedCard(ctx)
+	got, err := c.GetExtendedAgentCard(ctx)
 	if err != nil || got.Name != "extended" || len(got.SupportedInterfaces) != 1 || got.SupportedInterfaces[0].Tenant != "t1" {
 		t.Errorf("extended card: %+v, %v", got, err)
 	}

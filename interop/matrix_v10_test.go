@@ -185,8 +185,8 @@ func TestGoPeerV10(t *testing.T) {
 
 	t.Run("card discovery gives a v1.0 client that calls the card's endpoint", func(t *testing.T) {
 		card := resolveV10Card(t, p, seen)
-		if url, err := card.JSONRPCURL(); err != nil || url != p.endpoint {
-			t.Errorf("JSONRPCURL() = %q, %v; want %q", url, err, p.endpoint)
+		if in, err := card.JSONRPCInterface(); err != nil || in.URL != p.endpoint {
+			t.Errorf("JSONRPCInterface() = %+v, %v; want the URL %q", in, err, p.endpoint)
 		}
 		c := dialCard(card)(t, recordedV10(t, seen), peerUser)
 		task, err := c.SendText(testCtx(t), "entity")
@@ -358,7 +358,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 
 	scenario("stream of artifact chunks folds to the completed task", func(t *testing.T) {
 		c := newClient(t, peerUser)
-		got, task := foldStream(t, c.StreamMessage(testCtx(t), a2a.NewTextMessage("stream")))
+		got, task := foldStream(t, c.SendStreamingMessage(testCtx(t), a2a.NewTextMessage("stream")))
 		// v1.0 has no "final": the client marks the terminal status so.
 		want := []string{
 			"task submitted",
@@ -376,11 +376,11 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 		}
 	})
 
-	scenario("Resubscribe after a dropped stream follows the task to its end", func(t *testing.T) {
+	scenario("SubscribeToTask after a dropped stream follows the task to its end", func(t *testing.T) {
 		c := newClient(t, peerUser)
 		ctx := testCtx(t)
 		var task a2a.Task
-		for ev, err := range c.StreamMessage(ctx, a2a.NewTextMessage("stream-slow")) {
+		for ev, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("stream-slow")) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -393,7 +393,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 			t.Fatalf("first stream left task %q in %q", task.ID, task.Status.State)
 		}
 		var got []string
-		for ev, err := range c.Resubscribe(ctx, task.ID) {
+		for ev, err := range c.SubscribeToTask(ctx, task.ID) {
 			if errors.Is(err, a2a.ErrTaskNotFound) && len(got) == 0 {
 				// a2a-go answers -32001 when no execution is running
 				// (A2A v1.0 reference §4, §13 trap 9): read the task.
@@ -440,7 +440,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 		named := a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: a2a.PushNotificationConfig{
 			ID: "cfg-1", URL: "http://127.0.0.1:9/webhook", Token: "tok-1",
 			Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "secret"}}}
-		set, err := c.SetTaskPushNotificationConfig(ctx, named)
+		set, err := c.CreateTaskPushNotificationConfig(ctx, named)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -449,7 +449,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 		}
 		// Without an id the server assigns one.
 		anon := a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: a2a.PushNotificationConfig{URL: "http://127.0.0.1:9/other"}}
-		assigned, err := c.SetTaskPushNotificationConfig(ctx, anon)
+		assigned, err := c.CreateTaskPushNotificationConfig(ctx, anon)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -493,7 +493,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 	scenario("extended card replaces the client's card", func(t *testing.T) {
 		c := newClient(t, peerUser)
 		ctx := testCtx(t)
-		ext, err := c.GetAuthenticatedExtendedCard(ctx)
+		ext, err := c.GetExtendedAgentCard(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -503,7 +503,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 		// The client now checks calls against the v1.0 card it read
 		// (capabilities.streaming): a stream is still allowed.
 		var got []string
-		for ev, err := range c.StreamMessage(ctx, a2a.NewTextMessage("message")) {
+		for ev, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("message")) {
 			if err != nil {
 				t.Fatal(err)
 			}

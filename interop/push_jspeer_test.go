@@ -251,7 +251,7 @@ func TestPushReceiverJSPeer(t *testing.T) {
 			{ID: "with-token", URL: ts.URL + "/with-token", Token: token, Authentication: bearer(token)},
 			{ID: "auth-only", URL: ts.URL + "/auth-only", Authentication: bearer(cred)},
 		} {
-			if _, err := rig.c.SetTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: cfg}); err != nil {
+			if _, err := rig.c.CreateTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: cfg}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -176,8 +176,8 @@ func wantEntity(t *testing.T, task *a2a.Task) {
 		Title  string            `json:"title"`
 		Status map[string]string `json:"status"`
 	}
-	got, err := a2a.DecodeArtifact[card](task.Artifact("entity"))
-	if err != nil {
+	var got card
+	if err := task.Artifact("entity").DecodeData(&got); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(card{Title: "数控车床-A08-03-06", Status: map[string]string{"设备运行状态": "正常"}}, got); diff != "" {
@@ -228,7 +228,7 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		p := k.start(t)
 		rig := newPushRig(t, p, k.clientOpts...)
 		ctx := testCtx(t)
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushEntity))
+		w, err := rig.recv.SendMessage(ctx, rig.c, a2a.NewTextMessage(pushEntity))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,7 +276,7 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		if task.Status.State != a2a.TaskStateSubmitted {
 			t.Fatalf("non-blocking send returned %q, want submitted (the task waits at its gate)", task.Status.State)
 		}
-		w, err := rig.recv.Watch(ctx, rig.c, task)
+		w, err := rig.recv.WatchTask(ctx, rig.c, task)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -308,7 +308,7 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		// The peer sends every notification while it processes the events,
 		// before its blocking answer; they wait for the answer, which is
 		// the completed task and ends the wait as Send returns.
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushEntity), a2a.PollCallOptions(a2a.Blocking(true)))
+		w, err := rig.recv.SendMessage(ctx, rig.c, a2a.NewTextMessage(pushEntity), a2a.Blocking(true))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -357,7 +357,7 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		before := len(p.calls())
 		// The snapshot says working; the task has completed since. Both
 		// peers accept a config for a finished task, and never POST to it.
-		w, err := rig.recv.Watch(ctx, rig.c, stale)
+		w, err := rig.recv.WatchTask(ctx, rig.c, stale)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -379,7 +379,7 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		p := k.start(t)
 		rig := newPushRig(t, p, k.clientOpts...)
 		ctx := testCtx(t)
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushMessage))
+		w, err := rig.recv.SendMessage(ctx, rig.c, a2a.NewTextMessage(pushMessage))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -412,7 +412,7 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		p := k.start(t)
 		rig := newPushRig(t, p, k.clientOpts...)
 		ctx := testCtx(t)
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushFail))
+		w, err := rig.recv.SendMessage(ctx, rig.c, a2a.NewTextMessage(pushFail))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -440,7 +440,7 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		ctx := testCtx(t)
 		// push-watch holds the task at its gate before it works, so both
 		// configs are in place for every event after the first.
-		w, err := rig.recv.Send(ctx, rig.c, a2a.NewTextMessage(pushWatch))
+		w, err := rig.recv.SendMessage(ctx, rig.c, a2a.NewTextMessage(pushWatch))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -449,7 +449,7 @@ func runPushScenarios(t *testing.T, k pushKind) {
 		// POSTs each later event to both configs.
 		forged := a2a.TaskPushNotificationConfig{TaskID: id, PushNotificationConfig: a2a.PushNotificationConfig{
 			ID: "forged", URL: rig.recv.URL(), Token: madeUpToken}}
-		if _, err := rig.c.SetTaskPushNotificationConfig(ctx, forged); err != nil {
+		if _, err := rig.c.CreateTaskPushNotificationConfig(ctx, forged); err != nil {
 			t.Fatal(err)
 		}
 		p.release(t, ctx, id)

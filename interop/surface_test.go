@@ -51,12 +51,12 @@ func runSurface(t *testing.T, base, extendedName string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if url, _ := card.JSONRPCURL(); url != base+"/a2a/jsonrpc" {
-		t.Errorf("JSON-RPC URL %q", url)
+	if in, _ := card.JSONRPCInterface(); in.URL != base+"/a2a/jsonrpc" {
+		t.Errorf("JSON-RPC URL %q", in.URL)
 	}
 
 	t.Run("extended card", func(t *testing.T) {
-		ext, err := c.GetAuthenticatedExtendedCard(ctx)
+		ext, err := c.GetExtendedAgentCard(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func runSurface(t *testing.T, base, extendedName string) {
 	})
 
 	t.Run("stream with artifact chunks", func(t *testing.T) {
-		got, task := foldStream(t, c.StreamMessage(ctx, a2a.NewTextMessage("stream")))
+		got, task := foldStream(t, c.SendStreamingMessage(ctx, a2a.NewTextMessage("stream")))
 		want := []string{
 			"task submitted",
 			"status working final=false ",
@@ -87,7 +87,7 @@ func runSurface(t *testing.T, base, extendedName string) {
 
 	t.Run("stream ending failed", func(t *testing.T) {
 		var last string
-		for ev, err := range c.StreamMessage(ctx, a2a.NewTextMessage("stream-fail")) {
+		for ev, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("stream-fail")) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func runSurface(t *testing.T, base, extendedName string) {
 
 	t.Run("stream of one message", func(t *testing.T) {
 		var got []string
-		for ev, err := range c.StreamMessage(ctx, a2a.NewTextMessage("message")) {
+		for ev, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("message")) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +113,7 @@ func runSurface(t *testing.T, base, extendedName string) {
 
 	t.Run("resubscribe after a dropped stream", func(t *testing.T) {
 		var task a2a.Task
-		for ev, err := range c.StreamMessage(ctx, a2a.NewTextMessage("stream-slow")) {
+		for ev, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("stream-slow")) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +124,7 @@ func runSurface(t *testing.T, base, extendedName string) {
 			t.Fatal("no task id from the first event")
 		}
 		var got []string
-		for ev, err := range c.Resubscribe(ctx, task.ID) {
+		for ev, err := range c.SubscribeToTask(ctx, task.ID) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +147,7 @@ func runSurface(t *testing.T, base, extendedName string) {
 		cfg := a2a.PushNotificationConfig{ID: "cfg-1", URL: "http://127.0.0.1:9/webhook", Token: "tok-1",
 			Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "secret"}}
 		want := a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: cfg}
-		set, err := c.SetTaskPushNotificationConfig(ctx, want)
+		set, err := c.CreateTaskPushNotificationConfig(ctx, want)
 		if err != nil {
 			t.Fatal(err)
 		}

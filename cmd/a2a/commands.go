@@ -33,7 +33,7 @@ func runStream(ctx context.Context, o *options, args []string) int {
 		return o.fail(err)
 	}
 	return o.call(ctx, args[0], func(ctx context.Context, c *a2a.Client) int {
-		return o.follow(ctx, c, args[0], c.StreamMessage(ctx, msg))
+		return o.follow(ctx, c, args[0], c.SendStreamingMessage(ctx, msg))
 	})
 }
 
@@ -41,7 +41,7 @@ func runResubscribe(ctx context.Context, o *options, args []string) int {
 	return o.call(ctx, args[0], func(ctx context.Context, c *a2a.Client) int {
 		var task a2a.Task
 		task.ID = args[1]
-		return o.followInto(ctx, c, args[0], c.Resubscribe(ctx, args[1]), &task)
+		return o.followInto(ctx, c, args[0], c.SubscribeToTask(ctx, args[1]), &task)
 	})
 }
 
@@ -107,7 +107,7 @@ func runPush(ctx context.Context, o *options, args []string) int {
 					cfg.PushNotificationConfig.Authentication.Schemes = []string{o.scheme}
 				}
 			}
-			got, err := c.SetTaskPushNotificationConfig(ctx, cfg)
+			got, err := c.CreateTaskPushNotificationConfig(ctx, cfg)
 			if err != nil {
 				return o.fail(err)
 			}

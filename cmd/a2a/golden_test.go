@@ -123,7 +123,7 @@ func TestGet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.CloseIdleConnections()
+	defer a2a.CloseIdleConnections()
 	task, err := c.GetTask(t.Context(), id)
 	if err != nil {
 		t.Fatal(err)

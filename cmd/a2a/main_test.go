@@ -191,7 +191,7 @@ func startTask(t *testing.T, agent *a2atest.Server, version, text string) string
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.CloseIdleConnections()
+	defer a2a.CloseIdleConnections()
 	res, err := c.SendMessage(t.Context(), a2a.NewTextMessage(text))
 	if err != nil {
 		t.Fatal(err)

@@ -24,7 +24,7 @@ func (o *options) call(ctx context.Context, endpoint string, do func(ctx context
 	if err != nil {
 		return o.fail(err)
 	}
-	defer c.CloseIdleConnections()
+	defer a2a.CloseIdleConnections()
 	o.spoken = c.ProtocolVersion()
 	o.askAgain = o.protocol == "auto" && c.ProtocolVersion() == a2a.ProtocolV03
 	code := do(ctx, c)
@@ -34,7 +34,6 @@ func (o *options) call(ctx context.Context, endpoint string, do func(ctx context
 		if err != nil {
 			return o.fail(err)
 		}
-		defer c10.CloseIdleConnections()
 		o.spoken = a2a.ProtocolV10
 		o.lastErr, o.askAgain = nil, false
 		code = do(ctx, c10)
@@ -184,9 +183,9 @@ func runWait(ctx context.Context, o *options, args []string) int {
 // poll waits for the task with WaitTask, a progress line on stderr when
 // it is a terminal, and prints how it ended.
 func (o *options) poll(ctx context.Context, c *a2a.Client, endpoint, taskID string) int {
-	opts := []a2a.PollOption{a2a.PollMaxAttempts(o.maxAttempts), a2a.PollTimeout(o.timeout)}
+	opts := []a2a.WaitOption{a2a.PollMaxAttempts(o.maxAttempts), a2a.PollTimeout(o.timeout)}
 	if o.history >= 0 {
-		opts = append(opts, a2a.PollCallOptions(a2a.HistoryLength(o.history)))
+		opts = append(opts, a2a.HistoryLength(o.history))
 	}
 	if o.env.stderrTTY {
 		opts = append(opts, a2a.PollProgress(func(p a2a.PollAttempt) {

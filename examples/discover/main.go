@@ -95,7 +95,7 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 	}
 	fmt.Fprintf(w, "send: %s: %s\n", task.Status.State, task.Artifact("entity").Text())
 
-	for _, err := range c.StreamMessage(ctx, a2a.NewTextMessage("stream this")) {
+	for _, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("stream this")) {
 		var ue *a2a.UnsupportedByCardError
 		if errors.As(err, &ue) {
 			fmt.Fprintf(w, "stream: refused without a request (%s is false)\n", ue.Capability)

@@ -3,7 +3,7 @@
 // -n tasks that each finish after a random delay (up to -max-delay), and
 // collects every final task from the notifications the agent POSTs to the
 // receiver. With -poll it collects them the other way, with a goroutine
-// and AwaitTask per task, for comparison.
+// and WaitTask per task, for comparison.
 //
 //	go run ./examples/push
 //	go run ./examples/push -poll
@@ -33,7 +33,7 @@ func main() {
 	var cfg config
 	flag.IntVar(&cfg.n, "n", 1000, "number of tasks")
 	flag.DurationVar(&cfg.maxDelay, "max-delay", 2*time.Second, "longest time a task takes")
-	flag.BoolVar(&cfg.poll, "poll", false, "wait with AwaitTask per task instead of push notifications")
+	flag.BoolVar(&cfg.poll, "poll", false, "wait with WaitTask per task instead of push notifications")
 	flag.StringVar(&cfg.version, "version", a2a.ProtocolV03, "A2A version the agent speaks: 0.3 or 1.0")
 	flag.Parse()
 	st, err := run(context.Background(), cfg)
@@ -64,7 +64,7 @@ type stats struct {
 func (s stats) print(w io.Writer, cfg config) {
 	how := "push notifications"
 	if cfg.poll {
-		how = "AwaitTask per task"
+		how = "WaitTask per task"
 	}
 	fmt.Fprintf(w, "%d of %d tasks completed, collected by %s in %v\n", s.completed, cfg.n, how, s.elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "requests to the agent: %d sends, %d tasks/get\n", s.sends, s.gets)
@@ -96,7 +96,7 @@ func run(ctx context.Context, cfg config) (stats, error) {
 	if err != nil {
 		return stats{}, err
 	}
-	defer c.CloseIdleConnections()
+	defer a2a.CloseIdleConnections()
 
 	peak := sampleGoroutines()
 	var st stats
@@ -146,7 +146,7 @@ func collectByPush(ctx context.Context, c *a2a.Client, n int, st *stats) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute) // bounds every wait
 	defer cancel()
 	for i := range n {
-		if _, err := recv.Send(ctx, c, a2a.NewTextMessage(fmt.Sprintf("task %d", i))); err != nil {
+		if _, err := recv.SendMessage(ctx, c, a2a.NewTextMessage(fmt.Sprintf("task %d", i))); err != nil {
 			return err
 		}
 	}
@@ -163,7 +163,7 @@ func collectByPush(ctx context.Context, c *a2a.Client, n int, st *stats) error {
 	return nil
 }
 
-// collectByPolling sends n tasks and waits for each with AwaitTask in a
+// collectByPolling sends n tasks and waits for each with WaitTask in a
 // goroutine of its own, as a caller without a webhook must.
 func collectByPolling(ctx context.Context, c *a2a.Client, n int, st *stats) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
@@ -180,7 +180,7 @@ func collectByPolling(ctx context.Context, c *a2a.Client, n int, st *stats) erro
 		}
 		st.waiters++
 		wg.Go(func() {
-			task, err := c.AwaitTask(ctx, task)
+			task, err := c.WaitTask(ctx, task.ID)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {

@@ -98,7 +98,7 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 
 	var task a2a.Task
 	ended := false
-	for ev, err := range c.StreamMessage(ctx, a2a.NewTextMessage("这个二维码是什么？")) {
+	for ev, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("这个二维码是什么？")) {
 		if err != nil {
 			return err // *a2a.RPCError inside the stream, *a2a.TransportError, …
 		}
@@ -107,7 +107,7 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 	}
 	if !ended && task.ID != "" {
 		fmt.Fprintln(w, "(the stream closed before the final event: resubscribing)")
-		for ev, err := range c.Resubscribe(ctx, task.ID) {
+		for ev, err := range c.SubscribeToTask(ctx, task.ID) {
 			if err != nil {
 				return err
 			}

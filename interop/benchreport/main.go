@@ -246,10 +246,10 @@ func main() {
 	}
 	if push := read(*pushPath); push != "" {
 		pg, _, _ := parse(strings.NewReader(push))
-		p("\n## Waiting for 1,000 tasks: push notifications against polling\n\n`examples/push`: a fake agent on loopback finishes 1,000 tasks after random delays of up to 2 s (submitted → working → completed on its own clock); the caller sends them one after another and collects every final task, either from the agent's notifications to a `PushReceiver` or with a goroutine and `AwaitTask` (default poll settings) per task. Medians of %d runs of each, taking turns. *time* = first send to last task collected (the slowest task takes just under 2 s: about the least possible); *goroutines* = the process's most at once, the agent's included.\n\n| how | time | requests to the agent | tasks/get | notifications | goroutines started to wait | goroutines |\n|---|---:|---:|---:|---:|---:|---:|\n", len(pg["Collect"]["push"]["ns/op"]))
+		p("\n## Waiting for 1,000 tasks: push notifications against polling\n\n`examples/push`: a fake agent on loopback finishes 1,000 tasks after random delays of up to 2 s (submitted → working → completed on its own clock); the caller sends them one after another and collects every final task, either from the agent's notifications to a `PushReceiver` or with a goroutine and `WaitTask` (default poll settings) per task. Medians of %d runs of each, taking turns. *time* = first send to last task collected (the slowest task takes just under 2 s: about the least possible); *goroutines* = the process's most at once, the agent's included.\n\n| how | time | requests to the agent | tasks/get | notifications | goroutines started to wait | goroutines |\n|---|---:|---:|---:|---:|---:|---:|\n", len(pg["Collect"]["push"]["ns/op"]))
 		for _, mode := range []string{"push", "poll"} {
 			r := pg["Collect"][mode]
-			p("| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f |\n", map[string]string{"push": "PushReceiver", "poll": "AwaitTask per task"}[mode],
+			p("| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f |\n", map[string]string{"push": "PushReceiver", "poll": "WaitTask per task"}[mode],
 				time.Duration(r.median("ms-to-collect/op")*float64(time.Millisecond)).Round(time.Millisecond), r.median("requests/op"), r.median("gets/op"), r.median("notifications/op"), r.median("waiters/op"), r.median("peak-goroutines"))
 		}
 	}
