@@ -16,8 +16,8 @@ import (
 )
 
 // The examples run against a2atest's offline Caoliao agent. Lines between
-// "snippet:" markers are the README's snippets, word for word
-// (readme_test.go checks).
+// "snippet:" markers are the snippets of README.md and docs/*.md, word for
+// word (readme_test.go checks).
 
 func ExampleNewClient() {
 	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao),
