@@ -202,6 +202,7 @@ func ExampleClient_WaitTask() {
 		log.Fatal(err)
 	}
 	done, err := c.WaitTask(ctx, task.ID,
+		a2a.HistoryLength(0),            // a call option, for every tasks/get
 		a2a.PollTimeout(30*time.Second), // overall deadline
 		a2a.PollMaxAttempts(20),
 		a2a.PollInterval(interval), // then ×1.5 per attempt, at most PollMaxInterval
@@ -228,24 +229,28 @@ func ExampleClient_WaitTask() {
 }
 
 func ExampleClient_SendMessageAndWait() {
-	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+	agent := slowAgent() // its tasks end on their own, a few tens of milliseconds after the send
 	defer agent.Close()
 	c, _ := a2a.NewClient(agent.URL)
 	ctx := context.Background()
 
 	// snippet: send-and-wait
-	// A gateway answers "submitted" even to a blocking send: one call
-	// sends, then polls an unfinished task to its end.
+	// Send, then poll the task to its end: a gateway answers "submitted"
+	// even to a blocking send. Call and wait options go side by side.
 	res, err := c.SendMessageAndWait(ctx, a2a.NewTextMessage("本月巡检记录"),
-		a2a.PollTimeout(30*time.Second), a2a.PollInterval(10*time.Millisecond))
-	if err != nil {
-		log.Fatal(err) // a *PollError comes with the last task known in res
+		a2a.HistoryLength(0),           // a call option: the send and every tasks/get
+		a2a.PollTimeout(2*time.Minute), // a wait option: give up after two minutes
+	)
+	var pe *a2a.PollError
+	if errors.As(err, &pe) { // res holds the last task known
+		// The task may still end: c.WaitTask(ctx, pe.TaskID) waits for it again.
+		log.Fatalf("task %s still %s after %d polls", pe.TaskID, pe.LastState, pe.Attempts)
 	}
-	switch r := res.(type) {
-	case *a2a.Task:
-		fmt.Println(r.Status.State, "|", r.Artifact("records").Text())
-	case *a2a.Message:
-		fmt.Println("the agent answered:", r.Text())
+	if err != nil {
+		log.Fatal(err)
+	}
+	if task, ok := res.(*a2a.Task); ok { // or a *a2a.Message, when the agent answers with one
+		fmt.Println(task.Status.State, "|", task.Artifact("records").Text())
 	}
 	// snippet end
 
