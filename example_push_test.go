@@ -148,6 +148,7 @@ func ExamplePushReceiver_WatchTask() {
 	go srv.Serve(ln)
 	defer srv.Close()
 
+	// snippet: watch-task
 	// A task started elsewhere, without a webhook.
 	task, err := c.SendText(ctx, "本月巡检记录", a2a.Blocking(false))
 	if err != nil {
@@ -163,6 +164,7 @@ func ExamplePushReceiver_WatchTask() {
 		log.Fatal(err)
 	}
 	fmt.Println(task.Status.State, "→", res.(*a2a.Task).Status.State)
+	// snippet end
 
 	// Output:
 	// submitted → completed
@@ -175,6 +177,7 @@ func ExampleWebhook() {
 	c, _ := a2a.NewClient(agent.URL)
 	ctx := context.Background()
 
+	// snippet: webhook
 	task, err := c.SendText(ctx, "本月巡检记录", a2a.Blocking(false), a2a.Webhook(a2a.PushNotificationConfig{
 		URL:   "http://127.0.0.1:1/a2a/push", // your webhook
 		Token: "check-me",                    // sent back in X-A2A-Notification-Token (or A2A-Notification-Token)
@@ -187,6 +190,7 @@ func ExampleWebhook() {
 		log.Fatal(err)
 	}
 	fmt.Println(len(configs), configs[0].PushNotificationConfig.URL)
+	// snippet end
 
 	// Output:
 	// 1 http://127.0.0.1:1/a2a/push

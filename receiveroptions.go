@@ -54,8 +54,8 @@ func PushOnNotification(f func(ctx context.Context, n *PushNotification) error) 
 // receiver, so f may block (on a channel whose reader is busy, say)
 // without holding up notifications, sends or polls; [PushReceiver.Close]
 // waits for the calls queued, so f must not call Close itself, and must
-// not block on a reader that has gone (see the README's pattern: select
-// on a channel closed when the reader stops). A call may come after the
+// not block on a reader that has gone (see the pattern in docs/waiting.md:
+// select on a channel closed when the reader stops). A call may come after the
 // wait's Done is closed and its Wait has returned. It is the way to
 // collect thousands of results as they end without a goroutine per wait.
 func PushOnDone(f func(w *PushWait)) ReceiverOption {
