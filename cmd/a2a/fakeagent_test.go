@@ -84,7 +84,7 @@ func shell(results ...result) string {
 }
 
 // TestFakeAgent runs the offline agent "a2a fake-agent" serves and the
-// commands it suggests: testdata/readme.txt is the transcript the README
+// commands it suggests: testdata/readme.txt is the transcript docs/cli.md
 // shows.
 func TestFakeAgent(t *testing.T) {
 	t.Parallel()
