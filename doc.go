@@ -63,8 +63,7 @@
 // "kind" by its shape; the other version's state and role spellings, and
 // v1.0's enum numbers, onto the constants, keeping the original in
 // [TaskStatus.RawState] and [Message.RawRole]) and refused where it is
-// not. The README's "When the server misbehaves" lists
-// every case.
+// not. docs/misbehaving-servers.md lists every case.
 //
 // # Errors
 //

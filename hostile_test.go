@@ -22,7 +22,7 @@ import (
 // can misbehave, each run against the fake on a loopback server and each
 // with the exact value or typed error the caller must get. Every row's
 // server also counts the requests it received, so a row says how often the
-// client may send. README "When the server misbehaves" summarises the table.
+// client may send. docs/misbehaving-servers.md summarises the table.
 //
 // This file holds the table's machinery; its sections live beside the code
 // they test, each with its own Test function:
@@ -328,7 +328,7 @@ func hostileRows(otherURL string) []hostileRow {
 }
 
 // TestHostileTable: row names are unique across every section, and the
-// table keeps the size the README promises.
+// table keeps its size (at least 60 rows).
 func TestHostileTable(t *testing.T) {
 	rows := hostileRows("http://other.invalid")
 	seen := map[string]bool{}
