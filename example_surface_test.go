@@ -100,3 +100,40 @@ func ExampleClient_CreateTaskPushNotificationConfig() {
 	// cfg-1 1
 	// <nil>
 }
+
+// ExampleWithTrustedHosts: a card read from one origin that names its
+// endpoint on another host gets the client's credentials only when that
+// host is trusted.
+func ExampleWithTrustedHosts() {
+	agent := a2atest.NewServer(a2atest.WithCard(&a2a.AgentCard{
+		Name: "草料二维码", ProtocolVersion: "0.3.0", Version: "1.0.0",
+		URL: "https://agents.example.com/a2a/jsonrpc", // another host than the card's
+	}))
+	defer agent.Close()
+	baseURL := strings.TrimSuffix(agent.URL, "/a2a/jsonrpc")
+	apiKey := "demo-key"
+	ctx := context.Background()
+
+	// snippet: trusted-hosts
+	card, err := a2a.ResolveAgentCard(ctx, baseURL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = a2a.NewClientFromCard(card, a2a.WithAPIKey(apiKey))
+	var ue *a2a.UntrustedEndpointError
+	if errors.As(err, &ue) { // nothing was sent
+		fmt.Println("refused:", ue.Endpoint)
+	}
+
+	c, err := a2a.NewClientFromCard(card, a2a.WithAPIKey(apiKey),
+		a2a.WithTrustedHosts("agents.example.com")) // the key may go there too
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("trusted:", c.Card().URL)
+	// snippet end
+
+	// Output:
+	// refused: https://agents.example.com/a2a/jsonrpc
+	// trusted: https://agents.example.com/a2a/jsonrpc
+}
