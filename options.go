@@ -95,8 +95,9 @@ func WithWorkspace(id string) Option {
 }
 
 // WithBearerToken sends "Authorization: Bearer <token>" with every request.
-// It returns an error from NewClient when token is empty or holds a line
-// break. The token never appears in an error or a log record.
+// It returns an error from NewClient when token is empty or holds a
+// control character (a tab is allowed). The token never appears in an
+// error or a log record.
 func WithBearerToken(token string) Option {
 	return func(c *clientConfig) error {
 		if err := checkHeaderValue("bearer token", token); err != nil {
@@ -300,12 +301,13 @@ func WithTrustedHosts(hosts ...string) Option {
 // WithProtocolVersion makes the client speak A2A version v: [ProtocolV03]
 // ("0.3", the default for [NewClient], what Caoliao agents speak) or
 // [ProtocolV10] ("1.0"). Versions are read as in an agent card: a patch
-// part is ignored ("1.0.1"), any 1.x is spoken as 1.0 and any 0.x as 0.3. With
-// [NewClientFromCard] it overrides the version of the card's interface
-// (the endpoint stays the card's choice). The version decides the method
-// names, the request and result shapes and the A2A-Version header; the
-// Go types are the same for both. It returns an error from NewClient for
-// any other version.
+// part is ignored ("1.0.1"), any 1.x is spoken as 1.0 and any 0.x as 0.3.
+// With [NewClientFromCard] it picks the card's interface of that version
+// (an endpoint is never spoken to in another entry's version), and
+// NewClientFromCard returns [ErrNoSupportedInterface] when the card has
+// none. The version decides the method names, the request and result
+// shapes and the A2A-Version header; the Go types are the same for both.
+// It returns an error from NewClient for any other version.
 func WithProtocolVersion(v string) Option {
 	return func(c *clientConfig) error {
 		d, ok := dialectOf(strings.TrimSpace(v))
