@@ -172,11 +172,13 @@ func requires(card *AgentCard, need capability, extendedField string) (string, b
 	return "", true
 }
 
-// pushSpec is the spec of a call that sends cfg with method, params the
+// pushSpec is the spec of a call that creates cfg with method, params the
 // version's encoding of it: its token, credentials and webhook URL are
-// secrets of the call.
+// secrets of the call. It is retried as a send is, only where the agent
+// cannot have acted: a second create after a 502 could register the
+// webhook twice.
 func pushSpec(method string, cfg TaskPushNotificationConfig, params any) callSpec {
-	spec := callSpec{method: method, params: params, class: retryIdempotent, needs: capPush, taskID: cfg.TaskID}
+	spec := callSpec{method: method, params: params, class: retryUnsafe, needs: capPush, taskID: cfg.TaskID}
 	spec.addPushSecrets(&cfg.PushNotificationConfig)
 	return spec
 }

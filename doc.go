@@ -121,10 +121,12 @@
 //
 // # Retries
 //
-// Retries go through github.com/hashicorp/go-retryablehttp. tasks/get,
-// tasks/cancel (and their v1.0 names) and ListTasks are retried on 429,
-// 502, 503, 504 and connection errors; message/send only where the agent cannot have acted (connection not made,
-// 429, 503), unless the call passes [RetrySend]. Waits grow from
+// Retries go through github.com/hashicorp/go-retryablehttp. Calls that
+// read or cancel (tasks/get, tasks/cancel, ListTasks, getting, listing and
+// deleting push configs, the extended card; in either version) are retried
+// on 429, 502, 503, 504 and connection errors; message/send and creating a
+// push config only where the agent cannot have acted (connection not made,
+// 429, 503), unless a send passes [RetrySend]. Waits grow from
 // a quarter second with jitter, each at most 5 seconds ([WithRetryWait]); a
 // Retry-After longer than that is not waited for but returned in
 // [HTTPError.RetryAfter]. Every retry resends the identical bytes, with the

@@ -33,8 +33,9 @@ const (
 	// retryIdempotent: tasks/get, tasks/cancel, and message/send with
 	// [RetrySend]: retried on 429, 502, 503, 504 and connection errors.
 	retryIdempotent retryClass = iota
-	// retryUnsafe: message/send by default. Retried only where the agent
-	// cannot have acted: the connection was never made, 429, 503.
+	// retryUnsafe: message/send by default, and creating a push config.
+	// Retried only where the agent cannot have acted: the connection was
+	// never made, 429, 503.
 	retryUnsafe
 )
 

@@ -156,7 +156,7 @@ func TestConnectionRefused(t *testing.T) {
 
 // TestResetAfterRequest: when the connection drops after the agent read the
 // request, tasks/get retries but message/send does not (the agent may have
-// acted) unless RetrySend is given.
+// acted) unless RetrySend is given, and neither does creating a push config.
 func TestResetAfterRequest(t *testing.T) {
 	var hits atomic.Int32
 	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, _ string) {
@@ -171,13 +171,19 @@ func TestResetAfterRequest(t *testing.T) {
 		method string
 		opts   []a2a.CallOption
 		want   int32
-	}{{"get", nil, 4}, {"send", nil, 1}, {"send", []a2a.CallOption{a2a.RetrySend()}, 4}} {
+	}{{"get", nil, 4}, {"send", nil, 1}, {"send", []a2a.CallOption{a2a.RetrySend()}, 4}, {"create push config", nil, 1}} {
 		hits.Store(0)
 		c, _ := a2a.NewClient(srv.URL, a2a.WithRetryWait(time.Millisecond, 2*time.Millisecond))
 		var err error
-		if tt.method == "get" {
+		switch tt.method {
+		case "get":
 			_, err = c.GetTask(context.Background(), "t")
-		} else {
+		case "create push config":
+			// A second create after the agent may have acted could
+			// register the webhook twice: sent once, as a send is.
+			_, err = c.CreateTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: "t",
+				PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://hook.example/a2a"}})
+		default:
 			_, err = c.SendText(context.Background(), "hi", tt.opts...)
 		}
 		if _, ok := errors.AsType[*a2a.TransportError](err); !ok {
