@@ -16,8 +16,10 @@ import (
 // Client calls one A2A agent over JSON-RPC 2.0 on HTTP, in A2A v0.3 or
 // v1.0 ([Client.ProtocolVersion]): send, get and cancel a task (A2A v0.3
 // §7; A2A v1.0 §3.1), streaming, push notification config, the extended
-// card, and on v1.0 listing tasks. It is safe for concurrent use and should
-// be reused: it holds a pool of connections.
+// card, and on v1.0 listing tasks. It is safe for concurrent use and holds
+// nothing to close: every client made without [WithHTTPClient] shares one
+// pool of connections ([CloseIdleConnections]), so clients may be made and
+// dropped as needed (one per agent is usual).
 //
 // Every method takes a context first and honours it: when ctx is done the
 // call returns at once with ctx's error wrapped. A task that failed is

@@ -229,8 +229,10 @@ type HTTPError struct {
 	// `Bearer realm="a2a", error="invalid_token"`, redacted like Body; ""
 	// for other statuses.
 	Challenge string
-	// Body is the start of the reply body, at most 512 bytes, with any
-	// credential the client sent replaced by "[REDACTED]".
+	// Body is the start of the reply body, at most 512 bytes, with the
+	// client's API key, bearer token, URL credentials and the values of
+	// headers whose names suggest a credential ([WithHeader]) replaced by
+	// "[REDACTED]".
 	Body []byte
 }
 
@@ -394,10 +396,12 @@ const (
 	PollLimitContext  PollLimit = "context"  // the caller's ctx was canceled or hit its deadline
 )
 
-// PollError is returned by [Client.WaitTask] when the task has not reached a
-// terminal or interrupted state before a budget ran out. WaitTask returns the
-// last task it saw alongside it. A client-side timeout is not a server
-// failure: the task may still finish; poll again or call tasks/get later.
+// PollError is returned by a wait that polls ([Client.WaitTask],
+// [Client.SendMessageAndWait], a [PushWait]'s fallback poll) when the task
+// has not reached a terminal or interrupted state before a budget ran out.
+// The wait returns the last task known alongside it. A client-side timeout
+// is not a server failure: the task may still finish; wait for
+// [PollError.TaskID] again, or call [Client.GetTask] later.
 type PollError struct {
 	TaskID string
 	// LastState is the state of the last task seen: read, or for

@@ -102,8 +102,7 @@ func ExampleResponder() {
 	ctx := context.Background()
 
 	// snippet: httpmock
-	answer := a2atest.CompletedTask("entity", map[string]string{"title": "设备"}, "完成")
-	answer.ID = "task-1"
+	answer := a2atest.CompletedTask("entity", map[string]string{"title": "设备"}, "完成") // answered as task-1
 	mock := httpmock.NewMockTransport()
 	mock.RegisterResponder("POST", "https://agent.example/a2a/jsonrpc", a2atest.Responder(answer))
 	c, err := a2a.NewClient("https://agent.example/a2a/jsonrpc", a2a.WithHTTPClient(&http.Client{Transport: mock}))

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+
+	"github.com/caoliao-a2a/a2a-go"
 )
 
 // Responder returns an HTTP responder, for tests that mock the transport
@@ -18,7 +20,21 @@ import (
 // is a plain func, so this package needs no mocking library; httpmock
 // takes it as an httpmock.Responder. A request whose body is not a
 // JSON-RPC request gets a JSON-RPC error -32700 with a null id.
+//
+// A *a2a.Task without an id (as [CompletedTask], [FailedTask] and
+// [StatusTask] make them: a [Server] gives each task its own) is answered
+// with the id "task-1" and, when it has none, the context id "context-1",
+// since the client refuses a task without an id; the task given is not
+// modified.
 func Responder(result any) func(*http.Request) (*http.Response, error) {
+	if t, ok := result.(*a2a.Task); ok && t != nil && t.ID == "" {
+		named := *t
+		named.ID = "task-1"
+		if named.ContextID == "" {
+			named.ContextID = "context-1"
+		}
+		result = &named
+	}
 	res, err := json.Marshal(result)
 	return func(r *http.Request) (*http.Response, error) {
 		if err != nil {

@@ -1,11 +1,15 @@
 package a2atest_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/jarcoal/httpmock"
+
+	"github.com/caoliao-a2a/a2a-go"
 	"github.com/caoliao-a2a/a2a-go/a2atest"
 )
 
@@ -31,5 +35,24 @@ func TestResponder(t *testing.T) {
 	}
 	if _, err := a2atest.Responder(make(chan int))(&http.Request{}); err == nil {
 		t.Error("a result that cannot be encoded: no error")
+	}
+}
+
+// TestResponderNamesTask: a task made without an id (FailedTask) is
+// answered with one, so the client takes it; the task given is untouched.
+func TestResponderNamesTask(t *testing.T) {
+	failed := a2atest.FailedTask("查询失败")
+	mock := httpmock.NewMockTransport()
+	mock.RegisterResponder("POST", "http://agent.test/a2a", a2atest.Responder(failed))
+	c, err := a2a.NewClient("http://agent.test/a2a", a2a.WithHTTPClient(&http.Client{Transport: mock}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := c.SendText(context.Background(), "hi")
+	if err != nil || task.ID != "task-1" || task.ContextID != "context-1" || task.StatusText() != "查询失败" {
+		t.Errorf("got %+v, %v; want the failed task as task-1", task, err)
+	}
+	if failed.ID != "" {
+		t.Errorf("the task given was modified: id %q", failed.ID)
 	}
 }
