@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
 )
 
 // The receiving side of push notifications (A2A v0.3 §9.5; A2A v1.0
@@ -226,7 +228,7 @@ func (r *PushReceiver) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
 	attrs := []slog.Attr{slog.Int("status", out.status), slog.String("reason", out.reason),
 		slog.String("remote", req.RemoteAddr)}
 	if out.taskID != "" {
-		attrs = append(attrs, slog.String("task", truncate(out.taskID, maxLoggedID)))
+		attrs = append(attrs, slog.String("task", inert.Truncate(out.taskID, maxLoggedID)))
 	}
 	if out.err != nil {
 		attrs = append(attrs, slog.String("err", out.err.Error()))

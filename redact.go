@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
 )
 
 // redactor removes every secret a client knows from text that may reach an
@@ -306,7 +308,7 @@ func (r *redactor) bytes(b []byte) []byte {
 // server-sent value in an error. Redacting before the cut keeps a secret
 // cut in two from surviving in part.
 func (r *redactor) quote(s string) string {
-	return strconv.Quote(truncate(r.str(truncate(s, 40+r.reach())), 40))
+	return strconv.Quote(inert.Truncate(r.str(inert.Truncate(s, 40+r.reach())), 40))
 }
 
 // quoteStart is quote of the start of b, without copying the rest.
@@ -317,7 +319,7 @@ func (r *redactor) quoteStart(b []byte) string {
 // excerpt returns the start of a body for an error, redacted, at most n
 // bytes (cut on a rune boundary).
 func (r *redactor) excerpt(b []byte, n int) []byte {
-	return []byte(truncate(r.str(string(b[:min(len(b), n+r.reach())])), n))
+	return []byte(inert.Truncate(r.str(string(b[:min(len(b), n+r.reach())])), n))
 }
 
 // reach is how far past a cut a secret the cut splits can extend, in any

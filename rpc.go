@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -468,7 +469,7 @@ func (cl *call) idMismatch(got []byte) string {
 	if g == "" {
 		g = "absent"
 	}
-	return fmt.Sprintf("response id %s does not match request id %d", printable(truncate(cl.red.str(g), 40)), cl.id)
+	return fmt.Sprintf("response id %s does not match request id %d", inert.Printable(inert.Truncate(cl.red.str(g), 40)), cl.id)
 }
 
 // sameID reports whether a response id is the JSON number want.

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
 )
 
 // The A2A v1.0 decoder: one table per wire object, as in wire_v03.go, for
@@ -91,7 +93,7 @@ func readInt32(d *jsonReader) int {
 	if f, err := strconv.ParseFloat(text, 64); err == nil && f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32 {
 		return int(f)
 	}
-	d.mistyped(fmt.Sprintf("%s is not an int32", strconv.Quote(truncate(text, 20))))
+	d.mistyped(fmt.Sprintf("%s is not an int32", strconv.Quote(inert.Truncate(text, 20))))
 	return 0
 }
 
