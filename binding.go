@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
 // The A2A protocol versions this client speaks ([WithProtocolVersion]), as
@@ -39,7 +41,7 @@ var bindings = []binding{v03{}, v10{}}
 // StreamResponse), with first's decoder, or, when it has the other
 // version's shape, that version's (a v1.0 agent may send v0.3 bodies to
 // webhooks registered in v0.3, and the reverse). red redacts the errors.
-func readNotification(first binding, body []byte, red *redactor) (Event, *ProtocolError) {
+func readNotification(first binding, body []byte, red *redact.Redactor) (Event, *ProtocolError) {
 	cl := &call{spec: callSpec{method: "push notification"}, red: red}
 	rep := &reply{cl: cl, body: body, result: bytes.TrimSpace(body)}
 	ev, err := first.event(rep)

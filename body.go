@@ -10,6 +10,8 @@ import (
 	"math"
 	"net/http"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
 // Reading reply bodies: at most a cap of bytes, gzip decoded by the client
@@ -40,7 +42,7 @@ const maxPrealloc = 4 << 20
 // not close the body. A 1xx reply is not read: a 101 hands over the raw
 // connection as its body, and reading it would wait for the peer, not for
 // the caller's context.
-func readBody(resp *http.Response, limit int64, red *redactor) bodyRead {
+func readBody(resp *http.Response, limit int64, red *redact.Redactor) bodyRead {
 	if resp.StatusCode < 200 {
 		return bodyRead{}
 	}
@@ -77,7 +79,7 @@ func readBody(resp *http.Response, limit int64, red *redactor) bodyRead {
 
 // readRequestBody reads a request's body as readBody reads a reply's: at
 // most limit bytes, gzip decoded (a push notification, PushReceiver).
-func readRequestBody(req *http.Request, limit int64, red *redactor) bodyRead {
+func readRequestBody(req *http.Request, limit int64, red *redact.Redactor) bodyRead {
 	return readBody(&http.Response{StatusCode: http.StatusOK, Header: req.Header, Body: req.Body, ContentLength: req.ContentLength}, limit, red)
 }
 
@@ -171,7 +173,7 @@ func (w *wireReader) Read(p []byte) (int, error) {
 // bytes as received) or gzip data that is corrupt or cut short inside a
 // complete body (rd nil). err is a failure of the connection. A gzip
 // reader holds nothing to release.
-func contentReader(resp *http.Response, wire *wireReader, red *redactor) (rd io.Reader, fault, err error) {
+func contentReader(resp *http.Response, wire *wireReader, red *redact.Redactor) (rd io.Reader, fault, err error) {
 	raw := resp.Header.Get("Content-Encoding")
 	enc := strings.ToLower(strings.TrimSpace(raw))
 	switch {
@@ -190,7 +192,7 @@ func contentReader(resp *http.Response, wire *wireReader, red *redactor) (rd io.
 			return nil, nil, err
 		}
 	}
-	return resp.Body, fmt.Errorf("Content-Encoding %s is not supported", red.quote(raw)), nil
+	return resp.Body, fmt.Errorf("Content-Encoding %s is not supported", red.Quote(raw)), nil
 }
 
 // gzipFault reports whether err, from a gzip reader over w, says the gzip

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 	"github.com/google/uuid"
 )
 
@@ -42,7 +43,7 @@ type Client struct {
 
 	card   atomic.Pointer[AgentCard]
 	log    *slog.Logger
-	red    *redactor
+	red    *redact.Redactor
 	nextID atomic.Int64
 }
 
@@ -131,7 +132,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		maxBody:    cfg.maxBody,
 		streamIdle: cfg.streamIdle,
 		log:        cfg.logger,
-		red:        newRedactor(u, cfg.apiKey, cfg.bearer, cfg.header),
+		red:        redact.New(u, cfg.apiKey, cfg.bearer, cfg.header),
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)

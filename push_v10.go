@@ -126,7 +126,7 @@ func (p *pushConfigV10) check(r *reply) error {
 		return r.fault(`push config has no "url"`, nil)
 	}
 	if want := r.cl.spec.configID; want != "" && p.ID != want {
-		return r.fault(fmt.Sprintf("push config %s is not %s, the config asked for", r.cl.red.quote(p.ID), r.cl.red.quote(want)), nil)
+		return r.fault(fmt.Sprintf("push config %s is not %s, the config asked for", r.cl.red.Quote(p.ID), r.cl.red.Quote(want)), nil)
 	}
 	return nil
 }

@@ -292,7 +292,7 @@ func (r *PushReceiver) serve(req *http.Request) outcome {
 	}
 	if r.verify != nil {
 		if err := r.verify(req, br.body); err != nil {
-			return outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.red.err(err)}
+			return outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.red.Err(err)}
 		}
 	}
 	ev, perr := readNotification(w.c.proto, br.body, w.red)
@@ -307,11 +307,11 @@ func (r *PushReceiver) serve(req *http.Request) outcome {
 	case waitEnded:
 		return taken
 	case otherTask:
-		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: w.red.str(taskID)}
+		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: w.red.Str(taskID)}
 	}
 	if r.notify != nil {
 		if err := r.notify(req.Context(), &PushNotification{TaskID: taskID, Event: ev, Wait: w}); err != nil {
-			return outcome{status: http.StatusInternalServerError, reason: "PushOnNotification failed", err: w.red.err(err), taskID: w.red.str(taskID)}
+			return outcome{status: http.StatusInternalServerError, reason: "PushOnNotification failed", err: w.red.Err(err), taskID: w.red.Str(taskID)}
 		}
 	}
 	w.apply(ev, taskID)

@@ -109,7 +109,7 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("a2a: agent card: %w", ctx.Err())
 		}
-		cerr.Attempts = append(cerr.Attempts, CardAttempt{URL: c.red.shownURL(target), StatusCode: status, Err: err})
+		cerr.Attempts = append(cerr.Attempts, CardAttempt{URL: c.red.ShownURL(target), StatusCode: status, Err: err})
 		if status != http.StatusNotFound {
 			break
 		}

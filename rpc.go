@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/caoliao-a2a/a2a-go/internal/inert"
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -73,8 +74,8 @@ type request struct {
 type call struct {
 	c          *Client
 	spec       callSpec
-	red        *redactor // the client's, with spec.secrets
-	id         int64     // the JSON-RPC id; 0 for a GET
+	red        *redact.Redactor // the client's, with spec.secrets
+	id         int64            // the JSON-RPC id; 0 for a GET
 	httpMethod string
 	target     string
 	payload    []byte // nil for a GET
@@ -104,7 +105,7 @@ func (c *Client) newCall(spec callSpec) (*call, error) {
 	if err != nil {
 		return nil, fmt.Errorf("a2a: %s: encode request: %w", spec.method, err)
 	}
-	return &call{c: c, spec: spec, red: c.red.with(spec.secrets, spec.secretURLs), id: env.ID,
+	return &call{c: c, spec: spec, red: c.red.With(spec.secrets, spec.secretURLs), id: env.ID,
 		httpMethod: http.MethodPost, target: c.endpoint, payload: payload, task: spec.taskID}, nil
 }
 
@@ -274,7 +275,7 @@ func (cl *call) connFault(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("a2a: %s: %w", cl.spec.method, ctx.Err())
 	}
-	return &TransportError{Method: cl.spec.method, Attempts: cl.att.n, Err: cl.red.err(err)}
+	return &TransportError{Method: cl.spec.method, Attempts: cl.att.n, Err: cl.red.Err(err)}
 }
 
 // noReply logs a call that got no usable reply (its error is already
@@ -288,8 +289,8 @@ func (cl *call) noReply(ctx context.Context, fail error) error {
 // protocolError is the one constructor of *ProtocolError: the reason, the
 // body and the underlying error are redacted here.
 func (cl *call) protocolError(status int, body []byte, reason string, err error) *ProtocolError {
-	return &ProtocolError{Method: cl.spec.method, Reason: cl.red.str(reason), StatusCode: status,
-		Body: cl.red.bytes(body), Err: cl.red.err(err)}
+	return &ProtocolError{Method: cl.spec.method, Reason: cl.red.Str(reason), StatusCode: status,
+		Body: cl.red.Bytes(body), Err: cl.red.Err(err)}
 }
 
 // maxBodyExcerpt bounds HTTPError.Body, in bytes.
@@ -301,14 +302,14 @@ func (cl *call) httpError() *HTTPError {
 	e := &HTTPError{
 		Method:      cl.spec.method,
 		StatusCode:  cl.att.status,
-		ContentType: cl.red.str(h.Get("Content-Type")),
-		Body:        cl.red.excerpt(cl.att.body, maxBodyExcerpt),
+		ContentType: cl.red.Str(h.Get("Content-Type")),
+		Body:        cl.red.Excerpt(cl.att.body, maxBodyExcerpt),
 	}
 	switch cl.att.status {
 	case http.StatusUnauthorized:
-		e.Challenge = cl.red.str(h.Get("WWW-Authenticate"))
+		e.Challenge = cl.red.Str(h.Get("WWW-Authenticate"))
 	case http.StatusProxyAuthRequired:
-		e.Challenge = cl.red.str(h.Get("Proxy-Authenticate"))
+		e.Challenge = cl.red.Str(h.Get("Proxy-Authenticate"))
 	}
 	if d, ok := parseRetryAfter(h.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d
@@ -335,9 +336,9 @@ func (r *reply) sameTask(got string, optional bool) error {
 	case want == "" || got == want || got == "" && optional:
 		return nil
 	case got == "":
-		return r.fault(fmt.Sprintf("result names no task, where task %s was asked about", r.cl.red.quote(want)), nil)
+		return r.fault(fmt.Sprintf("result names no task, where task %s was asked about", r.cl.red.Quote(want)), nil)
 	}
-	return r.fault(fmt.Sprintf("result is about task %s, not %s, the task asked about", r.cl.red.quote(got), r.cl.red.quote(want)), nil)
+	return r.fault(fmt.Sprintf("result is about task %s, not %s, the task asked about", r.cl.red.Quote(got), r.cl.red.Quote(want)), nil)
 }
 
 // fault is a *ProtocolError about this reply.
@@ -423,7 +424,7 @@ func (cl *call) checkReply(body []byte) (*reply, error) {
 		case syntax != nil:
 			// Say what came instead: a proxy's login page, plain text.
 			return nil, rep.fault(fmt.Sprintf("response is not JSON (Content-Type %s, starting %s)",
-				cl.red.quote(cl.att.header.Get("Content-Type")), cl.red.quoteStart(body)), syntax)
+				cl.red.Quote(cl.att.header.Get("Content-Type")), cl.red.QuoteStart(body)), syntax)
 		default:
 			return nil, rep.fault("response is not a JSON-RPC response object", nil)
 		}
@@ -434,7 +435,7 @@ func (cl *call) checkReply(body []byte) (*reply, error) {
 	case env.jsonrpc == nil:
 		return nil, rep.fault(`"jsonrpc" member is missing`, nil)
 	case *env.jsonrpc != "2.0":
-		return nil, rep.fault(fmt.Sprintf(`"jsonrpc" is %s, want "2.0"`, cl.red.quote(*env.jsonrpc)), nil)
+		return nil, rep.fault(fmt.Sprintf(`"jsonrpc" is %s, want "2.0"`, cl.red.Quote(*env.jsonrpc)), nil)
 	}
 	// Lax servers write the absent member as null ("error": null beside a
 	// result); a null error is taken as absent.
@@ -469,7 +470,7 @@ func (cl *call) idMismatch(got []byte) string {
 	if g == "" {
 		g = "absent"
 	}
-	return fmt.Sprintf("response id %s does not match request id %d", inert.Printable(inert.Truncate(cl.red.str(g), 40)), cl.id)
+	return fmt.Sprintf("response id %s does not match request id %d", inert.Printable(inert.Truncate(cl.red.Str(g), 40)), cl.id)
 }
 
 // sameID reports whether a response id is the JSON number want.

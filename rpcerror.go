@@ -48,7 +48,7 @@ func (r *reply) rpcError(raw []byte) error {
 	default:
 		e.Message, e.Data = string(raw), raw
 	}
-	e.Message, e.Data = r.cl.red.str(e.Message), r.cl.red.bytes(e.Data)
+	e.Message, e.Data = r.cl.red.Str(e.Message), r.cl.red.Bytes(e.Data)
 	e.Details = errorDetails(e.Data)
 	r.cl.c.proto.hint(e)
 	return e

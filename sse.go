@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"sync/atomic"
 	"time"
+
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
 // Server-Sent Events framing, for message/stream and tasks/resubscribe.
@@ -27,7 +29,7 @@ type eventStream struct {
 // stream and fails with a timeoutError. fault says why the body cannot be
 // decoded (an unknown Content-Encoding, bad gzip data); err is a failure
 // of the connection. close releases what it holds, not the body.
-func openEvents(resp *http.Response, max int64, red *redactor, idle time.Duration) (events *eventStream, close func(), fault, err error) {
+func openEvents(resp *http.Response, max int64, red *redact.Redactor, idle time.Duration) (events *eventStream, close func(), fault, err error) {
 	wire := &wireReader{r: resp.Body, left: -1} // each event is capped instead
 	body, fault, err := contentReader(resp, wire, red)
 	if fault != nil || err != nil {
