@@ -6,6 +6,7 @@ import (
 	"errors"
 	"reflect"
 
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
@@ -148,9 +149,9 @@ func jsonResult[T any](r *reply, what string, nullOK bool) (*T, error) {
 		}
 		return nil, r.fault(what+" is null", nil)
 	}
-	switch err := checkNames(r.result, schemaOf(reflect.TypeFor[T]())); err.(type) {
+	switch err := jsonread.CheckNames(r.result, schemas.Of(reflect.TypeFor[T]())); err.(type) {
 	case nil:
-	case nameFault:
+	case jsonread.NameFault:
 		return nil, r.fault(err.Error(), nil)
 	default:
 		return nil, r.fault(what+" does not decode", err)

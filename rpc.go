@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/caoliao-a2a/a2a-go/internal/inert"
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 	"github.com/caoliao-a2a/a2a-go/internal/redact"
 	"github.com/hashicorp/go-retryablehttp"
 )
@@ -356,44 +357,44 @@ type envelope struct {
 	error      []byte
 }
 
-var envelopeNames = newNameSet("jsonrpc", "id", "result", "error")
+var envelopeNames = jsonread.NewNameSet("jsonrpc", "id", "result", "error")
 
 // readEnvelope reads body as a JSON-RPC response envelope in one validating
 // pass, leaving result and error unread. A member spelled in another case
 // is taken as the member (as encoding/json would take it) and reported in
 // fault. syntax is the error of a body that is not JSON.
 func readEnvelope(body []byte) (env envelope, isObject bool, fault string, syntax error) {
-	d := newJSONReader(body)
-	defer d.release()
-	isObject = d.peek() == '{'
+	d := jsonread.NewReader(body)
+	defer d.Release()
+	isObject = d.Peek() == '{'
 	if !isObject {
-		d.skip()
+		d.Skip()
 	} else {
-		d.object(envelopeNames, nil, func(i int) {
-			switch envelopeNames.names[i] {
+		d.Object(envelopeNames, nil, func(i int) {
+			switch envelopeNames.Name(i) {
 			case "jsonrpc":
-				switch d.peek() {
+				switch d.Peek() {
 				case '"':
-					s := d.str()
+					s := d.Str()
 					env.jsonrpc, env.jsonrpcBad = &s, false
 				case 'n':
-					d.null()
+					d.Null()
 					env.jsonrpc = nil
 				default:
-					d.skip()
+					d.Skip()
 					env.jsonrpcBad = true
 				}
 			case "id":
-				env.id = d.raw()
+				env.id = d.Raw()
 			case "result":
-				env.result = d.raw()
+				env.result = d.Raw()
 			case "error":
-				env.error = d.raw()
+				env.error = d.Raw()
 			}
 		})
 	}
-	d.end()
-	return env, isObject, d.fault, d.syntaxError()
+	d.End()
+	return env, isObject, d.Fault(), d.SyntaxError()
 }
 
 // checkReply is the one place that decides between a JSON-RPC result, a
