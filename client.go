@@ -144,7 +144,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 	c.header.Set("Content-Type", "application/json")
 	c.header.Set("Accept", "application/json")
 	// Asking for gzip ourselves keeps net/http from decoding it out of
-	// sight: the client's own reader (body.go) then caps the compressed
+	// sight: the client's own reader (internal/httpbody) then caps the compressed
 	// bytes and tells corrupt data from a broken connection.
 	if c.header.Get("Accept-Encoding") == "" {
 		c.header.Set("Accept-Encoding", "gzip")

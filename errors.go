@@ -1,7 +1,6 @@
 package a2a
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -319,20 +318,6 @@ type UnsupportedByCardError struct {
 func (e *UnsupportedByCardError) Error() string {
 	return fmt.Sprintf("a2a: %s: the agent card says %s is false", e.Method, e.Capability)
 }
-
-// timeoutError is an attempt or a stream that outlasted the client's own
-// bound on it (WithAttemptTimeout, WithStreamIdleTimeout): like a deadline
-// of ctx, it matches context.DeadlineExceeded, and as a net.Error its
-// Timeout is true. It reaches the caller inside a *TransportError.
-type timeoutError struct {
-	what string // "no reply", "no event"
-	d    time.Duration
-}
-
-func (e timeoutError) Error() string   { return fmt.Sprintf("%s within %s", e.what, e.d) }
-func (e timeoutError) Timeout() bool   { return true }
-func (e timeoutError) Temporary() bool { return true }
-func (e timeoutError) Unwrap() error   { return context.DeadlineExceeded }
 
 // UntrustedEndpointError is returned by [NewClientFromCard], before
 // anything is sent, when the client would carry credentials to an endpoint

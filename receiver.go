@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
 	"github.com/caoliao-a2a/a2a-go/internal/inert"
 )
 
@@ -281,21 +282,21 @@ func (r *PushReceiver) serve(req *http.Request) outcome {
 	if limit == 0 {
 		limit = w.c.maxBody
 	}
-	br := readRequestBody(req, limit, w.red)
+	br := httpbody.ReadRequest(req, limit, w.red)
 	switch {
-	case br.tooLarge:
+	case br.TooLarge:
 		return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", limit))
-	case br.err != nil:
+	case br.Err != nil:
 		return refused(http.StatusBadRequest, "body cannot be read")
-	case br.fault != nil:
-		return refused(http.StatusBadRequest, "body cannot be read: "+br.fault.Error())
+	case br.Fault != nil:
+		return refused(http.StatusBadRequest, "body cannot be read: "+br.Fault.Error())
 	}
 	if r.verify != nil {
-		if err := r.verify(req, br.body); err != nil {
+		if err := r.verify(req, br.Body); err != nil {
 			return outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.red.Err(err)}
 		}
 	}
-	ev, perr := readNotification(w.c.proto, br.body, w.red)
+	ev, perr := readNotification(w.c.proto, br.Body, w.red)
 	if perr != nil {
 		return refused(http.StatusBadRequest, perr.Reason)
 	}

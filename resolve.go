@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
 )
 
 // Reading an agent's card from where agents publish it (A2A v0.3 §5.3;
@@ -40,7 +42,7 @@ func (e *CardError) Error() string {
 		}
 		fmt.Fprintf(&b, " %s", a.URL)
 		switch {
-		case a.StatusCode != 0 && !is2xx(a.StatusCode):
+		case a.StatusCode != 0 && !httpbody.Is2xx(a.StatusCode):
 			fmt.Fprintf(&b, " (HTTP %d)", a.StatusCode)
 		case a.StatusCode != 0 && a.Err != nil:
 			fmt.Fprintf(&b, " (HTTP %d: %v)", a.StatusCode, a.Err)
@@ -126,9 +128,9 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 	if _, err := cl.send(ctx); err != nil {
 		return nil, cl.att.status, err
 	}
-	if !is2xx(cl.att.status) {
+	if !httpbody.Is2xx(cl.att.status) {
 		return nil, cl.att.status, cl.httpError()
 	}
-	card, err := c.proto.card(&reply{cl: cl, status: cl.att.status, body: cl.att.body, result: bytes.TrimSpace(cl.att.body)})
+	card, err := c.proto.card(&reply{cl: cl, status: cl.att.status, body: cl.att.Body, result: bytes.TrimSpace(cl.att.Body)})
 	return card, cl.att.status, err
 }

@@ -77,7 +77,7 @@ func (c *Client) retryable(class retryClass, resp *http.Response, att *attempt, 
 	// on a message/send. Re-send only when the body was read whole and
 	// cannot be the agent's answer; a body too large or unreadable might
 	// be, so it is not retried either.
-	return class != retryUnsafe || !att.tooLarge && att.fault == nil && !mayBeAgentReply(att.body)
+	return class != retryUnsafe || !att.TooLarge && att.Fault == nil && !mayBeAgentReply(att.Body)
 }
 
 // mayBeAgentReply reports whether body might be a JSON-RPC reply from the

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
 	"github.com/caoliao-a2a/a2a-go/internal/inert"
 	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 	"github.com/caoliao-a2a/a2a-go/internal/redact"
@@ -23,7 +24,7 @@ import (
 //	          every retry sends the same bytes;
 //	send      makes the HTTP attempts through go-retryablehttp; its
 //	          CheckRetry (call.checkRetry) ends each attempt: it reads the
-//	          body, bounded (body.go), and decides on a retry (retry.go);
+//	          body, bounded (internal/httpbody), and decides on a retry (retry.go);
 //	checkReply checks the envelope (jsonrpc, the id, result or error)
 //	          before anything decodes the result;
 //
@@ -95,7 +96,7 @@ type attempt struct {
 	status int         // the reply's HTTP status; 0 without a reply
 	header http.Header // the reply's header
 	open   bool        // an event stream, left open for the caller
-	bodyRead
+	httpbody.Result
 }
 
 // newCall encodes spec's envelope with a fresh id and the agent selector.
@@ -143,7 +144,7 @@ func (c *Client) invoke(ctx context.Context, spec callSpec) (*reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cl.checkReply(cl.att.body)
+	return cl.checkReply(cl.att.Body)
 }
 
 // run invokes spec and decodes its checked result with decode, a binding's
@@ -159,7 +160,7 @@ func run[T any](ctx context.Context, c *Client, spec callSpec, decode func(*repl
 }
 
 // send makes the call's HTTP attempts and returns the last reply, its body
-// read into cl.att.body and closed; or, for a streaming call answered with
+// read into cl.att.Body and closed; or, for a streaming call answered with
 // an event stream, the reply with its body open for the caller to read and
 // close. Errors: ctx's error wrapped (the caller gave up, not the server),
 // *TransportError (no reply, or the connection broke in the body),
@@ -213,21 +214,21 @@ func (cl *call) send(ctx context.Context) (*http.Response, error) {
 			slog.Int("attempts", cl.att.n), slog.Duration("elapsed", time.Since(cl.start)))
 		return resp, nil
 	}
-	if cl.att.err != nil {
-		return nil, cl.noReply(ctx, cl.connFault(ctx, cl.att.err))
+	if cl.att.Err != nil {
+		return nil, cl.noReply(ctx, cl.connFault(ctx, cl.att.Err))
 	}
 	c.log.LogAttrs(ctx, slog.LevelDebug, "a2a reply",
 		slog.String("method", cl.spec.method), slog.Int64("id", cl.id), slog.Int("status", resp.StatusCode),
-		slog.Int("bytes", len(cl.att.body)), slog.Int("attempts", cl.att.n), slog.Duration("elapsed", time.Since(cl.start)))
+		slog.Int("bytes", len(cl.att.Body)), slog.Int("attempts", cl.att.n), slog.Duration("elapsed", time.Since(cl.start)))
 	switch {
-	case cl.att.tooLarge:
+	case cl.att.TooLarge:
 		return nil, &BodyTooLargeError{Method: cl.spec.method, Limit: c.maxBody, StatusCode: resp.StatusCode}
-	case cl.att.fault != nil && !is2xx(resp.StatusCode):
+	case cl.att.Fault != nil && !httpbody.Is2xx(resp.StatusCode):
 		// Not believed as JSON-RPC whatever it holds: an *HTTPError, its
 		// excerpt the bytes as received.
 		return nil, cl.httpError()
-	case cl.att.fault != nil:
-		return nil, cl.protocolError(resp.StatusCode, cl.att.body, "body cannot be read", cl.att.fault)
+	case cl.att.Fault != nil:
+		return nil, cl.protocolError(resp.StatusCode, cl.att.Body, "body cannot be read", cl.att.Fault)
 	}
 	return resp, nil
 }
@@ -247,17 +248,17 @@ func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) 
 	}
 	if err == nil {
 		cl.att.status, cl.att.header = resp.StatusCode, resp.Header
-		if cl.spec.stream && isEventStream(resp) {
+		if cl.spec.stream && httpbody.IsEventStream(resp) {
 			cl.att.open = true
 			return false, nil
 		}
-		cl.att.bodyRead = readBody(resp, cl.c.maxBody, cl.red)
+		cl.att.Result = httpbody.Read(resp, cl.c.maxBody, cl.red)
 		resp.Body.Close()
 		resp.Body = http.NoBody
 		if ctx.Err() != nil { // given up while the body was read
 			return false, ctx.Err()
 		}
-		err = cl.att.err
+		err = cl.att.Err
 	}
 	return cl.c.retryable(cl.spec.class, resp, &cl.att, err), nil
 }
@@ -304,7 +305,7 @@ func (cl *call) httpError() *HTTPError {
 		Method:      cl.spec.method,
 		StatusCode:  cl.att.status,
 		ContentType: cl.red.Str(h.Get("Content-Type")),
-		Body:        cl.red.Excerpt(cl.att.body, maxBodyExcerpt),
+		Body:        cl.red.Excerpt(cl.att.Body, maxBodyExcerpt),
 	}
 	switch cl.att.status {
 	case http.StatusUnauthorized:
@@ -409,7 +410,7 @@ func (cl *call) checkReply(body []byte) (*reply, error) {
 	status := cl.att.status
 	rep := &reply{cl: cl, status: status, body: body}
 	env, isObject, fault, syntax := readEnvelope(body)
-	ok2xx := is2xx(status)
+	ok2xx := httpbody.Is2xx(status)
 	looksRPC := syntax == nil && isObject && !env.jsonrpcBad && (env.jsonrpc != nil || env.result != nil || env.error != nil)
 	if !ok2xx && (env.jsonrpc == nil || *env.jsonrpc != "2.0") {
 		// A gateway's own JSON error ({"error":{"code":"UNAUTHORIZED"}}) on

@@ -8,6 +8,9 @@ import (
 	"iter"
 	"slices"
 	"sync/atomic"
+
+	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
+	"github.com/caoliao-a2a/a2a-go/internal/sse"
 )
 
 // Event is one item of a stream (A2A v0.3 §7.2): a [*Task], a [*Message], a
@@ -201,11 +204,11 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 		return
 	}
 	if !cl.att.open { // a plain JSON reply: usually an error
-		yield(c.event(cl, cl.att.body))
+		yield(c.event(cl, cl.att.Body))
 		return
 	}
 	defer resp.Body.Close()
-	events, closeEvents, fault, err := openEvents(resp, c.maxBody, cl.red, c.streamIdle)
+	events, closeEvents, fault, err := httpbody.OpenEvents(resp, c.maxBody, cl.red, c.streamIdle)
 	switch {
 	case fault != nil:
 		yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", fault))
@@ -216,19 +219,19 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 	}
 	defer closeEvents()
 	for {
-		data, err := events.next()
-		var bad *badStreamData
+		data, err := events.Next()
+		var bad *httpbody.BadStreamData
 		switch {
 		case err == io.EOF:
 			return // the agent closed the stream
 		case ctx.Err() != nil:
 			yield(nil, cl.connFault(ctx, err))
 			return
-		case errors.Is(err, errEventTooLarge):
+		case errors.Is(err, sse.ErrTooLarge):
 			yield(nil, &BodyTooLargeError{Method: spec.method, Limit: c.maxBody, StatusCode: resp.StatusCode})
 			return
 		case errors.As(err, &bad):
-			yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", bad.err))
+			yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", bad.Err))
 			return
 		case err != nil:
 			yield(nil, cl.connFault(ctx, err))
