@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/caoliao-a2a/a2a-go/internal/backoff"
 	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
 	"github.com/caoliao-a2a/a2a-go/internal/inert"
 	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
@@ -190,13 +191,13 @@ func (cl *call) send(ctx context.Context) (*http.Response, error) {
 	}
 	// The call's own retryablehttp client, and who owns a reply's body:
 	// CheckRetry (checkRetry) reads and closes every body but an event
-	// stream's; Backoff (backoff) reads the header only; ErrorHandler hands
+	// stream's; Backoff (backoff.Wait) reads the header only; ErrorHandler hands
 	// back the last reply as it is, body already read; RequestLogHook
 	// (logAttempt) only logs.
 	cl.rc.HTTPClient = hc
 	cl.rc.RetryWaitMin, cl.rc.RetryWaitMax, cl.rc.RetryMax = c.waitMin, c.waitMax, c.maxRetries
 	cl.rc.CheckRetry = cl.checkRetry
-	cl.rc.Backoff = backoff
+	cl.rc.Backoff = backoff.Wait
 	cl.rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
 	if c.log.Enabled(ctx, slog.LevelDebug) {
 		cl.rc.RequestLogHook = cl.logAttempt
@@ -313,7 +314,7 @@ func (cl *call) httpError() *HTTPError {
 	case http.StatusProxyAuthRequired:
 		e.Challenge = cl.red.Str(h.Get("Proxy-Authenticate"))
 	}
-	if d, ok := parseRetryAfter(h.Get("Retry-After"), time.Now()); ok {
+	if d, ok := backoff.RetryAfter(h.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d
 	}
 	return e

@@ -2,10 +2,10 @@ package jsonread
 
 import "testing"
 
-// TestLacksKind: stored bytes are read as v0.3 when they have a "kind" at
+// TestV10Stored: stored bytes are read as v0.3 when they have a "kind" at
 // their top, else as v1.0 (the root package's v10Stored), told from member
 // names alone.
-func TestLacksKind(t *testing.T) {
+func TestV10Stored(t *testing.T) {
 	top := func(b string) bool { return LacksKind([]byte(b)) }
 	for _, tc := range []struct {
 		name string
