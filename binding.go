@@ -7,7 +7,6 @@ import (
 	"reflect"
 
 	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
-	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
 // The A2A protocol versions this client speaks ([WithProtocolVersion]), as
@@ -41,10 +40,10 @@ var bindings = []binding{v03{}, v10{}}
 // JSON-RPC reply (A2A v0.3: a Task or another stream event; A2A v1.0: a
 // StreamResponse), with first's decoder, or, when it has the other
 // version's shape, that version's (a v1.0 agent may send v0.3 bodies to
-// webhooks registered in v0.3, and the reverse). red redacts the errors.
-func readNotification(first binding, body []byte, red *redact.Redactor) (Event, *ProtocolError) {
-	cl := &call{spec: callSpec{method: "push notification"}, red: red}
-	rep := &reply{cl: cl, body: body, result: bytes.TrimSpace(body)}
+// webhooks registered in v0.3, and the reverse). a is what the decoders
+// know of it (what to call it in errors, the redactor), as of a call.
+func readNotification(first binding, body []byte, a asked) (Event, *ProtocolError) {
+	rep := &reply{asked: a, body: body, result: bytes.TrimSpace(body)}
 	ev, err := first.event(rep)
 	for _, b := range bindings {
 		if !errors.Is(err, ErrVersionMismatch) {
@@ -59,7 +58,7 @@ func readNotification(first binding, body []byte, red *redact.Redactor) (Event, 
 		if errors.As(err, &pe) {
 			return nil, pe
 		}
-		return nil, cl.protocolError(0, body, "body does not decode", err)
+		return nil, rep.fault("body does not decode", err)
 	}
 	return ev, nil
 }

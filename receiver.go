@@ -296,7 +296,7 @@ func (r *PushReceiver) serve(req *http.Request) outcome {
 			return outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.red.Err(err)}
 		}
 	}
-	ev, perr := readNotification(w.c.proto, br.Body, w.red)
+	ev, perr := readNotification(w.c.proto, br.Body, asked{method: "push notification", red: w.red})
 	if perr != nil {
 		return refused(http.StatusBadRequest, perr.Reason)
 	}

@@ -131,6 +131,6 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 	if !httpbody.Is2xx(cl.att.status) {
 		return nil, cl.att.status, cl.httpError()
 	}
-	card, err := c.proto.card(&reply{cl: cl, status: cl.att.status, body: cl.att.Body, result: bytes.TrimSpace(cl.att.Body)})
+	card, err := c.proto.card(&reply{asked: cl.asked, status: cl.att.status, body: cl.att.Body, result: bytes.TrimSpace(cl.att.Body)})
 	return card, cl.att.status, err
 }

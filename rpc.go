@@ -75,10 +75,14 @@ type request struct {
 // that ended last. It is used by one goroutine; the retry hooks are its
 // methods, so nothing of it travels in a context.
 type call struct {
+	// asked is what the call asks, as its replies' decoders see it: its
+	// redactor (the client's, with spec.secrets) and its task, which is
+	// spec.taskID, or for a stream that named none, the task of its
+	// first event.
+	asked
 	c          *Client
 	spec       callSpec
-	red        *redact.Redactor // the client's, with spec.secrets
-	id         int64            // the JSON-RPC id; 0 for a GET
+	id         int64 // the JSON-RPC id; 0 for a GET
 	httpMethod string
 	target     string
 	payload    []byte // nil for a GET
@@ -86,9 +90,6 @@ type call struct {
 	start      time.Time
 	att        attempt
 	rc         retryablehttp.Client
-	// task is the task the call's results must be about: spec.taskID, or
-	// for a stream that named none, the task of its first event.
-	task string
 }
 
 // attempt is how one HTTP attempt of a call ended.
@@ -108,8 +109,8 @@ func (c *Client) newCall(spec callSpec) (*call, error) {
 	if err != nil {
 		return nil, fmt.Errorf("a2a: %s: encode request: %w", spec.method, err)
 	}
-	return &call{c: c, spec: spec, red: c.red.With(spec.secrets, spec.secretURLs), id: env.ID,
-		httpMethod: http.MethodPost, target: c.endpoint, payload: payload, task: spec.taskID}, nil
+	a := asked{method: spec.method, task: spec.taskID, configID: spec.configID, red: c.red.With(spec.secrets, spec.secretURLs)}
+	return &call{asked: a, c: c, spec: spec, id: env.ID, httpMethod: http.MethodPost, target: c.endpoint, payload: payload}, nil
 }
 
 // newGet is a call that GETs target (an agent card), retried like
@@ -119,7 +120,7 @@ func (c *Client) newCall(spec callSpec) (*call, error) {
 // sends a headerless request the v0.3 card), and v0.3 agents ignore the
 // header.
 func (c *Client) newGet(method, target string) *call {
-	return &call{c: c, spec: callSpec{method: method, class: retryIdempotent}, red: c.red,
+	return &call{asked: asked{method: method, red: c.red}, c: c, spec: callSpec{method: method, class: retryIdempotent},
 		httpMethod: http.MethodGet, target: target, version: ProtocolV10}
 }
 
@@ -291,9 +292,9 @@ func (cl *call) noReply(ctx context.Context, fail error) error {
 
 // protocolError is the one constructor of *ProtocolError: the reason, the
 // body and the underlying error are redacted here.
-func (cl *call) protocolError(status int, body []byte, reason string, err error) *ProtocolError {
-	return &ProtocolError{Method: cl.spec.method, Reason: cl.red.Str(reason), StatusCode: status,
-		Body: cl.red.Bytes(body), Err: cl.red.Err(err)}
+func (a *asked) protocolError(status int, body []byte, reason string, err error) *ProtocolError {
+	return &ProtocolError{Method: a.method, Reason: a.red.Str(reason), StatusCode: status,
+		Body: a.red.Bytes(body), Err: a.red.Err(err)}
 }
 
 // maxBodyExcerpt bounds HTTPError.Body, in bytes.
@@ -320,33 +321,46 @@ func (cl *call) httpError() *HTTPError {
 	return e
 }
 
+// asked is what a reply's decoders know of the call it answers, and all
+// they know of it: the method, for errors; the task and the push config
+// asked about, for checking that the answer is about them; the redactor
+// of the call's errors. A value, copied into each reply: a decoder never
+// reaches the call, and a push notification, which answers no call, is
+// read with one of its own (readNotification).
+type asked struct {
+	method   string           // as the binding spells it, or what is read ("push notification")
+	task     string           // the task results must be about; "" for any
+	configID string           // the push config a get asked for; "" for any
+	red      *redact.Redactor // redacts the errors about the reply
+}
+
 // reply is a checked JSON-RPC reply to a call: its result, and what a
 // *ProtocolError about it needs.
 type reply struct {
-	cl     *call
+	asked  asked
 	status int
 	body   []byte          // the whole body, or one stream event's data
 	result json.RawMessage // within body
 }
 
 // sameTask returns a *ProtocolError when got, the task a result or event
-// is about, is not the task of the call (call.task). An empty got is a
+// is about, is not the task asked about (asked.task). An empty got is a
 // mismatch too, unless optional (a message, whose taskId v0.3 leaves
 // optional).
 func (r *reply) sameTask(got string, optional bool) error {
-	want := r.cl.task
+	want := r.asked.task
 	switch {
 	case want == "" || got == want || got == "" && optional:
 		return nil
 	case got == "":
-		return r.fault(fmt.Sprintf("result names no task, where task %s was asked about", r.cl.red.Quote(want)), nil)
+		return r.fault(fmt.Sprintf("result names no task, where task %s was asked about", r.asked.red.Quote(want)), nil)
 	}
-	return r.fault(fmt.Sprintf("result is about task %s, not %s, the task asked about", r.cl.red.Quote(got), r.cl.red.Quote(want)), nil)
+	return r.fault(fmt.Sprintf("result is about task %s, not %s, the task asked about", r.asked.red.Quote(got), r.asked.red.Quote(want)), nil)
 }
 
 // fault is a *ProtocolError about this reply.
 func (r *reply) fault(reason string, err error) *ProtocolError {
-	return r.cl.protocolError(r.status, r.body, reason, err)
+	return r.asked.protocolError(r.status, r.body, reason, err)
 }
 
 // envelope is a JSON-RPC response envelope as read; nil members were
@@ -409,7 +423,7 @@ func readEnvelope(body []byte) (env envelope, isObject bool, fault string, synta
 // *RPCError, *HTTPError, *ProtocolError.
 func (cl *call) checkReply(body []byte) (*reply, error) {
 	status := cl.att.status
-	rep := &reply{cl: cl, status: status, body: body}
+	rep := &reply{asked: cl.asked, status: status, body: body}
 	env, isObject, fault, syntax := readEnvelope(body)
 	ok2xx := httpbody.Is2xx(status)
 	looksRPC := syntax == nil && isObject && !env.jsonrpcBad && (env.jsonrpc != nil || env.result != nil || env.error != nil)
@@ -459,7 +473,7 @@ func (cl *call) checkReply(body []byte) (*reply, error) {
 		if !idOK && !isNull(env.id) {
 			return nil, rep.fault(cl.idMismatch(env.id), nil)
 		}
-		return nil, rep.rpcError(env.error)
+		return nil, rep.rpcError(env.error, cl.c.proto)
 	}
 	if !idOK {
 		return nil, rep.fault(cl.idMismatch(env.id), nil)

@@ -21,9 +21,10 @@ var rpcErrorNames = jsonread.NewNameSet("code", "message", "data")
 // be read), its message (a string, or the text of any other value) and
 // its data; a bare string is the message; any other value is the data,
 // its text the message. Only a member name repeated or in another case
-// makes it a *ProtocolError, as anywhere in a reply.
-func (r *reply) rpcError(raw []byte) error {
-	e := &RPCError{Method: r.cl.spec.method, StatusCode: r.status}
+// makes it a *ProtocolError, as anywhere in a reply. b, the client's
+// binding, adds its hint about the other protocol version.
+func (r *reply) rpcError(raw []byte, b binding) error {
+	e := &RPCError{Method: r.asked.method, StatusCode: r.status}
 	d := jsonread.NewReader(raw)
 	defer d.Release()
 	switch d.Peek() {
@@ -50,9 +51,9 @@ func (r *reply) rpcError(raw []byte) error {
 	default:
 		e.Message, e.Data = string(raw), raw
 	}
-	e.Message, e.Data = r.cl.red.Str(e.Message), r.cl.red.Bytes(e.Data)
+	e.Message, e.Data = r.asked.red.Str(e.Message), r.asked.red.Bytes(e.Data)
 	e.Details = errorDetails(e.Data)
-	r.cl.c.proto.hint(e)
+	b.hint(e)
 	return e
 }
 

@@ -315,7 +315,7 @@ func byKind(r *reply, k resultKinds) (any, error) {
 	case kind == "":
 		return nil, r.fault(k.noKind, nil)
 	case !slices.Contains(k.kinds, kind):
-		return nil, r.fault(fmt.Sprintf(k.badKind, r.cl.red.Quote(kind)), nil)
+		return nil, r.fault(fmt.Sprintf(k.badKind, r.asked.red.Quote(kind)), nil)
 	}
 	var v any
 	var taskID string // the task the result is about
