@@ -125,12 +125,13 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 // error.
 func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, error) {
 	cl := c.newGet("agent card", target)
-	if _, err := cl.send(ctx); err != nil {
-		return nil, cl.att.status, err
+	att, err := cl.send(ctx)
+	if err != nil {
+		return nil, att.status, err
 	}
-	if !httpbody.Is2xx(cl.att.status) {
-		return nil, cl.att.status, cl.httpError()
+	if !httpbody.Is2xx(att.status) {
+		return nil, att.status, cl.httpError(&att)
 	}
-	card, err := c.proto.card(&reply{asked: cl.asked, status: cl.att.status, body: cl.att.Body, result: bytes.TrimSpace(cl.att.Body)})
-	return card, cl.att.status, err
+	card, err := c.proto.card(&reply{asked: cl.asked, status: att.status, body: att.Body, result: bytes.TrimSpace(att.Body)})
+	return card, att.status, err
 }

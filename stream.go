@@ -198,15 +198,16 @@ var errRangedTwice = errors.New("a2a: StreamMessage: its sequence was ranged ove
 // the stream ends. Each event's data is checked like a unary reply
 // (call.checkReply) and decoded by the binding.
 func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, error) bool) {
-	cl, resp, err := c.start(ctx, spec)
+	cl, att, err := c.start(ctx, spec)
 	if err != nil {
 		yield(nil, err)
 		return
 	}
-	if !cl.att.open { // a plain JSON reply: usually an error
-		yield(c.event(cl, cl.att.Body))
+	if att.stream == nil { // a plain JSON reply: usually an error
+		yield(c.event(cl, &att, att.Body))
 		return
 	}
+	resp := att.stream
 	defer resp.Body.Close()
 	events, closeEvents, fault, err := httpbody.OpenEvents(resp, c.maxBody, cl.red, c.streamIdle)
 	switch {
@@ -214,7 +215,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 		yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", fault))
 		return
 	case err != nil:
-		yield(nil, cl.connFault(ctx, err))
+		yield(nil, cl.connFault(ctx, att.n, err))
 		return
 	}
 	defer closeEvents()
@@ -225,7 +226,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 		case err == io.EOF:
 			return // the agent closed the stream
 		case ctx.Err() != nil:
-			yield(nil, cl.connFault(ctx, err))
+			yield(nil, cl.connFault(ctx, att.n, err))
 			return
 		case errors.Is(err, sse.ErrTooLarge):
 			yield(nil, &BodyTooLargeError{Method: spec.method, Limit: c.maxBody, StatusCode: resp.StatusCode})
@@ -234,10 +235,10 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 			yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", bad.Err))
 			return
 		case err != nil:
-			yield(nil, cl.connFault(ctx, err))
+			yield(nil, cl.connFault(ctx, att.n, err))
 			return
 		}
-		ev, err := c.event(cl, data)
+		ev, err := c.event(cl, &att, data)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -259,10 +260,11 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 	}
 }
 
-// event checks data as a reply to cl and decodes its result as an event.
-// The result is nil whenever the error is not.
-func (c *Client) event(cl *call, data []byte) (Event, error) {
-	rep, err := cl.checkReply(data)
+// event checks data, the body att brought or one event of its stream, as
+// a reply to cl and decodes its result as an event. The result is nil
+// whenever the error is not.
+func (c *Client) event(cl *call, att *attempt, data []byte) (Event, error) {
+	rep, err := cl.checkReply(att, data)
 	if err != nil {
 		return nil, err
 	}
