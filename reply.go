@@ -14,9 +14,9 @@ import (
 // asked is what a reply's decoders know of the call it answers, and all
 // they know of it: the method, for errors; the task and the push config
 // asked about, for checking that the answer is about them; the redactor
-// of the call's errors. A value, copied into each reply: a decoder never
-// reaches the call, and a push notification, which answers no call, is
-// read with one of its own (readNotification).
+// of the call's errors. A value in each reply (call.asked makes it): a
+// decoder never reaches the call, and a push notification, which answers
+// no call, is read with one of its own (readNotification).
 type asked struct {
 	method   string           // as the binding spells it, or what is read ("push notification")
 	task     string           // the task results must be about; "" for any
@@ -26,7 +26,7 @@ type asked struct {
 
 // protocolError is the one constructor of *ProtocolError: the reason, the
 // body and the underlying error are redacted here.
-func (a *asked) protocolError(status int, body []byte, reason string, err error) *ProtocolError {
+func (a asked) protocolError(status int, body []byte, reason string, err error) *ProtocolError {
 	return &ProtocolError{Method: a.method, Reason: a.red.Str(reason), StatusCode: status,
 		Body: a.red.Bytes(body), Err: a.red.Err(err)}
 }

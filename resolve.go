@@ -132,6 +132,6 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 	if !httpbody.Is2xx(att.status) {
 		return nil, att.status, cl.httpError(&att)
 	}
-	card, err := c.proto.card(&reply{asked: cl.asked, status: att.status, body: att.Body, result: bytes.TrimSpace(att.Body)})
+	card, err := c.proto.card(&reply{asked: cl.asked(), status: att.status, body: att.Body, result: bytes.TrimSpace(att.Body)})
 	return card, att.status, err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
 	"github.com/caoliao-a2a/a2a-go/internal/inert"
 	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -77,14 +78,10 @@ type request struct {
 // methods, so nothing of it travels in a context, and what its attempts
 // bring is returned by send.
 type call struct {
-	// asked is what the call asks, as its replies' decoders see it: its
-	// redactor (the client's, with spec.secrets) and its task, which is
-	// spec.taskID, or for a stream that named none, the task of its
-	// first event.
-	asked
 	c          *Client
 	spec       callSpec
-	id         int64 // the JSON-RPC id; 0 for a GET
+	red        *redact.Redactor // the client's, with spec.secrets
+	id         int64            // the JSON-RPC id; 0 for a GET
 	httpMethod string
 	target     string
 	payload    []byte // nil for a GET
@@ -95,6 +92,16 @@ type call struct {
 	// which runs the hook, alone reads it, and returns it.
 	last attempt
 	rc   retryablehttp.Client
+	// task is the task the call's results must be about: spec.taskID, or
+	// for a stream that named none, the task of its first event.
+	task string
+}
+
+// asked is what the call asks, as its replies' decoders are to know it:
+// a value, made for each reply (a stream's task may be learnt from its
+// first event).
+func (cl *call) asked() asked {
+	return asked{method: cl.spec.method, task: cl.task, configID: cl.spec.configID, red: cl.red}
 }
 
 // attempt is how one HTTP attempt of a call ended: send returns the
@@ -119,8 +126,8 @@ func (c *Client) newCall(spec callSpec) (*call, error) {
 	if err != nil {
 		return nil, fmt.Errorf("a2a: %s: encode request: %w", spec.method, err)
 	}
-	a := asked{method: spec.method, task: spec.taskID, configID: spec.configID, red: c.red.With(spec.secrets, spec.secretURLs)}
-	return &call{asked: a, c: c, spec: spec, id: env.ID, httpMethod: http.MethodPost, target: c.endpoint, payload: payload}, nil
+	return &call{c: c, spec: spec, red: c.red.With(spec.secrets, spec.secretURLs), id: env.ID,
+		httpMethod: http.MethodPost, target: c.endpoint, payload: payload, task: spec.taskID}, nil
 }
 
 // newGet is a call that GETs target (an agent card), retried like
@@ -130,7 +137,7 @@ func (c *Client) newCall(spec callSpec) (*call, error) {
 // sends a headerless request the v0.3 card), and v0.3 agents ignore the
 // header.
 func (c *Client) newGet(method, target string) *call {
-	return &call{asked: asked{method: method, red: c.red}, c: c, spec: callSpec{method: method, class: retryIdempotent},
+	return &call{c: c, spec: callSpec{method: method, class: retryIdempotent}, red: c.red,
 		httpMethod: http.MethodGet, target: target, version: ProtocolV10}
 }
 
@@ -245,7 +252,7 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 		// excerpt the bytes as received.
 		return att, cl.httpError(&att)
 	case att.Fault != nil:
-		return att, cl.protocolError(att.status, att.Body, "body cannot be read", att.Fault)
+		return att, cl.asked().protocolError(att.status, att.Body, "body cannot be read", att.Fault)
 	}
 	return att, nil
 }
@@ -391,7 +398,7 @@ func readEnvelope(body []byte) (env envelope, isObject bool, fault string, synta
 // *RPCError, *HTTPError, *ProtocolError.
 func (cl *call) checkReply(att *attempt, body []byte) (*reply, error) {
 	status := att.status
-	rep := &reply{asked: cl.asked, status: status, body: body}
+	rep := &reply{asked: cl.asked(), status: status, body: body}
 	env, isObject, fault, syntax := readEnvelope(body)
 	ok2xx := httpbody.Is2xx(status)
 	looksRPC := syntax == nil && isObject && !env.jsonrpcBad && (env.jsonrpc != nil || env.result != nil || env.error != nil)

@@ -212,7 +212,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 	events, closeEvents, fault, err := httpbody.OpenEvents(resp, c.maxBody, cl.red, c.streamIdle)
 	switch {
 	case fault != nil:
-		yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", fault))
+		yield(nil, cl.asked().protocolError(resp.StatusCode, nil, "stream cannot be read", fault))
 		return
 	case err != nil:
 		yield(nil, cl.connFault(ctx, att.n, err))
@@ -232,7 +232,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 			yield(nil, &BodyTooLargeError{Method: spec.method, Limit: c.maxBody, StatusCode: resp.StatusCode})
 			return
 		case errors.As(err, &bad):
-			yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", bad.Err))
+			yield(nil, cl.asked().protocolError(resp.StatusCode, nil, "stream cannot be read", bad.Err))
 			return
 		case err != nil:
 			yield(nil, cl.connFault(ctx, att.n, err))
