@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 )
 
 // The A2A protocol versions this client speaks ([WithProtocolVersion]), as
@@ -34,10 +36,10 @@ var bindings = []binding{v03{}, v10{}}
 // JSON-RPC reply (A2A v0.3: a Task or another stream event; A2A v1.0: a
 // StreamResponse), with first's decoder, or, when it has the other
 // version's shape, that version's (a v1.0 agent may send v0.3 bodies to
-// webhooks registered in v0.3, and the reverse). red redacts the errors.
-func readNotification(first binding, body []byte, red *redactor) (Event, *ProtocolError) {
-	cl := &call{spec: callSpec{method: "push notification"}, red: red}
-	rep := &reply{cl: cl, body: body, result: bytes.TrimSpace(body)}
+// webhooks registered in v0.3, and the reverse). a is what the decoders
+// know of it (what to call it in errors, the redactor), as of a call.
+func readNotification(first binding, body []byte, a asked) (Event, *ProtocolError) {
+	rep := &reply{asked: a, body: body, result: bytes.TrimSpace(body)}
 	ev, err := first.event(rep)
 	for _, b := range bindings {
 		if !errors.Is(err, ErrVersionMismatch) {
@@ -52,7 +54,7 @@ func readNotification(first binding, body []byte, red *redactor) (Event, *Protoc
 		if errors.As(err, &pe) {
 			return nil, pe
 		}
-		return nil, cl.protocolError(0, body, "body does not decode", err)
+		return nil, rep.fault("body does not decode", err)
 	}
 	return ev, nil
 }
@@ -142,9 +144,9 @@ func jsonResult[T any](r *reply, what string, nullOK bool) (*T, error) {
 		}
 		return nil, r.fault(what+" is null", nil)
 	}
-	switch err := checkNames(r.result, schemaOf(reflect.TypeFor[T]())); err.(type) {
+	switch err := jsonread.CheckNames(r.result, schemas.Of(reflect.TypeFor[T]())); err.(type) {
 	case nil:
-	case nameFault:
+	case jsonread.NameFault:
 		return nil, r.fault(err.Error(), nil)
 	default:
 		return nil, r.fault(what+" does not decode", err)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 )
 
 // The A2A v1.0 JSON-RPC binding (A2A v1.0, JSON-RPC protocol binding): its
@@ -235,9 +237,9 @@ func (b v10) listTasks(req ListTasksRequest, historyLength *int) (callSpec, erro
 // a SendMessageResponse, a StreamResponse and a bare Task result that
 // unwrap looks at; "kind" is there to tell a v0.3 reply.
 var (
-	sendNames     = newNameSet("task", "message", "kind")
-	streamNames   = newNameSet("task", "message", "statusUpdate", "artifactUpdate", "status_update", "artifact_update", "kind")
-	bareTaskNames = newNameSet("task", "id", "kind")
+	sendNames     = jsonread.NewNameSet("task", "message", "kind")
+	streamNames   = jsonread.NewNameSet("task", "message", "statusUpdate", "artifactUpdate", "status_update", "artifact_update", "kind")
+	bareTaskNames = jsonread.NewNameSet("task", "id", "kind")
 )
 
 // unwrap reads the top level of a result against names and returns the
@@ -245,22 +247,22 @@ var (
 // holding its value, or "" when none is. A result that is null or not an
 // object, has more than one member set, or has a "kind" (an A2A v0.3
 // reply: [ErrVersionMismatch]) is a *ProtocolError; so is a name fault.
-func unwrap(r *reply, names *nameSet, what string) (string, *reply, error) {
+func unwrap(r *reply, names *jsonread.NameSet, what string) (string, *reply, error) {
 	if isNull(r.result) {
 		return "", nil, r.fault("result is null where "+what+" is due", nil)
 	}
-	d := newJSONReader(r.result)
-	defer d.release()
-	if d.peek() != '{' {
+	d := jsonread.NewReader(r.result)
+	defer d.Release()
+	if d.Peek() != '{' {
 		return "", nil, r.fault("result is not a JSON object", nil)
 	}
 	var set [2]string // the first two members set, of n
 	n := 0
 	var val []byte
 	kind := false
-	d.object(names, nil, func(i int) {
-		name := names.names[i]
-		v := d.raw()
+	d.Object(names, nil, func(i int) {
+		name := names.Name(i)
+		v := d.Raw()
 		switch {
 		case name == "kind":
 			kind = true
@@ -272,8 +274,8 @@ func unwrap(r *reply, names *nameSet, what string) (string, *reply, error) {
 		}
 	})
 	switch {
-	case d.fault != "":
-		return "", nil, r.fault(d.fault, nil)
+	case d.Fault() != "":
+		return "", nil, r.fault(d.Fault(), nil)
 	case kind:
 		return "", nil, r.fault(`result has "kind", an A2A v0.3 shape, where an A2A v1.0 `+what+" is due", ErrVersionMismatch)
 	case n == 0:

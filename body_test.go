@@ -115,7 +115,7 @@ func trickle(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// bodyRows are bodies that cannot be read as sent: gzip, other encodings, bodies over the cap, cut off or trickled (body.go, and the call path's handling of a broken connection).
+// bodyRows are bodies that cannot be read as sent: gzip, other encodings, bodies over the cap, cut off or trickled (internal/httpbody, and the call path's handling of a broken connection).
 func bodyRows() []hostileRow {
 	return []hostileRow{
 		{name: "gzip, decoded by the client", serve: func(w http.ResponseWriter, r *http.Request, id string) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 )
 
 // Agent cards of both versions: reading A2A v0.3, A2A v1.0 and dual cards
@@ -159,23 +161,23 @@ func (*schemeScopes) wireForms() []reflect.Type {
 
 // UnmarshalJSON reads the schemes object, each scheme's scopes in any of
 // the three forms; null scopes are none. Member names are matched exactly
-// (see [jsonReader]); a value of the wrong type is a
+// (see [jsonread.Reader]); a value of the wrong type is a
 // *json.UnmarshalTypeError, malformed JSON a *json.SyntaxError.
 func (m *schemeScopes) UnmarshalJSON(b []byte) error {
-	return decodeWhole(b, readSchemeScopes, m, true)
+	return jsonread.DecodeWhole(b, readSchemeScopes, m, true)
 }
 
-func readSchemeScopes(d *jsonReader, m *schemeScopes) bool {
+func readSchemeScopes(d *jsonread.Reader, m *schemeScopes) bool {
 	out := schemeScopes{}
-	ok := d.container('{', '}', reflect.TypeFor[schemeScopes](), "after object key:value pair", func(int) {
-		key, ok := d.key()
+	ok := d.Container('{', '}', reflect.TypeFor[schemeScopes](), "after object key:value pair", func(int) {
+		key, ok := d.Key()
 		if !ok {
 			return
 		}
 		name := string(key)
-		d.path = append(d.path, pathElem{name: name})
+		d.Enter(name)
 		out[name] = readScopes(d)
-		d.path = d.path[:len(d.path)-1]
+		d.Leave()
 	})
 	if ok {
 		*m = out
@@ -183,16 +185,16 @@ func readSchemeScopes(d *jsonReader, m *schemeScopes) bool {
 	return ok
 }
 
-var scopeNames = newNameSet("list")
+var scopeNames = jsonread.NewNameSet("list")
 
 // readScopes reads one scheme's scopes: an array of strings, or an object
 // with the array under "list"; null, {} and a null list are none.
-func readScopes(d *jsonReader) []string {
+func readScopes(d *jsonread.Reader) []string {
 	var list []string
-	if d.peek() == '[' {
-		list = d.strs()
+	if d.Peek() == '[' {
+		list = d.Strs()
 	} else {
-		d.object(scopeNames, reflect.TypeFor[scopeObject](), func(int) { list = d.strs() })
+		d.Object(scopeNames, reflect.TypeFor[scopeObject](), func(int) { list = d.Strs() })
 	}
 	if list == nil {
 		return []string{}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 	"github.com/google/uuid"
 )
 
@@ -43,7 +44,7 @@ type Client struct {
 
 	card   atomic.Pointer[AgentCard]
 	log    *slog.Logger
-	red    *redactor
+	red    *redact.Redactor
 	nextID atomic.Int64
 }
 
@@ -132,7 +133,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		maxBody:    cfg.maxBody,
 		streamIdle: cfg.streamIdle,
 		log:        cfg.logger,
-		red:        newRedactor(u, cfg.apiKey, cfg.bearer, cfg.header),
+		red:        redact.New(u, cfg.apiKey, cfg.bearer, cfg.header),
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
@@ -144,7 +145,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 	c.header.Set("Content-Type", "application/json")
 	c.header.Set("Accept", "application/json")
 	// Asking for gzip ourselves keeps net/http from decoding it out of
-	// sight: the client's own reader (body.go) then caps the compressed
+	// sight: the client's own reader (internal/httpbody) then caps the compressed
 	// bytes and tells corrupt data from a broken connection.
 	if c.header.Get("Accept-Encoding") == "" {
 		c.header.Set("Accept-Encoding", "gzip")

@@ -1,7 +1,6 @@
 package a2a
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
 )
 
 // rpcCode is the type of the code sentinels; an *RPCError matches one by code.
@@ -167,33 +166,11 @@ func (e *RPCError) Error() string {
 	if msg == "" {
 		msg = codeName(e.Code)
 	}
-	s := fmt.Sprintf("a2a: %s: %s (code %d)", e.Method, printable(truncate(msg, maxMessageInError)), e.Code)
+	s := fmt.Sprintf("a2a: %s: %s (code %d)", e.Method, inert.Printable(inert.Truncate(msg, maxMessageInError)), e.Code)
 	if e.Hint != "" {
 		s += "; " + e.Hint
 	}
 	return s
-}
-
-// printable returns server text fit for one line of a log: line breaks,
-// other control characters, format characters such as bidi overrides,
-// terminal escape sequences and invalid UTF-8 are written as Go escapes
-// (\n, \x1b, \u202e, \xff), as strconv.Quote writes them; everything else,
-// quotes and Chinese included, stays as it is, so JSON text stays
-// readable. [redactor.quote] is for a value shown in quotes.
-func printable(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unicode.IsPrint(r) || r == ' ':
-			b.WriteRune(r)
-		default:
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-	}
-	return b.String()
 }
 
 const codeVersionNotSupported = -32009
@@ -268,7 +245,7 @@ func (e *ProtocolError) Error() string {
 	if e.Err != nil {
 		s += ": " + strings.TrimPrefix(e.Err.Error(), "a2a: ")
 	}
-	return printable(s) // the reason and its error may carry server text
+	return inert.Printable(s) // the reason and its error may carry server text
 }
 
 // Unwrap returns the underlying decoding error.
@@ -344,20 +321,6 @@ type UnsupportedByCardError struct {
 func (e *UnsupportedByCardError) Error() string {
 	return fmt.Sprintf("a2a: %s: the agent card says %s is false", e.Method, e.Capability)
 }
-
-// timeoutError is an attempt or a stream that outlasted the client's own
-// bound on it (WithAttemptTimeout, WithStreamIdleTimeout): like a deadline
-// of ctx, it matches context.DeadlineExceeded, and as a net.Error its
-// Timeout is true. It reaches the caller inside a *TransportError.
-type timeoutError struct {
-	what string // "no reply", "no event"
-	d    time.Duration
-}
-
-func (e timeoutError) Error() string   { return fmt.Sprintf("%s within %s", e.what, e.d) }
-func (e timeoutError) Timeout() bool   { return true }
-func (e timeoutError) Temporary() bool { return true }
-func (e timeoutError) Unwrap() error   { return context.DeadlineExceeded }
 
 // UntrustedEndpointError is returned by [NewClientFromCard], before
 // anything is sent, when the client would carry credentials to an endpoint
@@ -438,23 +401,12 @@ func (e *PollError) Error() string {
 		}
 	}
 	return fmt.Sprintf("a2a: wait for task %s: %s after %s in %s, last state %s",
-		printable(e.TaskID), why, attempts(e.Attempts), e.Elapsed.Round(time.Millisecond), strconv.Quote(string(e.LastState)))
+		inert.Printable(e.TaskID), why, attempts(e.Attempts), e.Elapsed.Round(time.Millisecond), strconv.Quote(string(e.LastState)))
 }
 
 // Unwrap returns Err, so errors.Is(err, context.DeadlineExceeded) holds for
 // a poll that timed out.
 func (e *PollError) Unwrap() error { return e.Err }
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	// Cut on a rune boundary so Chinese text stays valid UTF-8.
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
 
 // UnsupportedByVersionError is the error, returned before anything is
 // sent, of a call the client's protocol version does not have:

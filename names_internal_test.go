@@ -8,13 +8,15 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 )
 
-// refNames is checkNames written the slow, obvious way, on json.Decoder
-// tokens, to test the byte walker against. It reports only whether there
+// refNames is jsonread.CheckNames written the slow, obvious way, on
+// json.Decoder tokens, to test the byte walker against. It reports only whether there
 // is a fault; for JSON that does not decode it reports none (the walker
 // may stop anywhere in it, and the decoder reports the real error).
-func refNames(body []byte, schema *nameSchema) bool {
+func refNames(body []byte, schema *jsonread.Schema) bool {
 	if !json.Valid(body) {
 		return false
 	}
@@ -24,7 +26,7 @@ func refNames(body []byte, schema *nameSchema) bool {
 	return fault
 }
 
-func refWalk(dec *json.Decoder, s *nameSchema) (fault bool, err error) {
+func refWalk(dec *json.Decoder, s *jsonread.Schema) (fault bool, err error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return false, err
@@ -38,13 +40,13 @@ func refWalk(dec *json.Decoder, s *nameSchema) (fault bool, err error) {
 				return false, err
 			}
 			name := k.(string)
-			var child *nameSchema
+			var child *jsonread.Schema
 			known := false
 			switch {
-			case s != nil && s.set != nil:
-				for i, n := range s.set.names {
+			case s != nil && s.Set() != nil:
+				for i, n := range s.Set().Names() {
 					if n == name {
-						known, child = true, s.walk[i]
+						known, child = true, s.Member(i)
 					}
 				}
 				if known && seen[name] {
@@ -52,14 +54,14 @@ func refWalk(dec *json.Decoder, s *nameSchema) (fault bool, err error) {
 				}
 				seen[name] = true
 				if !known {
-					for _, n := range s.set.names {
+					for _, n := range s.Set().Names() {
 						if strings.EqualFold(n, name) {
 							return true, nil
 						}
 					}
 				}
 			case s != nil:
-				child = s.values
+				child = s.Values()
 			}
 			if f, err := refWalk(dec, child); f || err != nil {
 				return f, err
@@ -68,9 +70,9 @@ func refWalk(dec *json.Decoder, s *nameSchema) (fault bool, err error) {
 		_, err = dec.Token()
 		return false, err
 	case json.Delim('['):
-		var elem *nameSchema
+		var elem *jsonread.Schema
 		if s != nil {
-			elem = s.elem
+			elem = s.Elem()
 		}
 		for dec.More() {
 			if f, err := refWalk(dec, elem); f || err != nil {
@@ -84,7 +86,7 @@ func refWalk(dec *json.Decoder, s *nameSchema) (fault bool, err error) {
 }
 
 // cardSchema is the schema of an agent card, the largest one derived.
-var cardSchema = schemaOf(reflect.TypeFor[AgentCard]())
+var cardSchema = schemas.Of(reflect.TypeFor[AgentCard]())
 
 // FuzzNames: the byte walker finds a fault exactly where the token-based
 // reference does, on any valid JSON, and never panics or loops on invalid
@@ -108,12 +110,12 @@ func FuzzNames(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		got := checkNames(body, cardSchema) != nil
+		got := jsonread.CheckNames(body, cardSchema) != nil
 		if !json.Valid(body) {
 			return // any answer will do; the decoder reports the fault
 		}
 		if want := refNames(body, cardSchema); got != want {
-			t.Fatalf("checkNames says fault=%v, the reference %v, for %s", got, want, body)
+			t.Fatalf("CheckNames says fault=%v, the reference %v, for %s", got, want, body)
 		}
 	})
 }
@@ -128,11 +130,11 @@ func TestNamesMessages(t *testing.T) {
 		`not json {"URL":1}`: "",
 	} {
 		got := ""
-		if err := checkNames([]byte(body), cardSchema); err != nil {
+		if err := jsonread.CheckNames([]byte(body), cardSchema); err != nil {
 			got = err.Error()
 		}
 		if got != want {
-			t.Errorf("checkNames(%s) = %q, want %q", body, got, want)
+			t.Errorf("jsonread.CheckNames(%s) = %q, want %q", body, got, want)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 )
 
 // Part kinds on the wire (A2A v0.3 §6.5, the "kind" discriminator of Part).
@@ -221,8 +223,8 @@ type Parts []Part
 // off-spec part); any other kind-less part, such as an A2A v1.0 {"raw": …}
 // or {"url": …} part, is kept as an UnknownPart with PartKind "".
 func (ps *Parts) UnmarshalJSON(b []byte) error {
-	_, err := unmarshalExact(b, func(d *jsonReader, ps *Parts) bool {
-		d.path = append(d.path, pathElem{name: "parts"})
+	_, err := unmarshalExact(b, func(d *jsonread.Reader, ps *Parts) bool {
+		d.Enter("parts")
 		*ps = readParts(d)
 		return true
 	}, ps)

@@ -297,7 +297,7 @@ func (c *Client) wait(ctx context.Context, taskID string, known *Task, opts []Wa
 		pe := &PollError{TaskID: taskID, Attempts: attempts, Elapsed: time.Since(start), Limit: limit, Err: err, LastErr: lastErr}
 		if last != nil {
 			// The state is server text going into an error: redacted.
-			pe.LastState = TaskState(c.red.str(string(last.Status.State)))
+			pe.LastState = TaskState(c.red.Str(string(last.Status.State)))
 		}
 		return last, pe
 	}

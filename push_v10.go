@@ -125,8 +125,8 @@ func (p *pushConfigV10) check(r *reply) error {
 	if p.URL == "" {
 		return r.fault(`push config has no "url"`, nil)
 	}
-	if want := r.cl.spec.configID; want != "" && p.ID != want {
-		return r.fault(fmt.Sprintf("push config %s is not %s, the config asked for", r.cl.red.quote(p.ID), r.cl.red.quote(want)), nil)
+	if want := r.asked.configID; want != "" && p.ID != want {
+		return r.fault(fmt.Sprintf("push config %s is not %s, the config asked for", r.asked.red.Quote(p.ID), r.asked.red.Quote(want)), nil)
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ func (w *PushWait) answer(res SendResult) {
 	case *Task:
 		if id := w.idLocked(); id != "" && id != v.ID {
 			w.endLocked(&ProtocolError{Method: "push notification", Reason: fmt.Sprintf(
-				"the agent answered with task %s, notifications for this wait came for task %s", w.red.quote(v.ID), w.red.quote(id))})
+				"the agent answered with task %s, notifications for this wait came for task %s", w.red.Quote(v.ID), w.red.Quote(id))})
 			return
 		}
 		if finished(v) || w.task == nil {

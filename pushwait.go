@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
 // PushWait is one task a [PushReceiver] waits for: it registered the
@@ -46,7 +48,7 @@ type PushWait struct {
 	c     *Client
 	token string
 	key   tokenKey
-	red   *redactor // the client's, with the token
+	red   *redact.Redactor // the client's, with the token
 	opts  []WaitOption
 	call  []CallOption    // the CallOptions among opts, for the final read
 	ctx   context.Context // ends when the wait does
@@ -152,7 +154,7 @@ func (r *PushReceiver) newWait(ctx context.Context, c *Client, opts []WaitOption
 	}
 	token := rand.Text()
 	w := &PushWait{r: r, c: c, token: token, key: sha256.Sum256([]byte(token)),
-		red: c.red.with([]string{token}, nil), opts: opts, call: call, done: make(chan struct{})}
+		red: c.red.With([]string{token}, nil), opts: opts, call: call, done: make(chan struct{})}
 	w.ctx, w.stop = context.WithCancel(ctx)
 	if err := r.add(w); err != nil {
 		w.stop()

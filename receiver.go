@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
 )
 
 // The receiving side of push notifications (A2A v0.3 §9.5; A2A v1.0
@@ -226,7 +229,7 @@ func (r *PushReceiver) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
 	attrs := []slog.Attr{slog.Int("status", out.status), slog.String("reason", out.reason),
 		slog.String("remote", req.RemoteAddr)}
 	if out.taskID != "" {
-		attrs = append(attrs, slog.String("task", truncate(out.taskID, maxLoggedID)))
+		attrs = append(attrs, slog.String("task", inert.Truncate(out.taskID, maxLoggedID)))
 	}
 	if out.err != nil {
 		attrs = append(attrs, slog.String("err", out.err.Error()))
@@ -279,21 +282,21 @@ func (r *PushReceiver) serve(req *http.Request) outcome {
 	if limit == 0 {
 		limit = w.c.maxBody
 	}
-	br := readRequestBody(req, limit, w.red)
+	br := httpbody.ReadRequest(req, limit, w.red)
 	switch {
-	case br.tooLarge:
+	case br.TooLarge:
 		return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", limit))
-	case br.err != nil:
+	case br.Err != nil:
 		return refused(http.StatusBadRequest, "body cannot be read")
-	case br.fault != nil:
-		return refused(http.StatusBadRequest, "body cannot be read: "+br.fault.Error())
+	case br.Fault != nil:
+		return refused(http.StatusBadRequest, "body cannot be read: "+br.Fault.Error())
 	}
 	if r.verify != nil {
-		if err := r.verify(req, br.body); err != nil {
-			return outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.red.err(err)}
+		if err := r.verify(req, br.Body); err != nil {
+			return outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.red.Err(err)}
 		}
 	}
-	ev, perr := readNotification(w.c.proto, br.body, w.red)
+	ev, perr := readNotification(w.c.proto, br.Body, asked{method: "push notification", red: w.red})
 	if perr != nil {
 		return refused(http.StatusBadRequest, perr.Reason)
 	}
@@ -305,11 +308,11 @@ func (r *PushReceiver) serve(req *http.Request) outcome {
 	case waitEnded:
 		return taken
 	case otherTask:
-		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: w.red.str(taskID)}
+		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: w.red.Str(taskID)}
 	}
 	if r.notify != nil {
 		if err := r.notify(req.Context(), &PushNotification{TaskID: taskID, Event: ev, Wait: w}); err != nil {
-			return outcome{status: http.StatusInternalServerError, reason: "PushOnNotification failed", err: w.red.err(err), taskID: w.red.str(taskID)}
+			return outcome{status: http.StatusInternalServerError, reason: "PushOnNotification failed", err: w.red.Err(err), taskID: w.red.Str(taskID)}
 		}
 	}
 	w.apply(ev, taskID)

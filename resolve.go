@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
 )
 
 // Reading an agent's card from where agents publish it (A2A v0.3 §5.3;
@@ -40,7 +42,7 @@ func (e *CardError) Error() string {
 		}
 		fmt.Fprintf(&b, " %s", a.URL)
 		switch {
-		case a.StatusCode != 0 && !is2xx(a.StatusCode):
+		case a.StatusCode != 0 && !httpbody.Is2xx(a.StatusCode):
 			fmt.Fprintf(&b, " (HTTP %d)", a.StatusCode)
 		case a.StatusCode != 0 && a.Err != nil:
 			fmt.Fprintf(&b, " (HTTP %d: %v)", a.StatusCode, a.Err)
@@ -109,7 +111,7 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("a2a: agent card: %w", ctx.Err())
 		}
-		cerr.Attempts = append(cerr.Attempts, CardAttempt{URL: c.red.shownURL(target), StatusCode: status, Err: err})
+		cerr.Attempts = append(cerr.Attempts, CardAttempt{URL: c.red.ShownURL(target), StatusCode: status, Err: err})
 		if status != http.StatusNotFound {
 			break
 		}
@@ -123,12 +125,13 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 // error.
 func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, error) {
 	cl := c.newGet("agent card", target)
-	if _, err := cl.send(ctx); err != nil {
-		return nil, cl.att.status, err
+	att, err := cl.send(ctx)
+	if err != nil {
+		return nil, att.status, err
 	}
-	if !is2xx(cl.att.status) {
-		return nil, cl.att.status, cl.httpError()
+	if !httpbody.Is2xx(att.status) {
+		return nil, att.status, cl.httpError(&att)
 	}
-	card, err := c.proto.card(&reply{cl: cl, status: cl.att.status, body: cl.att.body, result: bytes.TrimSpace(cl.att.body)})
-	return card, cl.att.status, err
+	card, err := c.proto.card(&reply{asked: cl.asked(), status: att.status, body: att.Body, result: bytes.TrimSpace(att.Body)})
+	return card, att.status, err
 }

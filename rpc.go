@@ -10,6 +10,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/caoliao-a2a/a2a-go/internal/backoff"
+	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -20,11 +25,13 @@ import (
 //	          every retry sends the same bytes;
 //	send      makes the HTTP attempts through go-retryablehttp; its
 //	          CheckRetry (call.checkRetry) ends each attempt: it reads the
-//	          body, bounded (body.go), and decides on a retry (retry.go);
-//	checkReply checks the envelope (jsonrpc, the id, result or error)
-//	          before anything decodes the result;
+//	          body, bounded (internal/httpbody), and decides on a retry
+//	          (retry.go); send returns the last attempt (an attempt value);
+//	checkReply takes that attempt and checks the envelope (jsonrpc, the
+//	          id, result or error) before anything decodes the result;
 //
-// and the binding decodes the result into the SDK's types. Streams take the
+// and the binding decodes the result into the SDK's types, knowing of the
+// call only what it asked (an asked value in the reply). Streams take the
 // same path with spec.stream set, and check each event's envelope with
 // checkReply; an agent card GET shares send.
 
@@ -68,31 +75,47 @@ type request struct {
 
 // call is one call in flight: its request, encoded once, and the attempt
 // that ended last. It is used by one goroutine; the retry hooks are its
-// methods, so nothing of it travels in a context.
+// methods, so nothing of it travels in a context, and what its attempts
+// bring is returned by send.
 type call struct {
 	c          *Client
 	spec       callSpec
-	red        *redactor // the client's, with spec.secrets
-	id         int64     // the JSON-RPC id; 0 for a GET
+	red        *redact.Redactor // the client's, with spec.secrets
+	id         int64            // the JSON-RPC id; 0 for a GET
 	httpMethod string
 	target     string
 	payload    []byte // nil for a GET
 	version    string // the A2A-Version header when not the client's
 	start      time.Time
-	att        attempt
-	rc         retryablehttp.Client
+	// last is the latest attempt as checkRetry, the retry hook that reads
+	// each reply, recorded it: the hook can return nothing else. send,
+	// which runs the hook, alone reads it, and returns it.
+	last attempt
+	rc   retryablehttp.Client
 	// task is the task the call's results must be about: spec.taskID, or
 	// for a stream that named none, the task of its first event.
 	task string
 }
 
-// attempt is how one HTTP attempt of a call ended.
+// asked is what the call asks, as its replies' decoders are to know it:
+// a value, made for each reply (a stream's task may be learnt from its
+// first event).
+func (cl *call) asked() asked {
+	return asked{method: cl.spec.method, task: cl.task, configID: cl.spec.configID, red: cl.red}
+}
+
+// attempt is how one HTTP attempt of a call ended: send returns the
+// last. Its body is read whole into Result, and closed, unless stream
+// holds it open.
 type attempt struct {
 	n      int         // attempts made, this one included
 	status int         // the reply's HTTP status; 0 without a reply
 	header http.Header // the reply's header
-	open   bool        // an event stream, left open for the caller
-	bodyRead
+	// stream is the reply of a streaming call answered with an event
+	// stream, its body left open for the caller to read and close; nil
+	// for any other reply.
+	stream *http.Response
+	httpbody.Result
 }
 
 // newCall encodes spec's envelope with a fresh id and the agent selector.
@@ -103,7 +126,7 @@ func (c *Client) newCall(spec callSpec) (*call, error) {
 	if err != nil {
 		return nil, fmt.Errorf("a2a: %s: encode request: %w", spec.method, err)
 	}
-	return &call{c: c, spec: spec, red: c.red.with(spec.secrets, spec.secretURLs), id: env.ID,
+	return &call{c: c, spec: spec, red: c.red.With(spec.secrets, spec.secretURLs), id: env.ID,
 		httpMethod: http.MethodPost, target: c.endpoint, payload: payload, task: spec.taskID}, nil
 }
 
@@ -120,27 +143,28 @@ func (c *Client) newGet(method, target string) *call {
 
 // start is the first half of every JSON-RPC call, unary or streaming: it
 // refuses what the client's card rules out (an *UnsupportedByCardError),
-// encodes the call and sends it. Errors: those and send's.
-func (c *Client) start(ctx context.Context, spec callSpec) (*call, *http.Response, error) {
+// encodes the call and sends it, returning the call and its last attempt
+// (send). Errors: those and send's.
+func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, error) {
 	if err := c.requireCapability(spec); err != nil {
-		return nil, nil, err
+		return nil, attempt{}, err
 	}
 	cl, err := c.newCall(spec)
 	if err != nil {
-		return nil, nil, err
+		return nil, attempt{}, err
 	}
-	resp, err := cl.send(ctx)
-	return cl, resp, err
+	att, err := cl.send(ctx)
+	return cl, att, err
 }
 
 // invoke runs a unary call: start it, then check the reply's envelope.
 // Errors: those of start and checkReply.
 func (c *Client) invoke(ctx context.Context, spec callSpec) (*reply, error) {
-	cl, _, err := c.start(ctx, spec)
+	cl, att, err := c.start(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
-	return cl.checkReply(cl.att.body)
+	return cl.checkReply(&att, att.Body)
 }
 
 // run invokes spec and decodes its checked result with decode, a binding's
@@ -155,20 +179,22 @@ func run[T any](ctx context.Context, c *Client, spec callSpec, decode func(*repl
 	return decode(rep)
 }
 
-// send makes the call's HTTP attempts and returns the last reply, its body
-// read into cl.att.body and closed; or, for a streaming call answered with
-// an event stream, the reply with its body open for the caller to read and
-// close. Errors: ctx's error wrapped (the caller gave up, not the server),
-// *TransportError (no reply, or the connection broke in the body),
-// *BodyTooLargeError, and for a body that arrived but cannot be decoded
-// (corrupt gzip, an unknown Content-Encoding) a *ProtocolError on a 2xx
-// reply or an *HTTPError on any other; or a request-building error.
-func (cl *call) send(ctx context.Context) (*http.Response, error) {
+// send makes the call's HTTP attempts and returns the last: its reply's
+// status and header, and its body read whole (att.Body) and closed; or, for
+// a streaming call answered with an event stream, the reply with its body
+// open (att.stream) for the caller to read and close. With an error the
+// attempt is returned too (its status, 0 without a reply), its body, if
+// any, closed. Errors: ctx's error wrapped (the caller gave up, not the
+// server), *TransportError (no reply, or the connection broke in the
+// body), *BodyTooLargeError, and for a body that arrived but cannot be
+// decoded (corrupt gzip, an unknown Content-Encoding) a *ProtocolError on
+// a 2xx reply or an *HTTPError on any other; or a request-building error.
+func (cl *call) send(ctx context.Context) (attempt, error) {
 	c := cl.c
 	cl.start = time.Now()
 	req, err := retryablehttp.NewRequestWithContext(ctx, cl.httpMethod, cl.target, cl.payload)
 	if err != nil {
-		return nil, fmt.Errorf("a2a: %s: build request: %w", cl.spec.method, err)
+		return attempt{}, fmt.Errorf("a2a: %s: build request: %w", cl.spec.method, err)
 	}
 	for k, vs := range c.header {
 		req.Header[k] = vs
@@ -186,77 +212,81 @@ func (cl *call) send(ctx context.Context) (*http.Response, error) {
 	}
 	// The call's own retryablehttp client, and who owns a reply's body:
 	// CheckRetry (checkRetry) reads and closes every body but an event
-	// stream's; Backoff (backoff) reads the header only; ErrorHandler hands
+	// stream's; Backoff (backoff.Wait) reads the header only; ErrorHandler hands
 	// back the last reply as it is, body already read; RequestLogHook
 	// (logAttempt) only logs.
 	cl.rc.HTTPClient = hc
 	cl.rc.RetryWaitMin, cl.rc.RetryWaitMax, cl.rc.RetryMax = c.waitMin, c.waitMax, c.maxRetries
 	cl.rc.CheckRetry = cl.checkRetry
-	cl.rc.Backoff = backoff
+	cl.rc.Backoff = backoff.Wait
 	cl.rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
 	if c.log.Enabled(ctx, slog.LevelDebug) {
 		cl.rc.RequestLogHook = cl.logAttempt
 	}
 
 	resp, err := cl.rc.Do(req)
+	att := cl.last // the attempt resp answers
 	if ctx.Err() != nil || err != nil {
 		if resp != nil {
 			resp.Body.Close()
 		}
-		return nil, cl.noReply(ctx, cl.connFault(ctx, err))
+		att.stream = nil // closed, if it was one
+		return att, cl.noReply(ctx, att.n, cl.connFault(ctx, att.n, err))
 	}
-	if cl.att.open {
+	if att.stream != nil {
 		c.log.LogAttrs(ctx, slog.LevelDebug, "a2a stream opened", slog.String("method", cl.spec.method), slog.Int64("id", cl.id),
-			slog.Int("attempts", cl.att.n), slog.Duration("elapsed", time.Since(cl.start)))
-		return resp, nil
+			slog.Int("attempts", att.n), slog.Duration("elapsed", time.Since(cl.start)))
+		return att, nil
 	}
-	if cl.att.err != nil {
-		return nil, cl.noReply(ctx, cl.connFault(ctx, cl.att.err))
+	if att.Err != nil {
+		return att, cl.noReply(ctx, att.n, cl.connFault(ctx, att.n, att.Err))
 	}
 	c.log.LogAttrs(ctx, slog.LevelDebug, "a2a reply",
-		slog.String("method", cl.spec.method), slog.Int64("id", cl.id), slog.Int("status", resp.StatusCode),
-		slog.Int("bytes", len(cl.att.body)), slog.Int("attempts", cl.att.n), slog.Duration("elapsed", time.Since(cl.start)))
+		slog.String("method", cl.spec.method), slog.Int64("id", cl.id), slog.Int("status", att.status),
+		slog.Int("bytes", len(att.Body)), slog.Int("attempts", att.n), slog.Duration("elapsed", time.Since(cl.start)))
 	switch {
-	case cl.att.tooLarge:
-		return nil, &BodyTooLargeError{Method: cl.spec.method, Limit: c.maxBody, StatusCode: resp.StatusCode}
-	case cl.att.fault != nil && !is2xx(resp.StatusCode):
+	case att.TooLarge:
+		return att, &BodyTooLargeError{Method: cl.spec.method, Limit: c.maxBody, StatusCode: att.status}
+	case att.Fault != nil && !httpbody.Is2xx(att.status):
 		// Not believed as JSON-RPC whatever it holds: an *HTTPError, its
 		// excerpt the bytes as received.
-		return nil, cl.httpError()
-	case cl.att.fault != nil:
-		return nil, cl.protocolError(resp.StatusCode, cl.att.body, "body cannot be read", cl.att.fault)
+		return att, cl.httpError(&att)
+	case att.Fault != nil:
+		return att, cl.asked().protocolError(att.status, att.Body, "body cannot be read", att.Fault)
 	}
-	return resp, nil
+	return att, nil
 }
 
 // checkRetry is the CheckRetry of the call's retryablehttp client. The
 // call sets no response handler, so it runs exactly once after each
 // attempt, and it is the one place a reply body is read: it records the
-// attempt, reads the body whole (bounded by the client's cap) and closes
-// it, leaving http.NoBody for retryablehttp to drain, unless the reply is
-// an event stream for a streaming call, which it leaves open. It then
-// decides on a retry by the call's class ([Client.retryable]). It returns
-// ctx's error first, so a cancelled call never retries.
+// attempt in cl.last for send, reads the body whole (bounded by the
+// client's cap) and closes it, leaving http.NoBody for retryablehttp to
+// drain, unless the reply is an event stream for a streaming call, which
+// it leaves open (attempt.stream). It then decides on a retry by the
+// call's class ([Client.retryable]). It returns ctx's error first, so a
+// cancelled call never retries.
 func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	cl.att = attempt{n: cl.att.n + 1}
+	cl.last = attempt{n: cl.last.n + 1}
+	att := &cl.last
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
 	if err == nil {
-		cl.att.status, cl.att.header = resp.StatusCode, resp.Header
-		if cl.spec.stream && isEventStream(resp) {
-			cl.att.open = true
+		att.status, att.header = resp.StatusCode, resp.Header
+		if cl.spec.stream && httpbody.IsEventStream(resp) {
+			att.stream = resp
 			return false, nil
 		}
-		cl.att.bodyRead = readBody(resp, cl.c.maxBody, cl.red)
+		att.Result = httpbody.Read(resp, cl.c.maxBody, cl.red)
 		resp.Body.Close()
 		resp.Body = http.NoBody
 		if ctx.Err() != nil { // given up while the body was read
 			return false, ctx.Err()
 		}
-		err = cl.att.err
+		err = att.Err
 	}
-	return cl.c.retryable(cl.spec.class, resp, &cl.att, err), nil
+	return cl.c.retryable(cl.spec.class, resp, att, err), nil
 }
 
 // logAttempt is the RequestLogHook of the call's retryablehttp client,
@@ -266,82 +296,46 @@ func (cl *call) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int)
 		slog.String("method", cl.spec.method), slog.Int64("id", cl.id), slog.Int("attempt", retry+1))
 }
 
-// connFault is the error for a call whose connection failed (err): ctx's
-// error, wrapped, when ctx is done (the caller gave up, not the server),
-// else a *TransportError.
-func (cl *call) connFault(ctx context.Context, err error) error {
+// connFault is the error for a call whose connection failed (err) after
+// attempts attempts: ctx's error, wrapped, when ctx is done (the caller
+// gave up, not the server), else a *TransportError.
+func (cl *call) connFault(ctx context.Context, attempts int, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("a2a: %s: %w", cl.spec.method, ctx.Err())
 	}
-	return &TransportError{Method: cl.spec.method, Attempts: cl.att.n, Err: cl.red.err(err)}
+	return &TransportError{Method: cl.spec.method, Attempts: attempts, Err: cl.red.Err(err)}
 }
 
-// noReply logs a call that got no usable reply (its error is already
-// redacted) and returns the error.
-func (cl *call) noReply(ctx context.Context, fail error) error {
+// noReply logs a call that got no usable reply after attempts attempts
+// (its error is already redacted) and returns the error.
+func (cl *call) noReply(ctx context.Context, attempts int, fail error) error {
 	cl.c.log.LogAttrs(ctx, slog.LevelDebug, "a2a no reply", slog.String("method", cl.spec.method), slog.Int64("id", cl.id),
-		slog.Int("attempts", cl.att.n), slog.Duration("elapsed", time.Since(cl.start)), slog.String("error", fail.Error()))
+		slog.Int("attempts", attempts), slog.Duration("elapsed", time.Since(cl.start)), slog.String("error", fail.Error()))
 	return fail
-}
-
-// protocolError is the one constructor of *ProtocolError: the reason, the
-// body and the underlying error are redacted here.
-func (cl *call) protocolError(status int, body []byte, reason string, err error) *ProtocolError {
-	return &ProtocolError{Method: cl.spec.method, Reason: cl.red.str(reason), StatusCode: status,
-		Body: cl.red.bytes(body), Err: cl.red.err(err)}
 }
 
 // maxBodyExcerpt bounds HTTPError.Body, in bytes.
 const maxBodyExcerpt = 512
 
-// httpError is the *HTTPError for the last attempt's reply.
-func (cl *call) httpError() *HTTPError {
-	h := cl.att.header
+// httpError is the *HTTPError for att's reply.
+func (cl *call) httpError(att *attempt) *HTTPError {
+	h := att.header
 	e := &HTTPError{
 		Method:      cl.spec.method,
-		StatusCode:  cl.att.status,
-		ContentType: cl.red.str(h.Get("Content-Type")),
-		Body:        cl.red.excerpt(cl.att.body, maxBodyExcerpt),
+		StatusCode:  att.status,
+		ContentType: cl.red.Str(h.Get("Content-Type")),
+		Body:        cl.red.Excerpt(att.Body, maxBodyExcerpt),
 	}
-	switch cl.att.status {
+	switch att.status {
 	case http.StatusUnauthorized:
-		e.Challenge = cl.red.str(h.Get("WWW-Authenticate"))
+		e.Challenge = cl.red.Str(h.Get("WWW-Authenticate"))
 	case http.StatusProxyAuthRequired:
-		e.Challenge = cl.red.str(h.Get("Proxy-Authenticate"))
+		e.Challenge = cl.red.Str(h.Get("Proxy-Authenticate"))
 	}
-	if d, ok := parseRetryAfter(h.Get("Retry-After"), time.Now()); ok {
+	if d, ok := backoff.RetryAfter(h.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d
 	}
 	return e
-}
-
-// reply is a checked JSON-RPC reply to a call: its result, and what a
-// *ProtocolError about it needs.
-type reply struct {
-	cl     *call
-	status int
-	body   []byte          // the whole body, or one stream event's data
-	result json.RawMessage // within body
-}
-
-// sameTask returns a *ProtocolError when got, the task a result or event
-// is about, is not the task of the call (call.task). An empty got is a
-// mismatch too, unless optional (a message, whose taskId v0.3 leaves
-// optional).
-func (r *reply) sameTask(got string, optional bool) error {
-	want := r.cl.task
-	switch {
-	case want == "" || got == want || got == "" && optional:
-		return nil
-	case got == "":
-		return r.fault(fmt.Sprintf("result names no task, where task %s was asked about", r.cl.red.quote(want)), nil)
-	}
-	return r.fault(fmt.Sprintf("result is about task %s, not %s, the task asked about", r.cl.red.quote(got), r.cl.red.quote(want)), nil)
-}
-
-// fault is a *ProtocolError about this reply.
-func (r *reply) fault(reason string, err error) *ProtocolError {
-	return r.cl.protocolError(r.status, r.body, reason, err)
 }
 
 // envelope is a JSON-RPC response envelope as read; nil members were
@@ -354,59 +348,59 @@ type envelope struct {
 	error      []byte
 }
 
-var envelopeNames = newNameSet("jsonrpc", "id", "result", "error")
+var envelopeNames = jsonread.NewNameSet("jsonrpc", "id", "result", "error")
 
 // readEnvelope reads body as a JSON-RPC response envelope in one validating
 // pass, leaving result and error unread. A member spelled in another case
 // is taken as the member (as encoding/json would take it) and reported in
 // fault. syntax is the error of a body that is not JSON.
 func readEnvelope(body []byte) (env envelope, isObject bool, fault string, syntax error) {
-	d := newJSONReader(body)
-	defer d.release()
-	isObject = d.peek() == '{'
+	d := jsonread.NewReader(body)
+	defer d.Release()
+	isObject = d.Peek() == '{'
 	if !isObject {
-		d.skip()
+		d.Skip()
 	} else {
-		d.object(envelopeNames, nil, func(i int) {
-			switch envelopeNames.names[i] {
+		d.Object(envelopeNames, nil, func(i int) {
+			switch envelopeNames.Name(i) {
 			case "jsonrpc":
-				switch d.peek() {
+				switch d.Peek() {
 				case '"':
-					s := d.str()
+					s := d.Str()
 					env.jsonrpc, env.jsonrpcBad = &s, false
 				case 'n':
-					d.null()
+					d.Null()
 					env.jsonrpc = nil
 				default:
-					d.skip()
+					d.Skip()
 					env.jsonrpcBad = true
 				}
 			case "id":
-				env.id = d.raw()
+				env.id = d.Raw()
 			case "result":
-				env.result = d.raw()
+				env.result = d.Raw()
 			case "error":
-				env.error = d.raw()
+				env.error = d.Raw()
 			}
 		})
 	}
-	d.end()
-	return env, isObject, d.fault, d.syntaxError()
+	d.End()
+	return env, isObject, d.Fault(), d.SyntaxError()
 }
 
 // checkReply is the one place that decides between a JSON-RPC result, a
-// JSON-RPC error, an HTTP error and a protocol error, for body as the last
-// attempt's reply (or one event of a stream). A body that is a JSON-RPC
+// JSON-RPC error, an HTTP error and a protocol error, for body as the reply
+// att brought (att.Body, or one event of its stream). A body that is a JSON-RPC
 // response is believed whatever the HTTP status (a failed task comes as a
 // result; some agents send errors with 4xx/5xx); a non-2xx reply whose body
 // is not one is an *HTTPError, a 2xx one a *ProtocolError. The envelope and
 // the id are checked here, before the binding decodes the result. Errors:
 // *RPCError, *HTTPError, *ProtocolError.
-func (cl *call) checkReply(body []byte) (*reply, error) {
-	status := cl.att.status
-	rep := &reply{cl: cl, status: status, body: body}
+func (cl *call) checkReply(att *attempt, body []byte) (*reply, error) {
+	status := att.status
+	rep := &reply{asked: cl.asked(), status: status, body: body}
 	env, isObject, fault, syntax := readEnvelope(body)
-	ok2xx := is2xx(status)
+	ok2xx := httpbody.Is2xx(status)
 	looksRPC := syntax == nil && isObject && !env.jsonrpcBad && (env.jsonrpc != nil || env.result != nil || env.error != nil)
 	if !ok2xx && (env.jsonrpc == nil || *env.jsonrpc != "2.0") {
 		// A gateway's own JSON error ({"error":{"code":"UNAUTHORIZED"}}) on
@@ -416,13 +410,13 @@ func (cl *call) checkReply(body []byte) (*reply, error) {
 	if !looksRPC {
 		switch {
 		case !ok2xx:
-			return nil, cl.httpError()
+			return nil, cl.httpError(att)
 		case len(bytes.TrimSpace(body)) == 0:
 			return nil, rep.fault(fmt.Sprintf("empty body with HTTP %d", status), nil)
 		case syntax != nil:
 			// Say what came instead: a proxy's login page, plain text.
 			return nil, rep.fault(fmt.Sprintf("response is not JSON (Content-Type %s, starting %s)",
-				cl.red.quote(cl.att.header.Get("Content-Type")), cl.red.quoteStart(body)), syntax)
+				cl.red.Quote(att.header.Get("Content-Type")), cl.red.QuoteStart(body)), syntax)
 		default:
 			return nil, rep.fault("response is not a JSON-RPC response object", nil)
 		}
@@ -433,7 +427,7 @@ func (cl *call) checkReply(body []byte) (*reply, error) {
 	case env.jsonrpc == nil:
 		return nil, rep.fault(`"jsonrpc" member is missing`, nil)
 	case *env.jsonrpc != "2.0":
-		return nil, rep.fault(fmt.Sprintf(`"jsonrpc" is %s, want "2.0"`, cl.red.quote(*env.jsonrpc)), nil)
+		return nil, rep.fault(fmt.Sprintf(`"jsonrpc" is %s, want "2.0"`, cl.red.Quote(*env.jsonrpc)), nil)
 	}
 	// Lax servers write the absent member as null ("error": null beside a
 	// result); a null error is taken as absent.
@@ -454,7 +448,7 @@ func (cl *call) checkReply(body []byte) (*reply, error) {
 		if !idOK && !isNull(env.id) {
 			return nil, rep.fault(cl.idMismatch(env.id), nil)
 		}
-		return nil, rep.rpcError(env.error)
+		return nil, rep.rpcError(env.error, cl.c.proto)
 	}
 	if !idOK {
 		return nil, rep.fault(cl.idMismatch(env.id), nil)
@@ -468,7 +462,7 @@ func (cl *call) idMismatch(got []byte) string {
 	if g == "" {
 		g = "absent"
 	}
-	return fmt.Sprintf("response id %s does not match request id %d", printable(truncate(cl.red.str(g), 40)), cl.id)
+	return fmt.Sprintf("response id %s does not match request id %d", inert.Printable(inert.Truncate(cl.red.Str(g), 40)), cl.id)
 }
 
 // sameID reports whether a response id is the JSON number want.

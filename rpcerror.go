@@ -5,13 +5,15 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 )
 
 // Reading a JSON-RPC error object into an *RPCError, whatever its shape,
 // with A2A v1.0's typed details decoded and the binding's hint about the
 // other protocol version.
 
-var rpcErrorNames = newNameSet("code", "message", "data")
+var rpcErrorNames = jsonread.NewNameSet("code", "message", "data")
 
 // rpcError turns the error member of a reply into an *RPCError whatever
 // its shape, so the server's words reach the caller: an object gives its
@@ -19,38 +21,39 @@ var rpcErrorNames = newNameSet("code", "message", "data")
 // be read), its message (a string, or the text of any other value) and
 // its data; a bare string is the message; any other value is the data,
 // its text the message. Only a member name repeated or in another case
-// makes it a *ProtocolError, as anywhere in a reply.
-func (r *reply) rpcError(raw []byte) error {
-	e := &RPCError{Method: r.cl.spec.method, StatusCode: r.status}
-	d := newJSONReader(raw)
-	defer d.release()
-	switch d.peek() {
+// makes it a *ProtocolError, as anywhere in a reply. b, the client's
+// binding, adds its hint about the other protocol version.
+func (r *reply) rpcError(raw []byte, b binding) error {
+	e := &RPCError{Method: r.asked.method, StatusCode: r.status}
+	d := jsonread.NewReader(raw)
+	defer d.Release()
+	switch d.Peek() {
 	case '{':
-		d.object(rpcErrorNames, nil, func(i int) {
-			switch rpcErrorNames.names[i] {
+		d.Object(rpcErrorNames, nil, func(i int) {
+			switch rpcErrorNames.Name(i) {
 			case "code":
-				e.Code = readCode(d.raw())
+				e.Code = readCode(d.Raw())
 			case "message":
-				if d.peek() == '"' {
-					e.Message = d.str()
+				if d.Peek() == '"' {
+					e.Message = d.Str()
 				} else {
-					e.Message = string(d.raw())
+					e.Message = string(d.Raw())
 				}
 			case "data":
-				e.Data = d.raw()
+				e.Data = d.Raw()
 			}
 		})
-		if d.fault != "" {
-			return r.fault(d.fault, nil)
+		if d.Fault() != "" {
+			return r.fault(d.Fault(), nil)
 		}
 	case '"':
-		e.Message = d.str()
+		e.Message = d.Str()
 	default:
 		e.Message, e.Data = string(raw), raw
 	}
-	e.Message, e.Data = r.cl.red.str(e.Message), r.cl.red.bytes(e.Data)
+	e.Message, e.Data = r.asked.red.Str(e.Message), r.asked.red.Bytes(e.Data)
 	e.Details = errorDetails(e.Data)
-	r.cl.c.proto.hint(e)
+	b.hint(e)
 	return e
 }
 

@@ -8,6 +8,9 @@ import (
 	"iter"
 	"slices"
 	"sync/atomic"
+
+	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
+	"github.com/caoliao-a2a/a2a-go/internal/sse"
 )
 
 // Event is one item of a stream (A2A v0.3 §7.2): a [*Task], a [*Message], a
@@ -195,46 +198,47 @@ var errRangedTwice = errors.New("a2a: SendStreamingMessage: its sequence was ran
 // the stream ends. Each event's data is checked like a unary reply
 // (call.checkReply) and decoded by the binding.
 func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, error) bool) {
-	cl, resp, err := c.start(ctx, spec)
+	cl, att, err := c.start(ctx, spec)
 	if err != nil {
 		yield(nil, err)
 		return
 	}
-	if !cl.att.open { // a plain JSON reply: usually an error
-		yield(c.event(cl, cl.att.body))
+	if att.stream == nil { // a plain JSON reply: usually an error
+		yield(c.event(cl, &att, att.Body))
 		return
 	}
+	resp := att.stream
 	defer resp.Body.Close()
-	events, closeEvents, fault, err := openEvents(resp, c.maxBody, cl.red, c.streamIdle)
+	events, closeEvents, fault, err := httpbody.OpenEvents(resp, c.maxBody, cl.red, c.streamIdle)
 	switch {
 	case fault != nil:
-		yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", fault))
+		yield(nil, cl.asked().protocolError(resp.StatusCode, nil, "stream cannot be read", fault))
 		return
 	case err != nil:
-		yield(nil, cl.connFault(ctx, err))
+		yield(nil, cl.connFault(ctx, att.n, err))
 		return
 	}
 	defer closeEvents()
 	for {
-		data, err := events.next()
-		var bad *badStreamData
+		data, err := events.Next()
+		var bad *httpbody.BadStreamData
 		switch {
 		case err == io.EOF:
 			return // the agent closed the stream
 		case ctx.Err() != nil:
-			yield(nil, cl.connFault(ctx, err))
+			yield(nil, cl.connFault(ctx, att.n, err))
 			return
-		case errors.Is(err, errEventTooLarge):
+		case errors.Is(err, sse.ErrTooLarge):
 			yield(nil, &BodyTooLargeError{Method: spec.method, Limit: c.maxBody, StatusCode: resp.StatusCode})
 			return
 		case errors.As(err, &bad):
-			yield(nil, cl.protocolError(resp.StatusCode, nil, "stream cannot be read", bad.err))
+			yield(nil, cl.asked().protocolError(resp.StatusCode, nil, "stream cannot be read", bad.Err))
 			return
 		case err != nil:
-			yield(nil, cl.connFault(ctx, err))
+			yield(nil, cl.connFault(ctx, att.n, err))
 			return
 		}
-		ev, err := c.event(cl, data)
+		ev, err := c.event(cl, &att, data)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -256,10 +260,11 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 	}
 }
 
-// event checks data as a reply to cl and decodes its result as an event.
-// The result is nil whenever the error is not.
-func (c *Client) event(cl *call, data []byte) (Event, error) {
-	rep, err := cl.checkReply(data)
+// event checks data, the body att brought or one event of its stream, as
+// a reply to cl and decodes its result as an event. The result is nil
+// whenever the error is not.
+func (c *Client) event(cl *call, att *attempt, data []byte) (Event, error) {
+	rep, err := cl.checkReply(att, data)
 	if err != nil {
 		return nil, err
 	}

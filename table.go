@@ -5,87 +5,37 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 )
 
-// Table-driven decoding, for any wire version's decoder: a table per wire
-// object names each member once with how it is read (wire_v03.go holds
-// v0.3's tables), and these functions run a table over a jsonReader.
+// The model types' side of table-driven decoding (the tables' machinery is
+// internal/jsonread's: Fields, ReadList, DecodeWhole): how a table is
+// written (field), stored bytes of either version, results decoded by a
+// table, and the members both versions' tables share.
 
 // field is one member of a wire object: its name and how it is read into
-// a T.
+// a T. A table is written as a list of them (newFields).
 type field[T any] struct {
 	name string
-	read func(d *jsonReader, v *T)
+	read func(d *jsonread.Reader, v *T)
 }
 
-// table is what reads one wire object: a fields, or a version's variant
-// of it (wire_v10.go's v10Fields).
-type table[T any] interface {
-	decode(d *jsonReader, v *T) bool
-}
-
-// fields is the table of one wire object.
-type fields[T any] struct {
-	names *nameSet
-	read  []func(d *jsonReader, v *T)
-}
-
-func newFields[T any](fs []field[T]) *fields[T] {
-	t := &fields[T]{}
+// newFields is the table of the members fs.
+func newFields[T any](fs []field[T]) *jsonread.Fields[T] {
 	names := make([]string, len(fs))
+	read := make([]func(d *jsonread.Reader, v *T), len(fs))
 	for i, f := range fs {
-		names[i] = f.name
-		t.read = append(t.read, f.read)
+		names[i], read[i] = f.name, f.read
 	}
-	t.names = newNameSet(names...)
-	return t
-}
-
-// decode reads the object at d into v, which it zeroes first (a member
-// repeated in bytes read by exact names replaces, never merges); see
-// [jsonReader.object] for null and for values that are not objects.
-func (t *fields[T]) decode(d *jsonReader, v *T) bool {
-	var zero T
-	*v = zero
-	return d.object(t.names, reflect.TypeFor[T](), func(i int) { t.read[i](d, v) })
-}
-
-// readList reads an array of objects of one table: nil for null, empty
-// for []. The list grows as jsonReader's grow says, within the budget.
-func readList[T any](d *jsonReader, t table[T]) []T {
-	out := []T{}
-	if !d.array(reflect.TypeFor[[]T](), func() {
-		var ok bool
-		if out, ok = grow(d, out); ok {
-			var zero T
-			out = append(out, zero)
-			t.decode(d, &out[len(out)-1])
-		}
-	}) {
-		return nil
-	}
-	return out
-}
-
-// decodeWhole decodes b, one JSON value, into v with read (a table's
-// decode): it returns the problem that decides the reading (a syntax
-// error, a name fault or a mistyped value; see [jsonReader]). v's raw
-// members alias b. With exact, names are matched exactly and never a
-// fault.
-func decodeWhole[T any](b []byte, read func(*jsonReader, *T) bool, v *T, exact bool) error {
-	d := newJSONReader(b)
-	defer d.release()
-	d.exact, d.root, d.budget = exact, reflect.TypeFor[T]().Name(), decodeBudget(len(b))
-	read(d, v)
-	d.end()
-	return d.err()
+	return &jsonread.Fields[T]{Names: jsonread.NewNameSet(names...), Read: read}
 }
 
 // unmarshalExact is the UnmarshalJSON of the model types: it decodes a
 // copy of b (the caller's decoder may reuse b) with read, member names
 // matched exactly, and sets *v to it only when it decoded whole; it
 // returns the copy, which the raw members share.
-func unmarshalExact[T any](b []byte, read func(*jsonReader, *T) bool, v *T) ([]byte, error) {
+func unmarshalExact[T any](b []byte, read func(*jsonread.Reader, *T) bool, v *T) ([]byte, error) {
 	return unmarshalStored(b, read, nil, v)
 }
 
@@ -93,19 +43,31 @@ func unmarshalExact[T any](b []byte, read func(*jsonReader, *T) bool, v *T) ([]b
 // "kind": the bytes are v0.3's (stopAtKind).
 var errStoredV03 = errors.New("a2a: A2A v0.3 bytes")
 
+// v10Stored reports whether b, a task or message handed to UnmarshalJSON,
+// is to be read as A2A v1.0 JSON: the client knows the version of every
+// reply it reads, but stored bytes carry none. What MarshalJSON writes, and
+// every v0.3 task or message, has "kind" at its top; a v1.0 one has none
+// (jsonread.LacksKind looks). The v1.0 decoder reads the few v0.3 objects
+// that lack their own "kind" (an agent the v0.3 client read by shape) as
+// the v0.3 one does: their states and roles in either spelling, their
+// parts by their kinds. Input that is not an object is left to the v0.3
+// reader. (A "kind" spelled with escapes is missed here; the v1.0 reading
+// stops at it and the bytes are read again as v0.3: unmarshalStored.)
+func v10Stored(b []byte) bool { return jsonread.LacksKind(b) }
+
 // unmarshalStored is unmarshalExact for bytes of either version: read, a
 // v1.0 table, first; when it stops at a v0.3 "kind" (errStoredV03),
 // v03 over the same copy. What MarshalJSON writes, and every task or
 // message a Caoliao agent sends, has its "kind" first, so the first read
 // stops at once.
-func unmarshalStored[T any](b []byte, read, v03 func(*jsonReader, *T) bool, v *T) ([]byte, error) {
+func unmarshalStored[T any](b []byte, read, v03 func(*jsonread.Reader, *T) bool, v *T) ([]byte, error) {
 	own := bytes.Clone(b)
 	own = own[:len(own):len(own)]
 	out := new(T)
-	err := decodeWhole(own, read, out, true)
+	err := jsonread.DecodeWhole(own, read, out, true)
 	if err == errStoredV03 && v03 != nil {
 		*out = *new(T)
-		err = decodeWhole(own, v03, out, true)
+		err = jsonread.DecodeWhole(own, v03, out, true)
 	}
 	if err != nil {
 		return nil, err
@@ -116,16 +78,16 @@ func unmarshalStored[T any](b []byte, read, v03 func(*jsonReader, *T) bool, v *T
 
 // stopAtKind is the reader of a top-level "kind" in a v1.0 table used on
 // stored bytes (unmarshalStored): it stops the reading with errStoredV03.
-func stopAtKind[T any](d *jsonReader, _ *T) {
-	d.heavy, d.syntax, d.pos = errStoredV03, errStoredV03, len(d.buf)
+func stopAtKind[T any](d *jsonread.Reader, _ *T) {
+	d.Stop(errStoredV03)
 }
 
 // decodeResult decodes a result with table t; what names it in errors
 // ("task result"). A name fault is reported as it is; any other problem as
 // "<what> does not decode".
-func decodeResult[T any](r *reply, t table[T], v *T, what string) error {
-	err := decodeWhole(r.result, t.decode, v, false)
-	if f, ok := err.(nameFault); ok {
+func decodeResult[T any](r *reply, t jsonread.Table[T], v *T, what string) error {
+	err := jsonread.DecodeWhole(r.result, t.Decode, v, false)
+	if f, ok := err.(jsonread.NameFault); ok {
 		return r.fault(string(f), nil)
 	}
 	if err != nil {
@@ -135,7 +97,7 @@ func decodeResult[T any](r *reply, t table[T], v *T, what string) error {
 }
 
 // decodeAs decodes a result with table t into a new T.
-func decodeAs[T any](r *reply, t table[T], what string) (*T, error) {
+func decodeAs[T any](r *reply, t jsonread.Table[T], what string) (*T, error) {
 	v := new(T)
 	if err := decodeResult(r, t, v, what); err != nil {
 		return nil, err
@@ -145,7 +107,7 @@ func decodeAs[T any](r *reply, t table[T], what string) (*T, error) {
 
 // taskResult decodes a result that is a Task with table t; it must have
 // an id. The task's Raw is the result's bytes within the reply.
-func taskResult(r *reply, t table[Task]) (*Task, error) {
+func taskResult(r *reply, t jsonread.Table[Task]) (*Task, error) {
 	task, err := decodeAs(r, t, "task result")
 	if err != nil {
 		return nil, err
@@ -161,19 +123,19 @@ func taskResult(r *reply, t table[Task]) (*Task, error) {
 // other JSON value (a number of epoch seconds, say) as its text, with
 // invalid UTF-8 replaced by U+FFFD as in any string, so that the value
 // encodes and decodes back to itself.
-func readTimestamp(d *jsonReader) Timestamp {
-	switch d.peek() {
+func readTimestamp(d *jsonread.Reader) Timestamp {
+	switch d.Peek() {
 	case '"', 'n':
-		return Timestamp(d.str())
+		return Timestamp(d.Str())
 	}
-	return Timestamp(strings.ToValidUTF8(string(d.raw()), "\uFFFD"))
+	return Timestamp(strings.ToValidUTF8(string(d.Raw()), "\uFFFD"))
 }
 
 // nonObjectPart reads a part that is not an object, which either
 // version keeps as an UnknownPart byte for byte (nil after a syntax
 // error).
-func nonObjectPart(d *jsonReader) Part {
-	raw := d.raw()
+func nonObjectPart(d *jsonread.Reader) Part {
+	raw := d.Raw()
 	if raw == nil {
 		return nil
 	}
@@ -181,16 +143,16 @@ func nonObjectPart(d *jsonReader) Part {
 }
 
 // readPartList reads a parts array with read, one version's part reader.
-// It grows as readList does; each part is charged for the value its
+// It grows as jsonread.ReadList does; each part is charged for the value its
 // interface holds.
-func readPartList(d *jsonReader, readPart func(*jsonReader) Part) Parts {
+func readPartList(d *jsonread.Reader, readPart func(*jsonread.Reader) Part) Parts {
 	out := Parts{}
-	if !d.array(reflect.TypeFor[Parts](), func() {
+	if !d.Array(reflect.TypeFor[Parts](), func() {
 		var ok bool
-		if out, ok = grow(d, out); !ok {
+		if out, ok = jsonread.Grow(d, out); !ok {
 			return
 		}
-		if p := readPart(d); p != nil && d.charge(int64(reflect.TypeOf(p).Size())) {
+		if p := readPart(d); p != nil && d.Charge(int64(reflect.TypeOf(p).Size())) {
 			out = append(out, p)
 		}
 	}) {
@@ -205,46 +167,46 @@ func readPartList(d *jsonReader, readPart func(*jsonReader) Part) Parts {
 
 // messageMembers are a Message's members: role and parts read as the
 // version reads them.
-func messageMembers(role func(*jsonReader) (Role, string), parts func(*jsonReader) Parts) []field[Message] {
+func messageMembers(role func(*jsonread.Reader) (Role, string), parts func(*jsonread.Reader) Parts) []field[Message] {
 	return []field[Message]{
-		{"messageId", func(d *jsonReader, m *Message) { m.MessageID = d.str() }},
-		{"role", func(d *jsonReader, m *Message) { m.Role, m.RawRole = role(d) }},
-		{"parts", func(d *jsonReader, m *Message) { m.Parts = parts(d) }},
-		{"taskId", func(d *jsonReader, m *Message) { m.TaskID = d.str() }},
-		{"contextId", func(d *jsonReader, m *Message) { m.ContextID = d.str() }},
-		{"referenceTaskIds", func(d *jsonReader, m *Message) { m.ReferenceTaskIDs = d.strs() }},
-		{"extensions", func(d *jsonReader, m *Message) { m.Extensions = d.strs() }},
-		{"metadata", func(d *jsonReader, m *Message) { m.Metadata = d.raw() }},
+		{"messageId", func(d *jsonread.Reader, m *Message) { m.MessageID = d.Str() }},
+		{"role", func(d *jsonread.Reader, m *Message) { m.Role, m.RawRole = role(d) }},
+		{"parts", func(d *jsonread.Reader, m *Message) { m.Parts = parts(d) }},
+		{"taskId", func(d *jsonread.Reader, m *Message) { m.TaskID = d.Str() }},
+		{"contextId", func(d *jsonread.Reader, m *Message) { m.ContextID = d.Str() }},
+		{"referenceTaskIds", func(d *jsonread.Reader, m *Message) { m.ReferenceTaskIDs = d.Strs() }},
+		{"extensions", func(d *jsonread.Reader, m *Message) { m.Extensions = d.Strs() }},
+		{"metadata", func(d *jsonread.Reader, m *Message) { m.Metadata = d.Raw() }},
 	}
 }
 
 // statusMembers are a TaskStatus's members: the state read as the
 // version reads it, the message with its table.
-func statusMembers(state func(*jsonReader) (TaskState, string), messages table[Message]) []field[TaskStatus] {
+func statusMembers(state func(*jsonread.Reader) (TaskState, string), messages jsonread.Table[Message]) []field[TaskStatus] {
 	return []field[TaskStatus]{
-		{"state", func(d *jsonReader, s *TaskStatus) { s.State, s.RawState = state(d) }},
-		{"message", func(d *jsonReader, s *TaskStatus) {
-			if !d.charge(int64(reflect.TypeFor[Message]().Size())) {
+		{"state", func(d *jsonread.Reader, s *TaskStatus) { s.State, s.RawState = state(d) }},
+		{"message", func(d *jsonread.Reader, s *TaskStatus) {
+			if !d.Charge(int64(reflect.TypeFor[Message]().Size())) {
 				return
 			}
 			var m Message
-			if messages.decode(d, &m) {
+			if messages.Decode(d, &m) {
 				s.Message = &m
 			}
 		}},
-		{"timestamp", func(d *jsonReader, s *TaskStatus) { s.Timestamp = readTimestamp(d) }},
+		{"timestamp", func(d *jsonread.Reader, s *TaskStatus) { s.Timestamp = readTimestamp(d) }},
 	}
 }
 
 // artifactMembers are an Artifact's members, its parts read as the
 // version reads them.
-func artifactMembers(parts func(*jsonReader) Parts) []field[Artifact] {
+func artifactMembers(parts func(*jsonread.Reader) Parts) []field[Artifact] {
 	return []field[Artifact]{
-		{"artifactId", func(d *jsonReader, a *Artifact) { a.ArtifactID = d.str() }},
-		{"name", func(d *jsonReader, a *Artifact) { a.Name = d.str() }},
-		{"description", func(d *jsonReader, a *Artifact) { a.Description = d.str() }},
-		{"parts", func(d *jsonReader, a *Artifact) { a.Parts = parts(d) }},
-		{"metadata", func(d *jsonReader, a *Artifact) { a.Metadata = d.raw() }},
-		{"extensions", func(d *jsonReader, a *Artifact) { a.Extensions = d.strs() }},
+		{"artifactId", func(d *jsonread.Reader, a *Artifact) { a.ArtifactID = d.Str() }},
+		{"name", func(d *jsonread.Reader, a *Artifact) { a.Name = d.Str() }},
+		{"description", func(d *jsonread.Reader, a *Artifact) { a.Description = d.Str() }},
+		{"parts", func(d *jsonread.Reader, a *Artifact) { a.Parts = parts(d) }},
+		{"metadata", func(d *jsonread.Reader, a *Artifact) { a.Metadata = d.Raw() }},
+		{"extensions", func(d *jsonread.Reader, a *Artifact) { a.Extensions = d.Strs() }},
 	}
 }

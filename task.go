@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 )
 
 // TaskState is the state of a [Task] as the server spelled it. The nine
@@ -64,7 +66,7 @@ type Timestamp string
 // JSON value (a number of epoch seconds, say) as its raw text, so an odd
 // timestamp never fails the decoding of a task.
 func (t *Timestamp) UnmarshalJSON(b []byte) error {
-	_, err := unmarshalExact(b, func(d *jsonReader, t *Timestamp) bool { *t = readTimestamp(d); return true }, t)
+	_, err := unmarshalExact(b, func(d *jsonread.Reader, t *Timestamp) bool { *t = readTimestamp(d); return true }, t)
 	return err
 }
 
@@ -207,11 +209,11 @@ func (t Task) MarshalJSON() ([]byte, error) {
 // client refuses a reply whose names repeat or differ only in case, so
 // the bytes of a task it returned decode to the same task.
 func (t *Task) UnmarshalJSON(b []byte) error {
-	read := taskFields.decode
+	read := taskFields.Decode
 	if v10Stored(b) {
-		read = taskStoredFields.decode
+		read = taskStoredFields.Decode
 	}
-	raw, err := unmarshalStored(b, read, taskFields.decode, t)
+	raw, err := unmarshalStored(b, read, taskFields.Decode, t)
 	if err == nil {
 		t.raw = raw
 	}
@@ -261,11 +263,11 @@ type Message struct {
 // that embeds a Message is decoded by it alone: give the Message a named
 // field instead.
 func (m *Message) UnmarshalJSON(b []byte) error {
-	read := messageFields.decode
+	read := messageFields.Decode
 	if v10Stored(b) {
-		read = messageStoredFields.decode
+		read = messageStoredFields.Decode
 	}
-	_, err := unmarshalStored(b, read, messageFields.decode, m)
+	_, err := unmarshalStored(b, read, messageFields.Decode, m)
 	return err
 }
 

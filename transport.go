@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
 	"github.com/hashicorp/go-cleanhttp"
 )
 
@@ -108,17 +109,17 @@ func (t *boundedTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		return t.rt.RoundTrip(req)
 	}
 	ctx, cancel := context.WithCancelCause(req.Context())
-	timer := time.AfterFunc(t.attempt, func() { cancel(timeoutError{"no reply", t.attempt}) })
+	timer := time.AfterFunc(t.attempt, func() { cancel(httpbody.TimeoutError{What: "no reply", Bound: t.attempt}) })
 	resp, err := t.rt.RoundTrip(req.WithContext(ctx))
 	if err != nil {
 		timer.Stop()
-		if cause := context.Cause(ctx); errors.As(cause, new(timeoutError)) {
+		if cause := context.Cause(ctx); errors.As(cause, new(httpbody.TimeoutError)) {
 			err = cause
 		}
 		cancel(nil)
 		return nil, err
 	}
-	if t.streams && isEventStream(resp) && !timer.Stop() {
+	if t.streams && httpbody.IsEventStream(resp) && !timer.Stop() {
 		// The bound ran out as the stream opened: it did not open in time.
 		resp.Body.Close()
 		cancel(nil)

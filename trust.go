@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
 // Where credentials may go when the endpoint comes from an agent card
@@ -71,7 +73,7 @@ func canonicalHost(h string) string {
 // read at origin to endpoint u that is neither on that origin (or its
 // https twin: http on port 80 made https on 443) nor on a host cfg trusts,
 // or from https to http.
-func (cfg *clientConfig) mayCarryCredentials(origin string, u *url.URL, red *redactor) error {
+func (cfg *clientConfig) mayCarryCredentials(origin string, u *url.URL, red *redact.Redactor) error {
 	if origin == "" || !cfg.credentials() {
 		return nil
 	}
@@ -80,7 +82,7 @@ func (cfg *clientConfig) mayCarryCredentials(origin string, u *url.URL, red *red
 	if to == origin || to == httpsTwin(origin) || (!downgrade && cfg.trusts(u)) {
 		return nil
 	}
-	return &UntrustedEndpointError{CardOrigin: origin, Endpoint: red.shownURL(*u), Downgrade: downgrade}
+	return &UntrustedEndpointError{CardOrigin: origin, Endpoint: red.ShownURL(*u), Downgrade: downgrade}
 }
 
 // httpsTwin is the https origin on port 443 of an http origin on port 80,

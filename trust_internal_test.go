@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/url"
 	"testing"
+
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
 // TestCredentialRule: the rule of NewClientFromCard for every kind of
@@ -48,7 +50,7 @@ func TestCredentialRule(t *testing.T) {
 			}
 			cfg.trustedHosts = append(cfg.trustedHosts, th)
 		}
-		err := cfg.mayCarryCredentials(originOf(cu), eu, newRedactor(eu, cfg.apiKey, "", nil))
+		err := cfg.mayCarryCredentials(originOf(cu), eu, redact.New(eu, cfg.apiKey, "", nil))
 		got := ok
 		if ue, isUE := errors.AsType[*UntrustedEndpointError](err); isUE {
 			got = refused

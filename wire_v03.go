@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 )
 
 // The A2A v0.3 decoder: one table per wire object, naming each member once
 // with how it is read, and the rules that tell a result's kind. Live
 // replies, stream events and the UnmarshalJSON methods of Task, Message,
 // TaskStatus, Parts and Timestamp all decode through these tables on a
-// jsonReader, which checks member names against the table's as it reads.
+// jsonread.Reader, which checks member names against the table's as it reads.
 // A reply's bytes are scanned three times, each pass validating and none
 // building anything it does not keep: the envelope check skips over the
 // result, kindOf reads its top level, and the table decodes it. Raw
@@ -29,17 +31,17 @@ const (
 )
 
 var fileFields = newFields([]field[FileContent]{
-	{"name", func(d *jsonReader, f *FileContent) { f.Name = d.str() }},
-	{"mimeType", func(d *jsonReader, f *FileContent) { f.MIMEType = d.str() }},
-	{"bytes", func(d *jsonReader, f *FileContent) { f.Bytes = d.str() }},
-	{"uri", func(d *jsonReader, f *FileContent) { f.URI = d.str() }},
+	{"name", func(d *jsonread.Reader, f *FileContent) { f.Name = d.Str() }},
+	{"mimeType", func(d *jsonread.Reader, f *FileContent) { f.MIMEType = d.Str() }},
+	{"bytes", func(d *jsonread.Reader, f *FileContent) { f.Bytes = d.Str() }},
+	{"uri", func(d *jsonread.Reader, f *FileContent) { f.URI = d.Str() }},
 })
 
 // partNames are the members of a v0.3 part. A part is read without a
 // table (readPart): it is the one object whose members' types matter only
 // once its kind is known, and read by hand its bookkeeping stays off the
 // heap.
-var partNames = newNameSet("kind", "text", "data", "file", "metadata", "mediaType", "filename")
+var partNames = jsonread.NewNameSet("kind", "text", "data", "file", "metadata", "mediaType", "filename")
 
 // partRead is a part as read, before its kind is settled. A member of the
 // wrong type is kept as its error: it matters only if the part turns out
@@ -55,38 +57,38 @@ type partRead struct {
 	textErr, fileErr error
 }
 
-func (p *partRead) read(d *jsonReader, i int) {
-	switch partNames.names[i] { // each case replaces what a repeat of its member left
+func (p *partRead) read(d *jsonread.Reader, i int) {
+	switch partNames.Name(i) { // each case replaces what a repeat of its member left
 	case "kind":
-		if p.kindBad = d.soft(func() { p.kind = d.strIn(KindText, KindData, KindFile) }) != nil; p.kindBad {
+		if p.kindBad = d.Soft(func() { p.kind = d.StrIn(KindText, KindData, KindFile) }) != nil; p.kindBad {
 			p.kind = ""
 		}
 	case "text":
 		p.text = ""
-		isString := d.peek() == '"'
-		p.textErr = d.soft(func() { p.text = d.str() })
+		isString := d.Peek() == '"'
+		p.textErr = d.Soft(func() { p.text = d.Str() })
 		p.hasText = isString && p.textErr == nil
 	case "data":
-		p.data = d.raw()
+		p.data = d.Raw()
 	case "file":
 		p.file = nil
-		if !d.charge(int64(reflect.TypeFor[FileContent]().Size())) {
+		if !d.Charge(int64(reflect.TypeFor[FileContent]().Size())) {
 			return
 		}
 		var f FileContent
-		if p.fileErr = d.soft(func() {
-			if fileFields.decode(d, &f) {
+		if p.fileErr = d.Soft(func() {
+			if fileFields.Decode(d, &f) {
 				p.file = &f
 			}
 		}); p.fileErr != nil {
 			p.file = nil
 		}
 	case "metadata":
-		p.metadata = d.raw()
+		p.metadata = d.Raw()
 	case "mediaType": // not v0.3's: of another type, it is left out
-		d.soft(func() { p.mediaType = d.str() })
+		d.Soft(func() { p.mediaType = d.Str() })
 	case "filename":
-		d.soft(func() { p.name = d.str() })
+		d.Soft(func() { p.name = d.Str() })
 	}
 }
 
@@ -98,17 +100,17 @@ func (p *partRead) read(d *jsonReader, i int) {
 // member is there (not null) and every member has its type: it is then
 // read as that kind, a lenient reading of an off-spec part. A value that
 // is not an object is kept as an UnknownPart too.
-func readPart(d *jsonReader) Part {
-	if d.peek() != '{' {
+func readPart(d *jsonread.Reader) Part {
+	if d.Peek() != '{' {
 		return nonObjectPart(d)
 	}
-	start := d.pos
+	start := d.Pos()
 	var p partRead
-	d.object(partNames, nil, func(i int) { p.read(d, i) }) // an object: peek said so
-	if d.syntax != nil {
+	d.Object(partNames, nil, func(i int) { p.read(d, i) }) // an object: peek said so
+	if d.Stopped() {
 		return nil
 	}
-	raw := d.buf[start:d.pos:d.pos]
+	raw := d.Since(start)
 	clean := p.textErr == nil && p.fileErr == nil && !p.kindBad
 	hasData := p.data != nil && string(p.data) != "null"
 	switch p.kind {
@@ -126,24 +128,24 @@ func readPart(d *jsonReader) Part {
 	case KindText:
 		switch {
 		case p.textErr != nil:
-			d.setMistype(p.textErr)
+			d.SetMistype(p.textErr)
 		case !p.hasText:
-			d.mistyped(`text part has no "text" string`)
+			d.Mistyped(`text part has no "text" string`)
 		default:
 			return TextPart{Text: p.text, MediaType: p.mediaType, Filename: p.name, Metadata: p.metadata}
 		}
 	case KindData:
 		if p.data == nil {
-			d.mistyped(`data part has no "data"`)
+			d.Mistyped(`data part has no "data"`)
 			break
 		}
 		return DataPart{Data: p.data, MediaType: p.mediaType, Filename: p.name, Metadata: p.metadata}
 	case KindFile:
 		switch {
 		case p.fileErr != nil:
-			d.setMistype(p.fileErr)
+			d.SetMistype(p.fileErr)
 		case p.file == nil:
-			d.mistyped(`file part has no "file" object`)
+			d.Mistyped(`file part has no "file" object`)
 		default:
 			return FilePart{File: *p.file, Metadata: p.metadata}
 		}
@@ -154,14 +156,14 @@ func readPart(d *jsonReader) Part {
 }
 
 // readParts reads a v0.3 parts array: nil for null, empty for [].
-func readParts(d *jsonReader) Parts { return readPartList(d, readPart) }
+func readParts(d *jsonread.Reader) Parts { return readPartList(d, readPart) }
 
 var messageFields = newFields(append(messageMembers(readRoleV03, readParts),
-	field[Message]{"kind", func(d *jsonReader, _ *Message) { d.skip() }})) // checked, where it matters, by kindOf
+	field[Message]{"kind", func(d *jsonread.Reader, _ *Message) { d.Skip() }})) // checked, where it matters, by kindOf
 
 // readRoleV03 reads a v0.3 role; v1.0's names are mapped too.
-func readRoleV03(d *jsonReader) (Role, string) {
-	return canonicalRole(Role(d.strIn(string(RoleUser), string(RoleAgent), "ROLE_USER", "ROLE_AGENT")))
+func readRoleV03(d *jsonread.Reader) (Role, string) {
+	return canonicalRole(Role(d.StrIn(string(RoleUser), string(RoleAgent), "ROLE_USER", "ROLE_AGENT")))
 }
 
 // knownStates are the nine v0.3 state spellings, for the decoder.
@@ -172,46 +174,46 @@ var knownStates = []string{string(TaskStateSubmitted), string(TaskStateWorking),
 var statusFields = newFields(statusMembers(readStateV03, messageFields))
 
 // readStateV03 reads a v0.3 state; other spellings are mapped too.
-func readStateV03(d *jsonReader) (TaskState, string) {
-	return canonicalState(TaskState(d.strIn(knownStates...)))
+func readStateV03(d *jsonread.Reader) (TaskState, string) {
+	return canonicalState(TaskState(d.StrIn(knownStates...)))
 }
 
 var artifactFields = newFields(artifactMembers(readParts))
 
 var taskFields = newFields([]field[Task]{
-	{"kind", func(d *jsonReader, _ *Task) { d.strIn(kindTask) }},
-	{"id", func(d *jsonReader, t *Task) { t.ID = d.str() }},
-	{"contextId", func(d *jsonReader, t *Task) { t.ContextID = d.str() }},
-	{"status", func(d *jsonReader, t *Task) { statusFields.decode(d, &t.Status) }},
-	{"history", func(d *jsonReader, t *Task) { t.History = readList(d, messageFields) }},
-	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readList(d, artifactFields) }},
-	{"metadata", func(d *jsonReader, t *Task) { t.Metadata = d.raw() }},
+	{"kind", func(d *jsonread.Reader, _ *Task) { d.StrIn(kindTask) }},
+	{"id", func(d *jsonread.Reader, t *Task) { t.ID = d.Str() }},
+	{"contextId", func(d *jsonread.Reader, t *Task) { t.ContextID = d.Str() }},
+	{"status", func(d *jsonread.Reader, t *Task) { statusFields.Decode(d, &t.Status) }},
+	{"history", func(d *jsonread.Reader, t *Task) { t.History = jsonread.ReadList(d, messageFields) }},
+	{"artifacts", func(d *jsonread.Reader, t *Task) { t.Artifacts = jsonread.ReadList(d, artifactFields) }},
+	{"metadata", func(d *jsonread.Reader, t *Task) { t.Metadata = d.Raw() }},
 })
 
 var statusEventFields = newFields([]field[TaskStatusUpdateEvent]{
-	{"kind", func(d *jsonReader, _ *TaskStatusUpdateEvent) { d.skip() }},
-	{"taskId", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.TaskID = d.str() }},
-	{"contextId", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.ContextID = d.str() }},
-	{"status", func(d *jsonReader, e *TaskStatusUpdateEvent) { statusFields.decode(d, &e.Status) }},
-	{"final", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.Final = d.boolean() }},
-	{"metadata", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.Metadata = d.raw() }},
+	{"kind", func(d *jsonread.Reader, _ *TaskStatusUpdateEvent) { d.Skip() }},
+	{"taskId", func(d *jsonread.Reader, e *TaskStatusUpdateEvent) { e.TaskID = d.Str() }},
+	{"contextId", func(d *jsonread.Reader, e *TaskStatusUpdateEvent) { e.ContextID = d.Str() }},
+	{"status", func(d *jsonread.Reader, e *TaskStatusUpdateEvent) { statusFields.Decode(d, &e.Status) }},
+	{"final", func(d *jsonread.Reader, e *TaskStatusUpdateEvent) { e.Final = d.Boolean() }},
+	{"metadata", func(d *jsonread.Reader, e *TaskStatusUpdateEvent) { e.Metadata = d.Raw() }},
 })
 
 var artifactEventFields = newFields([]field[TaskArtifactUpdateEvent]{
-	{"kind", func(d *jsonReader, _ *TaskArtifactUpdateEvent) { d.skip() }},
-	{"taskId", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.TaskID = d.str() }},
-	{"contextId", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.ContextID = d.str() }},
-	{"artifact", func(d *jsonReader, e *TaskArtifactUpdateEvent) { artifactFields.decode(d, &e.Artifact) }},
-	{"append", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.Append = d.boolean() }},
-	{"lastChunk", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.LastChunk = d.boolean() }},
-	{"metadata", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.Metadata = d.raw() }},
+	{"kind", func(d *jsonread.Reader, _ *TaskArtifactUpdateEvent) { d.Skip() }},
+	{"taskId", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { e.TaskID = d.Str() }},
+	{"contextId", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { e.ContextID = d.Str() }},
+	{"artifact", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { artifactFields.Decode(d, &e.Artifact) }},
+	{"append", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { e.Append = d.Boolean() }},
+	{"lastChunk", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { e.LastChunk = d.Boolean() }},
+	{"metadata", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { e.Metadata = d.Raw() }},
 })
 
 // resultNames are the members a task, message or event result may have at
 // its top level, and the names of the A2A v1.0 wrappers: what kindOf
 // reads, and checks, before the result is decoded by its kind.
-var resultNames = newNameSet(slices.Compact(slices.Sorted(slices.Values(slices.Concat(
-	taskFields.names.names, messageFields.names.names, statusEventFields.names.names, artifactEventFields.names.names,
+var resultNames = jsonread.NewNameSet(slices.Compact(slices.Sorted(slices.Values(slices.Concat(
+	taskFields.Names.Names(), messageFields.Names.Names(), statusEventFields.Names.Names(), artifactEventFields.Names.Names(),
 	[]string{"task", "message", "statusUpdate", "artifactUpdate"},
 ))))...)
 
@@ -227,41 +229,41 @@ var resultNames = newNameSet(slices.Compact(slices.Sorted(slices.Values(slices.C
 // {"message": …}, {"statusUpdate": …}, {"artifactUpdate": …}): this
 // binding does not unwrap them.
 func kindOf(r *reply) (string, error) {
-	d := newJSONReader(r.result)
-	defer d.release()
-	if d.peek() != '{' {
+	d := jsonread.NewReader(r.result)
+	defer d.Release()
+	if d.Peek() != '{' {
 		return "", r.fault("result is not a JSON object", nil)
 	}
 	var kind *string
 	kindBad := false
 	var first [64]byte // the first byte of each member's value, by index
-	d.object(resultNames, nil, func(i int) {
-		first[i] = d.peek()
-		if resultNames.names[i] != "kind" {
-			d.skip()
+	d.Object(resultNames, nil, func(i int) {
+		first[i] = d.Peek()
+		if resultNames.Name(i) != "kind" {
+			d.Skip()
 			return
 		}
 		switch first[i] {
 		case '"':
-			s := d.str()
+			s := d.Str()
 			kind, kindBad = &s, false
 		case 'n':
-			d.null()
+			d.Null()
 			kind = nil
 		default:
-			d.skip()
+			d.Skip()
 			kindBad = true
 		}
 	})
 	switch {
-	case d.fault != "":
-		return "", r.fault(d.fault, nil)
+	case d.Fault() != "":
+		return "", r.fault(d.Fault(), nil)
 	case kindBad:
 		return "", r.fault(`result "kind" is not a string`, nil)
 	case kind != nil:
 		return *kind, nil
 	}
-	is := func(name string, c byte) bool { return first[resultNames.index([]byte(name))] == c }
+	is := func(name string, c byte) bool { return first[resultNames.Index([]byte(name))] == c }
 	switch {
 	case is("id", '"') && is("status", '{'):
 		return kindTask, nil
@@ -313,7 +315,7 @@ func byKind(r *reply, k resultKinds) (any, error) {
 	case kind == "":
 		return nil, r.fault(k.noKind, nil)
 	case !slices.Contains(k.kinds, kind):
-		return nil, r.fault(fmt.Sprintf(k.badKind, r.cl.red.quote(kind)), nil)
+		return nil, r.fault(fmt.Sprintf(k.badKind, r.asked.red.Quote(kind)), nil)
 	}
 	var v any
 	var taskID string // the task the result is about

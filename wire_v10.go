@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 )
 
 // The A2A v1.0 decoder: one table per wire object, as in wire_v03.go, for
@@ -35,12 +38,12 @@ var v10Roles = []string{"ROLE_UNSPECIFIED", "ROLE_USER", "ROLE_AGENT"}
 // A number names the value of that number in names; a number outside
 // names is kept as its text, as an unknown name is. mapped is the
 // spelling received when a number was turned into a name.
-func readEnum(d *jsonReader, names []string) (name, mapped string) {
-	c := d.peek()
+func readEnum(d *jsonread.Reader, names []string) (name, mapped string) {
+	c := d.Peek()
 	if c != '-' && (c < '0' || c > '9') {
-		return d.strIn(names...), ""
+		return d.StrIn(names...), ""
 	}
-	text := string(d.skip())
+	text := string(d.Skip())
 	if n, err := strconv.Atoi(text); err == nil && n >= 0 && n < len(names) {
 		return names[n], text
 	}
@@ -51,15 +54,15 @@ func readEnum(d *jsonReader, names []string) (name, mapped string) {
 // TASK_STATE_* names as [canonicalState] maps them (TASK_STATE_UNSPECIFIED is
 // [TaskStateUnknown], never success), their numbers, and any other name
 // kept as received.
-func v10State(d *jsonReader) (TaskState, string) { return v10Enum(d, v10States, canonicalState) }
+func v10State(d *jsonread.Reader) (TaskState, string) { return v10Enum(d, v10States, canonicalState) }
 
 // v10Role reads a v1.0 role: ROLE_USER and ROLE_AGENT (or 1 and 2) are
 // [RoleUser] and [RoleAgent]; anything else is kept as received.
-func v10Role(d *jsonReader) (Role, string) { return v10Enum(d, v10Roles, canonicalRole) }
+func v10Role(d *jsonread.Reader) (Role, string) { return v10Enum(d, v10Roles, canonicalRole) }
 
 // v10Enum reads an enum by readEnum and maps it with canon, keeping as
 // its raw spelling the number it came as.
-func v10Enum[T ~string](d *jsonReader, names []string, canon func(T) (T, string)) (T, string) {
+func v10Enum[T ~string](d *jsonread.Reader, names []string, canon func(T) (T, string)) (T, string) {
 	name, num := readEnum(d, names)
 	v, raw := canon(T(name))
 	if num != "" {
@@ -71,18 +74,18 @@ func v10Enum[T ~string](d *jsonReader, names []string, canon func(T) (T, string)
 // readInt32 reads a ProtoJSON int32: a number, or a string holding one,
 // written as an integer or with an exponent or fraction that leaves it
 // whole ("1e2", "10.0"), as ProtoJSON readers accept.
-func readInt32(d *jsonReader) int {
+func readInt32(d *jsonread.Reader) int {
 	var text string
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
-		text = strings.TrimSpace(d.str())
+		text = strings.TrimSpace(d.Str())
 	case c == 'n':
-		d.null()
+		d.Null()
 		return 0
 	case c == '-' || c >= '0' && c <= '9':
-		text = string(d.skip())
+		text = string(d.Skip())
 	default:
-		d.wrongType(reflect.TypeFor[int32]())
+		d.WrongType(reflect.TypeFor[int32]())
 		return 0
 	}
 	if n, err := strconv.ParseInt(text, 10, 32); err == nil {
@@ -91,14 +94,14 @@ func readInt32(d *jsonReader) int {
 	if f, err := strconv.ParseFloat(text, 64); err == nil && f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32 {
 		return int(f)
 	}
-	d.mistyped(fmt.Sprintf("%s is not an int32", strconv.Quote(truncate(text, 20))))
+	d.Mistyped(fmt.Sprintf("%s is not an int32", strconv.Quote(inert.Truncate(text, 20))))
 	return 0
 }
 
 // partV10Names are the members of a v1.0 part: four content members, one
 // of which makes the part, and three for any part; and v0.3's "kind" and
 // "file", which v1.0 parts do not have.
-var partV10Names = newNameSet("text", "raw", "url", "data", "mediaType", "filename", "metadata", "media_type", "kind", "file")
+var partV10Names = jsonread.NewNameSet("text", "raw", "url", "data", "mediaType", "filename", "metadata", "media_type", "kind", "file")
 
 // partV10 is a v1.0 part as read, before its content member is settled.
 type partV10 struct {
@@ -110,15 +113,15 @@ type partV10 struct {
 	kind, file                  bool   // v0.3's members are there
 }
 
-func (p *partV10) read(d *jsonReader, i int) {
-	switch n := partV10Names.names[i]; n {
+func (p *partV10) read(d *jsonread.Reader, i int) {
+	switch n := partV10Names.Name(i); n {
 	case "text", "raw", "url":
-		if d.peek() == 'n' { // null: unset
-			d.null()
+		if d.Peek() == 'n' { // null: unset
+			d.Null()
 			return
 		}
 		p.add(n)
-		s := d.str()
+		s := d.Str()
 		switch n {
 		case "text":
 			p.text = s
@@ -129,23 +132,23 @@ func (p *partV10) read(d *jsonReader, i int) {
 		}
 	case "data":
 		p.add(n)
-		p.data = d.raw()
+		p.data = d.Raw()
 	case "mediaType", "media_type":
-		if p.mediaAs != "" && p.mediaAs != n && !d.exact && d.fault == "" {
-			d.nameFault(fmt.Sprintf("member %q appears twice in one object, as %q and %q", n, p.mediaAs, n))
+		if p.mediaAs != "" && p.mediaAs != n && !d.Exact() && d.Fault() == "" {
+			d.SetFault(fmt.Sprintf("member %q appears twice in one object, as %q and %q", n, p.mediaAs, n))
 		}
 		p.mediaAs = n
-		p.media = d.str()
+		p.media = d.Str()
 	case "filename":
-		p.name = d.str()
+		p.name = d.Str()
 	case "metadata":
-		p.metadata = d.raw()
+		p.metadata = d.Raw()
 	case "kind":
 		p.kind = true
-		d.skip()
+		d.Skip()
 	case "file":
 		p.file = true
-		d.skip()
+		d.Skip()
 	}
 }
 
@@ -159,13 +162,13 @@ func (p *partV10) add(name string) {
 
 // part is the part p makes by v1.0's rules (raw is its bytes), or nil,
 // the reason recorded on d, for one with two content members.
-func (p *partV10) part(d *jsonReader, raw json.RawMessage) Part {
+func (p *partV10) part(d *jsonread.Reader, raw json.RawMessage) Part {
 	switch p.n {
 	case 0:
 		return UnknownPart{Raw: raw}
 	case 1:
 	default:
-		d.mistyped(fmt.Sprintf("part has %s and %s; A2A v1.0 allows one content member", p.content[0], p.content[1]))
+		d.Mistyped(fmt.Sprintf("part has %s and %s; A2A v1.0 allows one content member", p.content[0], p.content[1]))
 		return nil
 	}
 	switch p.content[0] {
@@ -197,55 +200,55 @@ func (p *partV10) part(d *jsonReader, raw json.RawMessage) Part {
 // parts of stored bytes that Task.UnmarshalJSON hands to this decoder (a
 // task without its "kind", unmarshalStored) read as the v0.3 decoder reads
 // them.
-func readPartV10(d *jsonReader) Part {
-	if d.peek() != '{' {
+func readPartV10(d *jsonread.Reader) Part {
+	if d.Peek() != '{' {
 		return nonObjectPart(d)
 	}
-	start := d.pos
+	start := d.Pos()
 	var p partV10
-	err := d.soft(func() { d.object(partV10Names, nil, func(i int) { p.read(d, i) }) })
-	if d.syntax != nil {
+	err := d.Soft(func() { d.Object(partV10Names, nil, func(i int) { p.read(d, i) }) })
+	if d.Stopped() {
 		return nil
 	}
-	raw := d.buf[start:d.pos:d.pos]
+	raw := d.Since(start)
 	if !p.kind && (!p.file || p.n > 0) { // a v1.0 part
 		if err != nil {
-			d.setMistype(err)
+			d.SetMistype(err)
 			return nil
 		}
 		return p.part(d, raw)
 	}
 	// v0.3's members: read again, as v0.3 reads the part. Nothing was
 	// built from the first reading but its strings (charged, as these).
-	end := d.pos
-	d.pos = start
+	end := d.Pos()
+	d.SetPos(start)
 	var v03 Part
-	err03 := d.soft(func() { v03 = readPart(d) })
+	err03 := d.Soft(func() { v03 = readPart(d) })
 	switch {
-	case d.syntax != nil:
+	case d.Stopped():
 		return nil
 	case err03 == nil && v03 != nil:
 		return v03
 	case p.kind && err == nil && p.n == 1:
-		d.pos = end
+		d.SetPos(end)
 		return p.part(d, raw) // v0.3 refused it; v1.0 takes it, the kind an unknown member
 	}
-	d.setMistype(cmp.Or(err03, err, errPartUnread))
+	d.SetMistype(cmp.Or(err03, err, errPartUnread))
 	return nil
 }
 
 // errPartUnread is the error of a part neither version's rules read.
 var errPartUnread = errors.New("part is neither an A2A v0.3 nor an A2A v1.0 part")
 
-func readPartsV10(d *jsonReader) Parts { return readPartList(d, readPartV10) }
+func readPartsV10(d *jsonread.Reader) Parts { return readPartList(d, readPartV10) }
 
-// v10Fields is the table of one v1.0 wire object (table.go's fields). A
+// v10Fields is the table of one v1.0 wire object (a jsonread.Fields). A
 // member may come under its JSON name (contextId) or the proto's field
 // name (context_id), as ProtoJSON readers must accept; under both in one
 // object it is a name fault, as a name that appears twice is, so that the
 // object is never read one way or the other by the order of its members.
 type v10Fields[T any] struct {
-	*fields[T]
+	*jsonread.Fields[T]
 	alias []int // by index in names: the index of the member's other name, or -1
 }
 
@@ -264,24 +267,24 @@ func newV10Fields[T any](fs []field[T]) *v10Fields[T] {
 	for i := len(fs); i < len(all); i++ {
 		alias = append(alias, slices.Index(alias, i))
 	}
-	return &v10Fields[T]{fields: newFields(all), alias: alias}
+	return &v10Fields[T]{Fields: newFields(all), alias: alias}
 }
 
-// decode reads the object at d into v, which it zeroes first, as
-// fields.decode does, and reports a member given under both its names.
+// Decode reads the object at d into v, which it zeroes first, as
+// jsonread.Fields.Decode does, and reports a member given under both its names.
 // With exact names (UnmarshalJSON) the last one read is kept.
-func (t *v10Fields[T]) decode(d *jsonReader, v *T) bool {
+func (t *v10Fields[T]) Decode(d *jsonread.Reader, v *T) bool {
 	var zero T
 	*v = zero
 	var seen uint64 // by index in names, of members that have another
-	return d.object(t.names, reflect.TypeFor[T](), func(i int) {
-		if a := t.alias[i]; a >= 0 && !d.exact {
-			if seen&(1<<a) != 0 && d.fault == "" {
-				d.nameFault(fmt.Sprintf("member %q appears twice in one object, as %q and %q", t.names.names[i], t.names.names[a], t.names.names[i]))
+	return d.Object(t.Names, reflect.TypeFor[T](), func(i int) {
+		if a := t.alias[i]; a >= 0 && !d.Exact() {
+			if seen&(1<<a) != 0 && d.Fault() == "" {
+				d.SetFault(fmt.Sprintf("member %q appears twice in one object, as %q and %q", t.Names.Name(i), t.Names.Name(a), t.Names.Name(i)))
 			}
 			seen |= 1 << i
 		}
-		t.read[i](d, v)
+		t.Read[i](d, v)
 	})
 }
 
@@ -312,15 +315,15 @@ var messageV10Members = messageMembers(v10Role, readPartsV10)
 // is TASK_STATE_UNSPECIFIED: [TaskStateUnknown], never success. (A state
 // written as "" is kept as it is, as on v0.3.) Its members have one name
 // each, so it reads them without v10Fields' alias check.
-func readStatusV10(d *jsonReader, s *TaskStatus) bool {
+func readStatusV10(d *jsonread.Reader, s *TaskStatus) bool {
 	*s = TaskStatus{}
 	stated := false
-	t := statusV10Fields.fields
-	ok := d.object(t.names, reflect.TypeFor[TaskStatus](), func(i int) {
-		if t.names.names[i] == "state" && d.peek() != 'n' {
+	t := statusV10Fields.Fields
+	ok := d.Object(t.Names, reflect.TypeFor[TaskStatus](), func(i int) {
+		if t.Names.Name(i) == "state" && d.Peek() != 'n' {
 			stated = true
 		}
-		t.read[i](d, s)
+		t.Read[i](d, s)
 	})
 	if ok && !stated {
 		s.State = TaskStateUnknown
@@ -338,61 +341,61 @@ var artifactV10Fields = newV10Fields(artifactMembers(readPartsV10))
 var errKindInV10Task = fmt.Errorf(`task has "kind", an A2A v0.3 member: %w`, ErrVersionMismatch)
 
 var taskV10Fields = newV10Fields(append(taskV10Members,
-	field[Task]{"kind", func(d *jsonReader, _ *Task) { d.skip(); d.setMistype(errKindInV10Task) }}))
+	field[Task]{"kind", func(d *jsonread.Reader, _ *Task) { d.Skip(); d.SetMistype(errKindInV10Task) }}))
 
 // taskStoredFields reads a stored task (Task.UnmarshalJSON): a v0.3 one
 // stops at its "kind".
 var taskStoredFields = newV10Fields(append(taskV10Members, field[Task]{"kind", stopAtKind[Task]}))
 
 var taskV10Members = []field[Task]{
-	{"id", func(d *jsonReader, t *Task) { t.ID = d.str() }},
-	{"contextId", func(d *jsonReader, t *Task) { t.ContextID = d.str() }},
-	{"status", func(d *jsonReader, t *Task) { readStatusV10(d, &t.Status) }},
-	{"history", func(d *jsonReader, t *Task) { t.History = readList(d, messageV10Fields) }},
-	{"artifacts", func(d *jsonReader, t *Task) { t.Artifacts = readList(d, artifactV10Fields) }},
-	{"metadata", func(d *jsonReader, t *Task) { t.Metadata = d.raw() }},
+	{"id", func(d *jsonread.Reader, t *Task) { t.ID = d.Str() }},
+	{"contextId", func(d *jsonread.Reader, t *Task) { t.ContextID = d.Str() }},
+	{"status", func(d *jsonread.Reader, t *Task) { readStatusV10(d, &t.Status) }},
+	{"history", func(d *jsonread.Reader, t *Task) { t.History = jsonread.ReadList(d, messageV10Fields) }},
+	{"artifacts", func(d *jsonread.Reader, t *Task) { t.Artifacts = jsonread.ReadList(d, artifactV10Fields) }},
+	{"metadata", func(d *jsonread.Reader, t *Task) { t.Metadata = d.Raw() }},
 }
 
 var statusEventV10Fields = newV10Fields([]field[TaskStatusUpdateEvent]{
-	{"taskId", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.TaskID = d.str() }},
-	{"contextId", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.ContextID = d.str() }},
-	{"status", func(d *jsonReader, e *TaskStatusUpdateEvent) { readStatusV10(d, &e.Status) }},
-	{"metadata", func(d *jsonReader, e *TaskStatusUpdateEvent) { e.Metadata = d.raw() }},
+	{"taskId", func(d *jsonread.Reader, e *TaskStatusUpdateEvent) { e.TaskID = d.Str() }},
+	{"contextId", func(d *jsonread.Reader, e *TaskStatusUpdateEvent) { e.ContextID = d.Str() }},
+	{"status", func(d *jsonread.Reader, e *TaskStatusUpdateEvent) { readStatusV10(d, &e.Status) }},
+	{"metadata", func(d *jsonread.Reader, e *TaskStatusUpdateEvent) { e.Metadata = d.Raw() }},
 })
 
 var artifactEventV10Fields = newV10Fields([]field[TaskArtifactUpdateEvent]{
-	{"taskId", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.TaskID = d.str() }},
-	{"contextId", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.ContextID = d.str() }},
-	{"artifact", func(d *jsonReader, e *TaskArtifactUpdateEvent) { artifactV10Fields.decode(d, &e.Artifact) }},
-	{"append", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.Append = d.boolean() }},
-	{"lastChunk", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.LastChunk = d.boolean() }},
-	{"metadata", func(d *jsonReader, e *TaskArtifactUpdateEvent) { e.Metadata = d.raw() }},
+	{"taskId", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { e.TaskID = d.Str() }},
+	{"contextId", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { e.ContextID = d.Str() }},
+	{"artifact", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { artifactV10Fields.Decode(d, &e.Artifact) }},
+	{"append", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { e.Append = d.Boolean() }},
+	{"lastChunk", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { e.LastChunk = d.Boolean() }},
+	{"metadata", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { e.Metadata = d.Raw() }},
 })
 
 // listTasksV10Fields reads ListTasksResponse. Its tasks are decoded one by
 // one, each keeping its own bytes as Raw.
 var listTasksV10Fields = newV10Fields([]field[ListTasksResponse]{
-	{"tasks", func(d *jsonReader, l *ListTasksResponse) {
+	{"tasks", func(d *jsonread.Reader, l *ListTasksResponse) {
 		l.Tasks = []*Task{}
-		d.array(reflect.TypeFor[[]Task](), func() {
+		d.Array(reflect.TypeFor[[]Task](), func() {
 			var ok bool
-			if l.Tasks, ok = grow(d, l.Tasks); !ok || !d.charge(int64(reflect.TypeFor[Task]().Size())) {
+			if l.Tasks, ok = jsonread.Grow(d, l.Tasks); !ok || !d.Charge(int64(reflect.TypeFor[Task]().Size())) {
 				return
 			}
-			if d.peek() == 'n' {
-				d.null()
-				d.mistyped("a task is null")
+			if d.Peek() == 'n' {
+				d.Null()
+				d.Mistyped("a task is null")
 				return
 			}
-			start := d.pos
+			start := d.Pos()
 			t := new(Task)
-			if taskV10Fields.decode(d, t) {
-				t.raw = d.buf[start:d.pos:d.pos]
+			if taskV10Fields.Decode(d, t) {
+				t.raw = d.Since(start)
 				l.Tasks = append(l.Tasks, t)
 			}
 		})
 	}},
-	{"nextPageToken", func(d *jsonReader, l *ListTasksResponse) { l.NextPageToken = d.str() }},
-	{"pageSize", func(d *jsonReader, l *ListTasksResponse) { l.PageSize = readInt32(d) }},
-	{"totalSize", func(d *jsonReader, l *ListTasksResponse) { l.TotalSize = readInt32(d) }},
+	{"nextPageToken", func(d *jsonread.Reader, l *ListTasksResponse) { l.NextPageToken = d.Str() }},
+	{"pageSize", func(d *jsonread.Reader, l *ListTasksResponse) { l.PageSize = readInt32(d) }},
+	{"totalSize", func(d *jsonread.Reader, l *ListTasksResponse) { l.TotalSize = readInt32(d) }},
 })

@@ -17,10 +17,13 @@ trap 'rm -rf "$work"' EXIT
 
 tags=() modfile=()
 if [ -n "${BEFORE:-}" ]; then
-  # The root package at $BEFORE, as module before.local/a2a.
+  # The root package at $BEFORE, with the internal/ packages it imports,
+  # as module before.local/a2a (their imports of each other rewritten).
   mkdir "$work/before"
-  for f in $(git -C .. ls-tree --name-only "$BEFORE" | grep '\.go$' | grep -v '_test\.go$'); do
-    git -C .. show "$BEFORE:$f" > "$work/before/$f"
+  module=$(git -C .. show "$BEFORE:go.mod" | sed -n 's/^module //p')
+  for f in $( (git -C .. ls-tree --name-only "$BEFORE"; git -C .. ls-tree -r --name-only "$BEFORE" -- internal) | grep '\.go$' | grep -v -e '_test\.go$' -e '/testdata/'); do
+    mkdir -p "$work/before/$(dirname "$f")"
+    git -C .. show "$BEFORE:$f" | sed "s#\"$module/internal/#\"before.local/a2a/internal/#" > "$work/before/$f"
   done
   git -C .. show "$BEFORE:go.mod" | sed 's#^module .*#module before.local/a2a#' > "$work/before/go.mod"
   git -C .. show "$BEFORE:go.sum" > "$work/before/go.sum"

@@ -1,4 +1,4 @@
-package a2a
+package jsonread
 
 import (
 	"bytes"
@@ -6,11 +6,11 @@ import (
 	"strconv"
 )
 
-// The validating half of jsonReader: whitespace, skipping one value whole
+// The validating half of Reader: whitespace, skipping one value whole
 // (checking it against the grammar) and the syntax errors it reports.
 
 // failAt stops the reader with a syntax error at byte i.
-func (d *jsonReader) failAt(i int, msg string) {
+func (d *Reader) failAt(i int, msg string) {
 	if d.syntax == nil {
 		if i >= len(d.buf) {
 			msg = "unexpected end of JSON input"
@@ -21,7 +21,7 @@ func (d *jsonReader) failAt(i int, msg string) {
 }
 
 // failChar stops the reader at an unexpected byte.
-func (d *jsonReader) failChar(i int, context string) {
+func (d *Reader) failChar(i int, context string) {
 	if i >= len(d.buf) {
 		d.failAt(i, "")
 		return
@@ -40,7 +40,7 @@ func quoteChar(c byte) string {
 	return "'" + s[1:len(s)-1] + "'"
 }
 
-func (d *jsonReader) ws() {
+func (d *Reader) ws() {
 	for d.pos < len(d.buf) {
 		switch d.buf[d.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -51,8 +51,8 @@ func (d *jsonReader) ws() {
 	}
 }
 
-// peek returns the first byte of the next value, or 0 at the end of input.
-func (d *jsonReader) peek() byte {
+// Peek returns the first byte of the next value, or 0 at the end of input.
+func (d *Reader) Peek() byte {
 	d.ws()
 	if d.pos < len(d.buf) {
 		return d.buf[d.pos]
@@ -60,24 +60,24 @@ func (d *jsonReader) peek() byte {
 	return 0
 }
 
-// end checks that nothing but whitespace follows the value just read.
-func (d *jsonReader) end() {
+// End checks that nothing but whitespace follows the value just read.
+func (d *Reader) End() {
 	if d.ws(); d.pos < len(d.buf) {
 		d.failChar(d.pos, "after top-level value")
 	}
 }
 
-// null reads a null if one is next and reports whether it did.
-func (d *jsonReader) null() bool {
-	if d.peek() == 'n' {
-		d.skip()
+// Null reads a null if one is next and reports whether it did.
+func (d *Reader) Null() bool {
+	if d.Peek() == 'n' {
+		d.Skip()
 		return d.syntax == nil
 	}
 	return false
 }
 
-// skip reads past one value, validating it, and returns its bytes.
-func (d *jsonReader) skip() []byte {
+// Skip reads past one value, validating it, and returns its bytes.
+func (d *Reader) Skip() []byte {
 	d.ws()
 	start := d.pos
 	end := d.skipValue(start)
@@ -91,7 +91,7 @@ func (d *jsonReader) skip() []byte {
 // skipValue validates the value starting at b[i] (no whitespace before it)
 // and returns the index just past it. It keeps its own stack of open
 // containers rather than recursing, so deep nesting costs no Go stack.
-func (d *jsonReader) skipValue(i int) int {
+func (d *Reader) skipValue(i int) int {
 	b := d.buf
 	var stackBuf [32]byte
 	stack := stackBuf[:0]
@@ -186,7 +186,7 @@ func (d *jsonReader) skipValue(i int) int {
 // memberName validates `"name" :` starting at b[i] and returns the index
 // after the colon, and the name's contents (between its quotes, escapes
 // not undone).
-func (d *jsonReader) memberName(i int) (int, []byte) {
+func (d *Reader) memberName(i int) (int, []byte) {
 	b := d.buf
 	if i >= len(b) || b[i] != '"' {
 		d.failChar(i, "looking for beginning of object key string")
@@ -231,7 +231,7 @@ var strPlain, strASCII = func() (plain, ascii [256]bool) {
 // stringEnd validates the string starting at b[i] (a '"') and returns the
 // index after its closing quote, and whether its contents are plain ASCII
 // with no escapes (so they are the string's value as they stand).
-func (d *jsonReader) stringEnd(i int) (int, bool) {
+func (d *Reader) stringEnd(i int) (int, bool) {
 	b := d.buf
 	j := i + 1
 	for j < len(b) && strASCII[b[j]] {
@@ -286,7 +286,7 @@ func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-func (d *jsonReader) literal(i int, lit string) int {
+func (d *Reader) literal(i int, lit string) int {
 	b := d.buf
 	for k := 1; k < len(lit); k++ {
 		if i+k >= len(b) {
@@ -303,7 +303,7 @@ func (d *jsonReader) literal(i int, lit string) int {
 
 // numberEnd validates the number starting at b[i]:
 // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (d *jsonReader) numberEnd(i int) int {
+func (d *Reader) numberEnd(i int) int {
 	b := d.buf
 	start := i
 	if b[i] == '-' {

@@ -1,4 +1,9 @@
-package a2a
+// Package httpbody reads HTTP bodies for the client: a reply's (or a push
+// notification's) whole body, at most a cap of bytes, gzip decoded by the
+// client itself, with faults of the data told apart from faults of the
+// connection; and an event stream's body, event by event (internal/sse's
+// framing), with a bound on the wait for each event.
+package httpbody
 
 import (
 	"bytes"
@@ -10,52 +15,54 @@ import (
 	"math"
 	"net/http"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
-// Reading reply bodies: at most a cap of bytes, gzip decoded by the client
+// Reading whole bodies: at most a cap of bytes, gzip decoded by the client
 // itself (it asks for gzip, so net/http leaves the body encoded and cannot
 // decode a bomb out of sight), and faults of the data told apart from
 // faults of the connection.
 
-// bodyRead is a reply body as read by [readBody].
-type bodyRead struct {
-	// body is the body, decoded, whole; nil when it was not read whole.
-	body []byte
-	// tooLarge: the body (compressed or not) is over the cap; reading
+// Result is a body as [Read] read it.
+type Result struct {
+	// Body is the body, decoded, whole; nil when it was not read whole.
+	Body []byte
+	// TooLarge: the body (compressed or not) is over the cap; reading
 	// stopped there.
-	tooLarge bool
-	// fault says why a body that arrived whole cannot be read: gzip data
-	// that is corrupt or cut short (body is then nil), or a
-	// Content-Encoding the client does not read (body holds the bytes as
+	TooLarge bool
+	// Fault says why a body that arrived whole cannot be read: gzip data
+	// that is corrupt or cut short (Body is then nil), or a
+	// Content-Encoding the client does not read (Body holds the bytes as
 	// received; the header's value in the text is redacted).
-	fault error
-	// err is a failure of the connection while the body was read.
-	err error
+	Fault error
+	// Err is a failure of the connection while the body was read.
+	Err error
 }
 
 // maxPrealloc bounds the buffer allocated from a Content-Length, in bytes.
 const maxPrealloc = 4 << 20
 
-// readBody reads resp's body, at most limit bytes, decoding gzip. It does
-// not close the body. A 1xx reply is not read: a 101 hands over the raw
+// Read reads resp's body, at most limit bytes, decoding gzip; red redacts
+// the fault it may report. It does not close the body. A 1xx reply is not read: a 101 hands over the raw
 // connection as its body, and reading it would wait for the peer, not for
 // the caller's context.
-func readBody(resp *http.Response, limit int64, red *redactor) bodyRead {
+func Read(resp *http.Response, limit int64, red *redact.Redactor) Result {
 	if resp.StatusCode < 200 {
-		return bodyRead{}
+		return Result{}
 	}
 	wire := &wireReader{r: resp.Body, left: capPlusOne(limit)}
 	src, fault, err := contentReader(resp, wire, red)
 	switch {
 	case errors.Is(err, errWireTooLarge):
-		return bodyRead{tooLarge: true}
+		return Result{TooLarge: true}
 	case err != nil:
-		return bodyRead{err: err}
+		return Result{Err: err}
 	case fault != nil && src == nil:
-		return bodyRead{fault: fault}
+		return Result{Fault: fault}
 	}
 	if src == resp.Body && resp.ContentLength > limit {
-		return bodyRead{tooLarge: true}
+		return Result{TooLarge: true}
 	}
 	announced := int64(-1)
 	if src == resp.Body {
@@ -64,21 +71,22 @@ func readBody(resp *http.Response, limit int64, red *redactor) bodyRead {
 	body, err := readAll(io.LimitReader(src, capPlusOne(limit)), announced)
 	switch {
 	case errors.Is(err, errWireTooLarge) || int64(len(body)) > limit:
-		return bodyRead{tooLarge: true}
+		return Result{TooLarge: true}
 	case wire.badData(src != resp.Body, err):
-		return bodyRead{fault: gzipFault(err)}
+		return Result{Fault: gzipFault(err)}
 	case err != nil:
-		return bodyRead{err: err}
+		return Result{Err: err}
 	}
 	// fault set here: an unsupported encoding, its body kept as received
 	// for the error to carry.
-	return bodyRead{body: body, fault: fault}
+	return Result{Body: body, Fault: fault}
 }
 
-// readRequestBody reads a request's body as readBody reads a reply's: at
-// most limit bytes, gzip decoded (a push notification, PushReceiver).
-func readRequestBody(req *http.Request, limit int64, red *redactor) bodyRead {
-	return readBody(&http.Response{StatusCode: http.StatusOK, Header: req.Header, Body: req.Body, ContentLength: req.ContentLength}, limit, red)
+// ReadRequest reads a request's body as Read reads a reply's: at most
+// limit bytes, gzip decoded (a push notification). It does not close the
+// body.
+func ReadRequest(req *http.Request, limit int64, red *redact.Redactor) Result {
+	return Read(&http.Response{StatusCode: http.StatusOK, Header: req.Header, Body: req.Body, ContentLength: req.ContentLength}, limit, red)
 }
 
 // readAll reads r to its end. With the length announced (-1 when not),
@@ -171,7 +179,7 @@ func (w *wireReader) Read(p []byte) (int, error) {
 // bytes as received) or gzip data that is corrupt or cut short inside a
 // complete body (rd nil). err is a failure of the connection. A gzip
 // reader holds nothing to release.
-func contentReader(resp *http.Response, wire *wireReader, red *redactor) (rd io.Reader, fault, err error) {
+func contentReader(resp *http.Response, wire *wireReader, red *redact.Redactor) (rd io.Reader, fault, err error) {
 	raw := resp.Header.Get("Content-Encoding")
 	enc := strings.ToLower(strings.TrimSpace(raw))
 	switch {
@@ -190,7 +198,7 @@ func contentReader(resp *http.Response, wire *wireReader, red *redactor) (rd io.
 			return nil, nil, err
 		}
 	}
-	return resp.Body, fmt.Errorf("Content-Encoding %s is not supported", red.quote(raw)), nil
+	return resp.Body, fmt.Errorf("Content-Encoding %s is not supported", red.Quote(raw)), nil
 }
 
 // gzipFault reports whether err, from a gzip reader over w, says the gzip
@@ -220,12 +228,12 @@ func isGzipFault(err error) bool {
 	return errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &ce)
 }
 
-// is2xx reports whether an HTTP status is a success (200–299).
-func is2xx(code int) bool { return code >= 200 && code <= 299 }
+// Is2xx reports whether an HTTP status is a success (200–299).
+func Is2xx(code int) bool { return code >= 200 && code <= 299 }
 
-// isEventStream reports whether resp is a 2xx Server-Sent Events reply.
-func isEventStream(resp *http.Response) bool {
-	if !is2xx(resp.StatusCode) {
+// IsEventStream reports whether resp is a 2xx Server-Sent Events reply.
+func IsEventStream(resp *http.Response) bool {
+	if !Is2xx(resp.StatusCode) {
 		return false
 	}
 	mt, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";")

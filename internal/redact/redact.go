@@ -1,4 +1,7 @@
-package a2a
+// Package redact removes a client's secrets from text that may reach an
+// error or a log record (DESIGN.md behaviour 6): the one redactor every
+// error the client builds goes through.
+package redact
 
 import (
 	"encoding/base64"
@@ -10,9 +13,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
 )
 
-// redactor removes every secret a client knows from text that may reach an
+// Redactor removes every secret a client knows from text that may reach an
 // error or a log record: the API key, the bearer token, the endpoint's
 // userinfo and query values, the values of credential-named headers, and,
 // for one call, the secrets that call carries in its body (a push config's
@@ -24,7 +29,7 @@ import (
 // more letters and digits of it on its own, longest first, so no part of
 // one survives in any common encoding (an encoder that writes "+" as
 // \u002B, &#43; or %2b leaves only separators and short fragments).
-type redactor struct {
+type Redactor struct {
 	forms []string // every spelling to replace, longest first
 	rep   *strings.Replacer
 }
@@ -36,9 +41,9 @@ const minSecretRun = 6
 // redacted is what a secret is replaced with.
 const redacted = "[REDACTED]"
 
-// newRedactor returns the redactor for a client of endpoint u sending the
+// New returns the redactor for a client of endpoint u sending the
 // given API key, bearer token and extra headers.
-func newRedactor(u *url.URL, apiKey, bearer string, header http.Header) *redactor {
+func New(u *url.URL, apiKey, bearer string, header http.Header) *Redactor {
 	f := formSet{}
 	f.secret(apiKey)
 	f.secret(bearer)
@@ -109,9 +114,9 @@ func (f formSet) url(u *url.URL) {
 	}
 }
 
-// with returns a redactor that also removes secrets and the credentials
+// With returns a redactor that also removes secrets and the credentials
 // in the URLs; r itself is unchanged. With neither it returns r.
-func (r *redactor) with(secrets, urls []string) *redactor {
+func (r *Redactor) With(secrets, urls []string) *Redactor {
 	if len(secrets) == 0 && len(urls) == 0 {
 		return r
 	}
@@ -160,28 +165,28 @@ func (f formSet) secret(s string) {
 	}
 }
 
-func (f formSet) redactor() *redactor {
+func (f formSet) redactor() *Redactor {
 	forms := slices.SortedFunc(maps.Keys(f), func(a, b string) int { return len(b) - len(a) })
 	pairs := make([]string, 0, 2*len(forms))
 	for _, s := range forms {
 		pairs = append(pairs, s, redacted)
 	}
-	return &redactor{forms: forms, rep: strings.NewReplacer(pairs...)}
+	return &Redactor{forms: forms, rep: strings.NewReplacer(pairs...)}
 }
 
-// shownURL is u as an error may show it: without userinfo, query or
+// ShownURL is u as an error may show it: without userinfo, query or
 // fragment, redacted.
-func (r *redactor) shownURL(u url.URL) string {
+func (r *Redactor) ShownURL(u url.URL) string {
 	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
-	return r.str(u.String())
+	return r.Str(u.String())
 }
 
-// str returns s with every secret replaced by "[REDACTED]". A server can
+// Str returns s with every secret replaced by "[REDACTED]". A server can
 // echo a secret with any of its characters escaped ("\u0045", "%45",
 // "&#69;"), which no list of spellings foresees: when s holds such escapes
 // of printable ASCII, they are undone in a copy, and if a secret shows
 // there, the copy, redacted, is what comes back.
-func (r *redactor) str(s string) string {
+func (r *Redactor) Str(s string) string {
 	out := r.replace(s)
 	if plain, ok := unescapeASCII(out); ok {
 		if red := r.replace(plain); red != plain {
@@ -194,7 +199,7 @@ func (r *redactor) str(s string) string {
 // replace is r.rep.Replace(s) without allocating when no secret is in s,
 // the common case (strings.Replacer copies s twice whatever it finds): a
 // dry run through unchanged first tells.
-func (r *redactor) replace(s string) string {
+func (r *Redactor) replace(s string) string {
 	if len(r.forms) == 0 {
 		return s
 	}
@@ -290,57 +295,57 @@ func escapedASCII(s string) (c byte, n int) {
 	return 0, 0
 }
 
-// bytes is str for raw bytes; nil stays nil, and bytes without a secret
+// Bytes is Str for raw bytes; nil stays nil, and bytes without a secret
 // come back as they are.
-func (r *redactor) bytes(b []byte) []byte {
+func (r *Redactor) Bytes(b []byte) []byte {
 	if len(b) == 0 {
 		return b
 	}
-	if s := r.str(string(b)); s != string(b) {
+	if s := r.Str(string(b)); s != string(b) {
 		return []byte(s)
 	}
 	return b
 }
 
-// quote returns s redacted, cut to 40 bytes and Go-quoted, for naming a
+// Quote returns s redacted, cut to 40 bytes and Go-quoted, for naming a
 // server-sent value in an error. Redacting before the cut keeps a secret
 // cut in two from surviving in part.
-func (r *redactor) quote(s string) string {
-	return strconv.Quote(truncate(r.str(truncate(s, 40+r.reach())), 40))
+func (r *Redactor) Quote(s string) string {
+	return strconv.Quote(inert.Truncate(r.Str(inert.Truncate(s, 40+r.reach())), 40))
 }
 
-// quoteStart is quote of the start of b, without copying the rest.
-func (r *redactor) quoteStart(b []byte) string {
-	return r.quote(string(b[:min(len(b), 40+r.reach())]))
+// QuoteStart is Quote of the start of b, without copying the rest.
+func (r *Redactor) QuoteStart(b []byte) string {
+	return r.Quote(string(b[:min(len(b), 40+r.reach())]))
 }
 
-// excerpt returns the start of a body for an error, redacted, at most n
+// Excerpt returns the start of a body for an error, redacted, at most n
 // bytes (cut on a rune boundary).
-func (r *redactor) excerpt(b []byte, n int) []byte {
-	return []byte(truncate(r.str(string(b[:min(len(b), n+r.reach())])), n))
+func (r *Redactor) Excerpt(b []byte, n int) []byte {
+	return []byte(inert.Truncate(r.Str(string(b[:min(len(b), n+r.reach())])), n))
 }
 
 // reach is how far past a cut a secret the cut splits can extend, in any
 // spelling: ten bytes a character (an HTML entity such as "&#x0041;") of
 // the longest form. Redacting the start of a text up to the cut and reach
 // bytes more redacts all of what the cut keeps.
-func (r *redactor) reach() int {
+func (r *Redactor) reach() int {
 	if len(r.forms) == 0 {
 		return 0
 	}
 	return 10 * len(r.forms[0])
 }
 
-// err drops the *url.Error wrapper (its text holds the request URL, which
+// Err drops the *url.Error wrapper (its text holds the request URL, which
 // may carry credentials) and redacts what is left.
-func (r *redactor) err(err error) error {
+func (r *Redactor) Err(err error) error {
 	if err == nil {
 		return nil
 	}
 	if ue, ok := errors.AsType[*url.Error](err); ok {
 		err = ue.Err
 	}
-	if msg := r.str(err.Error()); msg != err.Error() {
+	if msg := r.Str(err.Error()); msg != err.Error() {
 		return errors.New(msg)
 	}
 	return err

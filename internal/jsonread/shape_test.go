@@ -1,14 +1,12 @@
-package a2a
+package jsonread
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestV10Stored: stored bytes are read as v0.3 when they have a "kind" at
-// their top, else as v1.0, told from member names alone.
+// their top, else as v1.0 (the root package's v10Stored), told from member
+// names alone.
 func TestV10Stored(t *testing.T) {
-	top := func(b string) bool { return v10Stored([]byte(b)) }
+	top := func(b string) bool { return LacksKind([]byte(b)) }
 	for _, tc := range []struct {
 		name string
 		got  bool
@@ -35,24 +33,5 @@ func TestV10Stored(t *testing.T) {
 		if tc.got != tc.want {
 			t.Errorf("%s: v1.0 %v; want %v", tc.name, tc.got, tc.want)
 		}
-	}
-}
-
-// TestStoredEscapedKind: a "kind" the look misses (spelled with an escape)
-// stops the v1.0 reading, and the bytes are read again as v0.3.
-func TestStoredEscapedKind(t *testing.T) {
-	b := []byte(`{"id":"t","status":{"state":"completed"},"history":[{"role":2,"parts":[]}],"\u006bind":"task"}`)
-	if !v10Stored(b) {
-		t.Fatal("the look found the escaped kind; this test needs it missed")
-	}
-	var task Task
-	err := task.UnmarshalJSON(b)
-	// The v0.3 reader refuses v1.0's role number: the bytes went to it.
-	if err == nil || !strings.Contains(err.Error(), "history[0].role") {
-		t.Errorf("got %+v, %v; want the v0.3 reader's error for the numeric role", task, err)
-	}
-	b = []byte(`{"id":"t","status":{"state":"completed"},"\u006bind":"task"}`)
-	if err := task.UnmarshalJSON(b); err != nil || task.ID != "t" || task.Status.State != TaskStateCompleted {
-		t.Errorf("got %+v, %v", task, err)
 	}
 }

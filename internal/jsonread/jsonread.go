@@ -1,4 +1,16 @@
-package a2a
+// Package jsonread is the JSON reader the SDK's wire decoders are written
+// on: a validating reader of one JSON text held in memory that returns raw
+// values without copying, decodes strings as encoding/json does, checks
+// member names against the names an object may have (NameSet), and charges
+// what its callers allocate to a budget bounded by the input's size. It
+// also holds the table machinery the decoders' tables run on (Fields,
+// ReadList, DecodeWhole), the name check for values encoding/json decodes
+// (CheckNames, with a Schema derived from a Go type) and a quick look at an
+// object's top-level members (LacksKind).
+//
+// It knows JSON, not A2A: which members a wire object has, and what they
+// mean, is the decoders' business (the root package's wire tables).
+package jsonread
 
 import (
 	"bytes"
@@ -8,11 +20,9 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"unicode/utf16"
-	"unicode/utf8"
 )
 
-// jsonReader reads one JSON text held in memory, for the wire decoders. It
+// Reader reads one JSON text held in memory, for the wire decoders. It
 // validates as it reads (the grammar of RFC 8259, nesting bounded at 10000
 // levels as encoding/json bounds it), returns raw values as sub-slices of
 // its input without copying, and decodes strings as encoding/json does
@@ -21,27 +31,27 @@ import (
 // It also checks member names. JSON names are case-sensitive, but
 // encoding/json binds a member to a field whatever its case and, when a
 // name repeats, keeps the last value: a "Status" after "status" would then
-// decide success. So in an object read against a [nameSet], a known name
+// decide success. So in an object read against a [NameSet], a known name
 // that appears twice, or a name equal to a known one only without regard to
 // case, is a name fault. Names inside values read raw (data, metadata) are
 // not looked at.
 //
 // Three kinds of problem are kept apart, each the first of its kind:
 //   - syntax: the input is not JSON; reading stops at once and every later
-//     read returns a zero value; err reports it as encoding/json's
+//     read returns a zero value; Err reports it as encoding/json's
 //     *json.SyntaxError;
 //   - fault: a member name fault; reading goes on;
 //   - mistype: a value of the wrong JSON type for what the decoder wants
 //     (a number where a string is due), as a *json.UnmarshalTypeError
 //     naming the field's path; the value is skipped and reading goes on.
-type jsonReader struct {
+type Reader struct {
 	buf   []byte
 	pos   int
 	depth int    // objects and arrays open around pos
 	root  string // the name of the Go type decoded, for a mistyped value
 
 	syntax  error
-	heavy   error // the budget ran out; reading stopped
+	heavy   error // the budget ran out, or Stop; reading stopped
 	fault   string
 	mistype error
 
@@ -71,42 +81,43 @@ type pathElem struct {
 // maxDepth bounds the nesting of objects and arrays, as in encoding/json.
 const maxDepth = 10000
 
-// newJSONReader returns a reader of b from a pool; give it back with
-// release once done with it. The values it returned stay valid: they
-// alias b, not the reader.
-func newJSONReader(b []byte) *jsonReader {
-	d := readerPool.Get().(*jsonReader)
-	*d = jsonReader{buf: b, budget: -1}
+// NewReader returns a reader of b from a pool, without a budget and
+// reading names strictly; give it back with Release once done with it.
+// The values it returned stay valid: they alias b, not the reader.
+func NewReader(b []byte) *Reader {
+	d := readerPool.Get().(*Reader)
+	*d = Reader{buf: b, budget: -1}
 	d.path = d.pathBuf[:0]
 	return d
 }
 
-var readerPool = sync.Pool{New: func() any { return new(jsonReader) }}
+var readerPool = sync.Pool{New: func() any { return new(Reader) }}
 
-// release gives d back to the pool.
-func (d *jsonReader) release() {
+// Release gives d back to the pool.
+func (d *Reader) Release() {
 	d.buf = nil
 	readerPool.Put(d)
 }
 
-// err returns the problem that decides the reading: a syntax error, else
-// a name fault, else a mistyped value, else nil.
-func (d *jsonReader) err() error {
+// Err returns the problem that decides the reading: the error Stop was
+// given or errOverBudget, else a syntax error (SyntaxError), else a name
+// fault (a NameFault), else a mistyped value, else nil.
+func (d *Reader) Err() error {
 	switch {
 	case d.heavy != nil:
 		return d.heavy
 	case d.syntax != nil:
-		return d.syntaxError()
+		return d.SyntaxError()
 	case d.fault != "":
-		return nameFault(d.fault)
+		return NameFault(d.fault)
 	}
 	return d.mistype
 }
 
-// syntaxError is the reader's syntax error as encoding/json states it (a
+// SyntaxError is the reader's syntax error as encoding/json states it (a
 // *json.SyntaxError, offset and all), or nil without one. It runs
 // encoding/json over the input, which stops at the fault: an error path.
-func (d *jsonReader) syntaxError() error {
+func (d *Reader) SyntaxError() error {
 	if d.syntax == nil || d.heavy != nil {
 		return nil
 	}
@@ -117,10 +128,49 @@ func (d *jsonReader) syntaxError() error {
 	return d.syntax // never: FuzzJSONReader holds the two to the same grammar
 }
 
-// nameFault is a member-name fault found by a jsonReader.
-type nameFault string
+// Stopped reports whether reading has stopped: at a syntax error, the
+// budget run out, or Stop. Every read then returns a zero value.
+func (d *Reader) Stopped() bool { return d.syntax != nil }
 
-func (f nameFault) Error() string { return string(f) }
+// Stop stops the reader as a syntax error would; Err then returns err.
+// For a decoder that finds, part way, that the input is not for it.
+func (d *Reader) Stop(err error) {
+	d.heavy, d.syntax, d.pos = err, err, len(d.buf)
+}
+
+// Fault returns the first member name fault met, or "".
+func (d *Reader) Fault() string { return d.fault }
+
+// Exact reports whether d matches member names exactly (DecodeWhole's
+// exact), never reporting a name fault.
+func (d *Reader) Exact() bool { return d.exact }
+
+// Pos returns the reader's offset in its input, in bytes.
+func (d *Reader) Pos() int { return d.pos }
+
+// SetPos moves the reader to offset i of its input, the start of a value
+// a decoder reads again or the end of one it read already (an offset Pos
+// returned).
+func (d *Reader) SetPos(i int) { d.pos = i }
+
+// Since returns the input from offset start (an offset Pos returned) to
+// the reader's position, aliasing the input; its capacity ends with it, so
+// an append by the caller copies.
+func (d *Reader) Since(start int) []byte { return d.buf[start:d.pos:d.pos] }
+
+// Enter adds the member name to the reader's path, which names a mistyped
+// value ("artifacts[0].parts[1].text"), for a decoder that reads a member
+// without Object; Leave takes it off again.
+func (d *Reader) Enter(name string) { d.path = append(d.path, pathElem{name: name}) }
+
+// Leave takes the last name Enter added off the reader's path.
+func (d *Reader) Leave() { d.path = d.path[:len(d.path)-1] }
+
+// NameFault is a member-name fault found by a Reader: its text names the
+// member and what is wrong with it.
+type NameFault string
+
+func (f NameFault) Error() string { return string(f) }
 
 // jsonSyntaxError is input that is not JSON.
 type jsonSyntaxError struct {
@@ -132,13 +182,13 @@ func (e *jsonSyntaxError) Error() string {
 	return fmt.Sprintf("invalid JSON at offset %d: %s", e.offset, e.msg)
 }
 
-// wrongType records that the value at the reader is not of the Go type
+// WrongType records that the value at the reader is not of the Go type
 // want, as encoding/json would: a *json.UnmarshalTypeError naming the
 // field's path from the root type, array indices included
 // ("artifacts[0].parts[1].text"). It skips the value.
-func (d *jsonReader) wrongType(want reflect.Type) {
-	c, offset := d.peek(), d.pos
-	d.skip()
+func (d *Reader) WrongType(want reflect.Type) {
+	c, offset := d.Peek(), d.pos
+	d.Skip()
 	if d.syntax != nil || d.mistype != nil {
 		return
 	}
@@ -161,33 +211,33 @@ func (d *jsonReader) wrongType(want reflect.Type) {
 		struc = "" // the value itself: "into Go value of type …"
 	}
 	path := d.pathString()
-	if d.charge(int64(len(path)) + errCost) {
+	if d.Charge(int64(len(path)) + errCost) {
 		d.mistype = &json.UnmarshalTypeError{Value: got, Type: want, Offset: int64(offset), Struct: struc, Field: path}
 	}
 }
 
-// mistyped records a value that is not what is due, at the reader's path,
+// Mistyped records a value that is not what is due, at the reader's path,
 // unless one came first.
-func (d *jsonReader) mistyped(what string) {
+func (d *Reader) Mistyped(what string) {
 	if d.mistype != nil || d.syntax != nil {
 		return
 	}
 	path := d.pathString()
-	if d.charge(int64(len(path)+len(what)) + errCost) {
+	if d.Charge(int64(len(path)+len(what)) + errCost) {
 		d.mistype = fmt.Errorf("%s: %s", path, what)
 	}
 }
 
-// setMistype records err as the mistyped value, unless one came first.
-func (d *jsonReader) setMistype(err error) {
+// SetMistype records err as the mistyped value, unless one came first.
+func (d *Reader) SetMistype(err error) {
 	if d.mistype == nil && d.syntax == nil {
 		d.mistype = err
 	}
 }
 
-// soft runs read and returns the mistyped value it met, if any, instead
+// Soft runs read and returns the mistyped value it met, if any, instead
 // of recording it: for a member that matters only in some cases.
-func (d *jsonReader) soft(read func()) error {
+func (d *Reader) Soft(read func()) error {
 	saved := d.mistype
 	d.mistype = nil
 	read()
@@ -197,7 +247,7 @@ func (d *jsonReader) soft(read func()) error {
 }
 
 // pathString renders the reader's path, e.g. "artifacts[0].parts[1].text".
-func (d *jsonReader) pathString() string {
+func (d *Reader) pathString() string {
 	var b strings.Builder
 	for _, e := range d.path {
 		if e.name == "" {
@@ -212,193 +262,19 @@ func (d *jsonReader) pathString() string {
 	return b.String()
 }
 
-// str reads a string value; null reads as "". Any other value is a
-// mistyped one.
-func (d *jsonReader) str() string {
-	switch d.peek() {
-	case '"':
-		start := d.pos
-		end, plain := d.stringEnd(start)
-		if d.syntax != nil {
-			return ""
-		}
-		d.pos = end
-		if !d.charge(int64(end - start)) {
-			return ""
-		}
-		if plain {
-			return string(d.buf[start+1 : end-1])
-		}
-		return unquote(d.buf[start+1 : end-1])
-	case 'n':
-		d.null()
-		return ""
-	}
-	d.wrongType(reflect.TypeFor[string]())
-	return ""
-}
-
-// strIn is str for a value that is most often one of known: such a value
-// comes back as the constant itself, without allocating.
-func (d *jsonReader) strIn(known ...string) string {
-	if d.peek() == '"' {
-		start := d.pos
-		end, plain := d.stringEnd(start)
-		if d.syntax != nil {
-			return ""
-		}
-		if plain {
-			d.pos = end
-			raw := d.buf[start+1 : end-1]
-			for _, k := range known {
-				if k == string(raw) {
-					return k
-				}
-			}
-			if !d.charge(int64(len(raw))) {
-				return ""
-			}
-			return string(raw)
-		}
-	}
-	return d.str()
-}
-
-// strs reads an array of strings; null reads as nil.
-func (d *jsonReader) strs() []string {
-	out := []string{}
-	if !d.array(reflect.TypeFor[[]string](), func() {
-		var ok bool
-		if out, ok = grow(d, out); ok {
-			out = append(out, d.str())
-		}
-	}) {
-		return nil
-	}
-	return out
-}
-
-// boolean reads true or false; null reads as false.
-func (d *jsonReader) boolean() bool {
-	switch d.peek() {
-	case 't', 'f':
-		return string(d.skip()) == "true"
-	case 'n':
-		d.null()
-		return false
-	}
-	d.wrongType(reflect.TypeFor[bool]())
-	return false
-}
-
-// raw reads any value and returns its bytes, aliasing the input; null is
-// returned as the bytes "null".
-func (d *jsonReader) raw() json.RawMessage {
-	return d.skip()
-}
-
-// unquote decodes the contents of a JSON string (between the quotes,
-// already validated) as encoding/json does.
-func unquote(s []byte) string {
-	// Most strings need no work: no escapes, valid UTF-8.
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		if c == '\\' {
-			break
-		}
-		if c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			break
-		}
-		i += size
-	}
-	if i == len(s) {
-		return string(s)
-	}
-	out := make([]byte, i, len(s)+2*utf8.UTFMax)
-	copy(out, s[:i])
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == '\\':
-			switch s[i+1] {
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'u':
-				r := hex4(s[i+2:])
-				i += 6
-				if utf16.IsSurrogate(r) {
-					if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-						if dec := utf16.DecodeRune(r, hex4(s[i+2:])); dec != utf8.RuneError {
-							r = dec
-							i += 6
-						} else {
-							r = utf8.RuneError
-						}
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				out = utf8.AppendRune(out, r)
-				continue
-			default: // '"', '\\', '/'
-				out = append(out, s[i+1])
-			}
-			i += 2
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
-		default:
-			r, size := utf8.DecodeRune(s[i:])
-			out = utf8.AppendRune(out, r) // invalid UTF-8 becomes U+FFFD
-			i += size
-		}
-	}
-	return string(out)
-}
-
-func hex4(s []byte) rune {
-	var r rune
-	for _, c := range s[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		default:
-			c = c - 'A' + 10
-		}
-		r = r<<4 | rune(c)
-	}
-	return r
-}
-
-// array reads an array, calling elem with the reader at each element,
+// Array reads an array, calling elem with the reader at each element,
 // which elem must read. It returns false, reading nothing more, when the
 // value is null, and records a mistyped value (want is the Go type due)
 // when it is not an array.
-func (d *jsonReader) array(want reflect.Type, elem func()) bool {
-	return d.container('[', ']', want, "after array element", func(n int) {
+func (d *Reader) Array(want reflect.Type, elem func()) bool {
+	return d.Container('[', ']', want, "after array element", func(n int) {
 		d.path = append(d.path, pathElem{index: n})
 		elem()
 		d.path = d.path[:len(d.path)-1]
 	})
 }
 
-// object reads an object against names, calling member(i) with the reader
+// Object reads an object against names, calling member(i) with the reader
 // at the value of each member named names.names[i], which member must read.
 // Other members are skipped. With names nil every member is passed, as
 // member(-1), unchecked: keys of the sender's choosing. A known name seen
@@ -407,27 +283,27 @@ func (d *jsonReader) array(want reflect.Type, elem func()) bool {
 // as encoding/json would take it. It returns false, reading nothing more,
 // when the value is null, and records a mistyped value (want is the Go
 // type due) when it is not an object.
-func (d *jsonReader) object(names *nameSet, want reflect.Type, member func(i int)) bool {
+func (d *Reader) Object(names *NameSet, want reflect.Type, member func(i int)) bool {
 	var seen uint64
-	return d.container('{', '}', want, "after object key:value pair", func(int) {
-		if key, ok := d.key(); ok {
+	return d.Container('{', '}', want, "after object key:value pair", func(int) {
+		if key, ok := d.Key(); ok {
 			d.member(names, key, &seen, member)
 		}
 	})
 }
 
-// container reads an array or object (open, close) item by item: item
+// Container reads an array or object (open, close) item by item: item
 // reads one element, or one member with its name. It returns false,
 // reading nothing more, for null, and records a mistyped value (want is
 // the Go type due) for any other value.
-func (d *jsonReader) container(open, close byte, want reflect.Type, after string, item func(n int)) bool {
-	switch d.peek() {
+func (d *Reader) Container(open, close byte, want reflect.Type, after string, item func(n int)) bool {
+	switch d.Peek() {
 	case open:
 	case 'n':
-		d.null()
+		d.Null()
 		return false
 	default:
-		d.wrongType(want)
+		d.WrongType(want)
 		return false
 	}
 	if d.depth >= maxDepth {
@@ -437,14 +313,14 @@ func (d *jsonReader) container(open, close byte, want reflect.Type, after string
 	d.pos++
 	d.depth++
 	defer func() { d.depth-- }()
-	if d.peek() == close {
+	if d.Peek() == close {
 		d.pos++
 		return true
 	}
 	for n := 0; d.syntax == nil; n++ {
 		d.ws()
 		item(n)
-		switch d.peek() {
+		switch d.Peek() {
 		case ',':
 			d.pos++
 		case close:
@@ -457,9 +333,9 @@ func (d *jsonReader) container(open, close byte, want reflect.Type, after string
 	return false
 }
 
-// key reads a member name and its colon; the name comes back with its
+// Key reads a member name and its colon; the name comes back with its
 // escapes undone.
-func (d *jsonReader) key() ([]byte, bool) {
+func (d *Reader) Key() ([]byte, bool) {
 	end, name := d.memberName(d.pos)
 	if d.syntax != nil {
 		return nil, false

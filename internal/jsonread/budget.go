@@ -1,4 +1,4 @@
-package a2a
+package jsonread
 
 import (
 	"errors"
@@ -19,9 +19,9 @@ func decodeBudget(n int) int64 { return 4*int64(n) + 2<<20 }
 // size allows (decodeBudget).
 var errOverBudget = errors.New("it takes more memory to decode than its size allows (4 bytes a byte, and 2 MiB)")
 
-// charge takes n bytes from the budget, or stops the reader with
+// Charge takes n bytes from the budget, or stops the reader with
 // errOverBudget when they are not there.
-func (d *jsonReader) charge(n int64) bool {
+func (d *Reader) Charge(n int64) bool {
 	if d.budget < 0 {
 		return true
 	}
@@ -38,14 +38,14 @@ func (d *jsonReader) charge(n int64) bool {
 	return true
 }
 
-// grow makes room for one more element in list, a list being read with
+// Grow makes room for one more element in list, a list being read with
 // the reader at that element. It looks ahead (a scan that builds nothing)
 // lookAhead bytes: a list that ends there, or holds many elements there
 // (and is then counted to its end), is allocated once at its length; a
 // list of a few large elements (a 1 MiB part) is not scanned through, but
 // grows by doubling, which costs little for few. The allocation is charged
 // to the budget; false means it ran out.
-func grow[T any](d *jsonReader, list []T) ([]T, bool) {
+func Grow[T any](d *Reader, list []T) ([]T, bool) {
 	if len(list) < cap(list) {
 		return list, true
 	}
@@ -58,7 +58,7 @@ func grow[T any](d *jsonReader, list []T) ([]T, bool) {
 	default:
 		n = max(n, 2*len(list))
 	}
-	if !d.charge(int64(n) * int64(reflect.TypeFor[T]().Size())) {
+	if !d.Charge(int64(n) * int64(reflect.TypeFor[T]().Size())) {
 		return list, false
 	}
 	// Not slices.Grow: under the race detector its append of a make
@@ -68,7 +68,7 @@ func grow[T any](d *jsonReader, list []T) ([]T, bool) {
 	return grown, true
 }
 
-// lookAhead is how far grow scans ahead before it counts a list to its
+// lookAhead is how far Grow scans ahead before it counts a list to its
 // end, in bytes.
 const lookAhead = 16 << 10
 

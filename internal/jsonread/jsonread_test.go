@@ -1,4 +1,4 @@
-package a2a
+package jsonread
 
 import (
 	"bytes"
@@ -25,9 +25,9 @@ func FuzzJSONReader(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d := newJSONReader(b)
-		v := d.skip()
-		d.end()
+		d := NewReader(b)
+		v := d.Skip()
+		d.End()
 		valid := json.Valid(b)
 		if (d.syntax == nil) != valid {
 			t.Fatalf("reader says valid=%v (%v), encoding/json says %v, for %q", d.syntax == nil, d.syntax, valid, b)
@@ -48,9 +48,9 @@ func FuzzJSONReader(f *testing.F) {
 		}
 		var want string
 		if json.Unmarshal(b, &want) == nil && bytes.TrimSpace(b)[0] == '"' {
-			d := newJSONReader(b)
-			if got := d.str(); got != want || d.err() != nil {
-				t.Fatalf("str() = %q (%v), encoding/json %q, for %q", got, d.err(), want, b)
+			d := NewReader(b)
+			if got := d.Str(); got != want || d.Err() != nil {
+				t.Fatalf("str() = %q (%v), encoding/json %q, for %q", got, d.Err(), want, b)
 			}
 		}
 	})
@@ -58,15 +58,15 @@ func FuzzJSONReader(f *testing.F) {
 
 func TestJSONReaderSeeds(t *testing.T) {
 	for _, s := range jsonReaderSeeds {
-		d := newJSONReader([]byte(s))
-		d.skip()
-		d.end()
+		d := NewReader([]byte(s))
+		d.Skip()
+		d.End()
 		if (d.syntax == nil) != json.Valid([]byte(s)) {
 			t.Errorf("%.40q: reader valid=%v (%v)", s, d.syntax == nil, d.syntax)
 		}
 		var want string
 		if json.Unmarshal([]byte(s), &want) == nil {
-			if got := newJSONReader([]byte(s)).str(); got != want {
+			if got := NewReader([]byte(s)).Str(); got != want {
 				t.Errorf("%q: str() = %q, want %q", s, got, want)
 			}
 		}

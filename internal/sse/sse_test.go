@@ -1,7 +1,8 @@
-package a2a
+package sse
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,7 +46,7 @@ func TestSSELineEndsAcrossReads(t *testing.T) {
 			r := &heldReader{parts: append([]string(nil), parts...), stop: make(chan struct{})}
 			got := make(chan string, 1)
 			go func() {
-				d, err := newSSEReader(r, 1<<20).next()
+				d, err := NewReader(r, 1<<20).Next()
 				got <- fmt.Sprintf("%s %v", d, err)
 			}()
 			select {
@@ -57,6 +58,27 @@ func TestSSELineEndsAcrossReads(t *testing.T) {
 				t.Errorf("%q: the event was not dispatched", parts)
 			}
 			close(r.stop)
+		}
+	}
+}
+
+// TestTooLarge: an event whose data lines add up past the cap, and a line
+// longer than the cap (which the line scanner refuses before the event is
+// measured), are ErrTooLarge; an event of exactly the cap is not.
+func TestTooLarge(t *testing.T) {
+	const max = 80 << 10 // over the scanner's first 64 KiB buffer
+	x := func(n int) string { return strings.Repeat("x", n) }
+	for _, tc := range []struct {
+		name, stream string
+		want         error
+	}{
+		{"event at the cap", "data: " + x(max/2) + "\ndata: " + x(max/2-1) + "\n\n", nil}, // the "\n" joining them counts
+		{"event over the cap in two lines", "data: " + x(max/2) + "\ndata: " + x(max/2) + "\n\n", ErrTooLarge},
+		{"one line over the cap", "data: " + x(2*max) + "\n\n", ErrTooLarge},
+	} {
+		_, err := NewReader(strings.NewReader(tc.stream), max).Next()
+		if err != tc.want {
+			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
 		}
 	}
 }

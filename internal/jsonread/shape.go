@@ -1,28 +1,21 @@
-package a2a
+package jsonread
 
 import "bytes"
 
-// Telling stored bytes apart by version, for the UnmarshalJSON methods of
-// Task and Message: the client knows the version of every reply it reads,
-// but bytes handed to json.Unmarshal carry no version. What MarshalJSON
-// writes, and every v0.3 task or message, has "kind"; a v1.0 one has none.
+// A quick look at the top of an object, for the UnmarshalJSON methods
+// that tell stored bytes apart by a member before they decode them.
 
-// v10Stored reports whether b, a task or message, is to be read as A2A
-// v1.0 JSON: whether it has no "kind" member at its top. The
-// v1.0 decoder reads the few v0.3 objects that lack their own "kind" (an
-// agent the v0.3 client read by shape) as the v0.3 one does: their states
-// and roles in either spelling, their parts by their kinds.
-//
-// Bytes without the text "kind" anywhere are v1.0's at once; others are
+// LacksKind reports whether b, an object, has no "kind" member at its
+// top: true at once for bytes without the text "kind" anywhere; others are
 // looked at member name by member name at the top, values skipped without
 // validating them, so it costs a small part of the decoding that follows,
 // which validates everything and reports what is malformed. Input that is
-// not an object is left to the v0.3 reader. (A "kind" spelled with
-// escapes is missed here; the v1.0 reading stops at it and the bytes are
-// read again as v0.3: unmarshalStored.)
-func v10Stored(b []byte) bool {
+// not an object, or that the look finds malformed, does not lack one
+// (false), unless it has no "kind" anywhere. A "kind" spelled with escapes
+// is missed.
+func LacksKind(b []byte) bool {
 	if !bytes.Contains(b, []byte(`"kind"`)) {
-		return true // no "kind" anywhere: found at memory speed, the v1.0 case
+		return true // no "kind" anywhere: found at memory speed
 	}
 	s := shapeScan{b: b}
 	return !s.hasKind() && !s.bad

@@ -1,0 +1,64 @@
+package a2a_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// module is this module's path, as go.mod declares it.
+const module = "github.com/caoliao-a2a/a2a-go"
+
+// TestLayers: the packages under internal/ are leaves (ARCHITECTURE.md,
+// Layers). Every one of their files, tests and all, under any build tag,
+// imports only the standard library, the module's dependencies and other
+// packages under internal/: never the root package, a2atest or anything
+// else of this module that is not internal. The compiler refuses an
+// internal package importing the root (the root imports them: a cycle);
+// this also holds their tests and the other packages to it.
+func TestLayers(t *testing.T) {
+	packages := map[string]bool{}
+	err := filepath.WalkDir("internal", func(p string, e fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case e.IsDir() && (e.Name() == "testdata" || strings.HasPrefix(e.Name(), ".") || strings.HasPrefix(e.Name(), "_")):
+			return filepath.SkipDir
+		case e.IsDir() || !strings.HasSuffix(p, ".go"):
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		packages[filepath.ToSlash(filepath.Dir(p))] = true
+		for _, spec := range f.Imports {
+			imp, err := strconv.Unquote(spec.Path.Value)
+			if err != nil {
+				return err
+			}
+			if imp != module && !strings.HasPrefix(imp, module+"/") {
+				continue // the standard library or a dependency
+			}
+			if !strings.HasPrefix(imp, module+"/internal/") {
+				t.Errorf("%s imports %s: a package under internal/ imports only other internal packages of this module", filepath.ToSlash(p), imp)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The leaves ARCHITECTURE.md names: a test that found none would pass
+	// whatever the imports.
+	for _, want := range []string{"backoff", "httpbody", "inert", "jsonread", "redact", "sse"} {
+		if !packages[path.Join("internal", want)] {
+			t.Errorf("internal/%s not found", want)
+		}
+	}
+}
