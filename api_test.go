@@ -1,14 +1,18 @@
 package a2a_test
 
 import (
+	"bufio"
 	"bytes"
 	"flag"
 	"fmt"
 	"go/ast"
+	"go/importer"
 	"go/parser"
-	"go/printer"
 	"go/token"
+	"go/types"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,16 +29,18 @@ var apiPackages = []struct{ dir, file string }{
 }
 
 // TestAPI holds the exported API to the files under api/, one line per
-// exported name, method, struct field and interface method, as the Go
-// project's api/go1.N.txt files do. A change to the API fails here until
-// the file is rewritten with
+// exported name, method (promoted ones included), struct field and
+// interface method, with the types the compiler sees, as the Go project's
+// api/go1.N.txt files do. A change to the API fails here until the file is
+// rewritten with
 //
 //	go test -run '^TestAPI$' -update-api .
 //
 // and that rewrite is part of the reviewed change (with its CHANGELOG line).
 func TestAPI(t *testing.T) {
+	exports := exportData(t)
 	for _, p := range apiPackages {
-		got := apiOf(t, p.dir)
+		got := apiOf(t, p.dir, exports)
 		if *updateAPI {
 			if err := os.WriteFile(p.file, []byte(got), 0o644); err != nil {
 				t.Fatal(err)
@@ -53,17 +59,39 @@ func TestAPI(t *testing.T) {
 	}
 }
 
-// apiOf lists the exported API of the package in dir, one sorted line each.
-func apiOf(t *testing.T, dir string) string {
+// exportData maps the import path of every package the public packages
+// depend on to its compiled export data, as go list reports it.
+func exportData(t *testing.T) map[string]string {
+	t.Helper()
+	args := []string{"list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}"}
+	for _, p := range apiPackages {
+		args = append(args, "./"+p.dir)
+	}
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatalf("go list -export: %v", err)
+	}
+	m := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if path, file, ok := strings.Cut(sc.Text(), "\t"); ok && file != "" {
+			m[path] = file
+		}
+	}
+	return m
+}
+
+// apiOf type-checks the package in dir (its non-test files) and lists its
+// exported API, one sorted line each.
+func apiOf(t *testing.T, dir string, exports map[string]string) string {
 	t.Helper()
 	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
-	var pkg string
-	for _, path := range files {
+	var files []*ast.File
+	for _, path := range paths {
 		if strings.HasSuffix(path, "_test.go") {
 			continue
 		}
@@ -71,126 +99,96 @@ func apiOf(t *testing.T, dir string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pkg = f.Name.Name
-		for _, decl := range f.Decls {
-			lines = append(lines, declAPI(fset, decl)...)
-		}
+		files = append(files, f)
 	}
-	for i, l := range lines {
-		lines[i] = "pkg " + pkg + ", " + l
+	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		file, ok := exports[path]
+		if !ok {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(file)
+	})}
+	pkg, err := conf.Check(files[0].Name.Name, fset, files, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qual := func(p *types.Package) string { // "Task", "context.Context"
+		if p == pkg {
+			return ""
+		}
+		return p.Name()
+	}
+	str := func(typ types.Type) string { return types.TypeString(typ, qual) }
+	var lines []string
+	add := func(format string, args ...any) {
+		lines = append(lines, "pkg "+pkg.Name()+", "+fmt.Sprintf(format, args...))
+	}
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		if !obj.Exported() {
+			continue
+		}
+		switch obj := obj.(type) {
+		case *types.Const:
+			add("const %s %s = %s", name, str(obj.Type()), obj.Val().ExactString())
+		case *types.Var:
+			add("var %s %s", name, str(obj.Type()))
+		case *types.Func:
+			add("func %s%s", name, strings.TrimPrefix(str(obj.Type()), "func"))
+		case *types.TypeName:
+			typeAPI(add, str, obj)
+		}
 	}
 	slices.Sort(lines)
 	return strings.Join(slices.Compact(lines), "\n") + "\n"
 }
 
-// declAPI returns the API lines of one top-level declaration.
-func declAPI(fset *token.FileSet, decl ast.Decl) []string {
-	src := func(n ast.Node) string {
-		var b bytes.Buffer
-		printer.Fprint(&b, fset, n)
-		return strings.Join(strings.Fields(b.String()), " ")
-	}
-	var out []string
-	switch d := decl.(type) {
-	case *ast.FuncDecl:
-		if !d.Name.IsExported() {
-			return nil
-		}
-		sig := strings.TrimPrefix(src(d.Type), "func")
-		if d.Recv == nil {
-			return []string{"func " + d.Name.Name + sig}
-		}
-		recv := d.Recv.List[0].Type
-		base := recv
-		if s, ok := base.(*ast.StarExpr); ok {
-			base = s.X
-		}
-		if id, ok := base.(*ast.Ident); !ok || !id.IsExported() {
-			return nil
-		}
-		return []string{fmt.Sprintf("method (%s) %s%s", src(recv), d.Name.Name, sig)}
-	case *ast.GenDecl:
-		for _, spec := range d.Specs {
-			switch s := spec.(type) {
-			case *ast.TypeSpec:
-				if s.Name.IsExported() {
-					out = append(out, typeAPI(src, s)...)
-				}
-			case *ast.ValueSpec:
-				for i, name := range s.Names {
-					if !name.IsExported() {
-						continue
-					}
-					line := d.Tok.String() + " " + name.Name
-					if s.Type != nil {
-						line += " " + src(s.Type)
-					}
-					if d.Tok == token.CONST && i < len(s.Values) {
-						line += " = " + src(s.Values[i])
-					}
-					out = append(out, line)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// typeAPI returns the lines of an exported type: the type itself, and its
-// exported fields or interface methods.
-func typeAPI(src func(ast.Node) string, s *ast.TypeSpec) []string {
-	name := s.Name.Name
-	if s.TypeParams != nil {
-		var ps []string
-		for _, f := range s.TypeParams.List {
-			ps = append(ps, src(&ast.Ident{Name: identList(f.Names)})+" "+src(f.Type))
-		}
-		name += "[" + strings.Join(ps, ", ") + "]"
-	}
-	alias := ""
-	if s.Assign.IsValid() {
-		alias = "= "
-	}
-	switch t := s.Type.(type) {
-	case *ast.StructType:
-		out := []string{"type " + name + " struct"}
-		for _, f := range t.Fields.List {
-			if len(f.Names) == 0 { // embedded
-				if ast.IsExported(strings.TrimPrefix(src(f.Type), "*")) {
-					out = append(out, fmt.Sprintf("type %s struct, embedded %s", name, src(f.Type)))
-				}
-				continue
-			}
-			for _, n := range f.Names {
-				if n.IsExported() {
-					out = append(out, fmt.Sprintf("type %s struct, %s %s", name, n.Name, src(f.Type)))
-				}
-			}
-		}
-		return out
-	case *ast.InterfaceType:
-		out := []string{"type " + name + " interface"}
-		for _, m := range t.Methods.List {
+// typeAPI adds the lines of an exported type: the type, its exported
+// fields or interface methods, and its exported methods, promoted ones
+// included (those of the pointer only marked as such).
+func typeAPI(add func(string, ...any), str func(types.Type) string, obj *types.TypeName) {
+	name := obj.Name()
+	under := obj.Type().Underlying()
+	switch u := under.(type) {
+	case *types.Struct:
+		add("type %s struct", name)
+		for f := range u.Fields() {
 			switch {
-			case len(m.Names) == 0:
-				out = append(out, fmt.Sprintf("type %s interface, embedded %s", name, src(m.Type)))
-			case m.Names[0].IsExported():
-				out = append(out, fmt.Sprintf("type %s interface, %s%s", name, m.Names[0].Name, strings.TrimPrefix(src(m.Type), "func")))
-			default:
-				out = append(out, fmt.Sprintf("type %s interface, unexported methods", name))
+			case f.Embedded() && f.Exported():
+				add("type %s struct, embedded %s", name, str(f.Type()))
+			case f.Exported():
+				add("type %s struct, %s %s", name, f.Name(), str(f.Type()))
 			}
 		}
-		return slices.Compact(out)
+	case *types.Interface:
+		add("type %s interface", name)
+		for e := range u.EmbeddedTypes() {
+			add("type %s interface, embedded %s", name, str(e))
+		}
+		for m := range u.ExplicitMethods() {
+			if m.Exported() {
+				add("type %s interface, %s%s", name, m.Name(), strings.TrimPrefix(str(m.Type()), "func"))
+			} else {
+				add("type %s interface, unexported methods", name)
+			}
+		}
+		return // an interface's methods are listed above
+	default:
+		add("type %s %s", name, str(under))
 	}
-	return []string{"type " + name + " " + alias + src(s.Type)}
-}
-
-func identList(ids []*ast.Ident) string {
-	var names []string
-	for _, id := range ids {
-		names = append(names, id.Name)
+	value := types.NewMethodSet(obj.Type())
+	for sel := range types.NewMethodSet(types.NewPointer(obj.Type())).Methods() {
+		m := sel.Obj()
+		if !m.Exported() {
+			continue
+		}
+		recv := name
+		if value.Lookup(m.Pkg(), m.Name()) == nil {
+			recv = "*" + name
+		}
+		add("method (%s) %s%s", recv, m.Name(), strings.TrimPrefix(str(m.Type()), "func"))
 	}
-	return strings.Join(names, ", ")
 }
 
 // lineDiff lists the lines only in want (-) and only in got (+).

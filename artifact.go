@@ -40,8 +40,8 @@ func (a *Artifact) Data() (DataPart, bool) {
 }
 
 // ErrNoData is returned by [Artifact.DecodeData] when the artifact is nil or
-// has no [DataPart].
-var ErrNoData = errors.New("a2a: artifact has no data part")
+// has no [DataPart], and by [DataPart.Decode] for a part without data.
+var ErrNoData = errors.New("a2a: no data to decode")
 
 // DecodeData unmarshals the artifact's first [DataPart] into v, as
 // [encoding/json.Unmarshal] does, in one step from what [Task.Artifact]

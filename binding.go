@@ -71,20 +71,20 @@ func readNotification(first binding, body []byte, a asked) (Event, *ProtocolErro
 //	    sends the spec (JSON-RPC envelope, agent selector, retries, bounded
 //	    body reading) and checks the reply's envelope and id;
 //	the binding
-//	    decodes the checked result with its own wire decoder (wire_v03.go).
+//	    decodes the checked result with its own wire decoder (wire_v03.go,
+//	    wire_v10.go).
 //
-// The A2A v0.3 binding is binding_v03.go with wire_v03.go. An A2A v1.0
-// binding plugs in as a second implementation of this interface
-// (binding_v10.go, wire_v10.go: v1.0 method names such as "SendMessage",
-// params in ProtoJSON, results wrapped as {"task": …}, parts without
-// "kind", enum spellings such as "TASK_STATE_COMPLETED"), decoding onto the
-// same types; NewClient then picks the binding the caller or the agent card
-// asks for and sends its version in the A2A-Version header. Errors and
-// their codes, retries, polling, redaction and body reading need no change
-// for it. One thing does: the model types' UnmarshalJSON read v0.3 JSON
-// through wire_v03.go's tables, and with a second format stored they must
-// tell the two apart (a v1.0 task has no "kind", its parts have none, its
-// enums are spelled TASK_STATE_*).
+// Two implement it: A2A v0.3 (binding_v03.go with wire_v03.go) and A2A
+// v1.0 (binding_v10.go with wire_v10.go: method names such as
+// "SendMessage", params in ProtoJSON, results wrapped as {"task": …},
+// parts without "kind", enums such as "TASK_STATE_COMPLETED"), decoding
+// onto the same types. NewClient and NewClientFromCard pick one
+// (bindingFor) and send its version in the A2A-Version header; errors,
+// retries, polling, redaction and body reading are the same for both. The
+// model types' UnmarshalJSON tell the two formats of stored bytes apart by
+// a top-level "kind" (unmarshalStored, table.go). The JSON-RPC envelope is
+// the call path's (rpc.go): a binding of another transport (HTTP+JSON)
+// needs a call path of its own beside it.
 type binding interface {
 	// version is the protocol version, sent as the A2A-Version header.
 	version() string

@@ -290,15 +290,12 @@ func (c *Client) SendFollowUp(ctx context.Context, task *Task, msg Message, opts
 // *[BodyTooLargeError], *[TransportError], ctx's error, or an error without
 // sending when id is empty.
 func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*Task, error) {
-	if err := c.usable(); err != nil {
+	b, cfg, err := c.callBinding(opts)
+	if err != nil {
 		return nil, err
 	}
 	if id == "" {
 		return nil, errors.New("a2a: GetTask: empty task id")
-	}
-	b, cfg, err := c.callBinding(opts)
-	if err != nil {
-		return nil, err
 	}
 	return run(ctx, c, b.getTask(id, cfg.historyLength), b.task)
 }

@@ -111,7 +111,8 @@ const maxMessageInError = 200
 // of typed details, Details holds them decoded. Spec: A2A v0.3 §6.11
 // (JSONRPCError) and §8; A2A v1.0, error handling (error details).
 type RPCError struct {
-	// Method is the JSON-RPC method that failed, e.g. "tasks/get".
+	// Method is the JSON-RPC method that failed as the client's protocol
+	// version spells it: "tasks/get" in A2A v0.3, "GetTask" in v1.0.
 	Method  string
 	Code    int
 	Message string
@@ -194,6 +195,9 @@ func (e *RPCError) Is(target error) bool {
 // HTML 502 page, a 401 from an auth proxy, a 429 with no JSON body. It is
 // returned after retries, carrying the last reply.
 type HTTPError struct {
+	// Method is the call as the client's protocol version spells it:
+	// "tasks/get" in A2A v0.3, "GetTask" in v1.0 ("agent card" for
+	// ResolveAgentCard, "push notification" for a PushWait).
 	Method     string
 	StatusCode int
 	// RetryAfter is the server's Retry-After delay (seconds or HTTP date),
@@ -228,6 +232,9 @@ func (e *HTTPError) Error() string {
 // ("response is not JSON", "response id 7 does not match request id 3",
 // "result is null where a Task is due", …).
 type ProtocolError struct {
+	// Method is the call as the client's protocol version spells it:
+	// "tasks/get" in A2A v0.3, "GetTask" in v1.0 ("agent card" for
+	// ResolveAgentCard, "push notification" for a PushWait).
 	Method string
 	Reason string
 	// StatusCode is the HTTP status of the reply.
@@ -254,6 +261,9 @@ func (e *ProtocolError) Unwrap() error { return e.Err }
 // BodyTooLargeError is a reply body larger than the client's cap
 // ([WithMaxResponseBytes], default 10 MiB). Reading stops at the cap.
 type BodyTooLargeError struct {
+	// Method is the call as the client's protocol version spells it:
+	// "tasks/get" in A2A v0.3, "GetTask" in v1.0 ("agent card" for
+	// ResolveAgentCard, "push notification" for a PushWait).
 	Method string
 	// Limit is the cap in bytes.
 	Limit int64
@@ -271,6 +281,9 @@ func (e *BodyTooLargeError) Error() string {
 // underlying error, stripped of the request URL (which may carry
 // credentials). Attempts counts the HTTP attempts made (1 + retries).
 type TransportError struct {
+	// Method is the call as the client's protocol version spells it:
+	// "tasks/get" in A2A v0.3, "GetTask" in v1.0 ("agent card" for
+	// ResolveAgentCard, "push notification" for a PushWait).
 	Method   string
 	Attempts int
 	Err      error
@@ -310,6 +323,8 @@ func (e *MessageReplyError) Error() string {
 // UnsupportedByCardError is returned, before anything is sent, by a call the
 // client's agent card says the agent cannot take.
 type UnsupportedByCardError struct {
+	// Method is the call as the client's protocol version spells it:
+	// "message/stream" in A2A v0.3, "SendStreamingMessage" in v1.0.
 	Method string
 	// Capability is the card field that is false, e.g.
 	// "capabilities.streaming".

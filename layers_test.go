@@ -62,3 +62,54 @@ func TestLayers(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedModulesStayOut: a nested module (a directory below the root
+// with its own go.mod, such as interop/) is versioned apart from the root,
+// so it uses the public API only: Go's internal rule goes by import path
+// and would let it import the root's internal packages.
+func TestNestedModulesStayOut(t *testing.T) {
+	nested := 0
+	err := filepath.WalkDir(".", func(p string, e fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case e.IsDir() && p != "." && (e.Name() == "node_modules" || e.Name() == "testdata" || strings.HasPrefix(e.Name(), ".")):
+			return filepath.SkipDir
+		case !e.IsDir() && e.Name() == "go.mod" && p != "go.mod":
+			nested++
+			return checkNoInternal(t, filepath.Dir(p))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nested == 0 {
+		t.Error("no nested module found (interop/ has one): the walk checks nothing")
+	}
+}
+
+// checkNoInternal reports every Go file under dir that imports a package
+// under this module's internal/.
+func checkNoInternal(t *testing.T, dir string) error {
+	return filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case e.IsDir() && (e.Name() == "node_modules" || e.Name() == "testdata"):
+			return filepath.SkipDir
+		case e.IsDir() || !strings.HasSuffix(p, ".go"):
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, spec := range f.Imports {
+			if imp, _ := strconv.Unquote(spec.Path.Value); strings.HasPrefix(imp, module+"/internal/") {
+				t.Errorf("%s imports %s: a nested module uses the public API only", filepath.ToSlash(p), imp)
+			}
+		}
+		return nil
+	})
+}

@@ -23,9 +23,17 @@ const (
 	defaultUserAgent = "caoliao-a2a-go/0.1"
 )
 
-// Option configures a [Client] in [NewClient]. An option given bad input
-// makes NewClient return an error.
-type Option func(*clientConfig) error
+// Option configures a [Client] in [NewClient] and [NewClientFromCard], and
+// the request of [ResolveAgentCard]. An option given bad input makes them
+// return an error.
+type Option interface {
+	applyClient(*clientConfig) error
+}
+
+// clientOption is the one implementation of Option.
+type clientOption func(*clientConfig) error
+
+func (o clientOption) applyClient(c *clientConfig) error { return o(c) }
 
 type clientConfig struct {
 	apiKey, workspace, bearer string
@@ -57,7 +65,7 @@ func newClientConfig(opts []Option) (clientConfig, error) {
 		if opt == nil {
 			return cfg, errors.New("a2a: nil Option")
 		}
-		if err := opt(&cfg); err != nil {
+		if err := opt.applyClient(&cfg); err != nil {
 			return cfg, err
 		}
 	}
@@ -72,26 +80,26 @@ func newClientConfig(opts []Option) (clientConfig, error) {
 // NewClient when key is empty or holds a control character. The key never
 // appears in an error or a log record.
 func WithAPIKey(key string) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if err := checkHeaderValue("API key", key); err != nil {
 			return err
 		}
 		c.apiKey = key
 		return nil
-	}
+	})
 }
 
 // WithWorkspace sends id in the X-Workspace-ID header of every request
 // (gateway style). It returns an error from NewClient when id is empty or
 // holds a control character (a tab is allowed).
 func WithWorkspace(id string) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if err := checkHeaderValue("workspace id", id); err != nil {
 			return err
 		}
 		c.workspace = id
 		return nil
-	}
+	})
 }
 
 // WithBearerToken sends "Authorization: Bearer <token>" with every request.
@@ -99,13 +107,13 @@ func WithWorkspace(id string) Option {
 // control character (a tab is allowed). The token never appears in an
 // error or a log record.
 func WithBearerToken(token string) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if err := checkHeaderValue("bearer token", token); err != nil {
 			return err
 		}
 		c.bearer = token
 		return nil
-	}
+	})
 }
 
 // WithHeader adds a header to every request. It may be given several times.
@@ -119,7 +127,7 @@ func WithBearerToken(token string) Option {
 // counts as a credential for [NewClientFromCard]'s rule on where
 // credentials may go.
 func WithHeader(name, value string) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if !validHeaderName(name) {
 			return fmt.Errorf("a2a: invalid header name %q", name)
 		}
@@ -137,7 +145,7 @@ func WithHeader(name, value string) Option {
 		}
 		c.header.Add(name, value)
 		return nil
-	}
+	})
 }
 
 // WithAgentID puts "agent_id": id at the top level of every JSON-RPC request
@@ -146,13 +154,13 @@ func WithHeader(name, value string) Option {
 // gateway. It cannot be combined with [WithAgentCode]. It returns an error
 // from NewClient when id is empty or holds a control character.
 func WithAgentID(id string) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if err := checkHeaderValue("agent id", id); err != nil {
 			return err
 		}
 		c.agentID = id
 		return nil
-	}
+	})
 }
 
 // WithAgentCode puts "agent_code": code at the top level of every JSON-RPC
@@ -160,13 +168,13 @@ func WithAgentID(id string) Option {
 // combined with [WithAgentID]. It returns an error from NewClient when code
 // is empty or holds a control character.
 func WithAgentCode(code string) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if err := checkHeaderValue("agent code", code); err != nil {
 			return err
 		}
 		c.agentCode = code
 		return nil
-	}
+	})
 }
 
 // WithHTTPClient makes the client send requests through a shallow copy of hc
@@ -181,26 +189,26 @@ func WithAgentCode(code string) Option {
 // shares (go-cleanhttp's; never [http.DefaultTransport], which tests and
 // tracing libraries replace).
 func WithHTTPClient(hc *http.Client) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if hc == nil {
 			return errors.New("a2a: nil *http.Client")
 		}
 		c.httpClient = hc
 		return nil
-	}
+	})
 }
 
 // WithMaxRetries sets how many times a retryable request is re-sent after
 // its first attempt (default 3); 0 disables retries. It
 // returns an error from NewClient when n is negative or above 20.
 func WithMaxRetries(n int) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if n < 0 || n > 20 {
 			return fmt.Errorf("a2a: max retries %d out of range 0..20", n)
 		}
 		c.maxRetries = n
 		return nil
-	}
+	})
 }
 
 // WithRetryWait sets the backoff between retries: the first wait is about
@@ -210,26 +218,26 @@ func WithMaxRetries(n int) Option {
 // delay is reported in [HTTPError.RetryAfter]. It returns an error from
 // NewClient unless 0 < minWait <= maxWait.
 func WithRetryWait(minWait, maxWait time.Duration) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if minWait <= 0 || maxWait < minWait {
 			return fmt.Errorf("a2a: retry wait needs 0 < min (%s) <= max (%s)", minWait, maxWait)
 		}
 		c.waitMin, c.waitMax = minWait, maxWait
 		return nil
-	}
+	})
 }
 
 // WithMaxResponseBytes caps a response body at n bytes (default
 // [DefaultMaxResponseBytes], 10 MiB); a larger reply gives a
 // [*BodyTooLargeError]. It returns an error from NewClient when n < 1.
 func WithMaxResponseBytes(n int64) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if n < 1 {
 			return fmt.Errorf("a2a: max response bytes %d must be positive", n)
 		}
 		c.maxBody = n
 		return nil
-	}
+	})
 }
 
 // WithAttemptTimeout bounds each attempt of every call, even when ctx has
@@ -238,8 +246,8 @@ func WithMaxResponseBytes(n int64) Option {
 // headers) within d; once open, a stream is bounded by ctx and
 // [WithStreamIdleTimeout]. An attempt that runs out fails as a
 // *[TransportError] matching context.DeadlineExceeded and is retried
-// where its method allows (never message/send, which the agent may be
-// acting on). The default is the Timeout of the HTTP client, or
+// where its method allows (never message/send or a push-config create,
+// which the agent may be acting on). The default is the Timeout of the HTTP client, or
 // [DefaultAttemptTimeout] when it has none (also when a client given to
 // [WithHTTPClient] has no Timeout); d == 0 sets no bound of this kind,
 // leaving ctx. A Timeout on a client given to WithHTTPClient applies as
@@ -247,13 +255,13 @@ func WithMaxResponseBytes(n int64) Option {
 // shorten it, not lift it. It returns an error from NewClient when d is
 // negative.
 func WithAttemptTimeout(d time.Duration) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if d < 0 {
 			return fmt.Errorf("a2a: attempt timeout %s is negative", d)
 		}
 		c.attempt, c.attemptSet = d, true
 		return nil
-	}
+	})
 }
 
 // WithStreamIdleTimeout ends a stream ([Client.SendStreamingMessage],
@@ -265,13 +273,13 @@ func WithAttemptTimeout(d time.Duration) Option {
 // bound: only ctx ends a quiet stream. It returns an error from NewClient
 // when d is not positive.
 func WithStreamIdleTimeout(d time.Duration) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if d <= 0 {
 			return fmt.Errorf("a2a: stream idle timeout %s must be positive", d)
 		}
 		c.streamIdle = d
 		return nil
-	}
+	})
 }
 
 // WithTrustedHosts names hosts, other than the origin an agent card was
@@ -286,7 +294,7 @@ func WithStreamIdleTimeout(d time.Duration) Option {
 // host is empty, holds a scheme, path, wildcard, space or control
 // character, or has a bad port.
 func WithTrustedHosts(hosts ...string) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		for _, h := range hosts {
 			t, err := parseTrustedHost(h)
 			if err != nil {
@@ -295,7 +303,7 @@ func WithTrustedHosts(hosts ...string) Option {
 			c.trustedHosts = append(c.trustedHosts, t)
 		}
 		return nil
-	}
+	})
 }
 
 // WithProtocolVersion makes the client speak A2A version v: [ProtocolV03]
@@ -309,14 +317,14 @@ func WithTrustedHosts(hosts ...string) Option {
 // shapes and the A2A-Version header; the Go types are the same for both.
 // It returns an error from NewClient for any other version.
 func WithProtocolVersion(v string) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		d, ok := dialectOf(strings.TrimSpace(v))
 		if !ok {
 			return fmt.Errorf("a2a: protocol version %q is not one this client speaks (%s or %s)", v, ProtocolV03, ProtocolV10)
 		}
 		c.version = d
 		return nil
-	}
+	})
 }
 
 // WithTenant sends tenant as the "tenant" of every request (A2A v1.0,
@@ -327,25 +335,25 @@ func WithProtocolVersion(v string) Option {
 // is empty or holds a control character. The Caoliao gateway's agent
 // selector is [WithAgentID] or [WithAgentCode], on either version.
 func WithTenant(tenant string) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if err := checkHeaderValue("tenant", tenant); err != nil {
 			return err
 		}
 		c.tenant = tenant
 		return nil
-	}
+	})
 }
 
 // WithUserAgent sets the User-Agent header (default "caoliao-a2a-go/0.1"). It
 // returns an error from NewClient when ua is empty or holds a control character (a tab is allowed).
 func WithUserAgent(ua string) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if err := checkHeaderValue("user agent", ua); err != nil {
 			return err
 		}
 		c.userAgent = ua
 		return nil
-	}
+	})
 }
 
 // WithLogger makes the client log each attempt, retry and reply at debug
@@ -353,13 +361,13 @@ func WithUserAgent(ua string) Option {
 // URLs, headers or credentials), and each call that got no reply with its
 // error text (redacted). The default logs nothing.
 func WithLogger(l *slog.Logger) Option {
-	return func(c *clientConfig) error {
+	return clientOption(func(c *clientConfig) error {
 		if l == nil {
 			return errors.New("a2a: nil *slog.Logger")
 		}
 		c.logger = l
 		return nil
-	}
+	})
 }
 
 // checkHeaderValue refuses an empty value or one with a control

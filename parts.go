@@ -150,12 +150,12 @@ func (p UnknownPart) MarshalJSON() ([]byte, error) {
 }
 
 // Decode unmarshals the part's data into v, as [encoding/json.Unmarshal]
-// does, for a data part of a message or a stream event. It returns an
-// error for a part without data, or the [encoding/json] error when the
-// data does not fit v.
+// does, for a data part of a message or a stream event. It returns
+// [ErrNoData] for a part without data, or the [encoding/json] error when
+// the data does not fit v.
 func (p DataPart) Decode(v any) error {
 	if len(p.Data) == 0 {
-		return errors.New("a2a: data part is empty")
+		return ErrNoData
 	}
 	return json.Unmarshal(p.Data, v)
 }

@@ -175,6 +175,9 @@ func TestDecodeData(t *testing.T) {
 	if err := missing.DecodeData(&struct{}{}); err != a2a.ErrNoData {
 		t.Errorf("nil artifact DecodeData = %v, want ErrNoData", err)
 	}
+	if err := (a2a.DataPart{}).Decode(&struct{}{}); err != a2a.ErrNoData {
+		t.Errorf("empty DataPart.Decode = %v, want ErrNoData", err)
+	}
 }
 
 // TestRepeatedPartMembers: in bytes decoded by exact names, the last of a

@@ -13,7 +13,9 @@ import (
 // [PollMaxAttempts] and [PollTimeout] say otherwise.
 const (
 	// DefaultPollMaxAttempts bounds the tasks/get calls of a wait: with
-	// the default intervals, about 4.5 minutes of polling.
+	// the default intervals, about 4.5 minutes of polling, so under a ctx
+	// deadline longer than that it is the budget that ends the wait (a
+	// ctx without a deadline is cut at DefaultPollTimeout first).
 	DefaultPollMaxAttempts = 60
 	// DefaultPollTimeout bounds a wait whose ctx has no deadline and that
 	// got no [PollTimeout]; a ctx deadline alone bounds the others.
@@ -53,13 +55,8 @@ type pollConfig struct {
 	progress              func(PollAttempt)
 	call                  []CallOption
 	// seen, when set, gets every task read (a PushWait's fallback poll
-	// keeps the last one; unexported: set by pollSeen).
+	// keeps the last one).
 	seen func(*Task)
-}
-
-// pollSeen makes a poll hand every task it reads to f.
-func pollSeen(f func(*Task)) WaitOption {
-	return pollOption(func(c *pollConfig) error { c.seen = f; return nil })
 }
 
 // PollInterval sets the wait before the second attempt (default
@@ -208,7 +205,11 @@ func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...WaitOption
 	if taskID == "" {
 		return nil, errors.New("a2a: WaitTask: empty task id")
 	}
-	return c.wait(ctx, taskID, nil, opts)
+	cfg, err := newPollConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.wait(ctx, taskID, nil, cfg)
 }
 
 // SendMessageAndWait sends msg as [Client.SendMessage] does and, when the
@@ -225,7 +226,8 @@ func (c *Client) WaitTask(ctx context.Context, taskID string, opts ...WaitOption
 // error: the task the send answered with until a tasks/get reads a newer
 // one, so the task is never lost (a task that was already finished costs
 // no tasks/get). Errors: those of SendMessage and of WaitTask; the result
-// is nil only when the send itself failed.
+// is nil only when nothing was sent (an option given bad input) or the
+// send itself failed.
 func (c *Client) SendMessageAndWait(ctx context.Context, msg Message, opts ...WaitOption) (SendResult, error) {
 	cfg, err := newPollConfig(opts)
 	if err != nil {
@@ -239,20 +241,20 @@ func (c *Client) SendMessageAndWait(ctx context.Context, msg Message, opts ...Wa
 	if !ok {
 		return res, nil
 	}
-	return c.awaitTask(ctx, task, opts)
+	return c.awaitTask(ctx, task, cfg)
 }
 
 // awaitTask polls a task the caller holds as WaitTask does, returning that
 // task, never nil, until a tasks/get reads a newer one; a task already
 // terminal or interrupted is returned without a request.
-func (c *Client) awaitTask(ctx context.Context, task *Task, opts []WaitOption) (*Task, error) {
+func (c *Client) awaitTask(ctx context.Context, task *Task, cfg pollConfig) (*Task, error) {
 	if task == nil || task.ID == "" {
 		return task, errors.New("a2a: the task to wait for has no id")
 	}
 	if task.Status.State.Terminal() || task.Status.State.Interrupted() {
 		return task, nil
 	}
-	return c.wait(ctx, task.ID, task, opts)
+	return c.wait(ctx, task.ID, task, cfg)
 }
 
 // newPollConfig applies opts over the defaults and checks the call
@@ -277,14 +279,10 @@ func newPollConfig(opts []WaitOption) (pollConfig, error) {
 	return cfg, err
 }
 
-// wait is the poll of WaitTask and awaitTask; known is the task the
-// caller holds (nil for WaitTask), the last task known until one is read.
-func (c *Client) wait(ctx context.Context, taskID string, known *Task, opts []WaitOption) (*Task, error) {
-	cfg, err := newPollConfig(opts)
-	if err != nil {
-		return known, err
-	}
-
+// wait is the poll of WaitTask and awaitTask, shaped by cfg (newPollConfig);
+// known is the task the caller holds (nil for WaitTask), the last task
+// known until one is read.
+func (c *Client) wait(ctx context.Context, taskID string, known *Task, cfg pollConfig) (*Task, error) {
 	start := time.Now()
 	pctx, cancel := ctx, context.CancelFunc(func() {})
 	if bound := pollBound(ctx, cfg.timeout); bound > 0 {

@@ -40,7 +40,10 @@ type TaskPushNotificationConfig struct {
 // tasks/pushNotificationConfig/set (A2A v0.3 §7.5;
 // CreateTaskPushNotificationConfig in A2A v1.0, whose config carries one
 // authentication scheme: Schemes must then hold exactly one) and returns
-// the config as the agent stored it (with its id). Errors: those of [Client.GetTask]; an
+// the config as the agent stored it (with its id). It is retried as a
+// send is, only where the agent cannot have acted (connection not made,
+// 429, 503): a second create could register the webhook twice. Errors:
+// those of [Client.GetTask]; an
 // *[RPCError] matching [ErrPushNotificationNotSupported] from an agent
 // without push support; an *[UnsupportedByCardError], before anything is
 // sent, when the client's card says pushNotifications is false; an error for

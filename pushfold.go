@@ -158,7 +158,7 @@ func (w *PushWait) standDownLocked() {
 // store lags behind its notification), with the built task and no error.
 // While it reads, news changes nothing (apply, poll).
 func (w *PushWait) readFinal() {
-	got, err := w.c.GetTask(w.ctx, w.TaskID(), w.call...)
+	got, err := w.c.GetTask(w.ctx, w.TaskID(), w.opts.call...)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
@@ -191,14 +191,15 @@ func (w *PushWait) poll() {
 	w.mu.Unlock()
 	defer stop()
 
-	seen := pollSeen(func(t *Task) {
+	cfg := w.opts
+	cfg.seen = func(t *Task) {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		if !w.ended && !w.reading {
 			w.task, w.byUpdate = t, false
 		}
-	})
-	got, err := w.c.awaitTask(ctx, last, append(w.opts[:len(w.opts):len(w.opts)], seen))
+	}
+	got, err := w.c.awaitTask(ctx, last, cfg)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if ctx.Err() != nil || w.ended || w.reading {

@@ -49,11 +49,12 @@ type PushWait struct {
 	token string
 	key   tokenKey
 	red   *redact.Redactor // the client's, with the token
-	opts  []WaitOption
-	call  []CallOption    // the CallOptions among opts, for the final read
-	ctx   context.Context // ends when the wait does
-	stop  context.CancelFunc
-	done  chan struct{}
+	// opts is the wait's options: its calls' (opts.call: the send, the
+	// final read) and its fallback poll's.
+	opts pollConfig
+	ctx  context.Context // ends when the wait does
+	stop context.CancelFunc
+	done chan struct{}
 
 	mu sync.Mutex
 	// unhook stops the ending of the wait by the caller's ctx.
@@ -95,7 +96,7 @@ func (r *PushReceiver) SendMessage(ctx context.Context, c *Client, msg Message, 
 	if err != nil {
 		return nil, err
 	}
-	w, err := r.newWait(ctx, c, opts, cfg.call)
+	w, err := r.newWait(ctx, c, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +128,7 @@ func (r *PushReceiver) WatchTask(ctx context.Context, c *Client, task *Task, opt
 	if task == nil || task.ID == "" {
 		return nil, errors.New("a2a: WatchTask needs a task with an id")
 	}
-	w, err := r.newWait(ctx, c, opts, cfg.call)
+	w, err := r.newWait(ctx, c, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -148,13 +149,13 @@ func (r *PushReceiver) WatchTask(ctx context.Context, c *Client, task *Task, opt
 
 // newWait registers a wait with a fresh token; its fallback timer starts
 // with its answer.
-func (r *PushReceiver) newWait(ctx context.Context, c *Client, opts []WaitOption, call []CallOption) (*PushWait, error) {
+func (r *PushReceiver) newWait(ctx context.Context, c *Client, poll pollConfig) (*PushWait, error) {
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
 	token := rand.Text()
 	w := &PushWait{r: r, c: c, token: token, key: sha256.Sum256([]byte(token)),
-		red: c.red.With([]string{token}, nil), opts: opts, call: call, done: make(chan struct{})}
+		red: c.red.With([]string{token}, nil), opts: poll, done: make(chan struct{})}
 	w.ctx, w.stop = context.WithCancel(ctx)
 	if err := r.add(w); err != nil {
 		w.stop()

@@ -133,7 +133,7 @@ func NewPushReceiver(webhookURL string, opts ...ReceiverOption) (*PushReceiver, 
 		if opt == nil {
 			return nil, errors.New("a2a: nil ReceiverOption")
 		}
-		if err := opt(&r.receiverConfig); err != nil {
+		if err := opt.applyReceiver(&r.receiverConfig); err != nil {
 			return nil, err
 		}
 	}

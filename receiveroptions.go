@@ -12,7 +12,14 @@ import (
 // The options of a PushReceiver (receiver.go).
 
 // ReceiverOption configures a [PushReceiver].
-type ReceiverOption func(*receiverConfig) error
+type ReceiverOption interface {
+	applyReceiver(*receiverConfig) error
+}
+
+// receiverOption is the one implementation of ReceiverOption.
+type receiverOption func(*receiverConfig) error
+
+func (o receiverOption) applyReceiver(c *receiverConfig) error { return o(c) }
 
 // PushVerify adds a check of every notification whose token matched:
 // f gets the request and its body (read whole, at most the cap) and
@@ -21,13 +28,13 @@ type ReceiverOption func(*receiverConfig) error
 // module leaves to the caller's own library. The error is logged at debug
 // level, never sent to the agent. f may be called concurrently.
 func PushVerify(f func(r *http.Request, body []byte) error) ReceiverOption {
-	return func(c *receiverConfig) error {
+	return receiverOption(func(c *receiverConfig) error {
 		if f == nil {
 			return errors.New("a2a: PushVerify: nil func")
 		}
 		c.verify = f
 		return nil
-	}
+	})
 }
 
 // PushOnNotification makes the receiver call f with each notification it
@@ -37,13 +44,13 @@ func PushVerify(f func(r *http.Request, body []byte) error) ReceiverOption {
 // count. f may be called concurrently and should return quickly: the
 // agent waits for it.
 func PushOnNotification(f func(ctx context.Context, n *PushNotification) error) ReceiverOption {
-	return func(c *receiverConfig) error {
+	return receiverOption(func(c *receiverConfig) error {
 		if f == nil {
 			return errors.New("a2a: PushOnNotification: nil func")
 		}
 		c.notify = f
 		return nil
-	}
+	})
 }
 
 // PushOnDone makes the receiver call f once for each wait that ends, after
@@ -59,26 +66,26 @@ func PushOnNotification(f func(ctx context.Context, n *PushNotification) error) 
 // wait's Done is closed and its Wait has returned. It is the way to
 // collect thousands of results as they end without a goroutine per wait.
 func PushOnDone(f func(w *PushWait)) ReceiverOption {
-	return func(c *receiverConfig) error {
+	return receiverOption(func(c *receiverConfig) error {
 		if f == nil {
 			return errors.New("a2a: PushOnDone: nil func")
 		}
 		c.onDone = f
 		return nil
-	}
+	})
 }
 
 // PushLogger logs refused notifications at debug level: status, reason,
 // the sender's address, the task id once read (at most 128 bytes of it)
 // and a hook's error; never a token, credential or body.
 func PushLogger(l *slog.Logger) ReceiverOption {
-	return func(c *receiverConfig) error {
+	return receiverOption(func(c *receiverConfig) error {
 		if l == nil {
 			return errors.New("a2a: PushLogger: nil *slog.Logger")
 		}
 		c.log = l
 		return nil
-	}
+	})
 }
 
 // PushMaxBytes caps a notification's body, in bytes after gzip decoding;
@@ -86,13 +93,13 @@ func PushLogger(l *slog.Logger) ReceiverOption {
 // client ([WithMaxResponseBytes], default [DefaultMaxResponseBytes]). n
 // must be positive.
 func PushMaxBytes(n int64) ReceiverOption {
-	return func(c *receiverConfig) error {
+	return receiverOption(func(c *receiverConfig) error {
 		if n <= 0 {
 			return fmt.Errorf("a2a: PushMaxBytes %d is not positive", n)
 		}
 		c.maxBody = n
 		return nil
-	}
+	})
 }
 
 // PushFallbackAfter sets how long a wait goes without news of its task
@@ -106,11 +113,11 @@ func PushMaxBytes(n int64) ReceiverOption {
 // it holds a goroutine, as WaitTask does, so a thousand silent waits poll
 // with a thousand. d must be positive.
 func PushFallbackAfter(d time.Duration) ReceiverOption {
-	return func(c *receiverConfig) error {
+	return receiverOption(func(c *receiverConfig) error {
 		if d <= 0 {
 			return fmt.Errorf("a2a: PushFallbackAfter %v is not positive", d)
 		}
 		c.fallback = d
 		return nil
-	}
+	})
 }

@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 
 	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
-	"github.com/caoliao-a2a/a2a-go/internal/sse"
 )
 
 // Event is one item of a stream (A2A v0.3 §7.2): a [*Task], a [*Message], a
@@ -228,7 +227,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 		case ctx.Err() != nil:
 			yield(nil, cl.connFault(ctx, att.n, err))
 			return
-		case errors.Is(err, sse.ErrTooLarge):
+		case errors.Is(err, httpbody.ErrEventTooLarge):
 			yield(nil, &BodyTooLargeError{Method: spec.method, Limit: c.maxBody, StatusCode: resp.StatusCode})
 			return
 		case errors.As(err, &bad):

@@ -47,13 +47,13 @@ var errStoredV03 = errors.New("a2a: A2A v0.3 bytes")
 // is to be read as A2A v1.0 JSON: the client knows the version of every
 // reply it reads, but stored bytes carry none. What MarshalJSON writes, and
 // every v0.3 task or message, has "kind" at its top; a v1.0 one has none
-// (jsonread.LacksKind looks). The v1.0 decoder reads the few v0.3 objects
+// (jsonread.LacksMember looks). The v1.0 decoder reads the few v0.3 objects
 // that lack their own "kind" (an agent the v0.3 client read by shape) as
 // the v0.3 one does: their states and roles in either spelling, their
 // parts by their kinds. Input that is not an object is left to the v0.3
 // reader. (A "kind" spelled with escapes is missed here; the v1.0 reading
 // stops at it and the bytes are read again as v0.3: unmarshalStored.)
-func v10Stored(b []byte) bool { return jsonread.LacksKind(b) }
+func v10Stored(b []byte) bool { return jsonread.LacksMember(b, "kind") }
 
 // unmarshalStored is unmarshalExact for bytes of either version: read, a
 // v1.0 table, first; when it stops at a v0.3 "kind" (errStoredV03),

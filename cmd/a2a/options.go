@@ -80,7 +80,7 @@ func newOptions(name string, e env) *options {
 	fs.StringVar(&o.protocol, "protocol", or(get("A2A_PROTOCOL"), "auto"), "auto, 0.3 or 1.0 (A2A_PROTOCOL)")
 	fs.StringVar(&o.tenant, "tenant", get("A2A_TENANT"), "tenant of a v1.0 endpoint (A2A_TENANT)")
 	fs.DurationVar(&o.timeout, "timeout", envDuration(get("A2A_TIMEOUT"), 2*time.Minute), "bound on the whole command (A2A_TIMEOUT)")
-	fs.IntVar(&o.retries, "retries", envInt(get("A2A_RETRIES"), 3), "retries of a safe request (A2A_RETRIES)")
+	fs.IntVar(&o.retries, "retries", envInt(get("A2A_RETRIES"), 3 /* the SDK's default too */), "retries of a safe request (A2A_RETRIES)")
 	fs.Int64Var(&o.maxBytes, "max-bytes", int64(envInt(get("A2A_MAX_BYTES"), a2a.DefaultMaxResponseBytes)), "cap on a reply's size (A2A_MAX_BYTES)")
 	fs.BoolVar(&o.json, "json", get("A2A_JSON") == "1", "print the agent's bytes as received (A2A_JSON=1)")
 	fs.BoolVar(&o.verbose, "v", get("A2A_VERBOSE") == "1", "log each attempt to stderr (A2A_VERBOSE=1)")

@@ -36,14 +36,14 @@ func clamp(d, lo, hi time.Duration) time.Duration {
 	return min(max(d, lo), hi)
 }
 
-// MaxRetryAfter bounds what RetryAfter accepts, so absurd values do not
+// maxRetryAfter bounds what RetryAfter accepts, so absurd values do not
 // overflow time.Duration.
-const MaxRetryAfter = 24 * time.Hour
+const maxRetryAfter = 24 * time.Hour
 
 // RetryAfter reads a Retry-After header: delay-seconds or an HTTP date
 // (RFC 9110 §10.2.3), relative to now. It reports false for an empty,
 // negative or unreadable value. Values beyond a day are reported as a day
-// (MaxRetryAfter).
+// (maxRetryAfter).
 func RetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -54,12 +54,12 @@ func RetryAfter(v string, now time.Time) (time.Duration, bool) {
 		if err != nil {
 			var ne *strconv.NumError
 			if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
-				return MaxRetryAfter, true
+				return maxRetryAfter, true
 			}
 			return 0, false
 		}
-		if secs > uint64(MaxRetryAfter/time.Second) {
-			return MaxRetryAfter, true
+		if secs > uint64(maxRetryAfter/time.Second) {
+			return maxRetryAfter, true
 		}
 		return time.Duration(secs) * time.Second, true
 	}
@@ -71,5 +71,5 @@ func RetryAfter(v string, now time.Time) (time.Duration, bool) {
 	if d < 0 {
 		d = 0
 	}
-	return min(d, MaxRetryAfter), true
+	return min(d, maxRetryAfter), true
 }

@@ -24,14 +24,14 @@ var retryAfterCases = []struct {
 	{"soon", 0, false},
 	{"soon, maybe", 0, false},
 	{"3600", time.Hour, true},
-	{"99999999999999999999999", MaxRetryAfter, true},
-	{"86401", MaxRetryAfter, true},
+	{"99999999999999999999999", maxRetryAfter, true},
+	{"86401", maxRetryAfter, true},
 	{"Sun, 29 Nov 2026 12:00:30 GMT", 30 * time.Second, true},
 	{"Sunday, 29-Nov-26 12:01:00 GMT", time.Minute, true},
 	{"Sun Nov 29 12:00:05 2026", 5 * time.Second, true},
 	{"Sun, 29 Nov 2026 11:00:00 GMT", 0, true}, // past: now
 	{"Wed, 21 Oct 2015 07:28:00 GMT", 0, true},
-	{"Fri, 31 Dec 9999 23:59:59 GMT", MaxRetryAfter, true},
+	{"Fri, 31 Dec 9999 23:59:59 GMT", maxRetryAfter, true},
 }
 
 var retryAfterNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
@@ -58,13 +58,13 @@ func FuzzRetryAfter(f *testing.F) {
 			if d != 0 {
 				t.Fatalf("RetryAfter(%q) = %s with ok false", v, d)
 			}
-		} else if d < 0 || d > MaxRetryAfter {
-			t.Fatalf("RetryAfter(%q) = %s, outside [0, %s]", v, d, MaxRetryAfter)
+		} else if d < 0 || d > maxRetryAfter {
+			t.Fatalf("RetryAfter(%q) = %s, outside [0, %s]", v, d, maxRetryAfter)
 		}
 		trimmed := strings.TrimSpace(v)
 		if n, err := strconv.ParseUint(trimmed, 10, 64); err == nil && trimmed != "" && trimmed[0] != '+' {
-			want := MaxRetryAfter
-			if n < uint64(MaxRetryAfter/time.Second) {
+			want := maxRetryAfter
+			if n < uint64(maxRetryAfter/time.Second) {
 				want = time.Duration(n) * time.Second
 			}
 			if !ok || d != want {
@@ -72,7 +72,7 @@ func FuzzRetryAfter(f *testing.F) {
 			}
 		}
 		if tm, err := http.ParseTime(trimmed); err == nil && trimmed != "" && (trimmed[0] < '0' || trimmed[0] > '9') {
-			want := min(max(tm.Sub(retryAfterNow), 0), MaxRetryAfter)
+			want := min(max(tm.Sub(retryAfterNow), 0), maxRetryAfter)
 			if !ok || d != want {
 				t.Fatalf("RetryAfter(%q) = %s, %v; want %s (date %v)", v, d, ok, want, tm)
 			}

@@ -65,8 +65,12 @@ func newIdleTimer(d time.Duration, expire func()) *idleTimer {
 func (it *idleTimer) arm()  { it.t.Reset(it.d) }
 func (it *idleTimer) stop() { it.t.Stop() }
 
+// ErrEventTooLarge is the error of an event (or one of its lines) over the
+// stream's cap: the framing's own, so callers need not know the framing.
+var ErrEventTooLarge = sse.ErrTooLarge
+
 // Next returns the data of the next event. Its errors: io.EOF at the end
-// of the stream; sse.ErrTooLarge; a *BadStreamData for gzip data that is
+// of the stream; ErrEventTooLarge; a *BadStreamData for gzip data that is
 // bad; a TimeoutError when the idle bound ran out; any other error is the
 // connection's.
 func (e *Events) Next() ([]byte, error) {
@@ -83,7 +87,7 @@ func (e *Events) Next() ([]byte, error) {
 	switch {
 	case err == nil || err == io.EOF:
 		return data, err
-	case errors.Is(err, sse.ErrTooLarge):
+	case errors.Is(err, ErrEventTooLarge):
 		return nil, err
 	case e.wire.badData(e.decoded, err):
 		return nil, &BadStreamData{gzipFault(err)}

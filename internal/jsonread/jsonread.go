@@ -6,7 +6,7 @@
 // also holds the table machinery the decoders' tables run on (Fields,
 // ReadList, DecodeWhole), the name check for values encoding/json decodes
 // (CheckNames, with a Schema derived from a Go type) and a quick look at an
-// object's top-level members (LacksKind).
+// object's top-level members (LacksMember).
 //
 // It knows JSON, not A2A: which members a wire object has, and what they
 // mean, is the decoders' business (the root package's wire tables).

@@ -5,20 +5,20 @@ import "bytes"
 // A quick look at the top of an object, for the UnmarshalJSON methods
 // that tell stored bytes apart by a member before they decode them.
 
-// LacksKind reports whether b, an object, has no "kind" member at its
-// top: true at once for bytes without the text "kind" anywhere; others are
-// looked at member name by member name at the top, values skipped without
-// validating them, so it costs a small part of the decoding that follows,
-// which validates everything and reports what is malformed. Input that is
-// not an object, or that the look finds malformed, does not lack one
-// (false), unless it has no "kind" anywhere. A "kind" spelled with escapes
-// is missed.
-func LacksKind(b []byte) bool {
-	if !bytes.Contains(b, []byte(`"kind"`)) {
-		return true // no "kind" anywhere: found at memory speed
+// LacksMember reports whether b, an object, has no member called name at
+// its top: true at once for bytes without the text "name" (quoted)
+// anywhere; others are looked at member name by member name at the top,
+// values skipped without validating them, so it costs a small part of the
+// decoding that follows, which validates everything and reports what is
+// malformed. Input that is not an object, or that the look finds
+// malformed, does not lack one (false), unless it has no quoted name
+// anywhere. A name spelled with escapes is missed.
+func LacksMember(b []byte, name string) bool {
+	if !bytes.Contains(b, []byte(`"`+name+`"`)) {
+		return true // not anywhere: found at memory speed
 	}
 	s := shapeScan{b: b}
-	return !s.hasKind() && !s.bad
+	return !s.has(name) && !s.bad
 }
 
 // shapeScan reads just enough of a JSON value to find a few members.
@@ -28,9 +28,10 @@ type shapeScan struct {
 	bad bool // the input is not what a decoder would take
 }
 
-// hasKind reports whether the object at s.i has a "kind" member. A value
-// that is not an object counts as having one: the v0.3 reader reports it.
-func (s *shapeScan) hasKind() bool {
+// has reports whether the object at s.i has a member called name. A value
+// that is not an object counts as having one: the caller's decoder for
+// such values reports it.
+func (s *shapeScan) has(name string) bool {
 	if !s.open('{') {
 		return true
 	}
@@ -39,7 +40,7 @@ func (s *shapeScan) hasKind() bool {
 		switch {
 		case !ok:
 			return false
-		case key == "kind":
+		case key == name:
 			return true
 		default:
 			s.skip()

@@ -6,7 +6,7 @@ import "testing"
 // their top, else as v1.0 (the root package's v10Stored), told from member
 // names alone.
 func TestV10Stored(t *testing.T) {
-	top := func(b string) bool { return LacksKind([]byte(b)) }
+	top := func(b string) bool { return LacksMember([]byte(b), "kind") }
 	for _, tc := range []struct {
 		name string
 		got  bool
