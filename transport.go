@@ -2,20 +2,17 @@ package a2a
 
 import (
 	"cmp"
-	"context"
-	"errors"
-	"io"
 	"net/http"
 	"sync"
 	"time"
 
-	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
+	"github.com/caoliao-a2a/a2a-go/internal/roundtrip"
 	"github.com/hashicorp/go-cleanhttp"
 )
 
-// The HTTP clients under a Client: the redirect guard, the shared default
-// transport, the bound on each attempt, and keeping
-// go-retryablehttp from closing the pool's idle connections.
+// The HTTP clients under a Client: the shared default transport, and
+// each client's copies with the redirect guard and the bound on each
+// attempt (internal/roundtrip).
 
 // sharedTransport is the transport of every Client made without
 // WithHTTPClient: one pool of connections for the program, so clients
@@ -43,9 +40,10 @@ func CloseIdleConnections() { sharedTransport().CloseIdleConnections() }
 // for streams (without a default client's overall timeout: a stream lasts
 // as long as its task), both copies of hc (or of a default client on the
 // shared transport) with redirects guarded, each attempt bounded by
-// attempt (see boundedTransport; when unset, hc's Timeout or
+// attempt (roundtrip.Bounded; when unset, hc's Timeout or
 // DefaultAttemptTimeout; 0: no bound) and their transport not closeable by
-// go-retryablehttp.
+// go-retryablehttp (roundtrip.Bounded has no CloseIdleConnections;
+// CloseIdleConnections reaches the shared pool directly).
 func httpClients(hc *http.Client, attempt time.Duration, attemptSet bool) (calls, streams *http.Client) {
 	var cp http.Client
 	if hc != nil {
@@ -60,84 +58,12 @@ func httpClients(hc *http.Client, attempt time.Duration, attemptSet bool) (calls
 	if !attemptSet {
 		attempt = cmp.Or(cp.Timeout, DefaultAttemptTimeout)
 	}
-	guardRedirects(&cp)
+	roundtrip.GuardRedirects(&cp)
 	s := cp
-	cp.Transport = &boundedTransport{rt: base, attempt: attempt}
-	s.Transport = &boundedTransport{rt: base, attempt: attempt, streams: true}
+	cp.Transport = &roundtrip.Bounded{RT: base, Attempt: attempt}
+	s.Transport = &roundtrip.Bounded{RT: base, Attempt: attempt, Streams: true}
 	if hc == nil {
 		s.Timeout = 0
 	}
 	return &cp, &s
-}
-
-// guardRedirects makes hc's redirect policy never leave the endpoint's
-// host and never turn a POST into a GET: such a redirect ends the request
-// with the 3xx reply ([*HTTPError]). hc's own policy runs after.
-func guardRedirects(hc *http.Client) {
-	next := hc.CheckRedirect
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		first := via[0]
-		if req.URL.Host != first.URL.Host || req.URL.Scheme != first.URL.Scheme || req.Method != first.Method || len(via) > 3 {
-			return http.ErrUseLastResponse
-		}
-		if next != nil {
-			return next(req, via)
-		}
-		return nil
-	}
-}
-
-// boundedTransport bounds each round trip by attempt (0: no bound), even
-// with a context that has no deadline: a server that never answers, or
-// trickles a reply, cannot hold an attempt longer; it then fails as a
-// timeout and is retried where its method allows. The bound lasts until
-// the body is closed, except that on the streams' transport (streams set)
-// an event stream's bound ends when its headers arrive: once open, a
-// stream is bounded by ctx and WithStreamIdleTimeout. It has no
-// CloseIdleConnections on purpose: go-retryablehttp calls the
-// http.Client's whenever a call gives up, which would drop connections
-// other calls are using; CloseIdleConnections reaches the shared pool
-// directly.
-type boundedTransport struct {
-	rt      http.RoundTripper
-	attempt time.Duration
-	streams bool
-}
-
-func (t *boundedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if t.attempt <= 0 {
-		return t.rt.RoundTrip(req)
-	}
-	ctx, cancel := context.WithCancelCause(req.Context())
-	timer := time.AfterFunc(t.attempt, func() { cancel(httpbody.TimeoutError{What: "no reply", Bound: t.attempt}) })
-	resp, err := t.rt.RoundTrip(req.WithContext(ctx))
-	if err != nil {
-		timer.Stop()
-		if cause := context.Cause(ctx); errors.As(cause, new(httpbody.TimeoutError)) {
-			err = cause
-		}
-		cancel(nil)
-		return nil, err
-	}
-	if t.streams && httpbody.IsEventStream(resp) && !timer.Stop() {
-		// The bound ran out as the stream opened: it did not open in time.
-		resp.Body.Close()
-		cancel(nil)
-		return nil, context.Cause(ctx)
-	}
-	resp.Body = &boundedBody{ReadCloser: resp.Body, stop: func() { timer.Stop(); cancel(nil) }}
-	return resp, nil
-}
-
-// boundedBody releases its round trip's timer and context when closed.
-type boundedBody struct {
-	io.ReadCloser
-	once sync.Once
-	stop func()
-}
-
-func (b *boundedBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.once.Do(b.stop)
-	return err
 }
