@@ -23,33 +23,11 @@ const module = "github.com/caoliao-a2a/a2a-go"
 // this also holds their tests and the other packages to it.
 func TestLayers(t *testing.T) {
 	packages := map[string]bool{}
-	err := filepath.WalkDir("internal", func(p string, e fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case e.IsDir() && (e.Name() == "testdata" || strings.HasPrefix(e.Name(), ".") || strings.HasPrefix(e.Name(), "_")):
-			return filepath.SkipDir
-		case e.IsDir() || !strings.HasSuffix(p, ".go"):
-			return nil
+	err := walkImports("internal", func(file, imp string) {
+		packages[path.Dir(file)] = true
+		if (imp == module || strings.HasPrefix(imp, module+"/")) && !strings.HasPrefix(imp, module+"/internal/") {
+			t.Errorf("%s imports %s: a package under internal/ imports only other internal packages of this module", file, imp)
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		packages[filepath.ToSlash(filepath.Dir(p))] = true
-		for _, spec := range f.Imports {
-			imp, err := strconv.Unquote(spec.Path.Value)
-			if err != nil {
-				return err
-			}
-			if imp != module && !strings.HasPrefix(imp, module+"/") {
-				continue // the standard library or a dependency
-			}
-			if !strings.HasPrefix(imp, module+"/internal/") {
-				t.Errorf("%s imports %s: a package under internal/ imports only other internal packages of this module", filepath.ToSlash(p), imp)
-			}
-		}
-		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -73,13 +51,17 @@ func TestNestedModulesStayOut(t *testing.T) {
 		switch {
 		case err != nil:
 			return err
-		case e.IsDir() && p != "." && (e.Name() == "node_modules" || e.Name() == "testdata" || strings.HasPrefix(e.Name(), ".")):
+		case e.IsDir() && p != "." && skipped(e.Name()):
 			return filepath.SkipDir
-		case !e.IsDir() && e.Name() == "go.mod" && p != "go.mod":
-			nested++
-			return checkNoInternal(t, filepath.Dir(p))
+		case e.IsDir() || e.Name() != "go.mod" || p == "go.mod":
+			return nil
 		}
-		return nil
+		nested++
+		return walkImports(filepath.Dir(p), func(file, imp string) {
+			if strings.HasPrefix(imp, module+"/internal/") {
+				t.Errorf("%s imports %s: a nested module uses the public API only", file, imp)
+			}
+		})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -89,14 +71,14 @@ func TestNestedModulesStayOut(t *testing.T) {
 	}
 }
 
-// checkNoInternal reports every Go file under dir that imports a package
-// under this module's internal/.
-func checkNoInternal(t *testing.T, dir string) error {
+// walkImports calls check with each import of every Go file under dir,
+// tests and all, under any build tag (the file's path with slashes).
+func walkImports(dir string, check func(file, imp string)) error {
 	return filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			return err
-		case e.IsDir() && (e.Name() == "node_modules" || e.Name() == "testdata"):
+		case e.IsDir() && p != dir && skipped(e.Name()):
 			return filepath.SkipDir
 		case e.IsDir() || !strings.HasSuffix(p, ".go"):
 			return nil
@@ -106,10 +88,17 @@ func checkNoInternal(t *testing.T, dir string) error {
 			return err
 		}
 		for _, spec := range f.Imports {
-			if imp, _ := strconv.Unquote(spec.Path.Value); strings.HasPrefix(imp, module+"/internal/") {
-				t.Errorf("%s imports %s: a nested module uses the public API only", filepath.ToSlash(p), imp)
+			imp, err := strconv.Unquote(spec.Path.Value)
+			if err != nil {
+				return err
 			}
+			check(filepath.ToSlash(p), imp)
 		}
 		return nil
 	})
+}
+
+// skipped reports whether a folder holds no Go code of the module's own.
+func skipped(name string) bool {
+	return name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
 }
