@@ -21,7 +21,7 @@ func (w *PushWait) answer(res SendResult) {
 	w.answered = true
 	switch v := res.(type) {
 	case *Message:
-		if w.task == nil { // no notification named a task
+		if w.cur == nil { // no notification named a task
 			w.msg = v
 			w.endLocked(nil)
 			return
@@ -32,10 +32,10 @@ func (w *PushWait) answer(res SendResult) {
 				"the agent answered with task %s, notifications for this wait came for task %s", w.red.Quote(v.ID), w.red.Quote(id))})
 			return
 		}
-		if finished(v) || w.task == nil {
-			w.task, w.byUpdate = v, false
+		if finished(v) || w.cur == nil {
+			w.setTaskLocked(v, false)
 		} else {
-			w.task = mergeEarly(v, w.task)
+			w.cur, w.shown = mergeEarly(v, w.cur), nil
 		}
 	}
 	w.settleLocked()
@@ -46,6 +46,7 @@ func (w *PushWait) answer(res SendResult) {
 // in place of the answer's of the same id (or added).
 func mergeEarly(answer, early *Task) *Task {
 	next := *answer
+	next.folded = nil
 	if early.Status.State != "" || early.Status.RawState != "" {
 		next.Status = early.Status
 	}
@@ -68,14 +69,20 @@ func (w *PushWait) apply(ev Event, taskID string) {
 	if id := w.idLocked(); w.ended || w.reading || id != "" && taskID != id {
 		return
 	}
-	next, byUpdate := folded(w.task, ev)
-	if finished(w.task) && !finished(next) {
+	if finished(w.cur) && !finishedState(stateAfter(w.cur, ev)) {
 		return // older news, late: a finished task is not undone
 	}
-	if next.Status != w.taskStatus() {
+	before := w.taskStatus()
+	byUpdate := true
+	if whole, ok := ev.(*Task); ok && (w.cur == nil || !w.cur.Status.State.Terminal()) {
+		w.cur, w.shown, byUpdate = whole, whole, false // a snapshot: taken as it is, not copied
+	} else if err := w.foldLocked(ev); err != nil {
+		w.endLocked(err)
+		return
+	}
+	if w.cur.Status != before {
 		w.byUpdate = byUpdate
 	}
-	w.task = next
 	if w.answered {
 		w.settleLocked()
 	}
@@ -83,25 +90,61 @@ func (w *PushWait) apply(ev Event, taskID string) {
 
 // taskStatus is the wait's task's status, zero without a task.
 func (w *PushWait) taskStatus() TaskStatus {
-	if w.task == nil {
+	if w.cur == nil {
 		return TaskStatus{}
 	}
-	return w.task.Status
+	return w.cur.Status
 }
 
-// folded returns t moved on by ev, a new task (t is never modified), and
-// whether ev was an update rather than a whole task.
-func folded(t *Task, ev Event) (*Task, bool) {
-	if whole, ok := ev.(*Task); ok && (t == nil || !t.Status.State.Terminal()) {
-		return whole, false // a snapshot: taken as it is, not copied
+// setTaskLocked makes t, a task that may be handed out as it is, the
+// wait's task; byUpdate as for PushWait.byUpdate. w.mu is held.
+func (w *PushWait) setTaskLocked(t *Task, byUpdate bool) {
+	w.cur, w.shown, w.byUpdate = t, t, byUpdate
+}
+
+// foldLocked folds ev into the wait's task in place (Task.ApplyWithin,
+// bounded by the client's reply cap), first copying the task when it is
+// the one handed out. w.mu is held.
+func (w *PushWait) foldLocked(ev Event) error {
+	switch {
+	case w.cur == nil:
+		w.cur = &Task{}
+	case w.cur == w.shown:
+		c := *w.cur // Apply gives the copy slices of its own
+		w.cur = &c
 	}
-	next := &Task{}
+	if err := w.cur.ApplyWithin(ev, w.c.maxBody); err != nil {
+		return err
+	}
+	w.shown = nil
+	return nil
+}
+
+// taskLocked is the task to hand out: a snapshot of the wait's task that
+// later folds leave alone, made once per change. w.mu is held.
+func (w *PushWait) taskLocked() *Task {
+	if w.shown == nil && w.cur != nil {
+		w.shown = w.cur.snapshot()
+	}
+	return w.shown
+}
+
+// stateAfter is the state t (nil: none yet) has after Apply(ev).
+func stateAfter(t *Task, ev Event) TaskState {
+	var now TaskState
 	if t != nil {
-		c := *t
-		next = &c // Apply replaces the slices it changes
+		now = t.Status.State
 	}
-	next.Apply(ev)
-	return next, true
+	if now.Terminal() {
+		return now
+	}
+	switch e := ev.(type) {
+	case *Task:
+		return e.Status.State
+	case *TaskStatusUpdateEvent:
+		return e.Status.State
+	}
+	return now
 }
 
 // settleLocked ends the wait when its task is finished (after the final
@@ -113,7 +156,7 @@ func (w *PushWait) settleLocked() {
 	if w.ended || w.reading {
 		return
 	}
-	if finished(w.task) {
+	if finished(w.cur) {
 		if !w.byUpdate {
 			w.endLocked(nil)
 			return
@@ -140,8 +183,11 @@ func (w *PushWait) settleLocked() {
 // finished reports whether t is terminal or interrupted: where a wait
 // ends.
 func finished(t *Task) bool {
-	return t != nil && (t.Status.State.Terminal() || t.Status.State.Interrupted())
+	return t != nil && finishedState(t.Status.State)
 }
+
+// finishedState reports whether s is terminal or interrupted.
+func finishedState(s TaskState) bool { return s.Terminal() || s.Interrupted() }
 
 // standDownLocked stops the fallback poll running, if one is. w.mu is
 // held.
@@ -168,7 +214,7 @@ func (w *PushWait) readFinal() {
 		w.endLocked(err)
 	default:
 		if finished(got) {
-			w.task = got
+			w.setTaskLocked(got, false)
 		}
 		w.endLocked(nil)
 	}
@@ -187,7 +233,7 @@ func (w *PushWait) poll() {
 	}
 	ctx, stop := context.WithCancel(w.ctx)
 	w.stopPoll = stop
-	last := w.task
+	last := w.taskLocked()
 	w.mu.Unlock()
 	defer stop()
 
@@ -196,7 +242,7 @@ func (w *PushWait) poll() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		if !w.ended && !w.reading {
-			w.task, w.byUpdate = t, false
+			w.setTaskLocked(t, false)
 		}
 	}
 	got, err := w.c.awaitTask(ctx, last, cfg)
@@ -207,7 +253,7 @@ func (w *PushWait) poll() {
 	}
 	w.stopPoll = nil
 	if err == nil {
-		w.task = got // final: what news came after it cannot undo
+		w.setTaskLocked(got, false) // final: what news came after it cannot undo
 	}
 	w.endLocked(err) // on giving up, with the last task known: seen kept what the poll read
 }

@@ -40,7 +40,15 @@ import (
 //   - [PushWait.Stop]: [ErrWaitStopped]; [PushReceiver.Close]:
 //     [ErrReceiverClosed];
 //   - the send's answer names another task than the notifications that
-//     came before it: a *[ProtocolError].
+//     came before it: a *[ProtocolError];
+//   - a notification would take the task's artifacts past the client's
+//     reply cap ([WithMaxResponseBytes]): a *[FoldTooLargeError], with
+//     the task as it stood.
+//
+// Folding notifications costs time and memory linear in their number:
+// the wait folds its own task in place, and [PushWait.Task] and
+// [PushWait.Result] hand out a copy, made once per change, that later
+// notifications never modify.
 //
 // An unknown state is not finished, never success, as with polling.
 type PushWait struct {
@@ -58,10 +66,14 @@ type PushWait struct {
 
 	mu sync.Mutex
 	// unhook stops the ending of the wait by the caller's ctx.
-	unhook   func() bool
-	task     *Task    // the last task known; replaced, never modified
-	msg      *Message // the agent's answer, when it was a message
-	answered bool     // the send's answer (or WatchTask's task) came
+	unhook func() bool
+	// cur is the last task known, folded in place; shown is the copy of
+	// it handed out (Task, Result, the fallback poll), never modified, nil
+	// when cur changed since (taskLocked makes one). shown == cur when cur
+	// came whole (the answer, a read) and no fold has changed it since.
+	cur, shown *Task
+	msg        *Message // the agent's answer, when it was a message
+	answered   bool     // the send's answer (or WatchTask's task) came
 	// byUpdate: the task's status came last from a status update, not a
 	// whole task (a final one is then read once with GetTask).
 	byUpdate bool
@@ -192,7 +204,7 @@ func (w *PushWait) TaskID() string {
 func (w *PushWait) Task() *Task {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.task
+	return w.taskLocked()
 }
 
 // Done returns a channel closed when the wait ends.
@@ -212,8 +224,8 @@ func (w *PushWait) Result() (SendResult, error) {
 	switch {
 	case w.msg != nil:
 		return w.msg, err
-	case w.task != nil:
-		return w.task, err
+	case w.cur != nil:
+		return w.taskLocked(), err
 	}
 	return nil, err
 }
@@ -243,10 +255,10 @@ func (w *PushWait) isEnded() bool {
 // idLocked is the id of the wait's task, "" until one is known. w.mu is
 // held.
 func (w *PushWait) idLocked() string {
-	if w.task == nil {
+	if w.cur == nil {
 		return ""
 	}
-	return w.task.ID
+	return w.cur.ID
 }
 
 // belonging is whether a notification is for a wait.
@@ -280,7 +292,7 @@ func (w *PushWait) belongs(taskID string) belonging {
 // returned, ended: its Task is what the agent answered.)
 func (w *PushWait) hand() (*PushWait, error) {
 	w.mu.Lock()
-	if w.cutShortLocked() && w.task == nil && w.msg == nil {
+	if w.cutShortLocked() && w.cur == nil && w.msg == nil {
 		err := w.err
 		w.mu.Unlock()
 		return nil, err
