@@ -15,20 +15,19 @@ import (
 func (w *PushWait) answer(res SendResult) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.ended {
-		return
+	if w.state != stateSending {
+		return // ended
 	}
-	w.answered = true
 	switch v := res.(type) {
 	case *Message:
 		if w.cur == nil { // no notification named a task
 			w.msg = v
-			w.endLocked(nil)
+			w.move(stateEnded, nil)
 			return
 		}
 	case *Task:
 		if id := w.idLocked(); id != "" && id != v.ID {
-			w.endLocked(&ProtocolError{Method: "push notification", Reason: fmt.Sprintf(
+			w.move(stateEnded, &ProtocolError{Method: "push notification", Reason: fmt.Sprintf(
 				"the agent answered with task %s, notifications for this wait came for task %s", w.red.Quote(v.ID), w.red.Quote(id))})
 			return
 		}
@@ -38,7 +37,15 @@ func (w *PushWait) answer(res SendResult) {
 			w.cur, w.shown = mergeEarly(v, w.cur), nil
 		}
 	}
-	w.settleLocked()
+	// Answered: out of stateSending, to where the task says.
+	switch {
+	case finished(w.cur) && !w.byUpdate:
+		w.move(stateEnded, nil)
+	case finished(w.cur):
+		w.move(stateReading, nil)
+	default:
+		w.move(stateWaiting, nil)
+	}
 }
 
 // mergeEarly is answer moved on by early, the task the notifications that
@@ -66,7 +73,7 @@ func (w *PushWait) apply(ev Event, taskID string) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if id := w.idLocked(); w.ended || w.reading || id != "" && taskID != id {
+	if id := w.idLocked(); w.state == stateEnded || w.state == stateReading || id != "" && taskID != id {
 		return
 	}
 	if finished(w.cur) && !finishedState(stateAfter(w.cur, ev)) {
@@ -77,15 +84,13 @@ func (w *PushWait) apply(ev Event, taskID string) {
 	if whole, ok := ev.(*Task); ok && (w.cur == nil || !w.cur.Status.State.Terminal()) {
 		w.cur, w.shown, byUpdate = whole, whole, false // a snapshot: taken as it is, not copied
 	} else if err := w.foldLocked(ev); err != nil {
-		w.endLocked(err)
+		w.move(stateEnded, err)
 		return
 	}
 	if w.cur.Status != before {
 		w.byUpdate = byUpdate
 	}
-	if w.answered {
-		w.settleLocked()
-	}
+	w.settle() // news before the answer waits for it
 }
 
 // taskStatus is the wait's task's status, zero without a task.
@@ -147,39 +152,6 @@ func stateAfter(t *Task, ev Event) TaskState {
 	return now
 }
 
-// settleLocked ends the wait when its task is finished (after the final
-// read when a status update brought that, byUpdate), and otherwise starts the
-// fallback timer again, unless the fallback poll is running: that runs on
-// to its end, news or not (a notification that finishes the task still
-// ends the wait, and the poll with it). w.mu is held.
-func (w *PushWait) settleLocked() {
-	if w.ended || w.reading {
-		return
-	}
-	if finished(w.cur) {
-		if !w.byUpdate {
-			w.endLocked(nil)
-			return
-		}
-		w.standDownLocked()
-		w.reading = true
-		if !w.r.goWork(w.readFinal) {
-			w.endLocked(ErrReceiverClosed)
-		}
-		return
-	}
-	if w.stopPoll != nil {
-		return
-	}
-	d := jittered(w.r.fallback, 0.2)
-	w.due = time.Now().Add(d)
-	if w.timer == nil {
-		w.timer = time.AfterFunc(d, func() { w.r.goWork(w.poll) })
-	} else {
-		w.timer.Reset(d)
-	}
-}
-
 // finished reports whether t is terminal or interrupted: where a wait
 // ends.
 func finished(t *Task) bool {
@@ -188,15 +160,6 @@ func finished(t *Task) bool {
 
 // finishedState reports whether s is terminal or interrupted.
 func finishedState(s TaskState) bool { return s.Terminal() || s.Interrupted() }
-
-// standDownLocked stops the fallback poll running, if one is. w.mu is
-// held.
-func (w *PushWait) standDownLocked() {
-	if w.stopPoll != nil {
-		w.stopPoll()
-		w.stopPoll = nil
-	}
-}
 
 // readFinal reads the task whose final state an update brought, and ends
 // the wait with it; when the read fails, with the task the notifications
@@ -208,15 +171,15 @@ func (w *PushWait) readFinal() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
-	case w.ended || w.ctx.Err() != nil:
+	case w.state != stateReading || w.ctx.Err() != nil:
 		// Ended, or ending: the caller's ctx ends the wait with its cause.
 	case err != nil:
-		w.endLocked(err)
+		w.move(stateEnded, err)
 	default:
 		if finished(got) {
 			w.setTaskLocked(got, false)
 		}
-		w.endLocked(nil)
+		w.move(stateEnded, nil)
 	}
 }
 
@@ -227,12 +190,13 @@ func (w *PushWait) readFinal() {
 // among the ways) stops it.
 func (w *PushWait) poll() {
 	w.mu.Lock()
-	if w.ended || w.reading || w.stopPoll != nil || time.Now().Before(w.due) {
-		w.mu.Unlock() // ended, polling, or news came as the timer fired: it runs again
+	if w.state != stateWaiting || time.Now().Before(w.due) {
+		w.mu.Unlock() // not waiting, or news came as the timer fired: it runs again
 		return
 	}
 	ctx, stop := context.WithCancel(w.ctx)
 	w.stopPoll = stop
+	w.move(statePolling, nil)
 	last := w.taskLocked()
 	w.mu.Unlock()
 	defer stop()
@@ -241,19 +205,19 @@ func (w *PushWait) poll() {
 	cfg.seen = func(t *Task) {
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		if !w.ended && !w.reading {
+		if w.state == statePolling {
 			w.setTaskLocked(t, false)
 		}
 	}
 	got, err := w.c.awaitTask(ctx, last, cfg)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if ctx.Err() != nil || w.ended || w.reading {
+	if ctx.Err() != nil || w.state != statePolling {
 		return // the wait ended, or a notification finished it
 	}
 	w.stopPoll = nil
 	if err == nil {
 		w.setTaskLocked(got, false) // final: what news came after it cannot undo
 	}
-	w.endLocked(err) // on giving up, with the last task known: seen kept what the poll read
+	w.move(stateEnded, err) // on giving up, with the last task known: seen kept what the poll read
 }
