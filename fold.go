@@ -123,7 +123,11 @@ func (t *Task) fold(ev Event, limit int64) error {
 			add = artifactSize(&e.Artifact) - f.sizes[i]
 		}
 		if limit >= 0 && f.size+add > limit {
-			return &FoldTooLargeError{TaskID: t.ID, Limit: limit, Size: f.size + add}
+			id := t.ID
+			if id == "" {
+				id = e.TaskID
+			}
+			return &FoldTooLargeError{TaskID: id, Limit: limit, Size: f.size + add}
 		}
 		t.setIDs(e.TaskID, e.ContextID)
 		art := e.Artifact

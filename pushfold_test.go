@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
-	"github.com/caoliao-a2a/a2a-go/a2atest"
 )
 
 // chunkBody is an A2A v0.3 artifact-update notification for task-1 adding
@@ -32,22 +31,17 @@ func deliver(recv http.Handler, token, body string) int {
 	return rec.Code
 }
 
-// cappedWait is a wait on a task only notifications move on (longTask),
-// through a client whose replies are capped at limit bytes; and its token.
+// cappedWait is a wait on task-1, which stays working and of which the
+// agent sends no news itself, through a client whose replies are capped
+// at limit bytes; and its token.
 func cappedWait(t *testing.T, recv *a2a.PushReceiver, limit int64) (*a2a.PushWait, string) {
 	t.Helper()
-	srv := a2atest.NewServer(a2atest.OnSend(longTask))
-	t.Cleanup(srv.Close)
-	c, err := a2a.NewClient(srv.URL, a2a.WithMaxResponseBytes(limit))
+	tokens := make(chan string, 1)
+	w, err := recv.SendMessage(context.Background(), workingAgent(t, tokens, a2a.WithMaxResponseBytes(limit)), a2a.NewTextMessage("go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := recv.SendMessage(context.Background(), c, a2a.NewTextMessage("go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, token := registered(t, srv)
-	return w, token
+	return w, <-tokens
 }
 
 // TestPushWaitFoldBound: chunks that would grow the wait's task past the

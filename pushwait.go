@@ -81,7 +81,7 @@ type PushWait struct {
 	state waitState
 	err   error // what the wait ended with, once it has
 	// handed: SendMessage or WatchTask returned the wait, so its end is
-	// reported to PushOnDone (by the move to waitEnded, or by hand when
+	// reported to PushOnDone (by the move to stateEnded, or by hand when
 	// it ended first).
 	handed bool
 	timer  *time.Timer

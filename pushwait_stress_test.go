@@ -21,13 +21,13 @@ type roundTrip func(*http.Request) (*http.Response, error)
 
 func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// workingAgent is a client of an in-process v0.3 agent (no connection)
-// whose every answer is task-1, working; tokens gets the webhook token of
-// each send.
-func workingAgent(t testing.TB, tokens chan<- string) *a2a.Client {
+// workingAgent is a client, made with opts, of an in-process v0.3 agent
+// (no connection) whose every answer is task-1, working, and which sends
+// no notification itself; tokens gets the webhook token of each send.
+func workingAgent(t testing.TB, tokens chan<- string, opts ...a2a.Option) *a2a.Client {
 	t.Helper()
 	respond := a2atest.Responder(&a2a.Task{ID: "task-1", ContextID: "ctx-1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}})
-	c, err := a2a.NewClient("http://agent.test/", a2a.WithMaxRetries(0), a2a.WithHTTPClient(&http.Client{
+	c, err := a2a.NewClient("http://agent.test/", append(opts, a2a.WithMaxRetries(0), a2a.WithHTTPClient(&http.Client{
 		Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
 			body, _ := io.ReadAll(r.Body)
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -40,7 +40,7 @@ func workingAgent(t testing.TB, tokens chan<- string) *a2a.Client {
 				tokens <- req.Params.Configuration.PushNotificationConfig.Token
 			}
 			return respond(r)
-		})}))
+		})}))...)
 	if err != nil {
 		t.Fatal(err)
 	}
