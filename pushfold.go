@@ -15,30 +15,37 @@ import (
 func (w *PushWait) answer(res SendResult) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.ended {
-		return
+	if w.state != stateSending {
+		return // ended
 	}
-	w.answered = true
 	switch v := res.(type) {
 	case *Message:
-		if w.task == nil { // no notification named a task
+		if w.cur == nil { // no notification named a task
 			w.msg = v
-			w.endLocked(nil)
+			w.move(stateEnded, nil)
 			return
 		}
 	case *Task:
 		if id := w.idLocked(); id != "" && id != v.ID {
-			w.endLocked(&ProtocolError{Method: "push notification", Reason: fmt.Sprintf(
+			w.move(stateEnded, &ProtocolError{Method: "push notification", Reason: fmt.Sprintf(
 				"the agent answered with task %s, notifications for this wait came for task %s", w.red.Quote(v.ID), w.red.Quote(id))})
 			return
 		}
-		if finished(v) || w.task == nil {
-			w.task, w.byUpdate = v, false
+		if finished(v) || w.cur == nil {
+			w.setTaskLocked(v, false)
 		} else {
-			w.task = mergeEarly(v, w.task)
+			w.cur, w.shown = mergeEarly(v, w.cur), nil
 		}
 	}
-	w.settleLocked()
+	// Answered: out of stateSending, to where the task says.
+	switch {
+	case finished(w.cur) && !w.byUpdate:
+		w.move(stateEnded, nil)
+	case finished(w.cur):
+		w.move(stateReading, nil)
+	default:
+		w.move(stateWaiting, nil)
+	}
 }
 
 // mergeEarly is answer moved on by early, the task the notifications that
@@ -46,6 +53,7 @@ func (w *PushWait) answer(res SendResult) {
 // in place of the answer's of the same id (or added).
 func mergeEarly(answer, early *Task) *Task {
 	next := *answer
+	next.folded = nil
 	if early.Status.State != "" || early.Status.RawState != "" {
 		next.Status = early.Status
 	}
@@ -65,92 +73,93 @@ func (w *PushWait) apply(ev Event, taskID string) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if id := w.idLocked(); w.ended || w.reading || id != "" && taskID != id {
+	if id := w.idLocked(); w.state == stateEnded || w.state == stateReading || id != "" && taskID != id {
 		return
 	}
-	next, byUpdate := folded(w.task, ev)
-	if finished(w.task) && !finished(next) {
+	if finished(w.cur) && !finishedState(stateAfter(w.cur, ev)) {
 		return // older news, late: a finished task is not undone
 	}
-	if next.Status != w.taskStatus() {
+	before := w.taskStatus()
+	byUpdate := true
+	if whole, ok := ev.(*Task); ok && (w.cur == nil || !w.cur.Status.State.Terminal()) {
+		w.cur, w.shown, byUpdate = whole, whole, false // a snapshot: taken as it is, not copied
+	} else if err := w.foldLocked(ev); err != nil {
+		w.move(stateEnded, err)
+		return
+	}
+	if w.cur.Status != before {
 		w.byUpdate = byUpdate
 	}
-	w.task = next
-	if w.answered {
-		w.settleLocked()
-	}
+	w.settle() // news before the answer waits for it
 }
 
 // taskStatus is the wait's task's status, zero without a task.
 func (w *PushWait) taskStatus() TaskStatus {
-	if w.task == nil {
+	if w.cur == nil {
 		return TaskStatus{}
 	}
-	return w.task.Status
+	return w.cur.Status
 }
 
-// folded returns t moved on by ev, a new task (t is never modified), and
-// whether ev was an update rather than a whole task.
-func folded(t *Task, ev Event) (*Task, bool) {
-	if whole, ok := ev.(*Task); ok && (t == nil || !t.Status.State.Terminal()) {
-		return whole, false // a snapshot: taken as it is, not copied
+// setTaskLocked makes t, a task that may be handed out as it is, the
+// wait's task; byUpdate as for PushWait.byUpdate. w.mu is held.
+func (w *PushWait) setTaskLocked(t *Task, byUpdate bool) {
+	w.cur, w.shown, w.byUpdate = t, t, byUpdate
+}
+
+// foldLocked folds ev into the wait's task in place (Task.ApplyWithin,
+// bounded by the client's reply cap), first copying the task when it is
+// the one handed out. w.mu is held.
+func (w *PushWait) foldLocked(ev Event) error {
+	switch {
+	case w.cur == nil:
+		w.cur = &Task{}
+	case w.cur == w.shown:
+		c := *w.cur // Apply gives the copy slices of its own
+		w.cur = &c
 	}
-	next := &Task{}
+	if err := w.cur.ApplyWithin(ev, w.c.maxBody); err != nil {
+		return err
+	}
+	w.shown = nil
+	return nil
+}
+
+// taskLocked is the task to hand out: a snapshot of the wait's task that
+// later folds leave alone, made once per change. w.mu is held.
+func (w *PushWait) taskLocked() *Task {
+	if w.shown == nil && w.cur != nil {
+		w.shown = w.cur.snapshot()
+	}
+	return w.shown
+}
+
+// stateAfter is the state t (nil: none yet) has after Apply(ev).
+func stateAfter(t *Task, ev Event) TaskState {
+	var now TaskState
 	if t != nil {
-		c := *t
-		next = &c // Apply replaces the slices it changes
+		now = t.Status.State
 	}
-	next.Apply(ev)
-	return next, true
-}
-
-// settleLocked ends the wait when its task is finished (after the final
-// read when a status update brought that, byUpdate), and otherwise starts the
-// fallback timer again, unless the fallback poll is running: that runs on
-// to its end, news or not (a notification that finishes the task still
-// ends the wait, and the poll with it). w.mu is held.
-func (w *PushWait) settleLocked() {
-	if w.ended || w.reading {
-		return
+	if now.Terminal() {
+		return now
 	}
-	if finished(w.task) {
-		if !w.byUpdate {
-			w.endLocked(nil)
-			return
-		}
-		w.standDownLocked()
-		w.reading = true
-		if !w.r.goWork(w.readFinal) {
-			w.endLocked(ErrReceiverClosed)
-		}
-		return
+	switch e := ev.(type) {
+	case *Task:
+		return e.Status.State
+	case *TaskStatusUpdateEvent:
+		return e.Status.State
 	}
-	if w.stopPoll != nil {
-		return
-	}
-	d := jittered(w.r.fallback, 0.2)
-	w.due = time.Now().Add(d)
-	if w.timer == nil {
-		w.timer = time.AfterFunc(d, func() { w.r.goWork(w.poll) })
-	} else {
-		w.timer.Reset(d)
-	}
+	return now
 }
 
 // finished reports whether t is terminal or interrupted: where a wait
 // ends.
 func finished(t *Task) bool {
-	return t != nil && (t.Status.State.Terminal() || t.Status.State.Interrupted())
+	return t != nil && finishedState(t.Status.State)
 }
 
-// standDownLocked stops the fallback poll running, if one is. w.mu is
-// held.
-func (w *PushWait) standDownLocked() {
-	if w.stopPoll != nil {
-		w.stopPoll()
-		w.stopPoll = nil
-	}
-}
+// finishedState reports whether s is terminal or interrupted.
+func finishedState(s TaskState) bool { return s.Terminal() || s.Interrupted() }
 
 // readFinal reads the task whose final state an update brought, and ends
 // the wait with it; when the read fails, with the task the notifications
@@ -162,15 +171,15 @@ func (w *PushWait) readFinal() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
-	case w.ended || w.ctx.Err() != nil:
+	case w.state != stateReading || w.ctx.Err() != nil:
 		// Ended, or ending: the caller's ctx ends the wait with its cause.
 	case err != nil:
-		w.endLocked(err)
+		w.move(stateEnded, err)
 	default:
 		if finished(got) {
-			w.task = got
+			w.setTaskLocked(got, false)
 		}
-		w.endLocked(nil)
+		w.move(stateEnded, nil)
 	}
 }
 
@@ -181,13 +190,14 @@ func (w *PushWait) readFinal() {
 // among the ways) stops it.
 func (w *PushWait) poll() {
 	w.mu.Lock()
-	if w.ended || w.reading || w.stopPoll != nil || time.Now().Before(w.due) {
-		w.mu.Unlock() // ended, polling, or news came as the timer fired: it runs again
+	if w.state != stateWaiting || time.Now().Before(w.due) {
+		w.mu.Unlock() // not waiting, or news came as the timer fired: it runs again
 		return
 	}
 	ctx, stop := context.WithCancel(w.ctx)
 	w.stopPoll = stop
-	last := w.task
+	w.move(statePolling, nil)
+	last := w.taskLocked()
 	w.mu.Unlock()
 	defer stop()
 
@@ -195,19 +205,19 @@ func (w *PushWait) poll() {
 	cfg.seen = func(t *Task) {
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		if !w.ended && !w.reading {
-			w.task, w.byUpdate = t, false
+		if w.state == statePolling {
+			w.setTaskLocked(t, false)
 		}
 	}
 	got, err := w.c.awaitTask(ctx, last, cfg)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if ctx.Err() != nil || w.ended || w.reading {
+	if ctx.Err() != nil || w.state != statePolling {
 		return // the wait ended, or a notification finished it
 	}
 	w.stopPoll = nil
 	if err == nil {
-		w.task = got // final: what news came after it cannot undo
+		w.setTaskLocked(got, false) // final: what news came after it cannot undo
 	}
-	w.endLocked(err) // on giving up, with the last task known: seen kept what the poll read
+	w.move(stateEnded, err) // on giving up, with the last task known: seen kept what the poll read
 }

@@ -40,7 +40,15 @@ import (
 //   - [PushWait.Stop]: [ErrWaitStopped]; [PushReceiver.Close]:
 //     [ErrReceiverClosed];
 //   - the send's answer names another task than the notifications that
-//     came before it: a *[ProtocolError].
+//     came before it: a *[ProtocolError];
+//   - a notification would take the task's artifacts past the client's
+//     reply cap ([WithMaxResponseBytes]): a *[FoldTooLargeError], with
+//     the task as it stood.
+//
+// Folding notifications costs time and memory linear in their number:
+// the wait folds its own task in place, and [PushWait.Task] and
+// [PushWait.Result] hand out a copy, made once per change, that later
+// notifications never modify.
 //
 // An unknown state is not finished, never success, as with polling.
 type PushWait struct {
@@ -58,19 +66,26 @@ type PushWait struct {
 
 	mu sync.Mutex
 	// unhook stops the ending of the wait by the caller's ctx.
-	unhook   func() bool
-	task     *Task    // the last task known; replaced, never modified
-	msg      *Message // the agent's answer, when it was a message
-	answered bool     // the send's answer (or WatchTask's task) came
+	unhook func() bool
+	// cur is the last task known, folded in place; shown is the copy of
+	// it handed out (Task, Result, the fallback poll), never modified, nil
+	// when cur changed since (taskLocked makes one). shown == cur when cur
+	// came whole (the answer, a read) and no fold has changed it since.
+	cur, shown *Task
+	msg        *Message // the agent's answer, when it was a message
 	// byUpdate: the task's status came last from a status update, not a
 	// whole task (a final one is then read once with GetTask).
 	byUpdate bool
-	err      error
-	ended    bool
-	reading  bool // the final read is under way
-	handed   bool // SendMessage or WatchTask returned the wait: PushOnDone reports it
-	timer    *time.Timer
-	due      time.Time // when the fallback poll is due, news permitting
+	// state is where the wait is in its life; only move changes it
+	// (pushstate.go).
+	state waitState
+	err   error // what the wait ended with, once it has
+	// handed: SendMessage or WatchTask returned the wait, so its end is
+	// reported to PushOnDone (by the move to stateEnded, or by hand when
+	// it ended first).
+	handed bool
+	timer  *time.Timer
+	due    time.Time // when the fallback poll is due, news permitting
 	// stopPoll stands the running fallback poll down; nil when none runs.
 	stopPoll context.CancelFunc
 }
@@ -100,7 +115,7 @@ func (r *PushReceiver) SendMessage(ctx context.Context, c *Client, msg Message, 
 	if err != nil {
 		return nil, err
 	}
-	defer r.calls.Done()
+	defer r.leave()
 	call := append(append([]CallOption{Blocking(false)}, cfg.call...), Webhook(w.config()))
 	res, err := c.SendMessage(w.ctx, msg, call...)
 	if err != nil {
@@ -132,7 +147,7 @@ func (r *PushReceiver) WatchTask(ctx context.Context, c *Client, task *Task, opt
 	if err != nil {
 		return nil, err
 	}
-	defer r.calls.Done()
+	defer r.leave()
 	w.answer(task)
 	if w.isEnded() {
 		return w.hand()
@@ -192,7 +207,7 @@ func (w *PushWait) TaskID() string {
 func (w *PushWait) Task() *Task {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.task
+	return w.taskLocked()
 }
 
 // Done returns a channel closed when the wait ends.
@@ -206,14 +221,14 @@ func (w *PushWait) Result() (SendResult, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	err := w.err
-	if !w.ended {
+	if w.state != stateEnded {
 		err = ErrWaitPending
 	}
 	switch {
 	case w.msg != nil:
 		return w.msg, err
-	case w.task != nil:
-		return w.task, err
+	case w.cur != nil:
+		return w.taskLocked(), err
 	}
 	return nil, err
 }
@@ -237,16 +252,16 @@ func (w *PushWait) Stop() { w.finish(ErrWaitStopped) }
 func (w *PushWait) isEnded() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.ended
+	return w.state == stateEnded
 }
 
 // idLocked is the id of the wait's task, "" until one is known. w.mu is
 // held.
 func (w *PushWait) idLocked() string {
-	if w.task == nil {
+	if w.cur == nil {
 		return ""
 	}
-	return w.task.ID
+	return w.cur.ID
 }
 
 // belonging is whether a notification is for a wait.
@@ -265,7 +280,7 @@ func (w *PushWait) belongs(taskID string) belonging {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
-	case w.ended:
+	case w.state == stateEnded:
 		return waitEnded
 	case taskID == "" || w.idLocked() == "" || taskID == w.idLocked():
 		return itBelongs
@@ -280,13 +295,13 @@ func (w *PushWait) belongs(taskID string) belonging {
 // returned, ended: its Task is what the agent answered.)
 func (w *PushWait) hand() (*PushWait, error) {
 	w.mu.Lock()
-	if w.cutShortLocked() && w.task == nil && w.msg == nil {
+	if w.cutShortLocked() && w.cur == nil && w.msg == nil {
 		err := w.err
 		w.mu.Unlock()
 		return nil, err
 	}
 	w.handed = true
-	ended := w.ended
+	ended := w.state == stateEnded
 	w.mu.Unlock()
 	if ended {
 		w.r.reportDone(w)
@@ -303,42 +318,19 @@ func (w *PushWait) fail(err error) error {
 	if w.cutShortLocked() {
 		return w.err
 	}
-	w.endLocked(err)
+	w.move(stateEnded, err)
 	return err
 }
 
 // cutShortLocked reports whether Close or Stop ended the wait. w.mu is
 // held.
 func (w *PushWait) cutShortLocked() bool {
-	return w.ended && (w.err == ErrReceiverClosed || w.err == ErrWaitStopped)
+	return w.state == stateEnded && (w.err == ErrReceiverClosed || w.err == ErrWaitStopped)
 }
 
 // finish ends the wait with err unless it has ended.
 func (w *PushWait) finish(err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.endLocked(err)
-}
-
-// endLocked ends the wait with err (nil: its task or message is final),
-// once: it stops its timer, poll and context, retires its token, closes
-// Done and reports it to PushOnDone once handed. w.mu is held.
-func (w *PushWait) endLocked(err error) {
-	if w.ended {
-		return
-	}
-	w.ended, w.err = true, err
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-	w.standDownLocked()
-	if w.unhook != nil {
-		w.unhook()
-	}
-	w.stop()
-	w.r.remove(w) // lock order: a wait's, then its receiver's
-	close(w.done)
-	if w.handed {
-		w.r.reportDone(w)
-	}
+	w.move(stateEnded, err)
 }

@@ -95,11 +95,15 @@ type PushReceiver struct {
 	waits   map[tokenKey]*PushWait // open waits, by their token's hash
 	retired retiredSet             // waits ended lately
 	closed  bool
-	// calls counts the SendMessage and WatchTask calls under way; work the
-	// receiver's goroutines (fallback polls, final reads, the PushOnDone
-	// queue). Close waits for both, calls first.
-	calls   sync.WaitGroup
-	work    sync.WaitGroup
+	// busy counts what Close waits for (pushstate.go: enter, leave): the
+	// SendMessage and WatchTask calls under way, the receiver's goroutines
+	// (fallback polls, final reads, the PushOnDone queue) and the
+	// PushVerify and PushOnNotification calls running. idle is signalled
+	// when it drops to zero; drained is set once Close has seen it there:
+	// nothing starts after.
+	busy    int
+	idle    sync.Cond
+	drained bool
 	ended   []*PushWait // ended waits PushOnDone has not been called with
 	calling bool        // a goroutine is calling PushOnDone
 }
@@ -137,6 +141,7 @@ func NewPushReceiver(webhookURL string, opts ...ReceiverOption) (*PushReceiver, 
 			return nil, err
 		}
 	}
+	r.gateHooks()
 	return r, nil
 }
 
@@ -155,11 +160,19 @@ func (r *PushReceiver) Pending() int {
 // WatchTask fail with it (those under way too: their requests stop), and
 // returns once they have and the receiver's goroutines have: the
 // fallback polls and final reads it stopped, and the [PushOnDone] calls
-// queued. So Close waits for a PushOnDone func that blocks, and must not
-// be called from one, nor from a PollProgress func given to SendMessage or WatchTask
-// (those run in the receiver's goroutines). It does not stop the HTTP
-// server serving the receiver; notifications for ended waits are answered
-// as before.
+// queued, as well as the [PushVerify] and [PushOnNotification] calls
+// running. Once it returns, none of the funcs given to the receiver or
+// its waits (those, and PollProgress) is called again. A wait that ends
+// by other means while Close runs ([PushWait.Stop], its context, a
+// notification) is reported to PushOnDone once if it ends before Close
+// has waited for the calls queued, else not at all; a notification that
+// reaches a hook once Close has begun is refused (401 by PushVerify, 500
+// by PushOnNotification) and counts for nothing. So Close waits for a
+// PushOnDone func that blocks, and must not be called from one, nor from
+// another func given to the receiver or a PollProgress func given to
+// SendMessage or WatchTask. It may be called more than once, and
+// concurrently. It does not stop the HTTP server serving the receiver;
+// notifications for ended waits are answered as before.
 func (r *PushReceiver) Close() {
 	r.mu.Lock()
 	r.closed = true
@@ -171,8 +184,15 @@ func (r *PushReceiver) Close() {
 	for _, w := range open {
 		w.finish(ErrReceiverClosed)
 	}
-	r.calls.Wait() // their requests end with their waits
-	r.work.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.idle.L == nil {
+		r.idle.L = &r.mu
+	}
+	for r.busy > 0 { // their requests end with their waits
+		r.idle.Wait()
+	}
+	r.drained = true
 }
 
 // goWork runs f in a goroutine Close waits for; it reports false, and does
@@ -183,27 +203,35 @@ func (r *PushReceiver) goWork(f func()) bool {
 	if r.closed {
 		return false
 	}
-	r.work.Go(f)
+	r.busy++
+	go func() {
+		defer r.leave()
+		f()
+	}()
 	return true
 }
 
 // reportDone queues w for the PushOnDone func, started in a goroutine of
-// its own while there is work (Close waits for it). It does not check
-// r.closed: every call comes from Close's own loop, from a SendMessage or WatchTask
-// Close waits for (r.calls) before it waits for r.work, or from a
-// goroutine in r.work, so its r.work.Go never follows Close's Wait.
+// its own while there is work (Close waits for it). Once Close has waited
+// for the work to end (r.drained), w is not reported: whatever ended it
+// (Stop, its context, a notification) raced Close and lost.
 func (r *PushReceiver) reportDone(w *PushWait) {
 	if r.onDone == nil {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.drained {
+		return
+	}
 	r.ended = append(r.ended, w)
 	if r.calling {
 		return
 	}
 	r.calling = true
-	r.work.Go(func() {
+	r.busy++
+	go func() {
+		defer r.leave()
 		for {
 			r.mu.Lock()
 			if len(r.ended) == 0 {
@@ -216,7 +244,7 @@ func (r *PushReceiver) reportDone(w *PushWait) {
 			r.mu.Unlock()
 			r.onDone(next)
 		}
-	})
+	}()
 }
 
 // ServeHTTP takes one notification (see [PushReceiver] for the answers).
@@ -352,8 +380,8 @@ func (r *PushReceiver) lookup(token string) (w *PushWait, retired bool) {
 	return w, false
 }
 
-// add registers w, for a SendMessage or WatchTask under way (r.calls; the call marks
-// its end), under its token; it fails once the receiver is closed.
+// add registers w, for a SendMessage or WatchTask under way (r.busy; the call marks
+// its end with leave), under its token; it fails once the receiver is closed.
 func (r *PushReceiver) add(w *PushWait) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -361,7 +389,7 @@ func (r *PushReceiver) add(w *PushWait) error {
 		return ErrReceiverClosed
 	}
 	r.waits[w.key] = w
-	r.calls.Add(1)
+	r.busy++ // the call's, ended by its leave
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"iter"
-	"slices"
 	"sync/atomic"
 
 	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
@@ -58,66 +57,6 @@ type TaskArtifactUpdateEvent struct {
 func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 	type plain TaskArtifactUpdateEvent // without this method
 	return withKind(kindArtifactUpdate, plain(e))
-}
-
-// Apply folds a stream event into t, so t is the task as it stands after
-// the event: a *Task replaces t, and a status update sets t.Status, except
-// that a terminal t keeps its status (a terminal task never changes state
-// again, so a late "working" cannot undo a "completed"); an artifact
-// update adds the artifact, replaces the one with the same ArtifactID, or,
-// with Append, adds its parts to that one. A *Message is ignored, and so
-// is an event about another task (t and the event both name one, and they
-// differ). Ids that t lacks are taken from the event. Events are never
-// modified: t gets its own artifact and part slices (status messages and
-// metadata are shared). Once changed by an event other than a *Task,
-// t.Raw() is nil: the bytes no longer describe it.
-func (t *Task) Apply(ev Event) {
-	setIDs := func(taskID, contextID string) {
-		if t.ID == "" {
-			t.ID = taskID
-		}
-		if t.ContextID == "" {
-			t.ContextID = contextID
-		}
-		t.raw = nil
-	}
-	if task := eventTask(ev); t.ID != "" && task != "" && task != t.ID {
-		return
-	}
-	switch e := ev.(type) {
-	case *Task:
-		status := t.Status
-		*t = *e
-		// Own the artifacts: later updates must not write into the event.
-		t.Artifacts = slices.Clone(e.Artifacts)
-		for i := range t.Artifacts {
-			t.Artifacts[i].Parts = slices.Clone(t.Artifacts[i].Parts)
-		}
-		if status.State.Terminal() {
-			t.Status, t.raw = status, nil
-		}
-	case *TaskStatusUpdateEvent:
-		if t.Status.State.Terminal() {
-			return
-		}
-		setIDs(e.TaskID, e.ContextID)
-		t.Status = e.Status
-	case *TaskArtifactUpdateEvent:
-		setIDs(e.TaskID, e.ContextID)
-		art := e.Artifact
-		art.Parts = slices.Clone(art.Parts)
-		i := slices.IndexFunc(t.Artifacts, func(a Artifact) bool { return a.ArtifactID == art.ArtifactID })
-		arts := slices.Clone(t.Artifacts) // t may share its slice with another task
-		switch {
-		case i < 0:
-			arts = append(arts, art)
-		case e.Append:
-			arts[i].Parts = append(slices.Clone(arts[i].Parts), art.Parts...)
-		default:
-			arts[i] = art
-		}
-		t.Artifacts = arts
-	}
 }
 
 // SendStreamingMessage sends msg with message/stream (A2A v0.3 §7.2;

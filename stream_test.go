@@ -172,53 +172,6 @@ func TestStreamContext(t *testing.T) {
 	}
 }
 
-// text is one text part.
-func text(s string) a2a.Parts { return a2a.Parts{a2a.TextPart{Text: s}} }
-
-// TestApplyFold folds artifact chunks: a new artifact, an appended chunk, a
-// replacement, and a status update.
-func TestApplyFold(t *testing.T) {
-	var task a2a.Task
-	task.Apply(&a2a.TaskStatusUpdateEvent{TaskID: "t", ContextID: "c", Status: a2a.TaskStatus{State: "working"}})
-	task.Apply(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "a", Parts: text("第一段")}})
-	task.Apply(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "a", Parts: text("第二段")}, Append: true, LastChunk: true})
-	task.Apply(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "b", Parts: text("old")}})
-	task.Apply(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "b", Parts: text("new")}})
-	task.Apply(&a2a.Message{Parts: text("ignored")})
-	task.Apply(&a2a.TaskStatusUpdateEvent{TaskID: "t", Status: a2a.TaskStatus{State: "completed"}, Final: true})
-	want := a2a.Task{ID: "t", ContextID: "c", Status: a2a.TaskStatus{State: "completed"}, Artifacts: []a2a.Artifact{
-		{ArtifactID: "a", Parts: a2a.Parts{a2a.TextPart{Text: "第一段"}, a2a.TextPart{Text: "第二段"}}},
-		{ArtifactID: "b", Parts: text("new")},
-	}}
-	if diff := cmp.Diff(want, task, cmp.AllowUnexported(a2a.Task{})); diff != "" {
-		t.Errorf("folded (-want +got):\n%s", diff)
-	}
-}
-
-// TestApplyDoesNotAlias: folding never writes into an event, and two tasks
-// folded from one event stay apart.
-func TestApplyDoesNotAlias(t *testing.T) {
-	art := func(id, s string) a2a.Artifact { return a2a.Artifact{ArtifactID: id, Name: id, Parts: text(s)} }
-	first := &a2a.Task{ID: "t", Artifacts: make([]a2a.Artifact, 1, 4)}
-	first.Artifacts[0] = art("a", "orig")
-	var t1, t2 a2a.Task
-	t1.Apply(first)
-	t2.Apply(first)
-	t1.Apply(&a2a.TaskArtifactUpdateEvent{Artifact: art("a", "new")})
-	t1.Apply(&a2a.TaskArtifactUpdateEvent{Artifact: art("a", "more"), Append: true})
-	t1.Apply(&a2a.TaskArtifactUpdateEvent{Artifact: art("b", "b1")})
-	t2.Apply(&a2a.TaskArtifactUpdateEvent{Artifact: art("c", "c1")})
-	if got := first.Artifacts[0].Text(); got != "orig" || len(first.Artifacts) != 1 {
-		t.Errorf("the event changed: %q, %d artifacts", got, len(first.Artifacts))
-	}
-	if t1.Artifact("a").Text() != "new\nmore" || t1.Artifact("b").Text() != "b1" || t1.Artifact("c") != nil {
-		t.Errorf("t1 = %+v", t1.Artifacts)
-	}
-	if t2.Artifact("a").Text() != "orig" || t2.Artifact("c").Text() != "c1" || t2.Artifact("b") != nil {
-		t.Errorf("t2 = %+v", t2.Artifacts)
-	}
-}
-
 // TestStreamEdges: a leading BOM, an uncapped client with a large event, a
 // stream-only script, and a Message ending the stream.
 func TestStreamEdges(t *testing.T) {
@@ -340,28 +293,6 @@ func TestStreamOtherTask(t *testing.T) {
 				t.Errorf("events %v, err %v; want %d events then a ProtocolError saying %s", got, err, tt.want, tt.reason)
 			}
 		})
-	}
-}
-
-// TestApplyKeepsTerminal: a status update after a terminal state does not
-// move the task back; artifacts still fold in.
-func TestApplyKeepsTerminal(t *testing.T) {
-	task := a2a.Task{ID: "t", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}}
-	task.Apply(&a2a.TaskStatusUpdateEvent{TaskID: "t", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}})
-	task.Apply(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "a", Parts: text("late")}})
-	if task.Status.State != a2a.TaskStateCompleted || task.Artifacts[0].Text() != "late" {
-		t.Errorf("task = %+v, want still completed with the late artifact", task)
-	}
-	// An event about another task changes nothing.
-	task.Apply(&a2a.TaskStatusUpdateEvent{TaskID: "other", Status: a2a.TaskStatus{State: a2a.TaskStateFailed}})
-	task.Apply(&a2a.Task{ID: "other", Status: a2a.TaskStatus{State: a2a.TaskStateFailed}})
-	if task.Status.State != a2a.TaskStateCompleted || task.ID != "t" {
-		t.Errorf("task = %+v, want t, still completed", task)
-	}
-	// A whole task that says otherwise brings its artifacts, not its state.
-	task.Apply(&a2a.Task{ID: "t", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}, Artifacts: []a2a.Artifact{{ArtifactID: "b", Parts: text("snapshot")}}})
-	if task.Status.State != a2a.TaskStateCompleted || task.Artifacts[0].Text() != "snapshot" || task.Raw() != nil {
-		t.Errorf("task = %+v, want still completed with the snapshot's artifact", task)
 	}
 }
 

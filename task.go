@@ -150,6 +150,8 @@ type Task struct {
 	Metadata  json.RawMessage `json:"metadata,omitzero"`
 
 	raw json.RawMessage // the bytes it was decoded from
+	// folded makes repeated Apply on this task linear (fold.go).
+	folded *foldState
 }
 
 // Raw returns the JSON the task was decoded from, byte for byte, or nil for
