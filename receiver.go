@@ -282,7 +282,7 @@ func (r *PushReceiver) serve(req *http.Request) outcome {
 	if limit == 0 {
 		limit = w.c.maxBody
 	}
-	br := httpbody.ReadRequest(req, limit, w.red)
+	br := httpbody.ReadRequest(req, limit, w.red, nil)
 	switch {
 	case br.TooLarge:
 		return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", limit))

@@ -31,6 +31,9 @@ type Result struct {
 	// TooLarge: the body (compressed or not) is over the cap; reading
 	// stopped there.
 	TooLarge bool
+	// OverBudget: the charge func given to [ReadRequest] refused the
+	// memory the next bytes needed; reading stopped there.
+	OverBudget bool
 	// Fault says why a body that arrived whole cannot be read: gzip data
 	// that is corrupt or cut short (Body is then nil), or a
 	// Content-Encoding the client does not read (Body holds the bytes as
@@ -40,14 +43,26 @@ type Result struct {
 	Err error
 }
 
-// maxPrealloc bounds the buffer allocated from a Content-Length, in bytes.
-const maxPrealloc = 4 << 20
-
 // Read reads resp's body, at most limit bytes, decoding gzip; red redacts
 // the fault it may report. It does not close the body. A 1xx reply is not read: a 101 hands over the raw
 // connection as its body, and reading it would wait for the peer, not for
 // the caller's context.
 func Read(resp *http.Response, limit int64, red *redact.Redactor) Result {
+	return read(resp, limit, red, nil)
+}
+
+// ReadRequest reads a request's body as Read reads a reply's: at most
+// limit bytes, gzip decoded (a push notification). charge, unless nil, is
+// asked for each buffer's bytes before it is allocated (they are never
+// more than the bytes read so far, and 4 KiB); when it returns false
+// reading stops with OverBudget. It does not close the body.
+func ReadRequest(req *http.Request, limit int64, red *redact.Redactor, charge func(n int64) bool) Result {
+	resp := &http.Response{StatusCode: http.StatusOK, Header: req.Header, Body: req.Body, ContentLength: req.ContentLength}
+	return read(resp, limit, red, charge)
+}
+
+// read is Read with an optional charge func (see ReadRequest).
+func read(resp *http.Response, limit int64, red *redact.Redactor, charge func(int64) bool) Result {
 	if resp.StatusCode < 200 {
 		return Result{}
 	}
@@ -68,10 +83,12 @@ func Read(resp *http.Response, limit int64, red *redact.Redactor) Result {
 	if src == resp.Body {
 		announced = resp.ContentLength
 	}
-	body, err := readAll(io.LimitReader(src, capPlusOne(limit)), announced)
+	body, err := readAll(io.LimitReader(src, capPlusOne(limit)), announced, charge)
 	switch {
 	case errors.Is(err, errWireTooLarge) || int64(len(body)) > limit:
 		return Result{TooLarge: true}
+	case errors.Is(err, errOverBudget):
+		return Result{OverBudget: true}
 	case wire.badData(src != resp.Body, err):
 		return Result{Fault: gzipFault(err)}
 	case err != nil:
@@ -82,38 +99,47 @@ func Read(resp *http.Response, limit int64, red *redact.Redactor) Result {
 	return Result{Body: body, Fault: fault}
 }
 
-// ReadRequest reads a request's body as Read reads a reply's: at most
-// limit bytes, gzip decoded (a push notification). It does not close the
-// body.
-func ReadRequest(req *http.Request, limit int64, red *redact.Redactor) Result {
-	return Read(&http.Response{StatusCode: http.StatusOK, Header: req.Header, Body: req.Body, ContentLength: req.ContentLength}, limit, red)
-}
+// errOverBudget is a charge func's refusal.
+var errOverBudget = errors.New("body exceeds the memory budget")
 
-// readAll reads r to its end. With the length announced (-1 when not),
-// a body that keeps its word is read into one buffer of its size (and
-// one byte to see the end), trusted at first only up to maxPrealloc
-// since the word may be a lie. Otherwise it reads into chunks that double
-// from 4 KiB up to maxChunk and joins them once at the end, so that
-// reading allocates about twice the body (and a chunk), never the four
-// times a doubling buffer can.
-func readAll(r io.Reader, announced int64) ([]byte, error) {
-	size := int64(4 << 10)
+// firstChunk is the first buffer readAll reads into, in bytes.
+const firstChunk = 4 << 10
+
+// readAll reads r to its end, into chunks that grow with the bytes
+// actually read: each is at most the size of those before it together
+// (4 KiB first), and at most maxChunk, so memory is charged as bytes
+// arrive, never on the sender's word. The length announced (-1 when not)
+// only trims: a chunk is never larger than the rest announced (and one
+// byte to see the end), so a body that keeps its word wastes nothing. The
+// chunks are joined once at the end: reading allocates at most about
+// twice the body (and a chunk), never the four times a doubling buffer
+// can. charge, unless nil, is asked for each allocation first (the join
+// included); its refusal ends the read with errOverBudget.
+func readAll(r io.Reader, announced int64, charge func(int64) bool) ([]byte, error) {
+	alloc := func(n int64) ([]byte, error) {
+		if charge != nil && !charge(n) {
+			return nil, errOverBudget
+		}
+		return make([]byte, 0, n), nil
+	}
+	size := int64(firstChunk)
 	if announced >= 0 {
-		size = min(announced, maxPrealloc) + 1
+		size = min(size, announced+1)
 	}
 	var full [][]byte // chunks filled, in order
 	total := int64(0) // their bytes
-	buf := make([]byte, 0, size)
-	var err error
+	buf, err := alloc(size)
 	for err == nil {
 		if len(buf) == cap(buf) {
 			full, total = append(full, buf), total+int64(len(buf))
-			next := min(2*int64(cap(buf)), maxChunk)
+			next := min(total, maxChunk)
 			if announced >= total {
-				// The body has lived up to its word so far: the rest at once.
-				next = announced - total + 1
+				// The body has lived up to its word so far: no more than the rest.
+				next = min(next, announced-total+1)
 			}
-			buf = make([]byte, 0, next)
+			if buf, err = alloc(next); err != nil {
+				break
+			}
 		}
 		var n int
 		n, err = r.Read(buf[len(buf):cap(buf)])
@@ -122,14 +148,17 @@ func readAll(r io.Reader, announced int64) ([]byte, error) {
 	if err == io.EOF {
 		err = nil
 	}
-	if len(full) == 0 {
+	if err != nil || len(full) == 0 {
 		return buf, err
 	}
-	out := make([]byte, 0, total+int64(len(buf)))
+	out, err := alloc(total + int64(len(buf)))
+	if err != nil {
+		return nil, err
+	}
 	for _, c := range full {
 		out = append(out, c...)
 	}
-	return append(out, buf...), err
+	return append(out, buf...), nil
 }
 
 // maxChunk is the largest chunk readAll reads a body of unknown length

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -92,8 +93,64 @@ func TestReadRequest(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, "http://h/", bytes.NewReader(gzipped("note")))
 	req.Header.Set("Content-Encoding", "gzip")
 	red := redact.New(&url.URL{Scheme: "http", Host: "h"}, "", "", nil)
-	if got := ReadRequest(req, 64, red); string(got.Body) != "note" || got.Fault != nil || got.Err != nil {
+	if got := ReadRequest(req, 64, red, nil); string(got.Body) != "note" || got.Fault != nil || got.Err != nil {
 		t.Errorf("got %+v", got)
+	}
+}
+
+// TestReadGrowsWithBytesRead: a body announcing megabytes costs memory
+// only for the bytes it sends, however it ends (cut short, or whole), and
+// the charge func is asked for every buffer first.
+func TestReadGrowsWithBytesRead(t *testing.T) {
+	red := redact.New(&url.URL{Scheme: "http", Host: "h"}, "", "", nil)
+	const limit = 10 << 20
+	for _, tc := range []struct {
+		name      string
+		announced int64
+		sent      int
+		whole     bool
+	}{
+		{"8 MiB announced, nothing sent", 8 << 20, 0, false},
+		{"8 MiB announced, 100 bytes sent", 8 << 20, 100, false},
+		{"8 MiB announced, 64 KiB sent", 8 << 20, 64 << 10, false},
+		{"8 MiB announced, 5 MiB sent", 8 << 20, 5 << 20, false},
+		{"3 MiB announced and sent", 3 << 20, 3 << 20, true},
+		{"unannounced, 3 MiB sent", -1, 3 << 20, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := bytes.Repeat([]byte("x"), tc.sent)
+			var body io.Reader = &brokenReader{bytes.NewReader(data)}
+			if tc.whole {
+				body = bytes.NewReader(data)
+			}
+			// At most twice the bytes sent (chunks, then their join) and
+			// a chunk (no larger than the bytes before it); 64 KiB for the
+			// rest of the call.
+			bound := uint64(2*tc.sent + max(min(tc.sent, maxChunk), firstChunk) + 64<<10)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			got := Read(reply(200, "", body, tc.announced), limit, red)
+			runtime.ReadMemStats(&after)
+			if tc.whole != (got.Err == nil && len(got.Body) == tc.sent) {
+				t.Fatalf("got %d bytes, err %v", len(got.Body), got.Err)
+			}
+			if n := after.TotalAlloc - before.TotalAlloc; n > bound {
+				t.Errorf("reading %d bytes allocated %d, want at most %d", tc.sent, n, bound)
+			}
+
+			// The charge func sees every buffer, and stops the read.
+			var charged int64
+			req := &http.Request{Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(data)), ContentLength: tc.announced}
+			got = ReadRequest(req, limit, red, func(n int64) bool { charged += n; return true })
+			if len(got.Body) != tc.sent || charged > int64(bound) || charged < int64(tc.sent) {
+				t.Errorf("ReadRequest: %d bytes read, %d charged, want %d..%d", len(got.Body), charged, tc.sent, bound)
+			}
+			req.Body = io.NopCloser(bytes.NewReader(data))
+			got = ReadRequest(req, limit, red, func(n int64) bool { return false })
+			if !got.OverBudget || got.Body != nil {
+				t.Errorf("ReadRequest refused: got %+v, want OverBudget", got)
+			}
+		})
 	}
 }
 
