@@ -11,9 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
-	"github.com/caoliao-a2a/a2a-go/internal/inert"
 )
 
 // The receiving side of push notifications (A2A v0.3 §9.5; A2A v1.0
@@ -91,10 +88,12 @@ type PushNotification struct {
 type PushReceiver struct {
 	receiverConfig
 
-	mu      sync.Mutex
-	waits   map[tokenKey]*PushWait // open waits, by their token's hash
-	retired retiredSet             // waits ended lately
-	closed  bool
+	mu       sync.Mutex
+	waits    map[tokenKey]*PushWait // open waits, by their token's hash
+	retired  retiredSet             // waits ended lately
+	closed   bool
+	budget   inflight   // the bytes of the notifications being read
+	refusals refusalLog // the rate limit on logging refusals
 	// calls counts the SendMessage and WatchTask calls under way; work the
 	// receiver's goroutines (fallback polls, final reads, the PushOnDone
 	// queue). Close waits for both, calls first.
@@ -106,13 +105,15 @@ type PushReceiver struct {
 
 // receiverConfig is what the options set.
 type receiverConfig struct {
-	url      string
-	maxBody  int64 // 0: the wait's client's
-	fallback time.Duration
-	verify   func(*http.Request, []byte) error
-	notify   func(context.Context, *PushNotification) error
-	onDone   func(*PushWait)
-	log      *slog.Logger
+	url         string
+	maxBody     int64         // a notification's cap, bytes
+	maxInflight int64         // the in-flight budget, bytes
+	readTimeout time.Duration // how long a body may take to arrive
+	fallback    time.Duration
+	verify      func(*http.Request, []byte) error
+	notify      func(context.Context, *PushNotification) error
+	onDone      func(*PushWait)
+	log         *slog.Logger
 }
 
 // tokenKey is the SHA-256 of a token: waits are looked up by it, so the
@@ -128,6 +129,7 @@ func NewPushReceiver(webhookURL string, opts ...ReceiverOption) (*PushReceiver, 
 		return nil, err
 	}
 	r := &PushReceiver{receiverConfig: receiverConfig{url: webhookURL, fallback: defaultFallbackAfter,
+		maxBody: defaultPushMaxBytes, maxInflight: defaultPushMaxInflightBytes, readTimeout: defaultPushReadTimeout,
 		log: slog.New(slog.DiscardHandler)}, waits: map[tokenKey]*PushWait{}}
 	for _, opt := range opts {
 		if opt == nil {
@@ -137,6 +139,10 @@ func NewPushReceiver(webhookURL string, opts ...ReceiverOption) (*PushReceiver, 
 			return nil, err
 		}
 	}
+	if need := maxRequestCharge(r.maxBody); r.maxInflight < need {
+		return nil, fmt.Errorf("a2a: PushMaxInflightBytes %d cannot hold one notification of PushMaxBytes %d (it needs %d)", r.maxInflight, r.maxBody, need)
+	}
+	r.budget.max = r.maxInflight
 	return r, nil
 }
 
@@ -173,6 +179,7 @@ func (r *PushReceiver) Close() {
 	}
 	r.calls.Wait() // their requests end with their waits
 	r.work.Wait()
+	r.flushRefusals()
 }
 
 // goWork runs f in a goroutine Close waits for; it reports false, and does
@@ -221,22 +228,17 @@ func (r *PushReceiver) reportDone(w *PushWait) {
 
 // ServeHTTP takes one notification (see [PushReceiver] for the answers).
 func (r *PushReceiver) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
-	out := r.serve(req)
+	out := r.serve(rw, req)
 	if out.status == http.StatusNoContent {
 		rw.WriteHeader(out.status)
 		return
 	}
-	attrs := []slog.Attr{slog.Int("status", out.status), slog.String("reason", out.reason),
-		slog.String("remote", req.RemoteAddr)}
-	if out.taskID != "" {
-		attrs = append(attrs, slog.String("task", inert.Truncate(out.taskID, maxLoggedID)))
-	}
-	if out.err != nil {
-		attrs = append(attrs, slog.String("err", out.err.Error()))
-	}
-	r.log.LogAttrs(req.Context(), slog.LevelDebug, "a2a push notification refused", attrs...)
-	if out.status == http.StatusMethodNotAllowed {
+	r.logRefusal(req, out)
+	switch out.status {
+	case http.StatusMethodNotAllowed:
 		rw.Header().Set("Allow", http.MethodPost)
+	case http.StatusServiceUnavailable:
+		rw.Header().Set("Retry-After", pushRetryAfter)
 	}
 	http.Error(rw, "a2a push receiver: "+out.reason, out.status)
 }
@@ -247,12 +249,13 @@ const maxLoggedID = 128
 // outcome is how the receiver answers a notification: its status; for a
 // refusal the reason, which the answer's body carries, and an error of
 // the caller's hooks, which only the log does; the task it named, once
-// read.
+// read; whether the sender's token matched a wait.
 type outcome struct {
 	status int
 	reason string
 	err    error
 	taskID string
+	authed bool
 }
 
 // refused is the outcome of a refusal.
@@ -263,7 +266,7 @@ func refused(status int, reason string) outcome { return outcome{status: status,
 var taken = outcome{status: http.StatusNoContent}
 
 // serve checks and dispatches a notification.
-func (r *PushReceiver) serve(req *http.Request) outcome {
+func (r *PushReceiver) serve(rw http.ResponseWriter, req *http.Request) outcome {
 	if req.Method != http.MethodPost {
 		return refused(http.StatusMethodNotAllowed, "method is not POST")
 	}
@@ -278,18 +281,34 @@ func (r *PushReceiver) serve(req *http.Request) outcome {
 	case w == nil:
 		return refused(http.StatusUnauthorized, "unknown notification token")
 	}
-	limit := r.maxBody
-	if limit == 0 {
-		limit = w.c.maxBody
+	out := r.take(rw, req, w)
+	out.authed = true
+	return out
+}
+
+// take reads, checks and dispatches a notification whose token is w's,
+// within the receiver's in-flight budget and read timeout.
+func (r *PushReceiver) take(rw http.ResponseWriter, req *http.Request, w *PushWait) outcome {
+	ch, ok := r.budget.admit()
+	if !ok {
+		return refused(http.StatusServiceUnavailable, "too many notifications being read at once")
 	}
-	br := httpbody.ReadRequest(req, limit, w.red, nil)
+	defer ch.release()
+	br, timedOut := r.readBody(rw, req, r.maxBody, w.red, ch)
 	switch {
 	case br.TooLarge:
-		return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", limit))
+		return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
+	case br.OverBudget:
+		return refused(http.StatusServiceUnavailable, "too many notifications being read at once")
+	case timedOut:
+		return refused(http.StatusRequestTimeout, fmt.Sprintf("body took longer than %v to arrive", r.readTimeout))
 	case br.Err != nil:
 		return refused(http.StatusBadRequest, "body cannot be read")
 	case br.Fault != nil:
 		return refused(http.StatusBadRequest, "body cannot be read: "+br.Fault.Error())
+	}
+	if !ch.take(decodeFactor * int64(len(br.Body))) {
+		return refused(http.StatusServiceUnavailable, "too many notifications being read at once")
 	}
 	if r.verify != nil {
 		if err := r.verify(req, br.Body); err != nil {

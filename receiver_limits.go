@@ -1,0 +1,155 @@
+package a2a
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
+)
+
+// What a PushReceiver lets a sender cost (receiver.go): the bytes of one
+// notification, the memory of all those being read at once, and the time
+// one may take to arrive.
+
+const (
+	// defaultPushMaxBytes is a notification's default cap, in bytes after
+	// gzip decoding: 4 MiB, gRPC's default message limit, which agents
+	// speaking A2A's gRPC binding already keep their tasks and events
+	// under. A notification only says what happened (the wait reads a
+	// final task again with GetTask), so it needs less room than the
+	// replies DefaultMaxResponseBytes is sized for.
+	defaultPushMaxBytes = 4 << 20
+
+	// defaultPushMaxInflightBytes is the default bound on the memory of
+	// the notifications a receiver reads and decodes at once, in bytes:
+	// 64 MiB (see PushMaxInflightBytes).
+	defaultPushMaxInflightBytes = 64 << 20
+
+	// defaultPushReadTimeout is how long a notification's body may take
+	// to arrive, by default (see PushReadTimeout): 10 seconds, for a body
+	// of at most defaultPushMaxBytes that the agent has at hand.
+	defaultPushReadTimeout = 10 * time.Second
+)
+
+// What a notification is charged against the in-flight budget: a fixed
+// part when it is admitted (the connection's buffers, a gzip reader's
+// window and tables, the goroutine's stack), then each buffer the body is
+// read into as it is allocated (httpbody.ReadRequest: at most about three
+// times the body), then decodeFactor times the body before it is decoded
+// (internal/jsonread holds a decode to 4 bytes of Go values a byte).
+const (
+	requestCharge = 64 << 10
+	decodeFactor  = 4
+)
+
+// maxRequestCharge is the most one notification of at most limit bytes
+// can be charged: a budget smaller than that could never admit it.
+func maxRequestCharge(limit int64) int64 { return requestCharge + (3+decodeFactor)*limit }
+
+// pushRetryAfter is the Retry-After of a 503 answered when the budget is
+// spent, in seconds: the notifications being read take milliseconds.
+const pushRetryAfter = "1"
+
+// inflight is a receiver's budget of bytes for the notifications being
+// read and decoded at once.
+type inflight struct {
+	max  int64
+	used atomic.Int64
+}
+
+// take charges n bytes, or reports false (and charges nothing) when they
+// would put the receiver over its budget.
+func (b *inflight) take(n int64) bool {
+	if b.used.Add(n) > b.max {
+		b.used.Add(-n)
+		return false
+	}
+	return true
+}
+
+// charge is what one notification holds of a receiver's budget.
+type charge struct {
+	b    *inflight
+	held int64
+}
+
+// admit charges a notification's fixed part; ok is false when the budget
+// has no room for it.
+func (b *inflight) admit() (c *charge, ok bool) {
+	if !b.take(requestCharge) {
+		return nil, false
+	}
+	return &charge{b: b, held: requestCharge}, true
+}
+
+// take charges n bytes more to the notification.
+func (c *charge) take(n int64) bool {
+	if !c.b.take(n) {
+		return false
+	}
+	c.held += n
+	return true
+}
+
+// release gives back all the notification holds, once it is done with.
+func (c *charge) release() {
+	c.b.used.Add(-c.held)
+	c.held = 0
+}
+
+// readBody reads req's body for the receiver: at most limit bytes, its
+// buffers charged to ch, within the read timeout (timedOut reports that
+// it ran out). The deadline is set on the connection through rw
+// (http.ResponseController), so that even a sender that goes silent is
+// cut off, and cleared again once the body was read whole. When rw cannot
+// set one (a wrapper without Unwrap), reads past the deadline fail and a
+// timer closes the body: that stops a sender that trickles, and one that
+// is silent where closing the body ends a read under way (HTTP/2; not
+// HTTP/1, where the server's ReadTimeout is then the only bound).
+func (r *PushReceiver) readBody(rw http.ResponseWriter, req *http.Request, limit int64, red *redact.Redactor, ch *charge) (br httpbody.Result, timedOut bool) {
+	d := r.readTimeout
+	if srv, ok := req.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.ReadTimeout > 0 {
+		d = min(d, srv.ReadTimeout) // never later than the server's own
+	}
+	deadline := time.Now().Add(d)
+	rc := http.NewResponseController(rw)
+	if err := rc.SetReadDeadline(deadline); err != nil {
+		t := time.AfterFunc(d, func() { req.Body.Close() })
+		defer t.Stop()
+	} else {
+		defer func() {
+			if br.Err == nil && !br.TooLarge && !br.OverBudget {
+				// Read to its end: nothing more to bound. A body left
+				// unread keeps the deadline, which bounds what the
+				// server reads of it after the handler.
+				rc.SetReadDeadline(time.Time{})
+			}
+		}()
+	}
+	timed := req.WithContext(req.Context()) // a shallow copy, to read through the deadline
+	timed.Body = &deadlineReader{r: req.Body, deadline: deadline}
+	br = httpbody.ReadRequest(timed, limit, red, ch.take)
+	return br, br.Err != nil && !time.Now().Before(deadline)
+}
+
+// deadlineReader fails every read that starts past its deadline.
+type deadlineReader struct {
+	r        io.ReadCloser
+	deadline time.Time
+}
+
+// errReadTimeout is a body that took longer than the read timeout.
+var errReadTimeout = errors.New("body read timeout")
+
+func (d *deadlineReader) Read(p []byte) (int, error) {
+	if !time.Now().Before(d.deadline) {
+		return 0, errReadTimeout
+	}
+	return d.r.Read(p)
+}
+
+func (d *deadlineReader) Close() error { return d.r.Close() }
