@@ -239,6 +239,10 @@ func (r *PushReceiver) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
 		rw.Header().Set("Allow", http.MethodPost)
 	case http.StatusServiceUnavailable:
 		rw.Header().Set("Retry-After", pushRetryAfter)
+	case http.StatusRequestTimeout:
+		// What is left of the body is not read: net/http would
+		// otherwise try to, waiting for the slow sender once more.
+		rw.Header().Set("Connection", "close")
 	}
 	http.Error(rw, "a2a push receiver: "+out.reason, out.status)
 }

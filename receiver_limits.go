@@ -105,11 +105,14 @@ func (c *charge) release() {
 // buffers charged to ch, within the read timeout (timedOut reports that
 // it ran out). The deadline is set on the connection through rw
 // (http.ResponseController), so that even a sender that goes silent is
-// cut off, and cleared again once the body was read whole. When rw cannot
-// set one (a wrapper without Unwrap), reads past the deadline fail and a
-// timer closes the body: that stops a sender that trickles, and one that
-// is silent where closing the body ends a read under way (HTTP/2; not
-// HTTP/1, where the server's ReadTimeout is then the only bound).
+// cut off, and cleared again once the body was read whole; a body left
+// unread keeps it, so that what net/http reads of it after the handler
+// is bounded too. When rw cannot set one (a wrapper without Unwrap),
+// reads that start past the deadline fail: that stops a sender that
+// trickles, at its next byte. (Closing the body from a timer would not
+// stop a silent one over HTTP/1: the close waits for the read under way,
+// then reads on to discard the rest, holding the lock net/http takes to
+// write the answer.)
 func (r *PushReceiver) readBody(rw http.ResponseWriter, req *http.Request, limit int64, red *redact.Redactor, ch *charge) (br httpbody.Result, timedOut bool) {
 	d := r.readTimeout
 	if srv, ok := req.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.ReadTimeout > 0 {
@@ -117,16 +120,10 @@ func (r *PushReceiver) readBody(rw http.ResponseWriter, req *http.Request, limit
 	}
 	deadline := time.Now().Add(d)
 	rc := http.NewResponseController(rw)
-	if err := rc.SetReadDeadline(deadline); err != nil {
-		t := time.AfterFunc(d, func() { req.Body.Close() })
-		defer t.Stop()
-	} else {
+	if rc.SetReadDeadline(deadline) == nil {
 		defer func() {
 			if br.Err == nil && !br.TooLarge && !br.OverBudget {
-				// Read to its end: nothing more to bound. A body left
-				// unread keeps the deadline, which bounds what the
-				// server reads of it after the handler.
-				rc.SetReadDeadline(time.Time{})
+				rc.SetReadDeadline(time.Time{}) // read to its end: nothing more to bound
 			}
 		}()
 	}

@@ -139,11 +139,11 @@ func PushMaxInflightBytes(n int64) ReceiverOption {
 // receiver answers 408 Request Timeout and the connection is closed. It
 // holds when the serving http.Server has no ReadTimeout (one shorter
 // than d bounds the body instead): the deadline is set on the connection
-// through [http.ResponseController]. A ResponseWriter that cannot set it
-// (a wrapper without an Unwrap method) has reads past the deadline fail
-// and the body closed, which stops a sender that trickles; a silent one
-// over HTTP/1 is then bounded only by the server's ReadTimeout. d must be
-// positive.
+// through [http.ResponseController]. Behind a ResponseWriter that cannot
+// set it (a wrapper without an Unwrap method) reads that start past the
+// deadline fail, which stops a sender that trickles at its next byte, but
+// a silent one is then bounded only by the server's ReadTimeout. d must
+// be positive.
 func PushReadTimeout(d time.Duration) ReceiverOption {
 	return receiverOption(func(c *receiverConfig) error {
 		if d <= 0 {
