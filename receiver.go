@@ -290,38 +290,11 @@ func (r *PushReceiver) serve(rw http.ResponseWriter, req *http.Request) outcome 
 	return out
 }
 
-// take reads, checks and dispatches a notification whose token is w's,
-// within the receiver's in-flight budget and read timeout.
+// take reads, checks and dispatches a notification whose token is w's.
 func (r *PushReceiver) take(rw http.ResponseWriter, req *http.Request, w *PushWait) outcome {
-	ch, ok := r.budget.admit()
-	if !ok {
-		return refused(http.StatusServiceUnavailable, "too many notifications being read at once")
-	}
-	defer ch.release()
-	br, timedOut := r.readBody(rw, req, r.maxBody, w.red, ch)
-	switch {
-	case br.TooLarge:
-		return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
-	case br.OverBudget:
-		return refused(http.StatusServiceUnavailable, "too many notifications being read at once")
-	case timedOut:
-		return refused(http.StatusRequestTimeout, fmt.Sprintf("body took longer than %v to arrive", r.readTimeout))
-	case br.Err != nil:
-		return refused(http.StatusBadRequest, "body cannot be read")
-	case br.Fault != nil:
-		return refused(http.StatusBadRequest, "body cannot be read: "+br.Fault.Error())
-	}
-	if !ch.take(decodeFactor * int64(len(br.Body))) {
-		return refused(http.StatusServiceUnavailable, "too many notifications being read at once")
-	}
-	if r.verify != nil {
-		if err := r.verify(req, br.Body); err != nil {
-			return outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.red.Err(err)}
-		}
-	}
-	ev, perr := readNotification(w.c.proto, br.Body, asked{method: "push notification", red: w.red})
-	if perr != nil {
-		return refused(http.StatusBadRequest, perr.Reason)
+	ev, out := r.readEvent(rw, req, w)
+	if ev == nil {
+		return out
 	}
 	taskID := eventTask(ev)
 	if _, ok := ev.(*Message); !ok && taskID == "" {

@@ -2,12 +2,14 @@ package a2a
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync/atomic"
 	"time"
 
 	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
@@ -36,19 +38,19 @@ const (
 )
 
 // What a notification is charged against the in-flight budget: a fixed
-// part when it is admitted (the connection's buffers, a gzip reader's
-// window and tables, the goroutine's stack), then each buffer the body is
-// read into as it is allocated (httpbody.ReadRequest: at most about three
-// times the body), then decodeFactor times the body before it is decoded
-// (internal/jsonread holds a decode to 4 bytes of Go values a byte).
-const (
-	requestCharge = 64 << 10
-	decodeFactor  = 4
-)
+// part when it is admitted (requestCharge: the connection's buffers, a
+// gzip reader's window and tables, the goroutine's stack), then each
+// buffer the body is read into as it is allocated (httpbody.ReadRequest:
+// at most about three times the body), then, once PushVerify passed it,
+// what decoding it may allocate (jsonread.DecodeBudget: four times the
+// body, and 2 MiB). It is given back once the notification is decoded.
+const requestCharge = 64 << 10
 
 // maxRequestCharge is the most one notification of at most limit bytes
 // can be charged: a budget smaller than that could never admit it.
-func maxRequestCharge(limit int64) int64 { return requestCharge + (3+decodeFactor)*limit }
+func maxRequestCharge(limit int64) int64 {
+	return requestCharge + 3*limit + jsonread.DecodeBudget(int(limit))
+}
 
 // pushRetryAfter is the Retry-After of a 503 answered when the budget is
 // spent, in seconds: the notifications being read take milliseconds.
@@ -99,6 +101,43 @@ func (c *charge) take(n int64) bool {
 func (c *charge) release() {
 	c.b.used.Add(-c.held)
 	c.held = 0
+}
+
+// readEvent reads a notification's body, has PushVerify check it and
+// decodes it, within the receiver's in-flight budget (given back when it
+// returns) and read timeout; out is the refusal when ev is nil.
+func (r *PushReceiver) readEvent(rw http.ResponseWriter, req *http.Request, w *PushWait) (ev Event, out outcome) {
+	ch, ok := r.budget.admit()
+	if !ok {
+		return nil, refused(http.StatusServiceUnavailable, "too many notifications being read at once")
+	}
+	defer ch.release()
+	br, timedOut := r.readBody(rw, req, r.maxBody, w.red, ch)
+	switch {
+	case br.TooLarge:
+		return nil, refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
+	case br.OverBudget:
+		return nil, refused(http.StatusServiceUnavailable, "too many notifications being read at once")
+	case timedOut:
+		return nil, refused(http.StatusRequestTimeout, fmt.Sprintf("body took longer than %v to arrive", r.readTimeout))
+	case br.Err != nil:
+		return nil, refused(http.StatusBadRequest, "body cannot be read")
+	case br.Fault != nil:
+		return nil, refused(http.StatusBadRequest, "body cannot be read: "+br.Fault.Error())
+	}
+	if r.verify != nil {
+		if err := r.verify(req, br.Body); err != nil {
+			return nil, outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.red.Err(err)}
+		}
+	}
+	if !ch.take(jsonread.DecodeBudget(len(br.Body))) {
+		return nil, refused(http.StatusServiceUnavailable, "too many notifications being read at once")
+	}
+	ev, perr := readNotification(w.c.proto, br.Body, asked{method: "push notification", red: w.red})
+	if perr != nil {
+		return nil, refused(http.StatusBadRequest, perr.Reason)
+	}
+	return ev, taken
 }
 
 // readBody reads req's body for the receiver: at most limit bytes, its

@@ -72,12 +72,13 @@ func TestPushReceiverBoundsMemory(t *testing.T) {
 
 	const senders, rounds = 64, 2
 	const budget = 64 << 20
-	// The bound: twice what the budget lets the receiver hold (the
-	// collector lets garbage reach the live heap again before it runs),
-	// each connection's own buffers, and the test's bodies and clients.
+	// The bound: twice (the collector lets garbage grow as large as the
+	// live heap before it runs) what the budget lets the receiver hold
+	// and each connection's own buffers (both ends), and 32 MiB for the
+	// rest of the process.
 	runtime.GC()
 	base := heapObjects()
-	bound := base + 2*budget + senders*(256<<10) + 16<<20
+	bound := base + 2*(budget+senders*(256<<10)) + 32<<20
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -164,19 +165,32 @@ func TestPushReceiverBoundsMemory(t *testing.T) {
 // still arriving, another token holder is answered 503 with Retry-After
 // at once, its body unread; once they are done, notifications are taken.
 func TestPushReceiverBudgetFull(t *testing.T) {
-	// Room for one notification of the cap (1 KiB) and a little.
-	recv := newReceiver(t, a2a.PushMaxBytes(1<<10), a2a.PushMaxInflightBytes(100<<10), a2a.PushReadTimeout(time.Minute))
+	// The least budget a cap of 1 KiB allows: 64 KiB + 7 KiB + 2 MiB.
+	const budget = 64<<10 + 7<<10 + 2<<20
+	recv := newReceiver(t, a2a.PushMaxBytes(1<<10), a2a.PushMaxInflightBytes(budget), a2a.PushReadTimeout(time.Minute))
 	w, _, url, token := longWait(t, recv, a2a.ProtocolV03)
 	addr := strings.TrimPrefix(strings.TrimSuffix(url, "/push"), "http://")
 
-	// One holds the budget: its headers are read, its body is not all there.
-	hold, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
+	// Holders fill the budget: their headers are read, their bodies are
+	// not all there (each is charged 64 KiB and a buffer).
+	var holders []net.Conn
+	closeHolders := func() {
+		for _, c := range holders {
+			c.Close()
+		}
 	}
-	fmt.Fprintf(hold, "POST /push HTTP/1.1\r\nHost: x\r\nX-A2A-Notification-Token: %s\r\nContent-Length: 1000\r\n\r\n{", token)
-	// Another arrives while it holds, until the first's admission shows.
+	defer closeHolders()
+	for range budget/(64<<10) + 1 {
+		hold, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		holders = append(holders, hold)
+		fmt.Fprintf(hold, "POST /push HTTP/1.1\r\nHost: x\r\nX-A2A-Notification-Token: %s\r\nContent-Length: 1000\r\n\r\n{", token)
+	}
+	// Another arrives while they hold, until their admissions show.
 	var resp *http.Response
+	var err error
 	for range 1000 {
 		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(taskBody(a2a.ProtocolV03, "task-1", "working")))
 		req.Header.Set("X-A2A-Notification-Token", token)
@@ -192,8 +206,8 @@ func TestPushReceiverBudgetFull(t *testing.T) {
 	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "1" {
 		t.Fatalf("status %d, Retry-After %q; want 503 and 1", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
-	hold.Close()
-	// The holder's charge is given back when its read ends.
+	// The holders' charges are given back when their reads end.
+	closeHolders()
 	for range 1000 {
 		st := notify(t, url, "X-A2A-Notification-Token", token, taskBody(a2a.ProtocolV03, "task-1", "completed"))
 		if st == http.StatusNoContent {

@@ -116,14 +116,14 @@ func PushMaxBytes(n int64) ReceiverOption {
 // them and however many at a time. Each notification whose token matched
 // is charged 64 KiB when its reading starts, then each buffer as its
 // bytes arrive (never on the word of its Content-Length: at most about
-// three times the body read so far), then four times its body before it
-// is decoded; all of it is given back when the answer is decided. One
-// that does not fit is answered at once 503 Service Unavailable with
-// "Retry-After: 1", its body left unread (or no further read). n must be
-// at least 64 KiB plus seven times the cap ([PushMaxBytes], default
-// 4 MiB: 28 MiB and 64 KiB), so that a notification of the largest size
-// fits when it comes alone; [NewPushReceiver] returns an error
-// otherwise.
+// three times the body read so far), then, once [PushVerify] passed it,
+// what decoding it may take (four times its body, and 2 MiB); all of it
+// is given back once it is decoded. One that does not fit is answered at
+// once 503 Service Unavailable with "Retry-After: 1", the rest of its
+// body unread. n must hold one notification of the largest size, alone:
+// at least 64 KiB, seven times the cap ([PushMaxBytes]) and 2 MiB
+// (30 MiB and 64 KiB for the default cap of 4 MiB); [NewPushReceiver]
+// returns an error otherwise.
 func PushMaxInflightBytes(n int64) ReceiverOption {
 	return receiverOption(func(c *receiverConfig) error {
 		if n <= 0 {
