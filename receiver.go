@@ -70,21 +70,33 @@ type PushNotification struct {
 //   - 405 for a method other than POST;
 //   - 401 for a missing token or one of no wait, and when the
 //     [PushVerify] hook refuses the request;
-//   - 413 for a body over the cap (that of replies; see [PushMaxBytes]);
+//   - 413 for a body over the cap (4 MiB after gzip decoding; see
+//     [PushMaxBytes]);
 //   - 400 for a body that is not a task or event the SDK reads (not JSON,
 //     truncated, of no known shape, a task without an id);
 //   - 403 for a notification about another task than its wait's;
+//   - 408 when the body took longer than the read timeout to arrive (see
+//     [PushReadTimeout]; the connection is closed);
+//   - 503 with "Retry-After: 1" when the notifications being read and
+//     decoded at once hold the receiver's in-flight budget (see
+//     [PushMaxInflightBytes]), without reading the rest of the body;
 //   - 500 when the [PushOnNotification] hook returns an error.
 //
 // A refused notification reaches no hook and no wait, and is logged at
 // debug level ([PushLogger]) with its status and reason, never with its
-// token. Error bodies are one line of plain text naming the fault, without
-// secrets or the hooks' errors.
+// token, at a bounded rate: past 20 refusals in 10 seconds from senders
+// without a valid token (or 20 from token holders) they are counted, and
+// the count is logged. Error bodies are one line of plain text naming the
+// fault, without secrets or the hooks' errors.
 //
-// The receiver reads a body as it arrives and sets no time limit of its
-// own: serve it from an http.Server with ReadTimeout (or
-// ReadHeaderTimeout and an http.TimeoutHandler) so that a slow sender
-// cannot hold a connection.
+// What a sender can cost is bounded: memory grows with the bytes that
+// arrive, never with a Content-Length; all notifications being read and
+// decoded at once share one budget (64 MiB by default), so many senders
+// posting gzip bombs at once cost no more than one budget; and a body
+// must arrive within the read timeout (10 seconds by default), which the
+// receiver sets on the connection itself, so it holds even when the
+// http.Server has no ReadTimeout. Serve it all the same from an
+// http.Server with ReadHeaderTimeout, which only the server can bound.
 type PushReceiver struct {
 	receiverConfig
 
