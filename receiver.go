@@ -76,7 +76,7 @@ type PushNotification struct {
 //     truncated, of no known shape, a task without an id);
 //   - 403 for a notification about another task than its wait's;
 //   - 408 when the body took longer than the read timeout to arrive (see
-//     [PushReadTimeout]; the connection is closed);
+//     [PushReadTimeout]);
 //   - 503 with "Retry-After: 1" when the notifications being read and
 //     decoded at once hold the receiver's in-flight budget (see
 //     [PushMaxInflightBytes]), without reading the rest of the body;
@@ -87,7 +87,8 @@ type PushNotification struct {
 // token, at a bounded rate: past 20 refusals in 10 seconds from senders
 // without a valid token (or 20 from token holders) they are counted, and
 // the count is logged. Error bodies are one line of plain text naming the
-// fault, without secrets or the hooks' errors.
+// fault, without secrets or the hooks' errors. The answers that may leave
+// the body unread (405, 401, 413, 408, 503) close the connection.
 //
 // What a sender can cost is bounded: memory grows with the bytes that
 // arrive, never with a Content-Length; all notifications being read and
@@ -240,21 +241,25 @@ func (r *PushReceiver) reportDone(w *PushWait) {
 
 // ServeHTTP takes one notification (see [PushReceiver] for the answers).
 func (r *PushReceiver) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
-	out := r.serve(rw, req)
+	out := r.serve(r.startDeadline(rw, req), req)
 	if out.status == http.StatusNoContent {
 		rw.WriteHeader(out.status)
 		return
 	}
 	r.logRefusal(req, out)
 	switch out.status {
+	case http.StatusMethodNotAllowed, http.StatusUnauthorized, http.StatusRequestEntityTooLarge,
+		http.StatusRequestTimeout, http.StatusServiceUnavailable:
+		// The body may be left unread: close the connection rather
+		// than read the rest (net/http reads up to 256 KiB of it, by
+		// the read deadline, to reuse the connection otherwise).
+		rw.Header().Set("Connection", "close")
+	}
+	switch out.status {
 	case http.StatusMethodNotAllowed:
 		rw.Header().Set("Allow", http.MethodPost)
 	case http.StatusServiceUnavailable:
 		rw.Header().Set("Retry-After", pushRetryAfter)
-	case http.StatusRequestTimeout:
-		// What is left of the body is not read: net/http would
-		// otherwise try to, waiting for the slow sender once more.
-		rw.Header().Set("Connection", "close")
 	}
 	http.Error(rw, "a2a push receiver: "+out.reason, out.status)
 }
@@ -282,7 +287,7 @@ func refused(status int, reason string) outcome { return outcome{status: status,
 var taken = outcome{status: http.StatusNoContent}
 
 // serve checks and dispatches a notification.
-func (r *PushReceiver) serve(rw http.ResponseWriter, req *http.Request) outcome {
+func (r *PushReceiver) serve(dl bodyDeadline, req *http.Request) outcome {
 	if req.Method != http.MethodPost {
 		return refused(http.StatusMethodNotAllowed, "method is not POST")
 	}
@@ -297,14 +302,14 @@ func (r *PushReceiver) serve(rw http.ResponseWriter, req *http.Request) outcome 
 	case w == nil:
 		return refused(http.StatusUnauthorized, "unknown notification token")
 	}
-	out := r.take(rw, req, w)
+	out := r.take(dl, req, w)
 	out.authed = true
 	return out
 }
 
 // take reads, checks and dispatches a notification whose token is w's.
-func (r *PushReceiver) take(rw http.ResponseWriter, req *http.Request, w *PushWait) outcome {
-	ev, out := r.readEvent(rw, req, w)
+func (r *PushReceiver) take(dl bodyDeadline, req *http.Request, w *PushWait) outcome {
+	ev, out := r.readEvent(dl, req, w)
 	if ev == nil {
 		return out
 	}

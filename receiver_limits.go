@@ -106,13 +106,13 @@ func (c *charge) release() {
 // readEvent reads a notification's body, has PushVerify check it and
 // decodes it, within the receiver's in-flight budget (given back when it
 // returns) and read timeout; out is the refusal when ev is nil.
-func (r *PushReceiver) readEvent(rw http.ResponseWriter, req *http.Request, w *PushWait) (ev Event, out outcome) {
+func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait) (ev Event, out outcome) {
 	ch, ok := r.budget.admit()
 	if !ok {
 		return nil, refused(http.StatusServiceUnavailable, "too many notifications being read at once")
 	}
 	defer ch.release()
-	br, timedOut := r.readBody(rw, req, r.maxBody, w.red, ch)
+	br, timedOut := dl.read(req, r.maxBody, w.red, ch)
 	switch {
 	case br.TooLarge:
 		return nil, refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
@@ -140,36 +140,48 @@ func (r *PushReceiver) readEvent(rw http.ResponseWriter, req *http.Request, w *P
 	return ev, taken
 }
 
-// readBody reads req's body for the receiver: at most limit bytes, its
-// buffers charged to ch, within the read timeout (timedOut reports that
-// it ran out). The deadline is set on the connection through rw
-// (http.ResponseController), so that even a sender that goes silent is
-// cut off, and cleared again once the body was read whole; a body left
-// unread keeps it, so that what net/http reads of it after the handler
-// is bounded too. When rw cannot set one (a wrapper without Unwrap),
-// reads that start past the deadline fail: that stops a sender that
-// trickles, at its next byte. (Closing the body from a timer would not
-// stop a silent one over HTTP/1: the close waits for the read under way,
-// then reads on to discard the rest, holding the lock net/http takes to
-// write the answer.)
-func (r *PushReceiver) readBody(rw http.ResponseWriter, req *http.Request, limit int64, red *redact.Redactor, ch *charge) (br httpbody.Result, timedOut bool) {
+// bodyDeadline is the time by which a request's body must have arrived.
+type bodyDeadline struct {
+	at time.Time
+	rc *http.ResponseController // nil when the ResponseWriter cannot set it
+}
+
+// startDeadline bounds the time req's body may take to arrive, from now:
+// the read timeout, or the server's ReadTimeout when that is shorter. It
+// sets the deadline on the connection through rw
+// (http.ResponseController) at the start of the handler, so that even a
+// sender that goes silent is cut off, and so that it bounds what net/http
+// itself reads of a body the handler left unread (a refusal's: net/http
+// reads up to 256 KiB of it after the handler, to reuse the connection);
+// read clears it once the body was read whole. When rw cannot set one (a
+// wrapper without Unwrap), reads that start past the deadline fail: that
+// stops a sender that trickles, at its next byte. (Closing the body from
+// a timer would not stop a silent one over HTTP/1: the close waits for
+// the read under way, then reads on to discard the rest, holding the lock
+// net/http takes to write the answer.)
+func (r *PushReceiver) startDeadline(rw http.ResponseWriter, req *http.Request) bodyDeadline {
 	d := r.readTimeout
 	if srv, ok := req.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.ReadTimeout > 0 {
 		d = min(d, srv.ReadTimeout) // never later than the server's own
 	}
-	deadline := time.Now().Add(d)
-	rc := http.NewResponseController(rw)
-	if rc.SetReadDeadline(deadline) == nil {
-		defer func() {
-			if br.Err == nil && !br.TooLarge && !br.OverBudget {
-				rc.SetReadDeadline(time.Time{}) // read to its end: nothing more to bound
-			}
-		}()
+	dl := bodyDeadline{at: time.Now().Add(d), rc: http.NewResponseController(rw)}
+	if dl.rc.SetReadDeadline(dl.at) != nil {
+		dl.rc = nil
 	}
+	return dl
+}
+
+// read reads req's body for the receiver: at most limit bytes, its
+// buffers charged to ch, by the deadline (timedOut reports that it
+// passed), which it clears once the body was read whole.
+func (dl bodyDeadline) read(req *http.Request, limit int64, red *redact.Redactor, ch *charge) (br httpbody.Result, timedOut bool) {
 	timed := req.WithContext(req.Context()) // a shallow copy, to read through the deadline
-	timed.Body = &deadlineReader{r: req.Body, deadline: deadline}
+	timed.Body = &deadlineReader{r: req.Body, deadline: dl.at}
 	br = httpbody.ReadRequest(timed, limit, red, ch.take)
-	return br, br.Err != nil && !time.Now().Before(deadline)
+	if dl.rc != nil && br.Err == nil && !br.TooLarge && !br.OverBudget {
+		dl.rc.SetReadDeadline(time.Time{}) // read to its end: nothing more to bound
+	}
+	return br, br.Err != nil && !time.Now().Before(dl.at)
 }
 
 // deadlineReader fails every read that starts past its deadline.

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -226,16 +227,24 @@ func TestPushReceiverBudgetFull(t *testing.T) {
 // TestPushReceiverReadTimeout: a token holder whose body trickles, or
 // stops, is answered 408 once the read timeout has passed, by a server
 // that set no ReadTimeout; also when the ResponseWriter cannot set a
-// read deadline (a wrapper), for the sender that trickles.
+// read deadline (a wrapper), for the sender that trickles. A sender
+// refused before its body is read is not held either: the connection is
+// closed after the answer.
 func TestPushReceiverReadTimeout(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		wrap    bool
 		trickle bool
+		token   bool
+		want    int
 	}{
-		{"silent", false, false},
-		{"trickling", false, true},
-		{"trickling, behind a wrapper", true, true},
+		{"silent", false, false, true, http.StatusRequestTimeout},
+		{"trickling", false, true, true, http.StatusRequestTimeout},
+		{"trickling, behind a wrapper", true, true, true, http.StatusRequestTimeout},
+		// Refused before its body is read: the connection is closed,
+		// not held while net/http reads the rest.
+		{"no token, trickling", false, true, false, http.StatusUnauthorized},
+		{"no token, silent", false, false, false, http.StatusUnauthorized},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			recv, err := a2a.NewPushReceiver("http://127.0.0.1:1/push", a2a.PushReadTimeout(100*time.Millisecond))
@@ -252,7 +261,10 @@ func TestPushReceiverReadTimeout(t *testing.T) {
 			}
 			ts := httptest.NewServer(h) // no ReadTimeout
 			defer ts.Close()
-			_, _, _, token := longWait(t, recv, a2a.ProtocolV03) // its URL is not served: only the token counts
+			token := "no-such-token"
+			if tt.token {
+				_, _, _, token = longWait(t, recv, a2a.ProtocolV03) // its URL is not served: only the token counts
+			}
 
 			conn, err := net.Dial("tcp", ts.Listener.Addr().String())
 			if err != nil {
@@ -283,13 +295,23 @@ func TestPushReceiverReadTimeout(t *testing.T) {
 			// A guard, so that a receiver that waits for ever fails the
 			// test instead of hanging it.
 			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			br := bufio.NewReader(conn)
+			resp, err := http.ReadResponse(br, nil)
 			if err != nil {
 				t.Fatalf("no answer: %v", err)
 			}
 			resp.Body.Close()
-			if resp.StatusCode != http.StatusRequestTimeout {
-				t.Fatalf("status %d, want 408", resp.StatusCode)
+			if resp.StatusCode != tt.want {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tt.want)
+			}
+			// Then the receiver's side closes the connection (behind the
+			// wrapper net/http reads on, up to 256 KiB: only the server's
+			// ReadTimeout bounds that).
+			if tt.wrap {
+				return
+			}
+			if n, err := io.Copy(io.Discard, br); err != nil {
+				t.Fatalf("connection not closed (%d bytes more): %v", n, err)
 			}
 		})
 	}

@@ -142,8 +142,9 @@ func PushMaxInflightBytes(n int64) ReceiverOption {
 // through [http.ResponseController]. Behind a ResponseWriter that cannot
 // set it (a wrapper without an Unwrap method) reads that start past the
 // deadline fail, which stops a sender that trickles at its next byte, but
-// a silent one is then bounded only by the server's ReadTimeout. d must
-// be positive.
+// a silent one, and what net/http reads of a body left unread after the
+// answer (up to 256 KiB), are then bounded only by the server's
+// ReadTimeout. d must be positive.
 func PushReadTimeout(d time.Duration) ReceiverOption {
 	return receiverOption(func(c *receiverConfig) error {
 		if d <= 0 {
