@@ -46,23 +46,35 @@ type Result struct {
 // Read reads resp's body, at most limit bytes, decoding gzip; red redacts
 // the fault it may report. It does not close the body. A 1xx reply is not read: a 101 hands over the raw
 // connection as its body, and reading it would wait for the peer, not for
-// the caller's context.
+// the caller's context. A reply's Content-Length is taken at its word for
+// up to replyAllowance bytes at once.
 func Read(resp *http.Response, limit int64, red *redact.Redactor) Result {
-	return read(resp, limit, red, nil)
+	return read(resp, limit, red, replyAllowance, nil)
 }
+
+// replyAllowance is how much of a reply's Content-Length Read allocates
+// before the bytes are there, in bytes: 4 MiB, within a call's bound of
+// eight times the reply and 4 MiB. A reply is one per call, to a request
+// the caller chose to make, so a lie costs that call alone; reading
+// honest replies into one buffer of their size saves the join of chunks
+// (one reply's size more allocated). A request, which anyone may send to
+// a receiver many times at once, gets no allowance (ReadRequest).
+const replyAllowance = 4 << 20
 
 // ReadRequest reads a request's body as Read reads a reply's: at most
-// limit bytes, gzip decoded (a push notification). charge, unless nil, is
-// asked for each buffer's bytes before it is allocated (they are never
-// more than the bytes read so far, and 4 KiB); when it returns false
-// reading stops with OverBudget. It does not close the body.
+// limit bytes, gzip decoded (a push notification), except that no buffer
+// is sized from its Content-Length: each is at most the bytes read so
+// far, and 4 KiB. charge, unless nil, is asked for each buffer's bytes
+// before it is allocated; when it returns false reading stops with
+// OverBudget. It does not close the body.
 func ReadRequest(req *http.Request, limit int64, red *redact.Redactor, charge func(n int64) bool) Result {
 	resp := &http.Response{StatusCode: http.StatusOK, Header: req.Header, Body: req.Body, ContentLength: req.ContentLength}
-	return read(resp, limit, red, charge)
+	return read(resp, limit, red, 0, charge)
 }
 
-// read is Read with an optional charge func (see ReadRequest).
-func read(resp *http.Response, limit int64, red *redact.Redactor, charge func(int64) bool) Result {
+// read is Read with the allowance of readAll and an optional charge func
+// (see ReadRequest).
+func read(resp *http.Response, limit int64, red *redact.Redactor, allowance int64, charge func(int64) bool) Result {
 	if resp.StatusCode < 200 {
 		return Result{}
 	}
@@ -83,7 +95,7 @@ func read(resp *http.Response, limit int64, red *redact.Redactor, charge func(in
 	if src == resp.Body {
 		announced = resp.ContentLength
 	}
-	body, err := readAll(io.LimitReader(src, capPlusOne(limit)), announced, charge)
+	body, err := readAll(io.LimitReader(src, capPlusOne(limit)), announced, allowance, charge)
 	switch {
 	case errors.Is(err, errWireTooLarge) || int64(len(body)) > limit:
 		return Result{TooLarge: true}
@@ -107,37 +119,40 @@ const firstChunk = 4 << 10
 
 // readAll reads r to its end, into chunks that grow with the bytes
 // actually read: each is at most the size of those before it together
-// (4 KiB first), and at most maxChunk, so memory is charged as bytes
-// arrive, never on the sender's word. The length announced (-1 when not)
-// only trims: a chunk is never larger than the rest announced (and one
-// byte to see the end), so a body that keeps its word wastes nothing. The
-// chunks are joined once at the end: reading allocates at most about
-// twice the body (and a chunk), never the four times a doubling buffer
-// can. charge, unless nil, is asked for each allocation first (the join
-// included); its refusal ends the read with errOverBudget.
-func readAll(r io.Reader, announced int64, charge func(int64) bool) ([]byte, error) {
+// (4 KiB first), and at most maxChunk. The length announced (-1 when not)
+// is taken at its word for up to allowance bytes at once: with it a
+// chunk may be that large, though no larger than the rest announced (and
+// one byte to see the end), so an honest body within the allowance is
+// read into one buffer of its size. Without an allowance memory grows
+// with the bytes that arrive, never on the sender's word, and an honest
+// body wastes nothing but the join. The chunks are joined once at the
+// end: reading allocates at most about twice the body and a chunk (and
+// the allowance), never the four times a doubling buffer can. charge,
+// unless nil, is asked for each allocation first (the join included);
+// its refusal ends the read with errOverBudget.
+func readAll(r io.Reader, announced, allowance int64, charge func(int64) bool) ([]byte, error) {
 	alloc := func(n int64) ([]byte, error) {
 		if charge != nil && !charge(n) {
 			return nil, errOverBudget
 		}
 		return make([]byte, 0, n), nil
 	}
-	size := int64(firstChunk)
-	if announced >= 0 {
-		size = min(size, announced+1)
+	// next is the size of the chunk after total bytes.
+	next := func(total int64) int64 {
+		n := max(min(total, maxChunk), firstChunk)
+		if announced >= total {
+			// The body has lived up to its word so far.
+			n = min(max(n, allowance), announced-total+1)
+		}
+		return n
 	}
 	var full [][]byte // chunks filled, in order
 	total := int64(0) // their bytes
-	buf, err := alloc(size)
+	buf, err := alloc(next(0))
 	for err == nil {
 		if len(buf) == cap(buf) {
 			full, total = append(full, buf), total+int64(len(buf))
-			next := min(total, maxChunk)
-			if announced >= total {
-				// The body has lived up to its word so far: no more than the rest.
-				next = min(next, announced-total+1)
-			}
-			if buf, err = alloc(next); err != nil {
+			if buf, err = alloc(next(total)); err != nil {
 				break
 			}
 		}

@@ -98,12 +98,20 @@ func TestReadRequest(t *testing.T) {
 	}
 }
 
-// TestReadGrowsWithBytesRead: a body announcing megabytes costs memory
-// only for the bytes it sends, however it ends (cut short, or whole), and
-// the charge func is asked for every buffer first.
+// TestReadGrowsWithBytesRead: a request announcing megabytes costs
+// memory only for the bytes it sends, however it ends (cut short, or
+// whole), and the charge func is asked for every buffer first; a reply's
+// length is taken at its word up to the allowance, no further.
 func TestReadGrowsWithBytesRead(t *testing.T) {
 	red := redact.New(&url.URL{Scheme: "http", Host: "h"}, "", "", nil)
 	const limit = 10 << 20
+	allocated := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
 	for _, tc := range []struct {
 		name      string
 		announced int64
@@ -119,36 +127,49 @@ func TestReadGrowsWithBytesRead(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := bytes.Repeat([]byte("x"), tc.sent)
-			var body io.Reader = &brokenReader{bytes.NewReader(data)}
-			if tc.whole {
-				body = bytes.NewReader(data)
+			request := func() *http.Request {
+				var body io.Reader = &brokenReader{bytes.NewReader(data)}
+				if tc.whole {
+					body = bytes.NewReader(data)
+				}
+				return &http.Request{Header: http.Header{}, Body: io.NopCloser(body), ContentLength: tc.announced}
 			}
 			// At most twice the bytes sent (chunks, then their join) and
 			// a chunk (no larger than the bytes before it); 64 KiB for the
 			// rest of the call.
 			bound := uint64(2*tc.sent + max(min(tc.sent, maxChunk), firstChunk) + 64<<10)
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			got := Read(reply(200, "", body, tc.announced), limit, red)
-			runtime.ReadMemStats(&after)
+			var got Result
+			n := allocated(func() { got = ReadRequest(request(), limit, red, nil) })
 			if tc.whole != (got.Err == nil && len(got.Body) == tc.sent) {
 				t.Fatalf("got %d bytes, err %v", len(got.Body), got.Err)
 			}
-			if n := after.TotalAlloc - before.TotalAlloc; n > bound {
+			if n > bound {
 				t.Errorf("reading %d bytes allocated %d, want at most %d", tc.sent, n, bound)
 			}
 
 			// The charge func sees every buffer, and stops the read.
 			var charged int64
-			req := &http.Request{Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(data)), ContentLength: tc.announced}
-			got = ReadRequest(req, limit, red, func(n int64) bool { charged += n; return true })
-			if len(got.Body) != tc.sent || charged > int64(bound) || charged < int64(tc.sent) {
-				t.Errorf("ReadRequest: %d bytes read, %d charged, want %d..%d", len(got.Body), charged, tc.sent, bound)
+			got = ReadRequest(request(), limit, red, func(n int64) bool { charged += n; return true })
+			if charged > int64(bound) || charged < int64(tc.sent) {
+				t.Errorf("%d bytes read, %d charged, want %d..%d", len(got.Body), charged, tc.sent, bound)
 			}
-			req.Body = io.NopCloser(bytes.NewReader(data))
-			got = ReadRequest(req, limit, red, func(n int64) bool { return false })
+			got = ReadRequest(request(), limit, red, func(n int64) bool { return false })
 			if !got.OverBudget || got.Body != nil {
-				t.Errorf("ReadRequest refused: got %+v, want OverBudget", got)
+				t.Errorf("refused: got %+v, want OverBudget", got)
+			}
+
+			// A reply: the length taken at its word up to the allowance,
+			// an honest one read into one buffer.
+			n = allocated(func() {
+				req := request()
+				got = Read(reply(200, "", req.Body, tc.announced), limit, red)
+			})
+			want := bound + replyAllowance
+			if tc.whole && tc.announced >= 0 {
+				want = uint64(tc.sent) + 64<<10
+			}
+			if n > want {
+				t.Errorf("Read: reading %d bytes allocated %d, want at most %d", tc.sent, n, want)
 			}
 		})
 	}
