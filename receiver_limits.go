@@ -47,9 +47,10 @@ const (
 const requestCharge = 64 << 10
 
 // maxRequestCharge is the most one notification of at most limit bytes
-// can be charged: a budget smaller than that could never admit it.
+// can be charged: a budget smaller than that could never admit it. Its
+// buffers take at most three times limit and a first chunk of 4 KiB.
 func maxRequestCharge(limit int64) int64 {
-	return requestCharge + 3*limit + jsonread.DecodeBudget(int(limit))
+	return requestCharge + 4<<10 + 3*limit + jsonread.DecodeBudget(int(limit))
 }
 
 // pushRetryAfter is the Retry-After of a 503 answered when the budget is

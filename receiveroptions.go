@@ -121,8 +121,8 @@ func PushMaxBytes(n int64) ReceiverOption {
 // is given back once it is decoded. One that does not fit is answered at
 // once 503 Service Unavailable with "Retry-After: 1", the rest of its
 // body unread. n must hold one notification of the largest size, alone:
-// at least 64 KiB, seven times the cap ([PushMaxBytes]) and 2 MiB
-// (30 MiB and 64 KiB for the default cap of 4 MiB); [NewPushReceiver]
+// at least seven times the cap ([PushMaxBytes]), 2 MiB and 68 KiB
+// (30 MiB and 68 KiB for the default cap of 4 MiB); [NewPushReceiver]
 // returns an error otherwise.
 func PushMaxInflightBytes(n int64) ReceiverOption {
 	return receiverOption(func(c *receiverConfig) error {
