@@ -11,9 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
-	"github.com/caoliao-a2a/a2a-go/internal/inert"
 )
 
 // The receiving side of push notifications (A2A v0.3 §9.5; A2A v1.0
@@ -73,28 +70,43 @@ type PushNotification struct {
 //   - 405 for a method other than POST;
 //   - 401 for a missing token or one of no wait, and when the
 //     [PushVerify] hook refuses the request;
-//   - 413 for a body over the cap (that of replies; see [PushMaxBytes]);
+//   - 413 for a body over the cap (4 MiB after gzip decoding; see
+//     [PushMaxBytes]);
 //   - 400 for a body that is not a task or event the SDK reads (not JSON,
 //     truncated, of no known shape, a task without an id);
 //   - 403 for a notification about another task than its wait's;
+//   - 408 when the body took longer than the read timeout to arrive (see
+//     [PushReadTimeout]);
+//   - 503 with "Retry-After: 1" when the notifications being read and
+//     decoded at once hold the receiver's in-flight budget (see
+//     [PushMaxInflightBytes]), without reading the rest of the body;
 //   - 500 when the [PushOnNotification] hook returns an error.
 //
 // A refused notification reaches no hook and no wait, and is logged at
 // debug level ([PushLogger]) with its status and reason, never with its
-// token. Error bodies are one line of plain text naming the fault, without
-// secrets or the hooks' errors.
+// token, at a bounded rate: past 20 refusals in 10 seconds from senders
+// without a valid token (or 20 from token holders) they are counted, and
+// the count is logged. Error bodies are one line of plain text naming the
+// fault, without secrets or the hooks' errors. The answers that may leave
+// the body unread (405, 401, 413, 408, 503) close the connection.
 //
-// The receiver reads a body as it arrives and sets no time limit of its
-// own: serve it from an http.Server with ReadTimeout (or
-// ReadHeaderTimeout and an http.TimeoutHandler) so that a slow sender
-// cannot hold a connection.
+// What a sender can cost is bounded: memory grows with the bytes that
+// arrive, never with a Content-Length; all notifications being read and
+// decoded at once share one budget (64 MiB by default), so many senders
+// posting gzip bombs at once cost no more than one budget; and a body
+// must arrive within the read timeout (10 seconds by default), which the
+// receiver sets on the connection itself, so it holds even when the
+// http.Server has no ReadTimeout. Serve it all the same from an
+// http.Server with ReadHeaderTimeout, which only the server can bound.
 type PushReceiver struct {
 	receiverConfig
 
-	mu      sync.Mutex
-	waits   map[tokenKey]*PushWait // open waits, by their token's hash
-	retired retiredSet             // waits ended lately
-	closed  bool
+	mu       sync.Mutex
+	waits    map[tokenKey]*PushWait // open waits, by their token's hash
+	retired  retiredSet             // waits ended lately
+	closed   bool
+	budget   inflight   // the bytes of the notifications being read
+	refusals refusalLog // the rate limit on logging refusals
 	// busy counts what Close waits for (pushstate.go: enter, leave): the
 	// SendMessage and WatchTask calls under way, the receiver's goroutines
 	// (fallback polls, final reads, the PushOnDone queue) and the
@@ -110,13 +122,15 @@ type PushReceiver struct {
 
 // receiverConfig is what the options set.
 type receiverConfig struct {
-	url      string
-	maxBody  int64 // 0: the wait's client's
-	fallback time.Duration
-	verify   func(*http.Request, []byte) error
-	notify   func(context.Context, *PushNotification) error
-	onDone   func(*PushWait)
-	log      *slog.Logger
+	url         string
+	maxBody     int64         // a notification's cap, bytes
+	maxInflight int64         // the in-flight budget, bytes
+	readTimeout time.Duration // how long a body may take to arrive
+	fallback    time.Duration
+	verify      func(*http.Request, []byte) error
+	notify      func(context.Context, *PushNotification) error
+	onDone      func(*PushWait)
+	log         *slog.Logger
 }
 
 // tokenKey is the SHA-256 of a token: waits are looked up by it, so the
@@ -132,6 +146,7 @@ func NewPushReceiver(webhookURL string, opts ...ReceiverOption) (*PushReceiver, 
 		return nil, err
 	}
 	r := &PushReceiver{receiverConfig: receiverConfig{url: webhookURL, fallback: defaultFallbackAfter,
+		maxBody: defaultPushMaxBytes, maxInflight: defaultPushMaxInflightBytes, readTimeout: defaultPushReadTimeout,
 		log: slog.New(slog.DiscardHandler)}, waits: map[tokenKey]*PushWait{}}
 	for _, opt := range opts {
 		if opt == nil {
@@ -141,6 +156,10 @@ func NewPushReceiver(webhookURL string, opts ...ReceiverOption) (*PushReceiver, 
 			return nil, err
 		}
 	}
+	if need := maxRequestCharge(r.maxBody); r.maxInflight < need {
+		return nil, fmt.Errorf("a2a: PushMaxInflightBytes %d cannot hold one notification of PushMaxBytes %d (it needs %d)", r.maxInflight, r.maxBody, need)
+	}
+	r.budget.max = r.maxInflight
 	r.gateHooks()
 	return r, nil
 }
@@ -184,6 +203,7 @@ func (r *PushReceiver) Close() {
 	for _, w := range open {
 		w.finish(ErrReceiverClosed)
 	}
+	defer r.flushRefusals() // after r.mu is let go
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.idle.L == nil {
@@ -249,22 +269,25 @@ func (r *PushReceiver) reportDone(w *PushWait) {
 
 // ServeHTTP takes one notification (see [PushReceiver] for the answers).
 func (r *PushReceiver) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
-	out := r.serve(req)
+	out := r.serve(r.startDeadline(rw, req), req)
 	if out.status == http.StatusNoContent {
 		rw.WriteHeader(out.status)
 		return
 	}
-	attrs := []slog.Attr{slog.Int("status", out.status), slog.String("reason", out.reason),
-		slog.String("remote", req.RemoteAddr)}
-	if out.taskID != "" {
-		attrs = append(attrs, slog.String("task", inert.Truncate(out.taskID, maxLoggedID)))
+	r.logRefusal(req, out)
+	switch out.status {
+	case http.StatusMethodNotAllowed, http.StatusUnauthorized, http.StatusRequestEntityTooLarge,
+		http.StatusRequestTimeout, http.StatusServiceUnavailable:
+		// The body may be left unread: close the connection rather
+		// than read the rest (net/http reads up to 256 KiB of it, by
+		// the read deadline, to reuse the connection otherwise).
+		rw.Header().Set("Connection", "close")
 	}
-	if out.err != nil {
-		attrs = append(attrs, slog.String("err", out.err.Error()))
-	}
-	r.log.LogAttrs(req.Context(), slog.LevelDebug, "a2a push notification refused", attrs...)
-	if out.status == http.StatusMethodNotAllowed {
+	switch out.status {
+	case http.StatusMethodNotAllowed:
 		rw.Header().Set("Allow", http.MethodPost)
+	case http.StatusServiceUnavailable:
+		rw.Header().Set("Retry-After", pushRetryAfter)
 	}
 	http.Error(rw, "a2a push receiver: "+out.reason, out.status)
 }
@@ -275,12 +298,13 @@ const maxLoggedID = 128
 // outcome is how the receiver answers a notification: its status; for a
 // refusal the reason, which the answer's body carries, and an error of
 // the caller's hooks, which only the log does; the task it named, once
-// read.
+// read; whether the sender's token matched a wait.
 type outcome struct {
 	status int
 	reason string
 	err    error
 	taskID string
+	authed bool
 }
 
 // refused is the outcome of a refusal.
@@ -291,7 +315,7 @@ func refused(status int, reason string) outcome { return outcome{status: status,
 var taken = outcome{status: http.StatusNoContent}
 
 // serve checks and dispatches a notification.
-func (r *PushReceiver) serve(req *http.Request) outcome {
+func (r *PushReceiver) serve(dl bodyDeadline, req *http.Request) outcome {
 	if req.Method != http.MethodPost {
 		return refused(http.StatusMethodNotAllowed, "method is not POST")
 	}
@@ -306,27 +330,16 @@ func (r *PushReceiver) serve(req *http.Request) outcome {
 	case w == nil:
 		return refused(http.StatusUnauthorized, "unknown notification token")
 	}
-	limit := r.maxBody
-	if limit == 0 {
-		limit = w.c.maxBody
-	}
-	br := httpbody.ReadRequest(req, limit, w.red)
-	switch {
-	case br.TooLarge:
-		return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", limit))
-	case br.Err != nil:
-		return refused(http.StatusBadRequest, "body cannot be read")
-	case br.Fault != nil:
-		return refused(http.StatusBadRequest, "body cannot be read: "+br.Fault.Error())
-	}
-	if r.verify != nil {
-		if err := r.verify(req, br.Body); err != nil {
-			return outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.red.Err(err)}
-		}
-	}
-	ev, perr := readNotification(w.c.proto, br.Body, asked{method: "push notification", red: w.red})
-	if perr != nil {
-		return refused(http.StatusBadRequest, perr.Reason)
+	out := r.take(dl, req, w)
+	out.authed = true
+	return out
+}
+
+// take reads, checks and dispatches a notification whose token is w's.
+func (r *PushReceiver) take(dl bodyDeadline, req *http.Request, w *PushWait) outcome {
+	ev, out := r.readEvent(dl, req, w)
+	if ev == nil {
+		return out
 	}
 	taskID := eventTask(ev)
 	if _, ok := ev.(*Message); !ok && taskID == "" {

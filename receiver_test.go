@@ -329,6 +329,10 @@ func TestNewPushReceiverRefuses(t *testing.T) {
 		{"http://h/push", []a2a.ReceiverOption{nil}},
 		{"http://h/push", []a2a.ReceiverOption{a2a.PushFallbackAfter(0)}},
 		{"http://h/push", []a2a.ReceiverOption{a2a.PushMaxBytes(-1)}},
+		{"http://h/push", []a2a.ReceiverOption{a2a.PushMaxInflightBytes(0)}},
+		{"http://h/push", []a2a.ReceiverOption{a2a.PushMaxInflightBytes(30 << 20)}}, // cannot hold one of 4 MiB
+		{"http://h/push", []a2a.ReceiverOption{a2a.PushMaxBytes(1 << 20), a2a.PushMaxInflightBytes(9 << 20)}},
+		{"http://h/push", []a2a.ReceiverOption{a2a.PushReadTimeout(0)}},
 		{"http://h/push", []a2a.ReceiverOption{a2a.PushVerify(nil)}},
 		{"http://h/push", []a2a.ReceiverOption{a2a.PushOnNotification(nil)}},
 		{"http://h/push", []a2a.ReceiverOption{a2a.PushOnDone(nil)}},

@@ -77,7 +77,12 @@ func PushOnDone(f func(w *PushWait)) ReceiverOption {
 
 // PushLogger logs refused notifications at debug level: status, reason,
 // the sender's address, the task id once read (at most 128 bytes of it)
-// and a hook's error; never a token, credential or body.
+// and a hook's error; never a token, credential or body. At most 20
+// refusals are logged in 10 seconds from senders without a valid token,
+// and 20 from those with one; those past it are counted, and the count is
+// logged in one record ("a2a push notifications refused and not
+// logged", with count, senders and since) with the next refusal logged,
+// or at [PushReceiver.Close].
 func PushLogger(l *slog.Logger) ReceiverOption {
 	return receiverOption(func(c *receiverConfig) error {
 		if l == nil {
@@ -89,15 +94,63 @@ func PushLogger(l *slog.Logger) ReceiverOption {
 }
 
 // PushMaxBytes caps a notification's body, in bytes after gzip decoding;
-// a larger body is answered 413. By default the cap is that of the wait's
-// client ([WithMaxResponseBytes], default [DefaultMaxResponseBytes]). n
-// must be positive.
+// a larger body is answered 413, without reading it when its
+// Content-Length says so. The default, 4 MiB, is gRPC's default message
+// limit, which agents already keep tasks and events under; it is sized
+// for notifications, not for replies ([WithMaxResponseBytes]), since a
+// wait reads a final task again with [Client.GetTask]. n must be positive,
+// and no more than the in-flight budget can hold (see
+// [PushMaxInflightBytes]); [NewPushReceiver] returns an error otherwise.
 func PushMaxBytes(n int64) ReceiverOption {
 	return receiverOption(func(c *receiverConfig) error {
 		if n <= 0 {
 			return fmt.Errorf("a2a: PushMaxBytes %d is not positive", n)
 		}
 		c.maxBody = n
+		return nil
+	})
+}
+
+// PushMaxInflightBytes bounds the memory of the notifications a receiver
+// reads and decodes at once, in bytes (default 64 MiB), whoever sends
+// them and however many at a time. Each notification whose token matched
+// is charged 64 KiB when its reading starts, then each buffer as its
+// bytes arrive (never on the word of its Content-Length: at most about
+// three times the body read so far), then, once [PushVerify] passed it,
+// what decoding it may take (four times its body, and 2 MiB); all of it
+// is given back once it is decoded. One that does not fit is answered at
+// once 503 Service Unavailable with "Retry-After: 1", the rest of its
+// body unread. n must hold one notification of the largest size, alone:
+// at least seven times the cap ([PushMaxBytes]), 2 MiB and 68 KiB
+// (30 MiB and 68 KiB for the default cap of 4 MiB); [NewPushReceiver]
+// returns an error otherwise.
+func PushMaxInflightBytes(n int64) ReceiverOption {
+	return receiverOption(func(c *receiverConfig) error {
+		if n <= 0 {
+			return fmt.Errorf("a2a: PushMaxInflightBytes %d is not positive", n)
+		}
+		c.maxInflight = n
+		return nil
+	})
+}
+
+// PushReadTimeout bounds the time a notification's body may take to
+// arrive, from the start of the handler (default 10 seconds); past it the
+// receiver answers 408 Request Timeout and the connection is closed. It
+// holds when the serving http.Server has no ReadTimeout (one shorter
+// than d bounds the body instead): the deadline is set on the connection
+// through [http.ResponseController]. Behind a ResponseWriter that cannot
+// set it (a wrapper without an Unwrap method) reads that start past the
+// deadline fail, which stops a sender that trickles at its next byte, but
+// a silent one, and what net/http reads of a body left unread after the
+// answer (up to 256 KiB), are then bounded only by the server's
+// ReadTimeout. d must be positive.
+func PushReadTimeout(d time.Duration) ReceiverOption {
+	return receiverOption(func(c *receiverConfig) error {
+		if d <= 0 {
+			return fmt.Errorf("a2a: PushReadTimeout %v is not positive", d)
+		}
+		c.readTimeout = d
 		return nil
 	})
 }

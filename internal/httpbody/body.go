@@ -31,6 +31,9 @@ type Result struct {
 	// TooLarge: the body (compressed or not) is over the cap; reading
 	// stopped there.
 	TooLarge bool
+	// OverBudget: the charge func given to [ReadRequest] refused the
+	// memory the next bytes needed; reading stopped there.
+	OverBudget bool
 	// Fault says why a body that arrived whole cannot be read: gzip data
 	// that is corrupt or cut short (Body is then nil), or a
 	// Content-Encoding the client does not read (Body holds the bytes as
@@ -40,14 +43,38 @@ type Result struct {
 	Err error
 }
 
-// maxPrealloc bounds the buffer allocated from a Content-Length, in bytes.
-const maxPrealloc = 4 << 20
-
 // Read reads resp's body, at most limit bytes, decoding gzip; red redacts
 // the fault it may report. It does not close the body. A 1xx reply is not read: a 101 hands over the raw
 // connection as its body, and reading it would wait for the peer, not for
-// the caller's context.
+// the caller's context. A reply's Content-Length is taken at its word for
+// up to replyAllowance bytes at once.
 func Read(resp *http.Response, limit int64, red *redact.Redactor) Result {
+	return read(resp, limit, red, replyAllowance, nil)
+}
+
+// replyAllowance is how much of a reply's Content-Length Read allocates
+// before the bytes are there, in bytes: 4 MiB, within a call's bound of
+// eight times the reply and 4 MiB. A reply is one per call, to a request
+// the caller chose to make, so a lie costs that call alone; reading
+// honest replies into one buffer of their size saves the join of chunks
+// (one reply's size more allocated). A request, which anyone may send to
+// a receiver many times at once, gets no allowance (ReadRequest).
+const replyAllowance = 4 << 20
+
+// ReadRequest reads a request's body as Read reads a reply's: at most
+// limit bytes, gzip decoded (a push notification), except that no buffer
+// is sized from its Content-Length: each is at most the bytes read so
+// far, and 4 KiB. charge, unless nil, is asked for each buffer's bytes
+// before it is allocated; when it returns false reading stops with
+// OverBudget. It does not close the body.
+func ReadRequest(req *http.Request, limit int64, red *redact.Redactor, charge func(n int64) bool) Result {
+	resp := &http.Response{StatusCode: http.StatusOK, Header: req.Header, Body: req.Body, ContentLength: req.ContentLength}
+	return read(resp, limit, red, 0, charge)
+}
+
+// read is Read with the allowance of readAll and an optional charge func
+// (see ReadRequest).
+func read(resp *http.Response, limit int64, red *redact.Redactor, allowance int64, charge func(int64) bool) Result {
 	if resp.StatusCode < 200 {
 		return Result{}
 	}
@@ -68,10 +95,12 @@ func Read(resp *http.Response, limit int64, red *redact.Redactor) Result {
 	if src == resp.Body {
 		announced = resp.ContentLength
 	}
-	body, err := readAll(io.LimitReader(src, capPlusOne(limit)), announced)
+	body, err := readAll(io.LimitReader(src, capPlusOne(limit)), announced, allowance, charge)
 	switch {
 	case errors.Is(err, errWireTooLarge) || int64(len(body)) > limit:
 		return Result{TooLarge: true}
+	case errors.Is(err, errOverBudget):
+		return Result{OverBudget: true}
 	case wire.badData(src != resp.Body, err):
 		return Result{Fault: gzipFault(err)}
 	case err != nil:
@@ -82,38 +111,50 @@ func Read(resp *http.Response, limit int64, red *redact.Redactor) Result {
 	return Result{Body: body, Fault: fault}
 }
 
-// ReadRequest reads a request's body as Read reads a reply's: at most
-// limit bytes, gzip decoded (a push notification). It does not close the
-// body.
-func ReadRequest(req *http.Request, limit int64, red *redact.Redactor) Result {
-	return Read(&http.Response{StatusCode: http.StatusOK, Header: req.Header, Body: req.Body, ContentLength: req.ContentLength}, limit, red)
-}
+// errOverBudget is a charge func's refusal.
+var errOverBudget = errors.New("body exceeds the memory budget")
 
-// readAll reads r to its end. With the length announced (-1 when not),
-// a body that keeps its word is read into one buffer of its size (and
-// one byte to see the end), trusted at first only up to maxPrealloc
-// since the word may be a lie. Otherwise it reads into chunks that double
-// from 4 KiB up to maxChunk and joins them once at the end, so that
-// reading allocates about twice the body (and a chunk), never the four
-// times a doubling buffer can.
-func readAll(r io.Reader, announced int64) ([]byte, error) {
-	size := int64(4 << 10)
-	if announced >= 0 {
-		size = min(announced, maxPrealloc) + 1
+// firstChunk is the first buffer readAll reads into, in bytes.
+const firstChunk = 4 << 10
+
+// readAll reads r to its end, into chunks that grow with the bytes
+// actually read: each is at most the size of those before it together
+// (4 KiB first), and at most maxChunk. The length announced (-1 when not)
+// is taken at its word for up to allowance bytes at once: with it a
+// chunk may be that large, though no larger than the rest announced (and
+// one byte to see the end), so an honest body within the allowance is
+// read into one buffer of its size. Without an allowance memory grows
+// with the bytes that arrive, never on the sender's word, and an honest
+// body wastes nothing but the join. The chunks are joined once at the
+// end: reading allocates at most about twice the body and a chunk (and
+// the allowance), never the four times a doubling buffer can. charge,
+// unless nil, is asked for each allocation first (the join included);
+// its refusal ends the read with errOverBudget.
+func readAll(r io.Reader, announced, allowance int64, charge func(int64) bool) ([]byte, error) {
+	alloc := func(n int64) ([]byte, error) {
+		if charge != nil && !charge(n) {
+			return nil, errOverBudget
+		}
+		return make([]byte, 0, n), nil
+	}
+	// next is the size of the chunk after total bytes.
+	next := func(total int64) int64 {
+		n := max(min(total, maxChunk), firstChunk)
+		if announced >= total {
+			// The body has lived up to its word so far.
+			n = min(max(n, allowance), announced-total+1)
+		}
+		return n
 	}
 	var full [][]byte // chunks filled, in order
 	total := int64(0) // their bytes
-	buf := make([]byte, 0, size)
-	var err error
+	buf, err := alloc(next(0))
 	for err == nil {
 		if len(buf) == cap(buf) {
 			full, total = append(full, buf), total+int64(len(buf))
-			next := min(2*int64(cap(buf)), maxChunk)
-			if announced >= total {
-				// The body has lived up to its word so far: the rest at once.
-				next = announced - total + 1
+			if buf, err = alloc(next(total)); err != nil {
+				break
 			}
-			buf = make([]byte, 0, next)
 		}
 		var n int
 		n, err = r.Read(buf[len(buf):cap(buf)])
@@ -122,14 +163,17 @@ func readAll(r io.Reader, announced int64) ([]byte, error) {
 	if err == io.EOF {
 		err = nil
 	}
-	if len(full) == 0 {
+	if err != nil || len(full) == 0 {
 		return buf, err
 	}
-	out := make([]byte, 0, total+int64(len(buf)))
+	out, err := alloc(total + int64(len(buf)))
+	if err != nil {
+		return nil, err
+	}
 	for _, c := range full {
 		out = append(out, c...)
 	}
-	return append(out, buf...), err
+	return append(out, buf...), nil
 }
 
 // maxChunk is the largest chunk readAll reads a body of unknown length

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -92,8 +93,85 @@ func TestReadRequest(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, "http://h/", bytes.NewReader(gzipped("note")))
 	req.Header.Set("Content-Encoding", "gzip")
 	red := redact.New(&url.URL{Scheme: "http", Host: "h"}, "", "", nil)
-	if got := ReadRequest(req, 64, red); string(got.Body) != "note" || got.Fault != nil || got.Err != nil {
+	if got := ReadRequest(req, 64, red, nil); string(got.Body) != "note" || got.Fault != nil || got.Err != nil {
 		t.Errorf("got %+v", got)
+	}
+}
+
+// TestReadGrowsWithBytesRead: a request announcing megabytes costs
+// memory only for the bytes it sends, however it ends (cut short, or
+// whole), and the charge func is asked for every buffer first; a reply's
+// length is taken at its word up to the allowance, no further.
+func TestReadGrowsWithBytesRead(t *testing.T) {
+	red := redact.New(&url.URL{Scheme: "http", Host: "h"}, "", "", nil)
+	const limit = 10 << 20
+	allocated := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	for _, tc := range []struct {
+		name      string
+		announced int64
+		sent      int
+		whole     bool
+	}{
+		{"8 MiB announced, nothing sent", 8 << 20, 0, false},
+		{"8 MiB announced, 100 bytes sent", 8 << 20, 100, false},
+		{"8 MiB announced, 64 KiB sent", 8 << 20, 64 << 10, false},
+		{"8 MiB announced, 5 MiB sent", 8 << 20, 5 << 20, false},
+		{"3 MiB announced and sent", 3 << 20, 3 << 20, true},
+		{"unannounced, 3 MiB sent", -1, 3 << 20, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := bytes.Repeat([]byte("x"), tc.sent)
+			request := func() *http.Request {
+				var body io.Reader = &brokenReader{bytes.NewReader(data)}
+				if tc.whole {
+					body = bytes.NewReader(data)
+				}
+				return &http.Request{Header: http.Header{}, Body: io.NopCloser(body), ContentLength: tc.announced}
+			}
+			// At most twice the bytes sent (chunks, then their join) and
+			// a chunk (no larger than the bytes before it); 64 KiB for the
+			// rest of the call.
+			bound := uint64(2*tc.sent + max(min(tc.sent, maxChunk), firstChunk) + 64<<10)
+			var got Result
+			n := allocated(func() { got = ReadRequest(request(), limit, red, nil) })
+			if tc.whole != (got.Err == nil && len(got.Body) == tc.sent) {
+				t.Fatalf("got %d bytes, err %v", len(got.Body), got.Err)
+			}
+			if n > bound {
+				t.Errorf("reading %d bytes allocated %d, want at most %d", tc.sent, n, bound)
+			}
+
+			// The charge func sees every buffer, and stops the read.
+			var charged int64
+			got = ReadRequest(request(), limit, red, func(n int64) bool { charged += n; return true })
+			if charged > int64(bound) || charged < int64(tc.sent) {
+				t.Errorf("%d bytes read, %d charged, want %d..%d", len(got.Body), charged, tc.sent, bound)
+			}
+			got = ReadRequest(request(), limit, red, func(n int64) bool { return false })
+			if !got.OverBudget || got.Body != nil {
+				t.Errorf("refused: got %+v, want OverBudget", got)
+			}
+
+			// A reply: the length taken at its word up to the allowance,
+			// an honest one read into one buffer.
+			n = allocated(func() {
+				req := request()
+				got = Read(reply(200, "", req.Body, tc.announced), limit, red)
+			})
+			want := bound + replyAllowance
+			if tc.whole && tc.announced >= 0 {
+				want = uint64(tc.sent) + 64<<10
+			}
+			if n > want {
+				t.Errorf("Read: reading %d bytes allocated %d, want at most %d", tc.sent, n, want)
+			}
+		})
 	}
 }
 

@@ -8,15 +8,15 @@ import (
 // The decoding budget: what a reply may cost in memory to decode,
 // charged by the JSON reader before each allocation its decoders make.
 
-// decodeBudget is the memory decoding n bytes may take, in bytes of Go
+// DecodeBudget is the memory decoding n bytes may take, in bytes of Go
 // values: four times the bytes, and 2 MiB more so that small replies of
 // any honest shape pass. With the reply's own buffer (at most about
 // three times its size while it is read), a call stays within eight
 // times the reply's size and 4 MiB.
-func decodeBudget(n int) int64 { return 4*int64(n) + 2<<20 }
+func DecodeBudget(n int) int64 { return 4*int64(n) + 2<<20 }
 
 // errOverBudget is a value that would take more memory to decode than its
-// size allows (decodeBudget).
+// size allows (DecodeBudget).
 var errOverBudget = errors.New("it takes more memory to decode than its size allows (4 bytes a byte, and 2 MiB)")
 
 // Charge takes n bytes from the budget, or stops the reader with

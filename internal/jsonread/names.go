@@ -238,12 +238,12 @@ const unmarshalCost = 320
 // CheckNames walks body with schema before encoding/json decodes it. It
 // returns a NameFault for a member name that repeats or differs only in
 // case, or errOverBudget for a body whose lists and maps would take more
-// memory than its size allows (decodeBudget), or nil. Malformed JSON is
+// memory than its size allows (DecodeBudget), or nil. Malformed JSON is
 // not its business: it stops there and leaves that to the decoder.
 func CheckNames(body []byte, schema *Schema) error {
 	d := NewReader(body)
 	defer d.Release()
-	d.budget = decodeBudget(len(body))
+	d.budget = DecodeBudget(len(body))
 	walkNames(d, schema)
 	switch {
 	case d.heavy != nil:

@@ -48,7 +48,7 @@ func ReadList[T any](d *Reader, t Table[T]) []T {
 }
 
 // DecodeWhole decodes b, one JSON value, into v with read (a table's
-// Decode), within the budget of b's size (decodeBudget): it returns the
+// Decode), within the budget of b's size (DecodeBudget): it returns the
 // problem that decides the reading (see [Reader.Err]: a syntax error, a
 // NameFault or a mistyped value, errOverBudget, or the error of a Stop).
 // v's raw members alias b. With exact, names are matched exactly and never
@@ -56,7 +56,7 @@ func ReadList[T any](d *Reader, t Table[T]) []T {
 func DecodeWhole[T any](b []byte, read func(*Reader, *T) bool, v *T, exact bool) error {
 	d := NewReader(b)
 	defer d.Release()
-	d.exact, d.root, d.budget = exact, reflect.TypeFor[T]().Name(), decodeBudget(len(b))
+	d.exact, d.root, d.budget = exact, reflect.TypeFor[T]().Name(), DecodeBudget(len(b))
 	read(d, v)
 	d.End()
 	return d.Err()
