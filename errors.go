@@ -291,9 +291,11 @@ type TransportError struct {
 
 // Error returns e.g. "a2a: tasks/get: transport: dial tcp 127.0.0.1:1:
 // connect: connection refused (after 4 attempts)"; the request URL is
-// never in it.
+// never in it. Text the network chose (a TLS certificate's names, a
+// proxy's reason) is shown with control and format characters escaped,
+// as [RPCError.Error] shows them.
 func (e *TransportError) Error() string {
-	return fmt.Sprintf("a2a: %s: transport: %v (after %s)", e.Method, e.Err, attempts(e.Attempts))
+	return inert.Printable(fmt.Sprintf("a2a: %s: transport: %v (after %s)", e.Method, e.Err, attempts(e.Attempts)))
 }
 
 // attempts writes "1 attempt" or "n attempts".
