@@ -212,8 +212,7 @@ type HTTPError struct {
 	Challenge string
 	// Body is the start of the reply body, at most 512 bytes, with the
 	// client's API key, bearer token, URL credentials and the values of
-	// headers whose names suggest a credential ([WithHeader]) replaced by
-	// "[REDACTED]".
+	// its extra headers ([WithHeader]) replaced by "[REDACTED]".
 	Body []byte
 }
 

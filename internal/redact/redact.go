@@ -19,7 +19,9 @@ import (
 
 // Redactor removes every secret a client knows from text that may reach an
 // error or a log record: the API key, the bearer token, the endpoint's
-// userinfo and query values, the values of credential-named headers, and,
+// userinfo and query values, the values of the extra headers (every one
+// of a credential-named header; of another, those of minSecretRun bytes
+// or more, unless the header only names formats: Accept…), and,
 // for one call, the secrets that call carries in its body (a push config's
 // token and credentials). It is the only place that does, so every error
 // the client builds goes through one of its methods.
@@ -49,10 +51,13 @@ func New(u *url.URL, apiKey, bearer string, header http.Header) *Redactor {
 	f.secret(bearer)
 	f.url(u)
 	for name, vs := range header {
-		if !credentialName(name) {
+		if describesContent(name) {
 			continue
 		}
 		for _, v := range vs {
+			if !credentialName(name) && len(v) < minSecretRun {
+				continue // "1", "json": too short to hide everywhere
+			}
 			f.secret(v) // "sid=…; theme=dark": its long runs too
 			scheme, token, ok := strings.Cut(v, " ")
 			if !ok {
@@ -378,6 +383,14 @@ func tokenish(part string) bool {
 		}
 	}
 	return lower+upper+digit+under >= 2
+}
+
+// describesContent reports whether a header names formats the client
+// takes (Accept, Accept-Encoding, Accept-Language…): public words, such
+// as "application/json", that are no secret and would be redacted from
+// every error's text if they were taken for one.
+func describesContent(name string) bool {
+	return strings.HasPrefix(strings.ToLower(name), "accept")
 }
 
 // credentialName reports whether a header or query parameter name suggests

@@ -96,3 +96,23 @@ func TestErrAndURL(t *testing.T) {
 		t.Errorf("ShownURL = %q", got)
 	}
 }
+
+// TestEveryHeader: the value of a header of any name is a secret when it
+// is 6 bytes or more (every one of a credential-named header); shorter
+// ones, and the Accept headers' media types, are not.
+func TestEveryHeader(t *testing.T) {
+	u, _ := url.Parse("https://agent.example/a2a")
+	r := New(u, "", "", http.Header{"X-Route": {"rt-9Qx7/zz"}, "X-Flag": {"1"}, "X-Format": {"json"}, "X-Pwd": {"abc"},
+		"Accept": {"application/json"}, "Accept-Language": {"zh-CN"}})
+	for in, want := range map[string]string{
+		"route rt-9Qx7/zz":        "route " + redacted,
+		"route rt-9Qx7%2Fzz":      "route " + redacted,
+		"pwd abc":                 "pwd " + redacted,
+		"1 json application/json": "1 json application/json",
+		"zh-CN":                   "zh-CN",
+	} {
+		if got := r.Str(in); got != want {
+			t.Errorf("Str(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
