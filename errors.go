@@ -243,12 +243,19 @@ type ProtocolError struct {
 	Body []byte
 	// Err is the underlying decoding error, if any.
 	Err error
+	// hideErr: Err is not part of Error(), as for a body that is not JSON
+	// by its Content-Type (a proxy's HTML page), whose JSON syntax error
+	// says nothing the reason does not.
+	hideErr bool
 }
 
-// Error returns e.g. "a2a: tasks/get: bad response: response is not JSON".
+// Error returns e.g. `a2a: tasks/get: bad response: response is not JSON
+// (Content-Type "text/html", starting "<html>…")`, followed by the
+// decoding error's text when there is one (not for a body that is not
+// JSON and does not claim to be: Err holds it).
 func (e *ProtocolError) Error() string {
 	s := fmt.Sprintf("a2a: %s: bad response: %s", e.Method, e.Reason)
-	if e.Err != nil {
+	if e.Err != nil && !e.hideErr {
 		s += ": " + strings.TrimPrefix(e.Err.Error(), "a2a: ")
 	}
 	return inert.Printable(s) // the reason and its error may carry server text
