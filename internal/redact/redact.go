@@ -236,9 +236,8 @@ func (u *unchanged) WriteString(p string) (int, error) {
 func (u *unchanged) Write(p []byte) (int, error) { return u.WriteString(string(p)) }
 
 // unescapeASCII returns s with every escape of a printable ASCII character
-// undone: \uXXXX, \xXX and \/ (JSON, Go), %XX (URLs), &#DD; and &#xHH;
-// (HTML).
-// ok is false when s holds none.
+// or a space (a secret may hold one) undone: \uXXXX, \xXX and \/ (JSON,
+// Go), %XX (URLs), &#DD; and &#xHH; (HTML). ok is false when s holds none.
 func unescapeASCII(s string) (string, bool) {
 	var b strings.Builder
 	if strings.ContainsAny(s, `\%&`) {
@@ -267,7 +266,7 @@ func unescapeASCII(s string) (string, bool) {
 func escapedASCII(s string) (c byte, n int) {
 	hex := func(h string) (byte, bool) {
 		v, err := strconv.ParseUint(h, 16, 16)
-		return byte(v), err == nil && v > 0x20 && v < 0x7f
+		return byte(v), err == nil && v >= 0x20 && v < 0x7f
 	}
 	switch {
 	case len(s) >= 2 && s[0] == '\\' && s[1] == '/':
@@ -293,7 +292,7 @@ func escapedASCII(s string) (c byte, n int) {
 		if num[0] == 'x' || num[0] == 'X' {
 			num, base = num[1:], 16
 		}
-		if v, err := strconv.ParseUint(num, base, 16); err == nil && v > 0x20 && v < 0x7f {
+		if v, err := strconv.ParseUint(num, base, 16); err == nil && v >= 0x20 && v < 0x7f {
 			return byte(v), end + 1
 		}
 	}

@@ -42,6 +42,18 @@ func TestStrSpellings(t *testing.T) {
 	}
 }
 
+// TestEscapedSpace: a secret with a space in it, echoed with every
+// character escaped (the space as \u0020, %20 or &#32;), is redacted.
+func TestEscapedSpace(t *testing.T) {
+	u, _ := url.Parse("https://agent.example/a2a")
+	r := New(u, "sk K3y 9z", "", nil)
+	for _, in := range []string{`\u0073\u006b\u0020\u004b\u0033\u0079\u0020\u0039\u007a`, "sk%20K3y%209z", "sk&#32;K3y&#32;9z"} {
+		if got := r.Str("echo " + in); got != "echo "+redacted {
+			t.Errorf("Str(%q) = %q", in, got)
+		}
+	}
+}
+
 // TestWith: With adds a call's secrets to a copy; the client's redactor
 // is unchanged, and With of nothing is the redactor itself.
 func TestWith(t *testing.T) {
