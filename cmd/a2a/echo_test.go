@@ -18,7 +18,7 @@ import (
 // password (and the Basic credential made of it), a webhook path token.
 
 const (
-	secretRoute   = "rt-R0ute/Zz81q"              // --header X-Route=…: no credential-like name
+	secretRoute   = "rt-R0ute/Zz81q"            // --header X-Route=…: no credential-like name
 	secretWebhook = "whk_Live_9f8e7d6c5b4a3210" // a key in a webhook URL's path
 )
 
