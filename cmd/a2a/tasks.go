@@ -207,9 +207,13 @@ func (o *options) poll(ctx context.Context, c *a2a.Client, endpoint string, know
 		}
 	}
 	var pe *a2a.PollError
+	var te *a2a.TransportError
 	switch {
 	case err == nil:
 		return o.finish(endpoint, task)
+	case errors.As(err, &pe) && pe.LastErr != nil && errors.As(pe.LastErr, &te) && task == nil && known.Status.State == "":
+		// No poll reached the agent, nor anything before: no answer.
+		return o.stopped(ctx, c, endpoint, last, "wait", pe.LastErr)
 	case errors.As(err, &pe) && !errors.Is(ctx.Err(), context.Canceled):
 		// Out of attempts or of --timeout, or a Retry-After longer than
 		// the time left: not the agent's failure.
