@@ -85,8 +85,7 @@ func (o *options) field(label, text string) {
 			lines[i] = wrap(l, o.width()-len(indent), indent)
 		}
 	}
-	// inertText has done its work: the lines go out as they are.
-	fmt.Fprintln(o.env.stdout, prefix+strings.Join(lines, "\n"+indent))
+	o.outInert(prefix + strings.Join(lines, "\n"+indent) + "\n")
 }
 
 // printMessage prints an agent's Message reply (exit 0: it answered).
@@ -199,7 +198,7 @@ func (o *options) printCard(card *a2a.AgentCard) {
 			if o.env.stdoutTTY {
 				desc = wrap(desc, o.width()-6, "      ")
 			}
-			fmt.Fprintf(o.env.stdout, "      %s\n", desc) // shown: made inert
+			o.outInert("      " + desc + "\n")
 		}
 		for _, ex := range s.Examples {
 			o.outf("      e.g. %s\n", ex)

@@ -63,6 +63,11 @@ func (o *options) shown(a any) any {
 	return a
 }
 
+// outInert prints s, text made of values already shown (shown,
+// inertText) and the command's own words, as it is: for text laid out
+// (wrapped) after it was made inert.
+func (o *options) outInert(s string) { io.WriteString(o.env.stdout, s) }
+
 // inertText is s redacted and made inert but for its line breaks and tabs.
 func (o *options) inertText(s string) string {
 	s = o.redactor().Str(s)
