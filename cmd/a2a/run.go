@@ -142,9 +142,11 @@ Exit codes:
        for "cancel", a canceled task is 0: what was asked)
   4    the task waits for input or authentication (its question, and the
        command that answers it, are printed)
-  5    the task is not finished: the poll ran out, or it is still submitted
-       or working (the command that resumes waiting is printed)
-  130  stopped by Ctrl-C
+  5    the task is not finished: the poll ran out of attempts or of
+       --timeout, or it is still submitted or working (the task's id, its
+       context and the command that resumes waiting are printed)
+  130  stopped by Ctrl-C (the task's id, its context and the command that
+       resumes are printed once the id is known; so too after an error)
 `)
 }
 
