@@ -183,13 +183,16 @@ func TestResumeLinePastes(t *testing.T) {
 		t.Skip("no bash to paste into")
 	}
 	ids := []string{"plain-1", "with space", "it's", `"dq"`, "$(touch pwned)", "`id`", "a;b&&c|d", "x\ny", "tab\there",
-		"back\\slash", "~home", "#hash", "*glob?", "中文任务", hostile, "\xff\xfe", "-n", "'", ""}
+		"back\\slash", "~home", "#hash", "*glob?", "中文任务", hostile, "\xff\xfe", "-n", "--max-attempts=1", "'", ""}
 	for _, id := range ids {
 		// quote alone, and the line a command prints.
 		words := []string{quote(id)}
+		var agent *a2atest.Server
 		if id != "" {
-			agent := newAgent(t)
-			agent.Enqueue(rpcResult(`{"kind":"task","id":` + js(id) + `,"contextId":"c1","status":{"state":"working"}}`))
+			agent = newAgent(t)
+			reply := rpcResult(`{"kind":"task","id":` + js(id) + `,"contextId":"c1","status":{"state":"working"}}`)
+			agent.Enqueue(reply, reply) // the send's, and the pasted wait's
+
 			r := a2aCmd(t, "send", "--protocol", "0.3", agent.URL, "你好")
 			r.wantCode(t, exitUnfinished)
 			wantInert(t, r)
@@ -206,6 +209,9 @@ func TestResumeLinePastes(t *testing.T) {
 				t.Fatalf("bash: %v", err)
 			}
 			got := strings.Split(string(out), "\x00")
+			if i == 1 && len(got) > 1 && got[1] == "--" { // an id that starts with "-"
+				got = append(got[:1], got[2:]...)
+			}
 			want := []string{id}
 			if i == 1 { // the URL, then the id as the agent's JSON spelled it
 				var sent string
@@ -216,6 +222,11 @@ func TestResumeLinePastes(t *testing.T) {
 			}
 			if len(got) != len(want)+1 || got[len(want)-1] != want[len(want)-1] {
 				t.Errorf("%q pasted (%s) reads back as %q, want %q", id, w, got[:len(got)-1], want)
+			}
+			if i == 1 { // and the words, run, wait for that task: the agent's reply matches the id asked
+				words := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+				r := a2aCmd(t, append([]string{"wait", "--protocol", "0.3", "--max-attempts", "1"}, words...)...)
+				r.wantCode(t, exitUnfinished)
 			}
 		}
 	}

@@ -260,8 +260,12 @@ func (o *options) resume(endpoint string, task *a2a.Task, verb string) {
 	if verb == "resubscribe" {
 		what = "follow it again"
 	}
+	id := quote(task.ID)
+	if strings.HasPrefix(task.ID, "-") {
+		id = "-- " + id // an id, not a flag
+	}
 	o.errf("the task is not finished (task %s, context %s); %s with:\n  a2a %s %s %s\n",
-		task.ID, or(task.ContextID, "not known"), what, verb, quote(o.shownURL(endpoint)), quote(task.ID))
+		task.ID, or(task.ContextID, "not known"), what, verb, quote(o.shownURL(endpoint)), id)
 }
 
 // cancelOnInterrupt cancels the task, with a short deadline of its own,
