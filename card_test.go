@@ -217,7 +217,7 @@ func TestCardBodies(t *testing.T) {
 		`{}`:                                    `no "url" and no "supportedInterfaces"`,
 		`{"name":"x","supportedInterfaces":[]}`: `no "url" and no "supportedInterfaces"`,
 		`[1]`:                                   "not a JSON object",
-		`<html>hi</html>`:                       "not a JSON object",
+		`<html>hi</html>`:                       "response is not JSON (Content-Type",
 	} {
 		srv := a2atest.NewServer()
 		srv.Enqueue(a2atest.Raw{Body: body, ContentType: "application/json"})

@@ -212,8 +212,7 @@ type HTTPError struct {
 	Challenge string
 	// Body is the start of the reply body, at most 512 bytes, with the
 	// client's API key, bearer token, URL credentials and the values of
-	// headers whose names suggest a credential ([WithHeader]) replaced by
-	// "[REDACTED]".
+	// its extra headers ([WithHeader]) replaced by "[REDACTED]".
 	Body []byte
 }
 
@@ -244,12 +243,19 @@ type ProtocolError struct {
 	Body []byte
 	// Err is the underlying decoding error, if any.
 	Err error
+	// hideErr: Err is not part of Error(), as for a body that is not JSON
+	// by its Content-Type (a proxy's HTML page), whose JSON syntax error
+	// says nothing the reason does not.
+	hideErr bool
 }
 
-// Error returns e.g. "a2a: tasks/get: bad response: response is not JSON".
+// Error returns e.g. `a2a: tasks/get: bad response: response is not JSON
+// (Content-Type "text/html", starting "<html>…")`, followed by the
+// decoding error's text when there is one (not for a body that is not
+// JSON and does not claim to be: Err holds it).
 func (e *ProtocolError) Error() string {
 	s := fmt.Sprintf("a2a: %s: bad response: %s", e.Method, e.Reason)
-	if e.Err != nil {
+	if e.Err != nil && !e.hideErr {
 		s += ": " + strings.TrimPrefix(e.Err.Error(), "a2a: ")
 	}
 	return inert.Printable(s) // the reason and its error may carry server text
@@ -291,9 +297,11 @@ type TransportError struct {
 
 // Error returns e.g. "a2a: tasks/get: transport: dial tcp 127.0.0.1:1:
 // connect: connection refused (after 4 attempts)"; the request URL is
-// never in it.
+// never in it. Text the network chose (a TLS certificate's names, a
+// proxy's reason) is shown with control and format characters escaped,
+// as [RPCError.Error] shows them.
 func (e *TransportError) Error() string {
-	return fmt.Sprintf("a2a: %s: transport: %v (after %s)", e.Method, e.Err, attempts(e.Attempts))
+	return inert.Printable(fmt.Sprintf("a2a: %s: transport: %v (after %s)", e.Method, e.Err, attempts(e.Attempts)))
 }
 
 // attempts writes "1 attempt" or "n attempts".

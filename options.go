@@ -120,12 +120,14 @@ func WithBearerToken(token string) Option {
 // It returns an error from NewClient for an invalid name or value, or for a
 // header the client sets itself (Content-Type, Content-Length, Host, and
 // A2A-Version, which [WithProtocolVersion] decides).
-// Values of headers whose names suggest a credential (containing "auth",
-// "key", "token", "secret", "cookie", "session", "pass", "pwd", "sig",
-// "credential", "access", "api", "jwt", "assertion", "dpop" or "team", in
-// any case) are redacted from errors and logs like the API key. Any header
-// counts as a credential for [NewClientFromCard]'s rule on where
-// credentials may go.
+// Header values are secrets (DESIGN.md behaviour 6): each is redacted from
+// errors and logs like the API key, whatever the header's name, when it is
+// 6 bytes or more; a shorter one ("1", "json") only when the name suggests
+// a credential (containing "auth", "key", "token", "secret", "cookie",
+// "session", "pass", "pwd", "sig", "credential", "access", "api", "jwt",
+// "assertion", "dpop" or "team", in any case). The Accept headers, which
+// name formats, are not redacted. Any header counts as a credential for
+// [NewClientFromCard]'s rule on where credentials may go.
 func WithHeader(name, value string) Option {
 	return clientOption(func(c *clientConfig) error {
 		if !validHeaderName(name) {

@@ -74,6 +74,50 @@ func TestSecretsStayPut(t *testing.T) {
 	noSecrets(t, append(texts, recs...), secrets...)
 }
 
+// TestEveryHeaderValueIsSecret: the value of any WithHeader header is a
+// secret, whatever its name (DESIGN.md behaviour 6: no list of names knows
+// every vendor's credential header), echoed in an error message, an id, an
+// HTML page; a value too short to be one ("1", "json") and the format
+// headers (Accept) are left alone.
+func TestEveryHeaderValueIsSecret(t *testing.T) {
+	secret := "tr-Qz81vX-0042/k"
+	replies := []string{
+		`{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32600,"message":"unknown tenant ` + secret + ` json 1 application/json"}}`,
+		`{"jsonrpc":"2.0","id":"` + secret + `","result":{}}`,
+		`<html>tenant ` + url.QueryEscape(secret) + `</html>`,
+	}
+	var mu sync.Mutex
+	i := 0
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+		mu.Lock()
+		body := replies[i%len(replies)]
+		i++
+		mu.Unlock()
+		if strings.HasPrefix(body, "<html>") {
+			w.WriteHeader(500)
+		}
+		w.Write([]byte(strings.ReplaceAll(body, "{{id}}", id)))
+	}})
+	logger, records := newCapture()
+	c, err := a2a.NewClient(srv.URL, a2a.WithHeader("X-Tenant-Route", secret), a2a.WithHeader("X-Flag", "1"),
+		a2a.WithHeader("X-Format", "json"), a2a.WithHeader("Accept", "application/json"), a2a.WithLogger(logger), a2a.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for range replies {
+		_, err := c.GetTask(context.Background(), "t")
+		if err == nil {
+			t.Fatal("want an error")
+		}
+		texts = append(texts, errorTexts(err)...)
+	}
+	noSecrets(t, append(texts, records()...), secret, "Qz81vX")
+	if !strings.Contains(texts[0], "json 1 application/json") {
+		t.Errorf("short values or a format header redacted: %q", texts[0])
+	}
+}
+
 // TestSecretCutByExcerpt: a key that straddles the 512-byte excerpt of an
 // HTTPError body is still redacted whole.
 func TestSecretCutByExcerpt(t *testing.T) {

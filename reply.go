@@ -3,7 +3,9 @@ package a2a
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
+	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
@@ -58,4 +60,35 @@ func (r *reply) sameTask(got string, optional bool) error {
 // fault is a *ProtocolError about this reply.
 func (r *reply) fault(reason string, err error) *ProtocolError {
 	return r.asked.protocolError(r.status, r.body, reason, err)
+}
+
+// notJSON is the *ProtocolError of a 2xx reply whose body is not JSON
+// (syntax is the decoder's error): it says what came instead, the
+// Content-Type and the start of the body (a proxy's login page, plain
+// text), redacted. The decoder's words ("invalid character '<' …") are
+// shown only when the Content-Type claims JSON, where they say what is
+// broken; otherwise they are noise, kept in Err for errors.As alone.
+func (r *reply) notJSON(contentType string, syntax error) *ProtocolError {
+	red := r.asked.red
+	e := r.fault(fmt.Sprintf("response is not JSON (Content-Type %s, starting %s)", red.Quote(contentType), red.QuoteStart(r.body)), syntax)
+	e.hideErr = !jsonMediaType(contentType)
+	return e
+}
+
+// jsonMediaType reports whether a Content-Type names JSON:
+// application/json, or a type with the +json suffix (RFC 6839).
+func jsonMediaType(contentType string) bool {
+	mt, _, _ := strings.Cut(contentType, ";")
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+// jsonSyntax is the syntax error of b as encoding/json states it, or nil
+// when b is one JSON value.
+func jsonSyntax(b []byte) error {
+	d := jsonread.NewReader(b)
+	defer d.Release()
+	d.Skip()
+	d.End()
+	return d.SyntaxError()
 }

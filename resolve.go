@@ -132,6 +132,10 @@ func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, e
 	if !httpbody.Is2xx(att.status) {
 		return nil, att.status, cl.httpError(&att)
 	}
-	card, err := c.proto.card(&reply{asked: cl.asked(), status: att.status, body: att.Body, result: bytes.TrimSpace(att.Body)})
+	rep := &reply{asked: cl.asked(), status: att.status, body: att.Body, result: bytes.TrimSpace(att.Body)}
+	if syntax := jsonSyntax(att.Body); syntax != nil {
+		return nil, att.status, rep.notJSON(att.header.Get("Content-Type"), syntax)
+	}
+	card, err := c.proto.card(rep)
 	return card, att.status, err
 }

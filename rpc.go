@@ -414,9 +414,7 @@ func (cl *call) checkReply(att *attempt, body []byte) (*reply, error) {
 		case len(bytes.TrimSpace(body)) == 0:
 			return nil, rep.fault(fmt.Sprintf("empty body with HTTP %d", status), nil)
 		case syntax != nil:
-			// Say what came instead: a proxy's login page, plain text.
-			return nil, rep.fault(fmt.Sprintf("response is not JSON (Content-Type %s, starting %s)",
-				cl.red.Quote(att.header.Get("Content-Type")), cl.red.QuoteStart(body)), syntax)
+			return nil, rep.notJSON(att.header.Get("Content-Type"), syntax)
 		default:
 			return nil, rep.fault("response is not a JSON-RPC response object", nil)
 		}

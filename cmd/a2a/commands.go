@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"iter"
 	"strings"
 	"time"
@@ -54,12 +52,9 @@ func (o *options) follow(ctx context.Context, c *a2a.Client, endpoint string, ev
 func (o *options) followInto(ctx context.Context, c *a2a.Client, endpoint string, events iter.Seq2[a2a.Event, error], task *a2a.Task) int {
 	for ev, err := range events {
 		if err != nil {
-			if errors.Is(ctx.Err(), context.Canceled) { // Ctrl-C
-				o.cancelOnInterrupt(c, task.ID)
-			}
-			return o.fail(err)
+			return o.stopped(ctx, c, endpoint, task, "resubscribe", err)
 		}
-		o.printEvent(o.env.stdout, ev)
+		o.printEvent(ev)
 		if m, ok := ev.(*a2a.Message); ok && task.ID == "" {
 			return o.printMessage(m)
 		}
@@ -68,12 +63,8 @@ func (o *options) followInto(ctx context.Context, c *a2a.Client, endpoint string
 	if o.json {
 		return stateExit(task.Status.State)
 	}
-	fmt.Fprintln(o.env.stdout, "--")
-	code := o.finish(endpoint, task)
-	if code == exitUnfinished {
-		fmt.Fprintf(o.stderr(), "the stream closed before the task ended; follow it again with:\n  a2a resubscribe %s %s\n", quote(redactURL(endpoint)), quote(task.ID))
-	}
-	return code
+	o.outf("--\n")
+	return o.finishAs(endpoint, task, "resubscribe")
 }
 
 func runPush(ctx context.Context, o *options, args []string) int {
@@ -128,7 +119,7 @@ func runPush(ctx context.Context, o *options, args []string) int {
 			if err := c.DeleteTaskPushNotificationConfig(ctx, taskID, arg); err != nil {
 				return o.fail(err)
 			}
-			fmt.Fprintf(o.env.stdout, "deleted config %s of task %s\n", arg, taskID)
+			o.outf("deleted config %s of task %s\n", arg, taskID)
 			return exitOK
 		}
 		if o.json {
@@ -142,9 +133,9 @@ func runPush(ctx context.Context, o *options, args []string) int {
 					cp.Credentials = "[REDACTED]"
 					cfg.PushNotificationConfig.Authentication = &cp
 				}
-				cfg.PushNotificationConfig.URL = redactURL(cfg.PushNotificationConfig.URL)
+				cfg.PushNotificationConfig.URL = o.shownURL(cfg.PushNotificationConfig.URL)
 				b, _ := json.Marshal(cfg)
-				o.env.stdout.Write(append(b, '\n'))
+				o.outJSON(b)
 			}
 			return exitOK
 		}
@@ -154,10 +145,10 @@ func runPush(ctx context.Context, o *options, args []string) int {
 			if a := p.Authentication; a != nil {
 				auth = " auth " + strings.Join(a.Schemes, ",") // credentials and token are secrets: not shown
 			}
-			fmt.Fprintf(o.env.stdout, "config %s of task %s: %s%s\n", or(p.ID, "(no id)"), cfg.TaskID, redactURL(p.URL), auth)
+			o.outf("config %s of task %s: %s%s\n", or(p.ID, "(no id)"), cfg.TaskID, o.shownURL(p.URL), auth)
 		}
 		if op == "list" {
-			fmt.Fprintf(o.env.stdout, "%d %s\n", len(configs), plural(len(configs), "config"))
+			o.outf("%d %s\n", len(configs), plural(len(configs), "config"))
 		}
 		return exitOK
 	})
@@ -183,10 +174,10 @@ func runFakeAgent(ctx context.Context, o *options, _ []string) int {
 	agent := a2atest.NewServer(opts...)
 	defer agent.Close()
 	site := strings.TrimSuffix(agent.URL, "/a2a/jsonrpc")
-	fmt.Fprintf(o.env.stdout, "An offline A2A v%s agent is listening (Ctrl-C stops it)\n  endpoint: %s\n  card:     %s\n\ntry:\n", o.fakeVersion, agent.URL, site+a2a.AgentCardPath)
+	o.outf("An offline A2A v%s agent is listening (Ctrl-C stops it)\n  endpoint: %s\n  card:     %s\n\ntry:\n", o.fakeVersion, agent.URL, site+a2a.AgentCardPath)
 	for _, c := range []string{"card " + site, "send " + agent.URL + " " + quote("这个二维码是什么？"+a2atest.SeedQRCode), "send --wait " + agent.URL + " 本月巡检记录",
 		"stream " + agent.URL + " 本月巡检记录", "send " + agent.URL + " 查一台设备"} {
-		fmt.Fprintf(o.env.stdout, "  a2a %s\n", c)
+		o.outf("  a2a %s\n", c)
 	}
 	<-ctx.Done()
 	// Give a last answer in flight a moment to go out.

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -167,7 +168,8 @@ func TestInterrupt(t *testing.T) {
 		want    []string // the methods of the command, after its card lookups
 		stderr  string
 	}{
-		{"v0.3", a2a.ProtocolV03, nil, []string{"tasks/get"}, "a2a wait: stopped\n"},
+		// The context is known once a poll has answered.
+		{"v0.3", a2a.ProtocolV03, nil, []string{"tasks/get"}, "a2a wait: stopped\nthe task is not finished (task task-1, context CTX); wait for it with:\n  a2a wait URL task-1\n"},
 		{"v1.0 cancel-on-interrupt", a2a.ProtocolV10, []string{"--cancel-on-interrupt"}, []string{"GetTask", "CancelTask"}, "a2a wait: task task-1 is canceled\na2a wait: stopped\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -183,6 +185,8 @@ func TestInterrupt(t *testing.T) {
 			defer stop()
 			r := invocation{ctx: ctx}.run(t, append([]string{"wait", "--protocol", tc.version, agent.URL, id}, tc.flags...)...)
 			r.wantCode(t, exitSignal)
+			r.stderr = strings.ReplaceAll(r.stderr, agent.URL, "URL")
+			r.stderr = regexp.MustCompile(`context (ctx-1|not known)\)`).ReplaceAllString(r.stderr, "context CTX)")
 			if r.stderr != tc.stderr {
 				t.Errorf("stderr = %q, want %q", r.stderr, tc.stderr)
 			}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/url"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
 // options are a command's flags: the common ones, read from the
@@ -39,6 +39,11 @@ type options struct {
 	token, scheme, credentials, id   string
 	fakeVersion                      string
 
+	// The positional arguments, once the command line is read, and the
+	// redactor of every secret it holds (redactor).
+	args []string
+	red  *redact.Redactor
+
 	// The version the client of the call speaks, for hints.
 	spoken string
 	// How the last call ended, and whether call asks again in v1.0 when
@@ -47,17 +52,23 @@ type options struct {
 	askAgain bool
 }
 
-// headerList is the repeatable --header K=V.
-type headerList [][2]string
+// headerList is the repeatable --header K=V. An entry that is not K=V is
+// kept aside and reported by check, without its text: it may be a
+// secret ("Authorization: Bearer …").
+type headerList struct {
+	kv  [][2]string
+	bad bool
+}
 
 func (h *headerList) String() string { return "" }
 
 func (h *headerList) Set(v string) error {
 	k, val, ok := strings.Cut(v, "=")
-	if !ok || k == "" {
-		return fmt.Errorf("header %q is not K=V", v)
+	if !ok || strings.TrimSpace(k) == "" {
+		h.bad = true
+		return nil
 	}
-	*h = append(*h, [2]string{strings.TrimSpace(k), val})
+	h.kv = append(h.kv, [2]string{strings.TrimSpace(k), val})
 	return nil
 }
 
@@ -206,13 +217,13 @@ func (o *options) check() error {
 	}
 	if h := o.env.getenv("A2A_HEADERS"); h != "" {
 		for _, kv := range strings.Split(h, ";") {
-			if strings.TrimSpace(kv) == "" {
-				continue
-			}
-			if err := o.headers.Set(kv); err != nil {
-				return fmt.Errorf("A2A_HEADERS: %v", err)
+			if strings.TrimSpace(kv) != "" {
+				o.headers.Set(kv)
 			}
 		}
+	}
+	if o.headers.bad {
+		return errNotShown
 	}
 	_, err := a2a.NewClient("http://127.0.0.1/", o.clientOptions(a2a.ProtocolV10)...) // the options' own checks
 	return err
@@ -237,7 +248,7 @@ func (o *options) clientOptions(version string) []a2a.Option {
 	if o.agentCode != "" {
 		opts = append(opts, a2a.WithAgentCode(o.agentCode))
 	}
-	for _, h := range o.headers {
+	for _, h := range o.headers.kv {
 		opts = append(opts, a2a.WithHeader(h[0], h[1]))
 	}
 	if version != "" {
@@ -247,7 +258,7 @@ func (o *options) clientOptions(version string) []a2a.Option {
 		opts = append(opts, a2a.WithTenant(o.tenant))
 	}
 	if o.verbose {
-		opts = append(opts, a2a.WithLogger(slog.New(slog.NewTextHandler(o.env.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+		opts = append(opts, a2a.WithLogger(slog.New(slog.NewTextHandler(o.logWriter(), &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
 	return opts
 }
@@ -256,13 +267,14 @@ func (o *options) clientOptions(version string) []a2a.Option {
 func checkURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usagef("%s is not an http:// or https:// URL", quote(redactURL(raw)))
+		return usagef("%s is not an http:// or https:// URL", quote(plainURL(raw)))
 	}
 	return nil
 }
 
-// redactURL is raw without userinfo or query, for messages.
-func redactURL(raw string) string {
+// plainURL is raw without userinfo, query or fragment (o.shownURL hides
+// more).
+func plainURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		if strings.Contains(raw, "@") {
@@ -311,10 +323,10 @@ func (o *options) cardVersion(ctx context.Context, endpoint string) string {
 		for _, in := range card.Interfaces() {
 			if in.URL == endpoint && strings.EqualFold(in.ProtocolBinding, a2a.TransportJSONRPC) {
 				if strings.HasPrefix(in.ProtocolVersion, "1.") {
-					o.debugf("protocol: v1.0, from the card's interface for %s", redactURL(endpoint))
+					o.debugf("protocol: v1.0, from the card's interface for %s", o.shownURL(endpoint))
 					return a2a.ProtocolV10
 				}
-				o.debugf("protocol: v0.3, from the card's interface for %s", redactURL(endpoint))
+				o.debugf("protocol: v0.3, from the card's interface for %s", o.shownURL(endpoint))
 				return a2a.ProtocolV03
 			}
 		}
@@ -338,9 +350,6 @@ func siteOf(raw string) string {
 
 func (o *options) debugf(format string, args ...any) {
 	if o.verbose {
-		fmt.Fprintf(o.env.stderr, "a2a: "+format+"\n", args...)
+		o.errf("a2a: "+format+"\n", args...)
 	}
 }
-
-// stderr is where messages go.
-func (o *options) stderr() io.Writer { return o.env.stderr }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -26,18 +25,17 @@ func (o *options) width() int {
 // else its id, state, the status message (the failure reason or the
 // question), and each artifact's name, text and data.
 func (o *options) printTask(task *a2a.Task) {
-	w := o.env.stdout
 	if o.json {
 		raw := task.Raw()
 		if raw == nil { // folded from events: the SDK's encoding
 			raw, _ = json.Marshal(task)
 		}
-		w.Write(append(append([]byte(nil), raw...), '\n'))
+		o.outJSON(raw)
 		return
 	}
-	fmt.Fprintf(w, "task %s: %s\n", task.ID, stateText(task.Status))
+	o.outf("task %s: %s\n", task.ID, stateText(task.Status))
 	if task.ContextID != "" {
-		fmt.Fprintf(w, "  context: %s\n", task.ContextID)
+		o.outf("  context: %s\n", task.ContextID)
 	}
 	if text := task.StatusText(); text != "" {
 		label := "message"
@@ -51,16 +49,16 @@ func (o *options) printTask(task *a2a.Task) {
 	}
 	for _, a := range task.Artifacts {
 		name := or(a.Name, a.ArtifactID)
-		fmt.Fprintf(w, "  artifact %s:\n", name)
+		o.outf("  artifact %s:\n", name)
 		if text := a.Text(); text != "" {
 			o.field("  text", text)
 		}
 		if d, ok := a.Data(); ok {
-			fmt.Fprintf(w, "    data:\n%s\n", indentLines(string(indentJSON(d.Data)), "      "))
+			o.outf("    data:\n%s\n", agentText(indentLines(string(indentJSON(d.Data)), "      ")))
 		}
 		for _, p := range a.Parts {
 			if f, ok := p.(a2a.FilePart); ok {
-				fmt.Fprintf(w, "    file: %s %s %s\n", f.File.Name, f.File.MIMEType, or(f.File.URI, fmt.Sprintf("(%d base64 bytes)", len(f.File.Bytes))))
+				o.outf("    file: %s %s %s\n", f.File.Name, f.File.MIMEType, or(f.File.URI, fmt.Sprintf("(%d base64 bytes)", len(f.File.Bytes))))
 			}
 		}
 	}
@@ -75,28 +73,32 @@ func stateText(s a2a.TaskStatus) string {
 	return string(s.State)
 }
 
-// field prints "  label: text", text wrapped to the terminal's width
-// (not when stdout is a pipe or file).
+// field prints "  label: text", an agent's text: its lines indented
+// under the first, each wrapped to the terminal's width (not when stdout
+// is a pipe or file); its other control characters escaped (agentText).
 func (o *options) field(label, text string) {
 	prefix := "  " + label + ": "
-	text = oneLine(text)
-	if o.env.stdoutTTY {
-		text = wrap(text, o.width()-utf8.RuneCountInString(prefix), strings.Repeat(" ", utf8.RuneCountInString(prefix)))
+	indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
+	lines := strings.Split(o.inertText(strings.TrimRight(text, "\n")), "\n")
+	for i, l := range lines {
+		if o.env.stdoutTTY {
+			lines[i] = wrap(l, o.width()-len(indent), indent)
+		}
 	}
-	fmt.Fprintln(o.env.stdout, prefix+text)
+	o.outInert(prefix + strings.Join(lines, "\n"+indent) + "\n")
 }
 
 // printMessage prints an agent's Message reply (exit 0: it answered).
 func (o *options) printMessage(m *a2a.Message) int {
 	if o.json {
 		b, _ := json.Marshal(m)
-		o.env.stdout.Write(append(b, '\n'))
+		o.outJSON(b)
 		return exitOK
 	}
-	fmt.Fprintf(o.env.stdout, "message from the agent (no task):\n")
+	o.outf("message from the agent (no task):\n")
 	o.field("text", m.Text())
 	if d, ok := m.Parts.Data(); ok {
-		fmt.Fprintf(o.env.stdout, "  data:\n%s\n", indentLines(string(indentJSON(d.Data)), "    "))
+		o.outf("  data:\n%s\n", agentText(indentLines(string(indentJSON(d.Data)), "    ")))
 	}
 	return exitOK
 }
@@ -112,17 +114,6 @@ func indentJSON(b []byte) []byte {
 
 func indentLines(s, indent string) string {
 	return indent + strings.ReplaceAll(s, "\n", "\n"+indent)
-}
-
-// oneLine replaces line breaks and other control characters with spaces,
-// so server text cannot rewrite the terminal.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f || r >= 0x80 && r <= 0x9f {
-			return ' '
-		}
-		return r
-	}, s)
 }
 
 // wrap breaks s into lines of at most width columns (a wide rune, such as
@@ -162,19 +153,18 @@ func isWide(r rune) bool {
 // printCard summarises a card: name, version, protocol versions,
 // endpoints, capabilities, skills with examples, security schemes.
 func (o *options) printCard(card *a2a.AgentCard) {
-	w := o.env.stdout
 	if o.json {
-		w.Write(append(append([]byte(nil), card.Raw()...), '\n'))
+		o.outJSON(card.Raw())
 		return
 	}
-	fmt.Fprintf(w, "%s (version %s)\n", card.Name, or(card.Version, "?"))
+	o.outf("%s (version %s)\n", card.Name, or(card.Version, "?"))
 	if card.Description != "" {
 		o.field("about", card.Description)
 	}
 	if card.Provider != nil {
-		fmt.Fprintf(w, "  provider: %s %s\n", card.Provider.Organization, card.Provider.URL)
+		o.outf("  provider: %s %s\n", card.Provider.Organization, o.shownURL(card.Provider.URL))
 	}
-	fmt.Fprintln(w, "  endpoints:")
+	o.outf("  endpoints:\n")
 	chosen, err := card.JSONRPCInterface()
 	for _, in := range card.Interfaces() {
 		mark := " "
@@ -185,37 +175,37 @@ func (o *options) printCard(card *a2a.AgentCard) {
 		if in.Tenant != "" {
 			tenant = " tenant " + in.Tenant
 		}
-		fmt.Fprintf(w, "   %s %s  %s %s%s\n", mark, in.URL, in.ProtocolBinding, or(in.ProtocolVersion, "(no version)"), tenant)
+		o.outf("   %s %s  %s %s%s\n", mark, o.shownURL(in.URL), in.ProtocolBinding, or(in.ProtocolVersion, "(no version)"), tenant)
 	}
 	if err == nil {
-		fmt.Fprintln(w, "    (* the one a client made from this card calls)")
+		o.outf("    (* the one a client made from this card calls)\n")
 	} else {
-		fmt.Fprintf(w, "    (%v)\n", err)
+		o.outf("    (%v)\n", err)
 	}
 	caps := card.Capabilities
-	fmt.Fprintf(w, "  capabilities: streaming %v, push notifications %v, extended card %v\n",
+	o.outf("  capabilities: streaming %v, push notifications %v, extended card %v\n",
 		caps.Streaming, caps.PushNotifications, card.SupportsAuthenticatedExtendedCard || caps.ExtendedAgentCard)
 	if len(card.DefaultInputModes)+len(card.DefaultOutputModes) > 0 {
-		fmt.Fprintf(w, "  modes: in %s; out %s\n", strings.Join(card.DefaultInputModes, ", "), strings.Join(card.DefaultOutputModes, ", "))
+		o.outf("  modes: in %s; out %s\n", strings.Join(card.DefaultInputModes, ", "), strings.Join(card.DefaultOutputModes, ", "))
 	}
 	if len(card.Skills) > 0 {
-		fmt.Fprintln(w, "  skills:")
+		o.outf("  skills:\n")
 	}
 	for _, s := range card.Skills {
-		fmt.Fprintf(w, "    %s: %s\n", s.ID, oneLine(s.Name))
+		o.outf("    %s: %s\n", s.ID, s.Name)
 		if s.Description != "" {
-			desc := oneLine(s.Description)
+			desc := o.shown(s.Description).(string)
 			if o.env.stdoutTTY {
 				desc = wrap(desc, o.width()-6, "      ")
 			}
-			fmt.Fprintf(w, "      %s\n", desc)
+			o.outInert("      " + desc + "\n")
 		}
 		for _, ex := range s.Examples {
-			fmt.Fprintf(w, "      e.g. %s\n", oneLine(ex))
+			o.outf("      e.g. %s\n", ex)
 		}
 	}
 	if len(card.SecuritySchemes) > 0 {
-		fmt.Fprintln(w, "  security schemes:")
+		o.outf("  security schemes:\n")
 	}
 	for _, name := range slices.Sorted(maps.Keys(card.SecuritySchemes)) {
 		s := card.SecuritySchemes[name]
@@ -226,9 +216,9 @@ func (o *options) printCard(card *a2a.AgentCard) {
 		case "http":
 			detail = s.Scheme
 		case "openIdConnect":
-			detail = s.OpenIDConnectURL
+			detail = o.shownURL(s.OpenIDConnectURL)
 		}
-		fmt.Fprintf(w, "    %s: %s %s\n", name, s.Type, detail)
+		o.outf("    %s: %s %s\n", name, s.Type, detail)
 	}
 }
 
@@ -240,30 +230,31 @@ func versionOf(in a2a.AgentInterface) string {
 	return a2a.ProtocolV03
 }
 
-// printEvent prints one stream event as it arrives.
-func (o *options) printEvent(w io.Writer, ev a2a.Event) {
+// printEvent prints one stream event as it arrives, its texts on one
+// line (their line breaks escaped).
+func (o *options) printEvent(ev a2a.Event) {
 	if o.json {
 		b, _ := json.Marshal(ev)
-		w.Write(append(b, '\n'))
+		o.outJSON(b)
 		return
 	}
 	switch e := ev.(type) {
 	case *a2a.Task:
-		fmt.Fprintf(w, "event: task %s %s\n", e.ID, stateText(e.Status))
+		o.outf("event: task %s %s\n", e.ID, stateText(e.Status))
 	case *a2a.Message:
-		fmt.Fprintf(w, "event: message: %s\n", oneLine(e.Text()))
+		o.outf("event: message: %s\n", e.Text())
 	case *a2a.TaskStatusUpdateEvent:
 		text := ""
 		if e.Status.Message != nil {
-			text = ": " + oneLine(e.Status.Message.Text())
+			text = ": " + e.Status.Message.Text()
 		}
-		fmt.Fprintf(w, "event: status %s%s\n", stateText(e.Status), text)
+		o.outf("event: status %s%s\n", stateText(e.Status), text)
 	case *a2a.TaskArtifactUpdateEvent:
 		how := "artifact"
 		if e.Append {
 			how = "artifact chunk"
 		}
-		fmt.Fprintf(w, "event: %s %s (%d parts)\n", how, or(e.Artifact.Name, e.Artifact.ArtifactID), len(e.Artifact.Parts))
+		o.outf("event: %s %s (%d parts)\n", how, or(e.Artifact.Name, e.Artifact.ArtifactID), len(e.Artifact.Parts))
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 )
@@ -76,16 +78,17 @@ func run(ctx context.Context, args []string, e env) int {
 	case errors.Is(err, errHelp):
 		return exitOK
 	case err != nil:
-		fmt.Fprintf(e.stderr, "a2a %s: %v\n", name, err)
+		o.errf("a2a %s: %v\n", name, err)
 		return exitUsage
 	case len(pos) < cmd.nargs[0] || len(pos) > cmd.nargs[1]:
-		fmt.Fprintf(e.stderr, "a2a %s: want %s (run \"a2a %s -h\")\n", name, cmd.args, name)
+		o.errf("a2a %s: want %s (run \"a2a %s -h\")\n", name, cmd.args, name)
 		return exitUsage
 	}
 	if err := o.check(); err != nil {
-		fmt.Fprintf(e.stderr, "a2a %s: %v\n", name, err)
+		o.errf("a2a %s: %v\n", name, err)
 		return exitUsage
 	}
+	o.args = append([]string{}, pos...) // the redactor is complete
 	return cmd.run(ctx, o, pos)
 }
 
@@ -139,9 +142,11 @@ Exit codes:
        for "cancel", a canceled task is 0: what was asked)
   4    the task waits for input or authentication (its question, and the
        command that answers it, are printed)
-  5    the task is not finished: the poll ran out, or it is still submitted
-       or working (the command that resumes waiting is printed)
-  130  stopped by Ctrl-C
+  5    the task is not finished: the poll ran out of attempts or of
+       --timeout, or it is still submitted or working (the task's id, its
+       context and the command that resumes waiting are printed)
+  130  stopped by Ctrl-C (the task's id, its context and the command that
+       resumes are printed once the id is known; so too after an error)
 `)
 }
 
@@ -165,10 +170,48 @@ func stateExit(s a2a.TaskState) int {
 	return exitUnfinished
 }
 
-// quote returns s as a shell word, quoted when it needs to be.
+// quote returns s as one shell word that a shell reads back as s
+// exactly, on one line and inert: as it is when it holds only letters,
+// digits and "-_./:=@%+,"; else in single quotes ('\” for a quote) when
+// every character is printable; else, for a word with control, format or
+// invalid bytes, in ANSI-C quotes ($'…', read by bash, zsh, ksh and
+// POSIX.1-2024 shells), each such byte written \xHH (\n and \t as such).
 func quote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
-		return s
+	safe, printable := s != "", true
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ':
+			safe, printable = false, false
+		case r < utf8.RuneSelf && !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("-_./:=@%+,", r)):
+			safe = false
+		}
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	switch {
+	case safe:
+		return s
+	case printable:
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteString(`\` + string(r))
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r != utf8.RuneError && (unicode.IsPrint(r) || r == ' '):
+			b.WriteString(s[i : i+n])
+		default:
+			for _, c := range []byte(s[i : i+n]) {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			}
+		}
+		i += n
+	}
+	b.WriteString("'")
+	return b.String()
 }

@@ -120,6 +120,28 @@ func TestNoSecretInUsageErrors(t *testing.T) {
 	}
 }
 
+// TestNoSecretInHeaderErrors: a --header or A2A_HEADERS entry that is not
+// K=V ("Authorization: Bearer …", a colon for the "=") is refused
+// without being repeated: it may be a secret.
+func TestNoSecretInHeaderErrors(t *testing.T) {
+	t.Parallel()
+	for _, in := range []invocation{
+		{env: map[string]string{"A2A_HEADERS": "X-Trace=1;Authorization: Bearer " + secretBearer}},
+		{},
+	} {
+		args := []string{"send", "http://127.0.0.1:9/a2a", "你好"}
+		if in.env == nil {
+			args = append(args, "--header", "Authorization: Bearer "+secretBearer)
+		}
+		r := in.run(t, args...)
+		r.wantCode(t, exitUsage)
+		noSecret(t, r, secretBearer)
+		if !strings.Contains(r.stderr, "is not K=V") {
+			t.Errorf("stderr does not say what is wrong:\n%s", r.stderr)
+		}
+	}
+}
+
 // noSecret fails the test when any of secrets, or one of its %-escaped
 // forms, appears in r's output.
 func noSecret(t *testing.T, r result, secrets ...string) {

@@ -29,7 +29,7 @@ func (o *options) call(ctx context.Context, endpoint string, do func(ctx context
 	o.askAgain = o.protocol == "auto" && c.ProtocolVersion() == a2a.ProtocolV03
 	code := do(ctx, c)
 	if o.askAgain && refusedVersion(o.lastErr) {
-		fmt.Fprintln(o.stderr(), "a2a: the agent answers as an A2A v1.0 agent; asking again in v1.0 (--protocol 1.0 skips this)")
+		o.errf("a2a: the agent answers as an A2A v1.0 agent; asking again in v1.0 (--protocol 1.0 skips this)\n")
 		c10, err := a2a.NewClient(endpoint, o.clientOptions(a2a.ProtocolV10)...)
 		if err != nil {
 			return o.fail(err)
@@ -57,10 +57,10 @@ func (o *options) fail(err error) int {
 	var ue usageError
 	switch {
 	case errors.As(err, &ue):
-		fmt.Fprintf(o.stderr(), "a2a %s: %v\n", o.name, err)
+		o.errf("a2a %s: %v\n", o.name, err)
 		return exitUsage
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintf(o.stderr(), "a2a %s: stopped\n", o.name)
+		o.errf("a2a %s: stopped\n", o.name)
 		return exitSignal
 	case o.askAgain && refusedVersion(err):
 		return exitError // call asks again in v1.0
@@ -73,14 +73,14 @@ func (o *options) fail(err error) int {
 	if errors.As(err, &rpcErr) && rpcErr.Hint != "" {
 		text = strings.TrimSuffix(text, "; "+rpcErr.Hint)
 	}
-	fmt.Fprintf(o.stderr(), "a2a %s: %s\n", o.name, text)
+	o.errf("a2a %s: %s\n", o.name, text)
 	var uv *a2a.UnsupportedByVersionError
 	other := map[string]string{a2a.ProtocolV03: a2a.ProtocolV10, a2a.ProtocolV10: a2a.ProtocolV03}[o.spoken]
 	switch {
 	case errors.As(err, &uv):
-		fmt.Fprintf(o.stderr(), "(spoken to in A2A v%s; if the agent speaks v1.0, add --protocol 1.0)\n", uv.Version)
+		o.errf("(spoken to in A2A v%s; if the agent speaks v1.0, add --protocol 1.0)\n", uv.Version)
 	case (errors.Is(err, a2a.ErrVersionMismatch) || errors.As(err, &rpcErr) && rpcErr.Hint != "") && other != "":
-		fmt.Fprintf(o.stderr(), "(spoken to in A2A v%s; the agent may speak v%s: add --protocol %s, or --protocol auto to read its card)\n", o.spoken, other, other)
+		o.errf("(spoken to in A2A v%s; the agent may speak v%s: add --protocol %s, or --protocol auto to read its card)\n", o.spoken, other, other)
 	}
 	return exitError
 }
@@ -140,7 +140,7 @@ func runSend(ctx context.Context, o *options, args []string) int {
 			return o.printMessage(res.(*a2a.Message))
 		}
 		if o.wait && !task.Status.State.Terminal() && !task.Status.State.Interrupted() {
-			return o.poll(ctx, c, endpoint, task.ID)
+			return o.poll(ctx, c, endpoint, task)
 		}
 		return o.finish(endpoint, task)
 	})
@@ -176,81 +176,139 @@ func runCancel(ctx context.Context, o *options, args []string) int {
 
 func runWait(ctx context.Context, o *options, args []string) int {
 	return o.call(ctx, args[0], func(ctx context.Context, c *a2a.Client) int {
-		return o.poll(ctx, c, args[0], args[1])
+		var task a2a.Task
+		task.ID = args[1]
+		return o.poll(ctx, c, args[0], &task)
 	})
 }
 
-// poll waits for the task with WaitTask, a progress line on stderr when
-// it is a terminal, and prints how it ended.
-func (o *options) poll(ctx context.Context, c *a2a.Client, endpoint, taskID string) int {
+// poll waits for the task known (its id, and its context when known)
+// with WaitTask, a progress line on stderr when it is a terminal, and
+// prints how it ended.
+func (o *options) poll(ctx context.Context, c *a2a.Client, endpoint string, known *a2a.Task) int {
 	opts := []a2a.WaitOption{a2a.PollMaxAttempts(o.maxAttempts), a2a.PollTimeout(o.timeout)}
 	if o.history >= 0 {
 		opts = append(opts, a2a.HistoryLength(o.history))
 	}
 	if o.env.stderrTTY {
 		opts = append(opts, a2a.PollProgress(func(p a2a.PollAttempt) {
-			fmt.Fprintf(o.stderr(), "\r\x1b[Kpoll %d: %s, %s", p.Attempt, p.Task.Status.State, p.Elapsed.Round(100*time.Millisecond))
+			o.errf("\r\x1b[Kpoll %d: %s, %s", p.Attempt, p.Task.Status.State, p.Elapsed.Round(100*time.Millisecond))
 		}))
 	}
-	task, err := c.WaitTask(ctx, taskID, opts...)
+	task, err := c.WaitTask(ctx, known.ID, opts...)
 	if o.env.stderrTTY {
-		fmt.Fprint(o.stderr(), "\r\x1b[K")
+		o.errf("\r\x1b[K")
+	}
+	last := known
+	if task != nil {
+		last = task
+		if last.ContextID == "" {
+			last.ContextID = known.ContextID
+		}
 	}
 	var pe *a2a.PollError
+	var te *a2a.TransportError
 	switch {
-	case errors.As(err, &pe) && (pe.Limit != a2a.PollLimitContext || errors.Is(ctx.Err(), context.DeadlineExceeded)):
-		// Out of attempts, or of --timeout: not the agent's failure.
+	case err == nil:
+		return o.finish(endpoint, task)
+	case errors.As(err, &pe) && pe.LastErr != nil && errors.As(pe.LastErr, &te) && task == nil && known.Status.State == "":
+		// No poll reached the agent, nor anything before: no answer.
+		return o.stopped(ctx, c, endpoint, last, "wait", pe.LastErr)
+	case errors.As(err, &pe) && !errors.Is(ctx.Err(), context.Canceled):
+		// Out of attempts or of --timeout, or a Retry-After longer than
+		// the time left: not the agent's failure.
 		if task != nil {
 			o.printTask(task)
 		}
-		fmt.Fprintf(o.stderr(), "a2a %s: %v\nthe task may still finish; to wait again:\n  a2a wait %s %s\n", o.name, err, quote(redactURL(endpoint)), quote(taskID))
+		o.errf("a2a %s: %v\n", o.name, err)
+		o.resume(endpoint, last, "wait")
 		return exitUnfinished
-	case errors.Is(ctx.Err(), context.Canceled): // Ctrl-C
-		o.cancelOnInterrupt(c, taskID)
-		return o.fail(context.Canceled)
-	case err != nil:
-		return o.fail(err)
 	}
-	return o.finish(endpoint, task)
+	return o.stopped(ctx, c, endpoint, last, "wait", err)
+}
+
+// stopped ends a command whose wait or stream ended before the task did,
+// with err: by Ctrl-C (130, after --cancel-on-interrupt's cancel), by
+// --timeout (5: not finished), or by an error (1). Once the task's id is
+// known, it also prints the id, the context and the command that resumes
+// (resume), so nothing is lost.
+func (o *options) stopped(ctx context.Context, c *a2a.Client, endpoint string, task *a2a.Task, verb string, err error) int {
+	var code int
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled): // Ctrl-C
+		if o.cancelOnInterrupt(c, task.ID) {
+			return o.fail(context.Canceled) // it has ended: nothing to resume
+		}
+		code = o.fail(context.Canceled)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) && task.ID != "":
+		o.errf("a2a %s: --timeout %s reached: %v\n", o.name, o.timeout, err)
+		code = exitUnfinished
+	default:
+		code = o.fail(err)
+	}
+	if task.ID != "" && code != exitUsage {
+		o.resume(endpoint, task, verb)
+	}
+	return code
+}
+
+// resume prints on stderr what takes up a task the command leaves before
+// its end: its id, its context, and the command that resumes (verb: wait,
+// or resubscribe after a stream), each word quoted for a shell (quote).
+func (o *options) resume(endpoint string, task *a2a.Task, verb string) {
+	what := "wait for it"
+	if verb == "resubscribe" {
+		what = "follow it again"
+	}
+	id := quote(task.ID)
+	if strings.HasPrefix(task.ID, "-") {
+		id = "-- " + id // an id, not a flag
+	}
+	o.errf("the task is not finished (task %s, context %s); %s with:\n  a2a %s %s %s\n",
+		task.ID, or(task.ContextID, "not known"), what, verb, quote(o.shownURL(endpoint)), id)
 }
 
 // cancelOnInterrupt cancels the task, with a short deadline of its own,
-// when --cancel-on-interrupt was given.
-func (o *options) cancelOnInterrupt(c *a2a.Client, taskID string) {
+// when --cancel-on-interrupt was given, and reports whether the task has
+// ended.
+func (o *options) cancelOnInterrupt(c *a2a.Client, taskID string) bool {
 	if !o.cancelOnInt || taskID == "" {
-		return
+		return false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if task, err := c.CancelTask(ctx, taskID); err != nil {
-		fmt.Fprintf(o.stderr(), "a2a %s: cancel: %v\n", o.name, err)
-	} else {
-		fmt.Fprintf(o.stderr(), "a2a %s: task %s is %s\n", o.name, taskID, task.Status.State)
+	task, err := c.CancelTask(ctx, taskID)
+	if err != nil {
+		o.errf("a2a %s: cancel: %v\n", o.name, err)
+		return false
 	}
+	o.errf("a2a %s: task %s is %s\n", o.name, taskID, task.Status.State)
+	return task.Status.State.Terminal()
 }
 
 // finish prints the task and returns the exit code its state means, with
 // what to do next for a task that waits or is not finished.
 func (o *options) finish(endpoint string, task *a2a.Task) int {
+	return o.finishAs(endpoint, task, "wait")
+}
+
+// finishAs is finish, resuming an unfinished task with verb (resume).
+func (o *options) finishAs(endpoint string, task *a2a.Task, verb string) int {
 	o.printTask(task)
 	code := stateExit(task.Status.State)
 	if code == exitOK { // only a completed task has the data to write
 		if err := o.writeData(task); err != nil {
-			fmt.Fprintf(o.stderr(), "a2a %s: --data-out: %v\n", o.name, err)
+			o.errf("a2a %s: --data-out: %v\n", o.name, err)
 			return exitError
 		}
 	}
-	u := quote(redactURL(endpoint))
 	switch code {
 	case exitInterrupted:
-		fmt.Fprintf(o.stderr(), "the agent waits for you; answer with:\n  a2a send %s --task %s --context %s 'ANSWER'\n", u, quote(task.ID), quote(task.ContextID))
-		return code
+		o.errf("the agent waits for you; answer with:\n  a2a send %s --task %s --context %s 'ANSWER'\n", quote(o.shownURL(endpoint)), quote(task.ID), quote(task.ContextID))
 	case exitUnfinished:
-		fmt.Fprintf(o.stderr(), "the task is not finished; wait for it with:\n  a2a wait %s %s\n", u, quote(task.ID))
-		return code
-	default:
-		return code
+		o.resume(endpoint, task, verb)
 	}
+	return code
 }
 
 // writeData writes the first artifact's DataPart to --data-out.
@@ -283,13 +341,13 @@ func runTasks(ctx context.Context, o *options, args []string) int {
 			}
 			n++
 			if o.json {
-				o.env.stdout.Write(append(append([]byte(nil), task.Raw()...), '\n'))
+				o.outJSON(task.Raw())
 				continue
 			}
-			fmt.Fprintln(o.env.stdout, strings.TrimRight(fmt.Sprintf("%s  %-15s %s  %s", task.ID, task.Status.State, task.Status.Timestamp, oneLine(task.StatusText())), " "))
+			o.outf("%s\n", strings.TrimRight(fmt.Sprintf("%s  %-15s %s  %s", o.shown(task.ID), o.shown(task.Status.State), o.shown(task.Status.Timestamp), o.shown(task.StatusText())), " "))
 		}
 		if !o.json {
-			fmt.Fprintf(o.env.stdout, "%d %s\n", n, plural(n, "task"))
+			o.outf("%d %s\n", n, plural(n, "task"))
 		}
 		return exitOK
 	})

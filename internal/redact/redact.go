@@ -19,7 +19,9 @@ import (
 
 // Redactor removes every secret a client knows from text that may reach an
 // error or a log record: the API key, the bearer token, the endpoint's
-// userinfo and query values, the values of credential-named headers, and,
+// userinfo and query values, the values of the extra headers (every one
+// of a credential-named header; of another, those of minSecretRun bytes
+// or more, unless the header only names formats: Accept…), and,
 // for one call, the secrets that call carries in its body (a push config's
 // token and credentials). It is the only place that does, so every error
 // the client builds goes through one of its methods.
@@ -49,10 +51,13 @@ func New(u *url.URL, apiKey, bearer string, header http.Header) *Redactor {
 	f.secret(bearer)
 	f.url(u)
 	for name, vs := range header {
-		if !credentialName(name) {
+		if describesContent(name) {
 			continue
 		}
 		for _, v := range vs {
+			if !credentialName(name) && len(v) < minSecretRun {
+				continue // "1", "json": too short to hide everywhere
+			}
 			f.secret(v) // "sid=…; theme=dark": its long runs too
 			scheme, token, ok := strings.Cut(v, " ")
 			if !ok {
@@ -231,9 +236,8 @@ func (u *unchanged) WriteString(p string) (int, error) {
 func (u *unchanged) Write(p []byte) (int, error) { return u.WriteString(string(p)) }
 
 // unescapeASCII returns s with every escape of a printable ASCII character
-// undone: \uXXXX, \xXX and \/ (JSON, Go), %XX (URLs), &#DD; and &#xHH;
-// (HTML).
-// ok is false when s holds none.
+// or a space (a secret may hold one) undone: \uXXXX, \xXX and \/ (JSON,
+// Go), %XX (URLs), &#DD; and &#xHH; (HTML). ok is false when s holds none.
 func unescapeASCII(s string) (string, bool) {
 	var b strings.Builder
 	if strings.ContainsAny(s, `\%&`) {
@@ -262,7 +266,7 @@ func unescapeASCII(s string) (string, bool) {
 func escapedASCII(s string) (c byte, n int) {
 	hex := func(h string) (byte, bool) {
 		v, err := strconv.ParseUint(h, 16, 16)
-		return byte(v), err == nil && v > 0x20 && v < 0x7f
+		return byte(v), err == nil && v >= 0x20 && v < 0x7f
 	}
 	switch {
 	case len(s) >= 2 && s[0] == '\\' && s[1] == '/':
@@ -288,7 +292,7 @@ func escapedASCII(s string) (c byte, n int) {
 		if num[0] == 'x' || num[0] == 'X' {
 			num, base = num[1:], 16
 		}
-		if v, err := strconv.ParseUint(num, base, 16); err == nil && v > 0x20 && v < 0x7f {
+		if v, err := strconv.ParseUint(num, base, 16); err == nil && v >= 0x20 && v < 0x7f {
 			return byte(v), end + 1
 		}
 	}
@@ -378,6 +382,14 @@ func tokenish(part string) bool {
 		}
 	}
 	return lower+upper+digit+under >= 2
+}
+
+// describesContent reports whether a header names formats the client
+// takes (Accept, Accept-Encoding, Accept-Language…): public words, such
+// as "application/json", that are no secret and would be redacted from
+// every error's text if they were taken for one.
+func describesContent(name string) bool {
+	return strings.HasPrefix(strings.ToLower(name), "accept")
 }
 
 // credentialName reports whether a header or query parameter name suggests

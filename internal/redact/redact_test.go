@@ -42,6 +42,18 @@ func TestStrSpellings(t *testing.T) {
 	}
 }
 
+// TestEscapedSpace: a secret with a space in it, echoed with every
+// character escaped (the space as \u0020, %20 or &#32;), is redacted.
+func TestEscapedSpace(t *testing.T) {
+	u, _ := url.Parse("https://agent.example/a2a")
+	r := New(u, "sk K3y 9z", "", nil)
+	for _, in := range []string{`\u0073\u006b\u0020\u004b\u0033\u0079\u0020\u0039\u007a`, "sk%20K3y%209z", "sk&#32;K3y&#32;9z"} {
+		if got := r.Str("echo " + in); got != "echo "+redacted {
+			t.Errorf("Str(%q) = %q", in, got)
+		}
+	}
+}
+
 // TestWith: With adds a call's secrets to a copy; the client's redactor
 // is unchanged, and With of nothing is the redactor itself.
 func TestWith(t *testing.T) {
@@ -94,5 +106,25 @@ func TestErrAndURL(t *testing.T) {
 	u, _ := url.Parse("https://user:pa55w0rd@agent.example/a2a?token=qs-token-1234#frag")
 	if got := r.ShownURL(*u); got != "https://agent.example/a2a" {
 		t.Errorf("ShownURL = %q", got)
+	}
+}
+
+// TestEveryHeader: the value of a header of any name is a secret when it
+// is 6 bytes or more (every one of a credential-named header); shorter
+// ones, and the Accept headers' media types, are not.
+func TestEveryHeader(t *testing.T) {
+	u, _ := url.Parse("https://agent.example/a2a")
+	r := New(u, "", "", http.Header{"X-Route": {"rt-9Qx7/zz"}, "X-Flag": {"1"}, "X-Format": {"json"}, "X-Pwd": {"abc"},
+		"Accept": {"application/json"}, "Accept-Language": {"zh-CN"}})
+	for in, want := range map[string]string{
+		"route rt-9Qx7/zz":        "route " + redacted,
+		"route rt-9Qx7%2Fzz":      "route " + redacted,
+		"pwd abc":                 "pwd " + redacted,
+		"1 json application/json": "1 json application/json",
+		"zh-CN":                   "zh-CN",
+	} {
+		if got := r.Str(in); got != want {
+			t.Errorf("Str(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

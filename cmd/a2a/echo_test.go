@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+)
+
+// No secret the user gave is printed even when the agent echoes it, in any
+// of the spellings the SDK's redactor knows: in a task's text, a failure
+// reason, an id, an error message, a push config's webhook URL; in text,
+// --json and -v output. The secrets: the API key, the bearer token, a
+// --header value whose name says nothing of a credential, the endpoint's
+// password (and the Basic credential made of it), a webhook path token.
+
+const (
+	secretRoute   = "rt-R0ute/Zz81q"            // --header X-Route=…: no credential-like name
+	secretWebhook = "whk_Live_9f8e7d6c5b4a3210" // a key in a webhook URL's path
+)
+
+// spellings are s as an agent may echo it: plain, %-escaped (query and
+// path), JSON-escaped, each ASCII character as \u00XX, and as HTML
+// entities.
+func spellings(s string) []string {
+	var u, html strings.Builder
+	for _, c := range []byte(s) {
+		fmt.Fprintf(&u, `\u%04x`, c)
+		fmt.Fprintf(&html, "&#%d;", c)
+	}
+	return []string{s, url.QueryEscape(s), url.PathEscape(s), js(s)[1 : len(js(s))-1], u.String(), html.String()}
+}
+
+func TestEchoedSecretsHidden(t *testing.T) {
+	t.Parallel()
+	given := []string{secretKey, secretBearer, secretRoute, secretPass}
+	basic := base64.StdEncoding.EncodeToString([]byte("user:" + secretPass))
+	var echo []string
+	for _, s := range given {
+		echo = append(echo, spellings(s)...)
+	}
+	echo = append(echo, basic)
+	e := strings.Join(echo, " | ")
+	h := js(e)
+	task := func(id, state string) a2atest.Raw {
+		return rpcResult(`{"kind":"task","id":` + js(id) + `,"contextId":` + h + `,"status":{"state":"` + state + `","message":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":` + h + `}]}},` +
+			`"artifacts":[{"artifactId":"a","name":` + h + `,"parts":[{"kind":"text","text":` + h + `},{"kind":"data","data":{"echo":` + h + `}}]}]}`)
+	}
+	rpcErr := a2atest.Raw{Status: 200, ContentType: "application/json", EchoID: true, Body: `{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32602,"message":` + h + `,"data":` + h + `}}`}
+	webhook := "https://hooks.example.com/hooks/" + secretWebhook + "/a2a"
+	config := rpcResult(`{"taskId":"t1","pushNotificationConfig":{"id":"c1","url":` + js(webhook+"?sig="+secretWebhook) + `,"token":` + h + `}}`)
+	for _, tc := range []struct {
+		name  string
+		queue []a2atest.Raw
+		args  []string
+		code  int
+	}{
+		{"failed task echoing", []a2atest.Raw{task("t1", "failed")}, []string{"send", "URL", "你好"}, exitFailed},
+		{"id echoing, not finished", []a2atest.Raw{task(secretRoute, "working")}, []string{"send", "URL", "你好"}, exitUnfinished},
+		{"poll runs out", []a2atest.Raw{task("t1", "working"), task("t1", "working")}, []string{"send", "--wait", "--max-attempts", "1", "URL", "你好"}, exitUnfinished},
+		{"error echoing", []a2atest.Raw{rpcErr}, []string{"get", "URL", "t1"}, exitError},
+		{"webhook of a config read back", []a2atest.Raw{config}, []string{"push", "get", "URL", "t1", "c1"}, exitOK},
+		{"webhook given", []a2atest.Raw{config}, []string{"push", "set", "URL", "t1", webhook}, exitOK},
+	} {
+		for _, mode := range []string{"text", "--json", "-v"} {
+			t.Run(tc.name+" "+mode, func(t *testing.T) {
+				t.Parallel()
+				agent := newAgent(t)
+				agent.Enqueue(tc.queue...)
+				args := append([]string{}, tc.args...)
+				for i, a := range args {
+					if a == "URL" {
+						args[i] = withUser(agent)
+					}
+				}
+				args = append(args, "--protocol", "0.3", "--api-key", secretKey, "--bearer", secretBearer, "--header", "X-Route="+secretRoute)
+				if mode != "text" {
+					args = append(args, mode)
+				}
+				r := a2aCmd(t, args...)
+				r.wantCode(t, tc.code)
+				var forms []string
+				for _, s := range given {
+					forms = append(forms, spellings(s)...)
+				}
+				forms = append(forms, basic, "R0ute")
+				if args[0] == "push" { // the webhook's key: the command shows its URL
+					forms = append(forms, spellings(secretWebhook)...)
+					forms = append(forms, "9f8e7d6c5b4a")
+				}
+				for _, f := range forms {
+					for name, out := range map[string]string{"stdout": r.stdout, "stderr": r.stderr} {
+						if strings.Contains(out, f) {
+							t.Errorf("%s shows the secret as %q:\n%s", name, f, out)
+						}
+					}
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+)
+
+// No control sequence from the network reaches the terminal (DESIGN.md
+// behaviour 10): every text an agent chooses (ids, states, names, card
+// fields, URLs, error texts) is printed with its control characters (C0,
+// DEL, C1), bidi and other format characters escaped, in text and --json
+// output, on stdout and stderr; an agent's text body keeps only its line
+// breaks and tabs.
+
+// hostile holds what a terminal acts on: a CSI that clears the screen, an
+// OSC 8 hyperlink, BEL, the one-byte CSI (U+009B), a bidi override and an
+// isolate, a zero-width space, a carriage return, a line break with a
+// forged line after it, DEL and a byte that is not UTF-8.
+const hostile = "h\x1b[2J\x1b]8;;http://evil.example/\x07click\x1b]8;;\x07\u009b31m\u202egnp.exe\u2066\u200bx\r\nFORGED line\x7f\xff"
+
+// hostileID is hostile as valid UTF-8, for an id the command is given
+// and the agent echoes (the SDK reads a bad byte as U+FFFD).
+const hostileID = "h\x1b[2J\x1b]8;;http://evil.example/\x07click\x1b]8;;\x07\u009b31m\u202egnp.exe\u2066\u200bx\r\nFORGED line\x7f"
+
+// rawControl returns the first character of s that would act on a
+// terminal: a control character other than a line break or a tab, a
+// format character (bidi, zero width), or a byte that is not UTF-8.
+func rawControl(s string) (string, bool) {
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			return fmt.Sprintf("byte %#x at %d", s[i], i), true
+		case r == '\n' || r == '\t':
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			return fmt.Sprintf("%U at %d", r, i), true
+		}
+	}
+	return "", false
+}
+
+// wantInert fails the test when r's output holds a raw control character,
+// or a line that the hostile text's line break forged.
+func wantInert(t *testing.T, r result) {
+	t.Helper()
+	for name, out := range map[string]string{"stdout": r.stdout, "stderr": r.stderr} {
+		if what, ok := rawControl(out); ok {
+			t.Errorf("a2a %s: %s holds %s:\n%q", strings.Join(r.args, " "), name, what, out)
+		}
+		// An agent's text body keeps its line breaks, each line after the
+		// first indented under the field: never one that starts a line.
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "FORGED") {
+				t.Errorf("a2a %s: %s has a line the agent forged:\n%q", strings.Join(r.args, " "), name, out)
+			}
+		}
+	}
+}
+
+// js is s as a JSON string.
+func js(s string) string {
+	b, _ := json.Marshal(strings.ToValidUTF8(s, "\xff")) // \xff: kept as the agent's bad byte below
+	return strings.ReplaceAll(string(b), `\ufffd`, "\xff")
+}
+
+// hostileTask is a v0.3 task whose every string is hostile text, in state.
+func hostileTask(id, state string) string {
+	h := js(hostile)
+	return `{"kind":"task","id":` + js(id) + `,"contextId":` + h + `,"status":{"state":` + js(state) + `,"timestamp":` + h +
+		`,"message":{"kind":"message","messageId":"m1","role":"agent","parts":[{"kind":"text","text":` + h + `}]}},` +
+		`"artifacts":[{"artifactId":` + h + `,"name":` + h + `,"parts":[{"kind":"text","text":` + h + `},{"kind":"data","data":{"k":` + h + `}},` +
+		`{"kind":"file","file":{"name":` + h + `,"mimeType":` + h + `,"uri":` + h + `}}]}]}`
+}
+
+func rpcResult(result string) a2atest.Raw {
+	return a2atest.Raw{Status: 200, ContentType: "application/json", EchoID: true, Body: `{"jsonrpc":"2.0","id":{{id}},"result":` + result + `}`}
+}
+
+func TestHostileTextInert(t *testing.T) {
+	t.Parallel()
+	h := js(hostile)
+	task := func(state string) a2atest.Raw { return rpcResult(hostileTask(hostileID, state)) }
+	rpcErr := a2atest.Raw{Status: 200, ContentType: "application/json", EchoID: true, Body: `{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32001,"message":` + h + `,"data":` + h + `}}`}
+	page := a2atest.Raw{Status: 200, ContentType: "text/html", Body: "<html>" + hostile + "</html>"}
+	badHeader := a2atest.Raw{Status: 200, ContentType: "text/html\x1b[31m\u202e", Body: "<html>" + hostile + "</html>"} // a transport error quoting it
+	gateway := a2atest.Raw{Status: 502, ContentType: "text/html", Body: "<html>" + hostile + "</html>"}
+	config := `{"taskId":` + js(hostileID) + `,"pushNotificationConfig":{"id":` + h + `,"url":"https://hooks.example/` + strings.Trim(h, `"`) + `","authentication":{"schemes":[` + h + `]}}}`
+	events := "data: " + `{"jsonrpc":"2.0","id":{{id}},"result":` + hostileTask(hostileID, "working") + "}\n\n" +
+		"data: " + `{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"status-update","taskId":` + js(hostileID) + `,"contextId":` + h + `,"final":false,"status":{"state":` + h + `,"message":{"kind":"message","messageId":"m2","role":"agent","parts":[{"kind":"text","text":` + h + `}]}}}}` + "\n\n" +
+		"data: " + `{"jsonrpc":"2.0","id":{{id}},"result":{"kind":"artifact-update","taskId":` + js(hostileID) + `,"contextId":` + h + `,"artifact":{"artifactId":` + h + `,"name":` + h + `,"parts":[{"kind":"text","text":` + h + `}]}}}` + "\n\n"
+	stream := a2atest.Raw{Status: 200, ContentType: "text/event-stream", EchoID: true, Body: events}
+	v10Task := `{"id":` + h + `,"contextId":` + h + `,"status":{"state":"TASK_STATE_WORKING","message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":` + h + `}]}}}`
+	list := rpcResult(`{"tasks":[` + v10Task + `],"nextPageToken":"","pageSize":1,"totalSize":1}`)
+
+	card := &a2a.AgentCard{
+		Name: hostile, Description: hostile, Version: hostile, ProtocolVersion: "0.3.0", URL: "http://127.0.0.1:9/" + hostile,
+		Provider:          &a2a.AgentProvider{Organization: hostile, URL: "https://p.example/" + hostile},
+		DefaultInputModes: []string{hostile}, DefaultOutputModes: []string{hostile},
+		Skills:               []a2a.AgentSkill{{ID: hostile, Name: hostile, Description: hostile, Examples: []string{hostile}}},
+		SecuritySchemes:      map[string]a2a.SecurityScheme{hostile: {Type: "apiKey", Name: hostile, In: hostile}, "oidc": {Type: "openIdConnect", OpenIDConnectURL: "https://o.example/" + hostile}},
+		AdditionalInterfaces: []a2a.AgentInterface{{URL: "http://127.0.0.1:9/" + hostile, Transport: hostile}},
+	}
+
+	for _, tc := range []struct {
+		name  string
+		queue []a2atest.Raw
+		args  []string // after the command's URL
+		cmd   string
+		code  int
+	}{
+		{name: "send, unknown state", cmd: "send", queue: []a2atest.Raw{task(hostile)}, args: []string{"你好"}, code: exitUnfinished},
+		{name: "send, input-required", cmd: "send", queue: []a2atest.Raw{task("input-required")}, args: []string{"你好"}, code: exitInterrupted},
+		{name: "send, failed", cmd: "send", queue: []a2atest.Raw{task("failed")}, args: []string{"你好"}, code: exitFailed},
+		{name: "send, completed", cmd: "send", queue: []a2atest.Raw{task("completed")}, args: []string{"你好"}, code: exitOK},
+		{name: "send, a message", cmd: "send", queue: []a2atest.Raw{rpcResult(`{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":` + h + `},{"kind":"data","data":{"k":` + h + `}}]}`)}, args: []string{"你好"}, code: exitOK},
+		{name: "send --wait, poll runs out", cmd: "send", queue: []a2atest.Raw{task("working"), task("working")}, args: []string{"--wait", "--max-attempts", "1", "你好"}, code: exitUnfinished},
+		{name: "send, JSON-RPC error", cmd: "send", queue: []a2atest.Raw{rpcErr}, args: []string{"你好"}, code: exitError},
+		{name: "send, HTML on a 200", cmd: "send", queue: []a2atest.Raw{page}, args: []string{"你好"}, code: exitError},
+		{name: "send, a header with controls", cmd: "send", queue: []a2atest.Raw{badHeader}, args: []string{"你好"}, code: exitError},
+		{name: "get, HTML on a 502", cmd: "get", queue: []a2atest.Raw{gateway}, args: []string{"--retries", "0", hostileID}, code: exitError},
+		{name: "get", cmd: "get", queue: []a2atest.Raw{task("working")}, args: []string{hostileID}, code: exitUnfinished},
+		{name: "cancel", cmd: "cancel", queue: []a2atest.Raw{task("canceled")}, args: []string{hostileID}, code: exitOK},
+		{name: "wait", cmd: "wait", queue: []a2atest.Raw{task("auth-required")}, args: []string{hostileID}, code: exitInterrupted},
+		{name: "wait, id in the error", cmd: "wait", queue: []a2atest.Raw{rpcResult(hostileTask("other", "working"))}, args: []string{hostileID}, code: exitError},
+		{name: "stream", cmd: "stream", queue: []a2atest.Raw{stream}, args: []string{"你好"}, code: exitUnfinished},
+		{name: "resubscribe", cmd: "resubscribe", queue: []a2atest.Raw{stream}, args: []string{hostileID}, code: exitUnfinished},
+		{name: "push get", cmd: "push", queue: []a2atest.Raw{rpcResult(config)}, args: []string{"get", hostileID, hostileID}, code: exitOK},
+		{name: "push list", cmd: "push", queue: []a2atest.Raw{rpcResult(`[` + config + `]`)}, args: []string{"list", hostileID}, code: exitOK},
+		{name: "push delete, error", cmd: "push", queue: []a2atest.Raw{rpcErr}, args: []string{"delete", hostileID, hostileID}, code: exitError},
+		{name: "tasks", cmd: "tasks", queue: []a2atest.Raw{list}, code: exitOK},
+		{name: "card", cmd: "card", code: exitOK},
+	} {
+		for _, mode := range []string{"text", "--json", "-v"} {
+			t.Run(tc.name+" "+mode, func(t *testing.T) {
+				t.Parallel()
+				agent := newAgent(t, a2atest.WithCard(card))
+				agent.Enqueue(tc.queue...)
+				var args []string
+				switch tc.cmd {
+				case "card":
+					args = []string{"card", siteOfAgent(agent)}
+				case "push":
+					args = []string{"push", tc.args[0], agent.URL}
+					args = append(args, tc.args[1:]...)
+				default:
+					args = append([]string{tc.cmd, agent.URL}, tc.args...)
+				}
+				switch {
+				case tc.cmd == "tasks":
+					args = append(args, "--protocol", "1.0")
+				case tc.cmd != "card":
+					args = append(args, "--protocol", "0.3")
+				}
+				if mode != "text" {
+					args = append(args, mode)
+				}
+				r := a2aCmd(t, args...)
+				r.wantCode(t, tc.code)
+				if r.stdout+r.stderr == "" {
+					t.Fatalf("a2a %s printed nothing", strings.Join(args, " "))
+				}
+				wantInert(t, r)
+			})
+		}
+	}
+}
+
+// TestResumeLinePastes: a resume line, pasted into a shell, gives back
+// the task id exactly, one word, whatever the agent put in it: spaces,
+// quotes, $(…), backticks, ;, a line break, terminal escapes, a bidi
+// override, bytes that are not UTF-8.
+func TestResumeLinePastes(t *testing.T) {
+	t.Parallel()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash to paste into")
+	}
+	ids := []string{"plain-1", "with space", "it's", `"dq"`, "$(touch pwned)", "`id`", "a;b&&c|d", "x\ny", "tab\there",
+		"back\\slash", "~home", "#hash", "*glob?", "中文任务", hostile, "\xff\xfe", "-n", "--max-attempts=1", "'", ""}
+	for _, id := range ids {
+		// quote alone, and the line a command prints.
+		words := []string{quote(id)}
+		var agent *a2atest.Server
+		if id != "" {
+			agent = newAgent(t)
+			reply := rpcResult(`{"kind":"task","id":` + js(id) + `,"contextId":"c1","status":{"state":"working"}}`)
+			agent.Enqueue(reply, reply) // the send's, and the pasted wait's
+
+			r := a2aCmd(t, "send", "--protocol", "0.3", agent.URL, "你好")
+			r.wantCode(t, exitUnfinished)
+			wantInert(t, r)
+			_, line, ok := strings.Cut(r.stderr, "\n  a2a wait ")
+			if !ok {
+				t.Fatalf("no resume line:\n%s", r.stderr)
+			}
+			line, _, _ = strings.Cut(line, "\n")
+			words = append(words, line)
+		}
+		for i, w := range words {
+			out, err := exec.Command(bash, "-c", `printf '%s\0' `+w).Output()
+			if err != nil {
+				t.Fatalf("bash: %v", err)
+			}
+			got := strings.Split(string(out), "\x00")
+			if i == 1 && len(got) > 1 && got[1] == "--" { // an id that starts with "-"
+				got = append(got[:1], got[2:]...)
+			}
+			want := []string{id}
+			if i == 1 { // the URL, then the id as the agent's JSON spelled it
+				var sent string
+				if err := json.Unmarshal([]byte(js(id)), &sent); err != nil {
+					t.Fatal(err)
+				}
+				want = []string{got[0], sent}
+			}
+			if len(got) != len(want)+1 || got[len(want)-1] != want[len(want)-1] {
+				t.Errorf("%q pasted (%s) reads back as %q, want %q", id, w, got[:len(got)-1], want)
+			}
+			if i == 1 { // and the words, run, wait for that task: the agent's reply matches the id asked
+				words := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+				r := a2aCmd(t, append([]string{"wait", "--protocol", "0.3", "--max-attempts", "1"}, words...)...)
+				r.wantCode(t, exitUnfinished)
+			}
+		}
+	}
+}
