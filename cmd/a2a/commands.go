@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -52,7 +53,12 @@ func (o *options) follow(ctx context.Context, c *a2a.Client, endpoint string, ev
 }
 
 func (o *options) followInto(ctx context.Context, c *a2a.Client, endpoint string, events iter.Seq2[a2a.Event, error], task *a2a.Task) int {
+	var cut *a2a.StreamCutError
 	for ev, err := range events {
+		if errors.As(err, &cut) && cut.TaskID != "" {
+			task.ID, task.ContextID = cut.TaskID, cmp.Or(task.ContextID, cut.ContextID)
+			break // the task is not finished: print it, and how to follow it again
+		}
 		if err != nil {
 			if errors.Is(ctx.Err(), context.Canceled) { // Ctrl-C
 				o.cancelOnInterrupt(c, task.ID)
@@ -65,13 +71,15 @@ func (o *options) followInto(ctx context.Context, c *a2a.Client, endpoint string
 		}
 		task.Apply(ev)
 	}
-	if o.json {
-		return stateExit(task.Status.State)
+	code := stateExit(task.Status.State)
+	if !o.json {
+		fmt.Fprintln(o.env.stdout, "--")
+		code = o.finish(endpoint, task)
 	}
-	fmt.Fprintln(o.env.stdout, "--")
-	code := o.finish(endpoint, task)
-	if code == exitUnfinished {
-		fmt.Fprintf(o.stderr(), "the stream closed before the task ended; follow it again with:\n  a2a resubscribe %s %s\n", quote(redactURL(endpoint)), quote(task.ID))
+	if cut != nil || code == exitUnfinished {
+		fmt.Fprintf(o.stderr(), "the stream closed before the task ended (task %s, context %s); follow it again with:\n  a2a resubscribe %s %s\n",
+			quote(task.ID), quote(task.ContextID), quote(redactURL(endpoint)), quote(task.ID))
+		return exitUnfinished
 	}
 	return code
 }
