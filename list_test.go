@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -53,7 +54,7 @@ func TestPagesThatNeverEnd(t *testing.T) {
 // pagedTasks serves ListTasks pages: page(i) is the ids of the tasks of
 // the i-th request's page (from 1) and whether another page follows,
 // named by a token never used before.
-func pagedTasks(t *testing.T, page func(i int64) (ids []string, more bool)) (*a2a.Client, *atomic.Int64) {
+func pagedTasks(t testing.TB, page func(i int64) (ids []string, more bool)) (*a2a.Client, *atomic.Int64) {
 	var n atomic.Int64
 	f := &fake{t: t, replies: []mockReply{{serve: func(w http.ResponseWriter, r *http.Request, id string) {
 		i := n.Add(1)
@@ -166,5 +167,39 @@ func TestListLimit(t *testing.T) {
 	c, n := pagedTasks(t, fresh)
 	if _, err := countListed(c, a2a.ListLimit(0)); err == nil || n.Load() != 0 {
 		t.Errorf("ListLimit(0): err %v after %d requests, want an error before sending", err, n.Load())
+	}
+}
+
+// BenchmarkListTasksHeap lists 1,000 and 10,000 tasks (pages of 100) and
+// reports the live heap at its largest during the listing, read after a
+// GC at the end of each page: it stays flat as the listing grows (one
+// page at a time, and 8 bytes of hash per task id).
+func BenchmarkListTasksHeap(b *testing.B) {
+	for _, total := range []int{1_000, 10_000} {
+		b.Run(fmt.Sprint(total), func(b *testing.B) {
+			pages := int64(total / 100)
+			var peak uint64
+			for b.Loop() {
+				c, _ := pagedTasks(b, func(i int64) ([]string, bool) { return ids(int(i-1)*100, 100), i < pages })
+				runtime.GC()
+				var base runtime.MemStats
+				runtime.ReadMemStats(&base)
+				k := 0
+				for _, err := range c.ListTasks(context.Background(), a2a.ListTasksRequest{}) {
+					if err != nil {
+						b.Fatal(err)
+					}
+					if k++; k%100 == 0 {
+						runtime.GC()
+						var m runtime.MemStats
+						runtime.ReadMemStats(&m)
+						if m.HeapAlloc > base.HeapAlloc {
+							peak = max(peak, m.HeapAlloc-base.HeapAlloc)
+						}
+					}
+				}
+			}
+			b.ReportMetric(float64(peak), "peak-heap-B")
+		})
 	}
 }
