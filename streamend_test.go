@@ -200,3 +200,23 @@ func TestStreamEndsAtInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamCutErrorText: the error names the method, the task and its
+// last state, and the connection's fault, with the agent's text inert.
+func TestStreamCutErrorText(t *testing.T) {
+	for _, tt := range []struct {
+		err  *a2a.StreamCutError
+		want string
+	}{
+		{&a2a.StreamCutError{Method: "message/stream"}, "a2a: message/stream: the stream ended before naming a task"},
+		{&a2a.StreamCutError{Method: "tasks/resubscribe", TaskID: "t1"}, `a2a: tasks/resubscribe: the stream ended before task "t1" did`},
+		{&a2a.StreamCutError{Method: "SendStreamingMessage", TaskID: "t\x1b[2J", Task: &a2a.Task{Status: a2a.TaskStatus{State: "wo\x07rking"}},
+			Err: &a2a.TransportError{Method: "SendStreamingMessage", Attempts: 1, Err: io.ErrUnexpectedEOF}},
+			`a2a: SendStreamingMessage: the stream ended before task "t\x1b[2J" did, last state "wo\arking": SendStreamingMessage:`},
+	} {
+		got := tt.err.Error()
+		if !strings.HasPrefix(got, tt.want) || strings.ContainsAny(got, "\x1b\x07") {
+			t.Errorf("Error() = %q, want it to start with %q and hold no control character", got, tt.want)
+		}
+	}
+}
