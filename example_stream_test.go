@@ -28,7 +28,8 @@ func droppingAgent() *a2atest.Server {
 }
 
 // A stream that ends before its task does ends with a *StreamCutError;
-// the caller resumes: follows the task again once, then polls for it.
+// the caller resumes: follows the task again once, then reads the whole
+// task with WaitTask.
 func ExampleStreamCutError() {
 	agent := droppingAgent()
 	defer agent.Close()
@@ -48,15 +49,17 @@ func ExampleStreamCutError() {
 	}
 	err := fold(c.SendStreamingMessage(ctx, a2a.NewTextMessage("本月巡检记录")))
 	if cut, ok := errors.AsType[*a2a.StreamCutError](err); ok && cut.TaskID != "" {
-		fmt.Println("cut at", cut.Task.Status.State)
-		// The stream ended before the task did: follow it again, once,
-		err = fold(c.SubscribeToTask(ctx, cut.TaskID))
-		if errors.Is(err, a2a.ErrStreamCut) {
-			// then poll for it.
-			var done *a2a.Task
-			if done, err = c.WaitTask(ctx, cut.TaskID); done != nil {
-				task = *done
-			}
+		fmt.Println("cut at", task.Status.State)
+		// The stream ended before the task did: follow it again for
+		// progress, once,
+		if err := fold(c.SubscribeToTask(ctx, cut.TaskID)); err != nil {
+			fmt.Println("again:", errors.Is(err, a2a.ErrStreamCut))
+		}
+		// then read the whole task (or wait for it): events sent while
+		// no stream was open are not always sent again.
+		var done *a2a.Task
+		if done, err = c.WaitTask(ctx, cut.TaskID); done != nil {
+			task = *done
 		}
 	}
 	if err != nil {

@@ -22,7 +22,8 @@ var ErrStreamCut = errors.New("a2a: the stream ended before its task did")
 // state: the agent closed it, the connection broke, or it went quiet past
 // [WithStreamIdleTimeout]. The task may still be running; nothing the
 // stream yielded says it is done. Continue with [Client.SubscribeToTask]
-// (TaskID), or wait for it with [Client.WaitTask]. A final state is a
+// (TaskID), and read the whole task with [Client.WaitTask] (an agent need
+// not replay the events sent while no stream was open). A final state is a
 // terminal one (completed, failed, canceled, rejected) or an interrupted
 // one (input-required, auth-required), or one a v0.3 status update marks
 // final; a stream whose answer is a [*Message] is not cut.
