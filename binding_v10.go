@@ -371,10 +371,10 @@ func (v10) event(r *reply) (Event, error) {
 			return nil, err
 		}
 		// v1.0 has no "final": the stream ends when the agent closes it.
-		// A terminal or input-required state is the last event a2a-go's
+		// A terminal or interrupted state is the last event a2a-go's
 		// servers send; others keep an interrupted stream open, so the
 		// client stops reading there.
-		e.Final = e.Final || e.Status.State.Terminal() || e.Status.State == TaskStateInputRequired
+		e.Final = e.Final || e.Status.State.Terminal() || e.Status.State.Interrupted()
 		ev, taskID = e, e.TaskID
 	default:
 		e, err := decodeAs(sub, artifactEventV10Fields, "artifactUpdate event")

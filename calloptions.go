@@ -43,6 +43,7 @@ type callConfig struct {
 	retrySend     bool
 	tenant        *string
 	push          *PushNotificationConfig
+	listLimit     int
 }
 
 // HistoryLength asks for at most n of the most recent history messages in
@@ -138,6 +139,21 @@ func checkWebhookURL(raw string) error {
 		return errors.New("a2a: a push notification URL must be an absolute http or https URL")
 	}
 	return nil
+}
+
+// ListLimit bounds the tasks one [Client.ListTasks] reads, over all its
+// pages, repeats included: it reads whole pages until it has read at
+// least n tasks, then ends with a *[ListLimitError] whose NextPageToken
+// goes on from there. Without it the bound is 10,000. n must be >= 1.
+// Other calls ignore it.
+func ListLimit(n int) CallOption {
+	return callOption(func(c *callConfig) error {
+		if n < 1 {
+			return fmt.Errorf("a2a: list limit %d is not positive", n)
+		}
+		c.listLimit = n
+		return nil
+	})
 }
 
 func buildCallConfig(opts []CallOption) (callConfig, error) {

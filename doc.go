@@ -92,6 +92,12 @@
 //     (refused, reset, timed out), after any retries;
 //   - [*PollError]: [Client.WaitTask] ran out of time or attempts (so
 //     did a [PushWait]'s fallback poll);
+//   - [*StreamCutError]: a stream ([Client.SendStreamingMessage],
+//     [Client.SubscribeToTask]) ended before its task was final; it
+//     matches [ErrStreamCut] and carries the task as far as it got and the
+//     ids to follow it again;
+//   - [*ListLimitError]: [Client.ListTasks] read as many tasks as
+//     [ListLimit] allows; its NextPageToken goes on;
 //   - [*MessageReplyError]: [Client.SendText] got a Message, not a Task;
 //   - [*CardError]: [ResolveAgentCard] found no card, listing every URL tried;
 //   - [*UnsupportedByCardError]: before anything is sent, a call the

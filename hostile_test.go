@@ -227,6 +227,29 @@ func deadline() expect {
 	}
 }
 
+// cutErr wants a *StreamCutError, matching ErrStreamCut, that names the
+// task and context to resubscribe to and carries the task folded to
+// state (no task when state is "").
+func cutErr(task, context string, state a2a.TaskState) expect {
+	return func(t *testing.T, o outcome) {
+		t.Helper()
+		noResult(t, o)
+		ce, ok := errors.AsType[*a2a.StreamCutError](o.err)
+		if !ok || !errors.Is(o.err, a2a.ErrStreamCut) {
+			t.Fatalf("err = %T %v, want *StreamCutError matching ErrStreamCut", o.err, o.err)
+		}
+		if ce.TaskID != task || ce.ContextID != context {
+			t.Errorf("cut names task %q, context %q; want %q, %q", ce.TaskID, ce.ContextID, task, context)
+		}
+		switch {
+		case state == "" && ce.Task != nil:
+			t.Errorf("cut carries task %+v, want none", ce.Task)
+		case state != "" && (ce.Task == nil || ce.Task.Status.State != state):
+			t.Errorf("cut carries task %+v, want one in state %q", ce.Task, state)
+		}
+	}
+}
+
 // all runs several checks.
 func all(checks ...expect) expect {
 	return func(t *testing.T, o outcome) {

@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/maphash"
@@ -89,17 +90,37 @@ func (c *Client) listPage(ctx context.Context, req ListTasksRequest, opts []Call
 //		if err != nil { … }
 //	}
 //
-// It ends with one error, yielded as (nil, err): those of ListTasksPage,
-// and a *[ProtocolError] when the pages would never end: a nextPageToken
-// repeats one already read, or more than a few pages in a row are empty
-// and still name a next one.
+// One listing reads whole pages until it has read [ListLimit] tasks
+// (default 10,000; repeats count), then ends with a *[ListLimitError] whose
+// NextPageToken continues it; pages hold no memory once their tasks are
+// yielded. It ends with one error, yielded as (nil, err): that one, those
+// of ListTasksPage, and a *[ProtocolError] when the pages would never end:
+// a page holds only tasks this listing has yielded already (a task may
+// come twice, moved by a change while the listing runs; a whole page of
+// them is a server going round in circles, and is not yielded), a
+// nextPageToken repeats one already read, or more than a few pages in a
+// row are empty and still name a next one.
 func (c *Client) ListTasks(ctx context.Context, req ListTasksRequest, opts ...CallOption) iter.Seq2[*Task, error] {
 	return func(yield func(*Task, error) bool) {
-		var pages pager
+		cfg, err := buildCallConfig(opts)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		limit := cmp.Or(cfg.listLimit, defaultListLimit)
+		var (
+			pages pager
+			seen  listed
+			read  int
+		)
 		for {
 			page, rep, err := c.listPage(ctx, req, opts)
 			if err != nil {
 				yield(nil, err)
+				return
+			}
+			if !seen.add(page.Tasks) {
+				yield(nil, rep.fault(fmt.Sprintf("the page holds only tasks already listed (%d)", len(page.Tasks)), nil))
 				return
 			}
 			for _, t := range page.Tasks {
@@ -114,9 +135,49 @@ func (c *Client) ListTasks(ctx context.Context, req ListTasksRequest, opts ...Ca
 				yield(nil, err)
 				return
 			}
+			if read += len(page.Tasks); read >= limit {
+				yield(nil, &ListLimitError{Method: rep.asked.method, Limit: limit, Tasks: read, Pages: pages.read, NextPageToken: page.NextPageToken})
+				return
+			}
 			req.PageToken = page.NextPageToken
 		}
 	}
+}
+
+// defaultListLimit is how many tasks one ListTasks reads without
+// [ListLimit].
+const defaultListLimit = 10_000
+
+// maxListedIDs bounds the task ids one listing remembers (8 bytes each,
+// about 20 with the map's overhead): past it, pages are checked against
+// the first ones only.
+const maxListedIDs = 1 << 16
+
+// listed remembers the tasks one listing has yielded, by a 64-bit hash of
+// each id, up to maxListedIDs of them.
+type listed struct {
+	seed maphash.Seed
+	ids  map[uint64]struct{}
+}
+
+// add remembers the tasks of a page and reports whether it holds one not
+// yielded before (an empty page does, vacuously).
+func (l *listed) add(tasks []*Task) bool {
+	if l.ids == nil {
+		l.seed, l.ids = maphash.MakeSeed(), map[uint64]struct{}{}
+	}
+	fresh := len(tasks) == 0
+	for _, t := range tasks {
+		h := maphash.String(l.seed, t.ID)
+		if _, ok := l.ids[h]; ok {
+			continue
+		}
+		fresh = true
+		if len(l.ids) < maxListedIDs {
+			l.ids[h] = struct{}{}
+		}
+	}
+	return fresh
 }
 
 // Bounds on following pages, against an agent whose pages never end.
@@ -161,4 +222,25 @@ func (p *pager) next(rep *reply, items int, next string, limit int) error {
 	}
 	p.seen[h] = true
 	return nil
+}
+
+// ListLimitError ends a [Client.ListTasks] that has read as many tasks
+// as [ListLimit] allows (10,000 by default) while the agent still names a
+// next page. It is the caller's bound, not a fault of the agent: to read
+// on, list again with ListTasksRequest.PageToken set to NextPageToken.
+type ListLimitError struct {
+	// Method is the call as the client's protocol version spells it
+	// ("ListTasks").
+	Method string
+	// Limit is the bound, in tasks; Tasks is how many were read (whole
+	// pages, so it may pass Limit by less than a page), in Pages pages.
+	Limit, Tasks, Pages int
+	// NextPageToken is the token of the first page not read.
+	NextPageToken string
+}
+
+// Error returns e.g. "a2a: ListTasks: stopped after 10000 tasks in 100
+// pages, at the limit of 10000; more pages follow".
+func (e *ListLimitError) Error() string {
+	return fmt.Sprintf("a2a: %s: stopped after %d tasks in %d pages, at the limit of %d; more pages follow", e.Method, e.Tasks, e.Pages, e.Limit)
 }

@@ -243,8 +243,9 @@ func checkTypedError(t *testing.T, err error) {
 		re *a2a.RPCError
 		he *a2a.HTTPError
 		be *a2a.BodyTooLargeError
+		ce *a2a.StreamCutError
 	)
-	if !errors.As(err, &pe) && !errors.As(err, &re) && !errors.As(err, &he) && !errors.As(err, &be) {
+	if !errors.As(err, &pe) && !errors.As(err, &re) && !errors.As(err, &he) && !errors.As(err, &be) && !errors.As(err, &ce) {
 		t.Fatalf("untyped error %T: %v", err, err)
 	}
 	if err.Error() == "" {

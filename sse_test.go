@@ -17,7 +17,8 @@ import (
 
 // TestSSEFraming: comments, event/id/retry fields, multi-line data, CRLF
 // and CR line ends, a charset parameter and events far over 64 KiB all
-// parse; a JSON-RPC error inside the stream is a typed error.
+// parse; a JSON-RPC error inside the stream is a typed error, and a stream
+// that closes before a final state ends with ErrStreamCut.
 func TestSSEFraming(t *testing.T) {
 	big := strings.Repeat("长", 100_000) // 300 KB of UTF-8 on one line
 	task := `{"kind":"task","id":"t1","contextId":"c1","status":{"state":"working"}}`
@@ -32,15 +33,15 @@ func TestSSEFraming(t *testing.T) {
 	}{
 		{"comments and fields", ": keep-alive\nevent: message\nid: 7\nretry: 100\ndata: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"result\":" + task + "}\n\n" +
 			"data: " + up("completed", true) + "\n\n", []string{"task working", "status completed final=true"}, nil},
-		{"multi-line data", "data: {\"jsonrpc\":\"2.0\",\ndata: \"id\":{{id}},\ndata: \"result\":" + task + "}\n\n", []string{"task working"}, nil},
+		{"multi-line data", "data: {\"jsonrpc\":\"2.0\",\ndata: \"id\":{{id}},\ndata: \"result\":" + task + "}\n\n", []string{"task working"}, a2a.ErrStreamCut},
 		{"CRLF", "data: " + up("working", false) + "\r\n\r\ndata: " + up("completed", true) + "\r\n\r\n", []string{"status working final=false", "status completed final=true"}, nil},
 		{"CR", "data: " + up("working", false) + "\r\rdata: " + up("failed", true) + "\r\r", []string{"status working final=false", "status failed final=true"}, nil},
 		{"no space after colon", "data:" + up("completed", true) + "\n\n", []string{"status completed final=true"}, nil},
 		// The WHATWG rules: an event the stream ends before its blank line
 		// may be cut short, and is not dispatched.
-		{"no final blank line", "data: " + up("working", false) + "\n\ndata: " + up("completed", true), []string{"status working final=false"}, nil},
+		{"no final blank line", "data: " + up("working", false) + "\n\ndata: " + up("completed", true), []string{"status working final=false"}, a2a.ErrStreamCut},
 		{"big event", `data: {"jsonrpc":"2.0","id":{{id}},"result":{"kind":"artifact-update","taskId":"t1","contextId":"c1","artifact":{"artifactId":"a","parts":[{"kind":"text","text":"` + big + `"}]},"lastChunk":true}}` + "\n\n",
-			[]string{fmt.Sprintf("artifact a %q append=false last=true", big)}, nil},
+			[]string{fmt.Sprintf("artifact a %q append=false last=true", big)}, a2a.ErrStreamCut},
 		{"error inside the stream", "data: " + up("working", false) + "\n\nevent: error\ndata: {\"jsonrpc\":\"2.0\",\"id\":{{id}},\"error\":{\"code\":-32603,\"message\":\"boom\"}}\n\n", []string{"status working final=false"}, a2a.ErrInternal},
 		{"events after final are not read", "data: " + up("completed", true) + "\n\ndata: garbage\n\n", []string{"status completed final=true"}, nil},
 	}

@@ -26,7 +26,8 @@ func (*TaskArtifactUpdateEvent) isEvent() {}
 // TaskStatusUpdateEvent reports a task's new status during a stream (A2A
 // v0.3 §7.2.2; A2A v1.0 TaskStatusUpdateEvent). Final marks the last
 // event of the stream; v1.0 has no final flag, and the client sets it on a
-// v1.0 event whose state is terminal or input-required.
+// v1.0 event whose state is terminal or interrupted (input-required,
+// auth-required).
 type TaskStatusUpdateEvent struct {
 	TaskID    string          `json:"taskId"`
 	ContextID string          `json:"contextId"`
@@ -68,24 +69,32 @@ func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 //		switch e := ev.(type) { … }
 //	}
 //
-// The sequence ends after a status update with Final set (A2A v1.0 has no
-// such flag: the client sets Final on a v1.0 status update whose state is
-// terminal or input-required, where v1.0 agents end the stream), when the
-// agent closes the stream (for a task not yet final, continue with
-// [Client.SubscribeToTask]), or with one error, yielded as (nil, err): a
-// JSON-RPC error inside the stream or instead of it (*[RPCError]), an
-// *[HTTPError], a *[ProtocolError] (a malformed event, a wrong id), a
-// *[BodyTooLargeError] (an event over the size cap), a *[TransportError]
-// (the connection broke), ctx's error, or, before anything is sent, the
-// errors of [Client.SendMessage] and an *[UnsupportedByCardError] when the
-// client's card says streaming is false. Breaking out of the loop closes the
+// The sequence ends without an error only when the answer is complete: a
+// [*Message] (the whole answer), a status update with Final set, or an
+// event leaving the task in a terminal or interrupted state (completed,
+// failed, canceled, rejected, input-required, auth-required; A2A v1.0 has
+// no final flag, and the client sets Final on such a v1.0 status update).
+// It stops reading there, even if the agent keeps the connection open.
+// Otherwise it ends with one error, yielded as (nil, err): a
+// *[StreamCutError] (matching [ErrStreamCut]) when the agent closed the
+// stream, or the connection broke or went idle, before the task was final
+// (it carries the task folded from the events and the ids to continue
+// with [Client.SubscribeToTask] or [Client.WaitTask]; a broken connection's
+// *[TransportError] is wrapped in it); a JSON-RPC error inside the stream
+// or instead of it (*[RPCError]), an *[HTTPError], a *[ProtocolError] (a
+// malformed event, a wrong id), a *[BodyTooLargeError] (an event over the
+// size cap), a *[TransportError] (the stream could not be opened), ctx's
+// error, or, before anything is sent, the errors of [Client.SendMessage]
+// and an *[UnsupportedByCardError] when the client's card says streaming
+// is false. Breaking out of the loop closes the
 // connection at once. Until the stream opens, each attempt is bounded by
 // [WithAttemptTimeout] (default [DefaultAttemptTimeout]) even when ctx has no
 // deadline, and message/stream is retried only where message/send would
 // be (the agent cannot have acted). The stream is not retried once it has opened; ctx bounds its
 // length (and the Timeout of a client given to [WithHTTPClient]), and
-// [WithStreamIdleTimeout] how long the client waits for its next event. A plain JSON-RPC result instead of a stream is yielded as the one
-// event. The sequence sends the message when it is ranged over,
+// [WithStreamIdleTimeout] how long the client waits for its next event. A
+// plain JSON-RPC result instead of a stream is yielded as the one event
+// (followed by a *StreamCutError when it is a task not yet final). The sequence sends the message when it is ranged over,
 // once: ranging over it again yields only an error (call SendStreamingMessage
 // again to send again).
 func (c *Client) SendStreamingMessage(ctx context.Context, msg Message, opts ...CallOption) iter.Seq2[Event, error] {
@@ -107,9 +116,10 @@ func (c *Client) SendStreamingMessage(ctx context.Context, msg Message, opts ...
 // SubscribeToTask reopens the event stream of a running task with
 // tasks/resubscribe (A2A v0.3 §7.9; SubscribeToTask in A2A v1.0, whose
 // first event is the task as it stands), after a dropped connection. Whether
-// events sent while disconnected are replayed is up to the agent. Events and
-// errors are as for [Client.SendStreamingMessage]; an unknown task gives an
-// *[RPCError] matching [ErrTaskNotFound]. Until the stream opens it is
+// events sent while disconnected are replayed is up to the agent. Events,
+// ends and errors are as for [Client.SendStreamingMessage] (a
+// *[StreamCutError] names taskID even when no event came); an unknown task
+// gives an *[RPCError] matching [ErrTaskNotFound]. Until the stream opens it is
 // retried like tasks/get: a failed attempt, or one whose reply does not
 // open within [WithAttemptTimeout], is tried again, up to
 // [WithMaxRetries] times.
@@ -133,16 +143,26 @@ func (c *Client) SubscribeToTask(ctx context.Context, taskID string, opts ...Cal
 var errRangedTwice = errors.New("a2a: SendStreamingMessage: its sequence was ranged over already; call SendStreamingMessage again to send again")
 
 // stream runs one streaming call on the call path, yielding events until
-// the stream ends. Each event's data is checked like a unary reply
-// (call.checkReply) and decoded by the binding.
+// the stream is over (streamEnd.over) or ends with an error. Each event's
+// data is checked like a unary reply (call.checkReply) and decoded by the
+// binding; a stream that ends before it is over, however it ends but for
+// ctx and a bad event, ends with a *StreamCutError.
 func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, error) bool) {
 	cl, att, err := c.start(ctx, spec)
 	if err != nil {
 		yield(nil, err)
 		return
 	}
+	end := streamEnd{method: spec.method, task: Task{ID: spec.taskID}}
 	if att.stream == nil { // a plain JSON reply: usually an error
-		yield(c.event(cl, &att, att.Body))
+		ev, err := c.event(cl, &att, att.Body)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		if yield(ev, nil) && !end.over(ev) {
+			yield(nil, end.cut(nil))
+		}
 		return
 	}
 	resp := att.stream
@@ -162,7 +182,8 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 		var bad *httpbody.BadStreamData
 		switch {
 		case err == io.EOF:
-			return // the agent closed the stream
+			yield(nil, end.cut(nil)) // the agent closed the stream
+			return
 		case ctx.Err() != nil:
 			yield(nil, cl.connFault(ctx, att.n, err))
 			return
@@ -173,7 +194,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 			yield(nil, cl.asked().protocolError(resp.StatusCode, nil, "stream cannot be read", bad.Err))
 			return
 		case err != nil:
-			yield(nil, cl.connFault(ctx, att.n, err))
+			yield(nil, end.cut(cl.connFault(ctx, att.n, err)))
 			return
 		}
 		ev, err := c.event(cl, &att, data)
@@ -184,16 +205,8 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 		if cl.task == "" { // the first event naming a task names the stream's
 			cl.task = eventTask(ev)
 		}
-		if !yield(ev, nil) {
+		if !yield(ev, nil) || end.over(ev) {
 			return
-		}
-		switch e := ev.(type) {
-		case *TaskStatusUpdateEvent:
-			if e.Final {
-				return
-			}
-		case *Message:
-			return // a message is the whole answer (A2A v0.3 §7.2: stream shape 1)
 		}
 	}
 }

@@ -210,7 +210,7 @@ func TestStreamEdges(t *testing.T) {
 func TestStreamContentEncoding(t *testing.T) {
 	const sse = "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"kind\":\"status-update\",\"taskId\":\"t1\",\"contextId\":\"c1\",\"status\":{\"state\":\"completed\"},\"final\":true}}\n\n"
 	// Not final, so the stream is read to its end, where gzip checks its CRC.
-	corrupt := gzipBytes(strings.Replace(sse, `"final":true`, `"final":false`, 1))
+	corrupt := gzipBytes(strings.Replace(sse, `"state":"completed"},"final":true`, `"state":"working"},"final":false`, 1))
 	corrupt[len(corrupt)-6] ^= 0xff
 	for name, tt := range map[string]struct {
 		enc  string
@@ -359,9 +359,9 @@ func TestStreamTimeouts(t *testing.T) {
 				seq = c.SubscribeToTask(context.Background(), "t1")
 			}
 			got, err := collect(seq)
-			if tt.resume {
-				if err != nil || len(got) != tt.events {
-					t.Errorf("events %v, err %v; want %d events after a retry", got, err, tt.events)
+			if tt.resume { // the stream opened, sent working and closed
+				if !errors.Is(err, a2a.ErrStreamCut) || len(got) != tt.events {
+					t.Errorf("events %v, err %v; want %d events after a retry, then ErrStreamCut", got, err, tt.events)
 				}
 			} else if _, ok := errors.AsType[*a2a.TransportError](err); !ok || !errors.Is(err, context.DeadlineExceeded) || len(got) != tt.events {
 				t.Errorf("events %v, err %v; want %d events, then a TransportError matching context.DeadlineExceeded", got, err, tt.events)

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"iter"
 	"strings"
 	"time"
@@ -50,7 +52,12 @@ func (o *options) follow(ctx context.Context, c *a2a.Client, endpoint string, ev
 }
 
 func (o *options) followInto(ctx context.Context, c *a2a.Client, endpoint string, events iter.Seq2[a2a.Event, error], task *a2a.Task) int {
+	var cut *a2a.StreamCutError
 	for ev, err := range events {
+		if errors.As(err, &cut) && cut.TaskID != "" && ctx.Err() == nil {
+			task.ID, task.ContextID = cut.TaskID, cmp.Or(task.ContextID, cut.ContextID)
+			break // the task is not finished: print it, and how to follow it again
+		}
 		if err != nil {
 			return o.stopped(ctx, c, endpoint, task, "resubscribe", err)
 		}
@@ -60,7 +67,14 @@ func (o *options) followInto(ctx context.Context, c *a2a.Client, endpoint string
 		}
 		task.Apply(ev)
 	}
+	if cut != nil {
+		o.errf("a2a %s: the stream closed before the task ended\n", o.name)
+	}
 	if o.json {
+		if cut != nil {
+			o.resume(endpoint, task, "resubscribe")
+			return exitUnfinished
+		}
 		return stateExit(task.Status.State)
 	}
 	o.outf("--\n")

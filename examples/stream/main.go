@@ -2,8 +2,9 @@
 // in A2A v1.0) and shows the agent's events as they arrive (Server-Sent
 // Events): a progress line per status update and per artifact chunk, folded
 // with Task.Apply into the task as it stands. The offline fake agent drops
-// the stream before the final event, so the program resubscribes to the
-// task (tasks/resubscribe; SubscribeToTask in v1.0, whose first event is the
+// the stream before the final event, which ends the stream with a
+// *a2a.StreamCutError, so the program resubscribes to the task
+// (tasks/resubscribe; SubscribeToTask in v1.0, whose first event is the
 // task as it stands) for the rest.
 //
 //	go run ./examples/stream
@@ -60,15 +61,13 @@ func offlineAgent(version string) *a2atest.Server {
 	return a2atest.NewServer(opts...)
 }
 
-// show prints one event as a progress line and reports whether it ends
-// the stream (a final status, or a message).
-func show(w io.Writer, ev a2a.Event) (end bool) {
+// show prints one event as a progress line.
+func show(w io.Writer, ev a2a.Event) {
 	switch e := ev.(type) {
 	case *a2a.Task:
 		fmt.Fprintf(w, "task %s: %s\n", e.ID, e.Status.State)
 	case *a2a.TaskStatusUpdateEvent:
 		fmt.Fprintf(w, "  status: %s\n", e.Status.State)
-		return e.Final
 	case *a2a.TaskArtifactUpdateEvent:
 		mark := "="
 		if e.Append {
@@ -77,9 +76,7 @@ func show(w io.Writer, ev a2a.Event) (end bool) {
 		fmt.Fprintf(w, "  artifact %s %s %q\n", e.Artifact.Name, mark, strings.Join(strings.Split(e.Artifact.Text(), "\n"), ""))
 	case *a2a.Message:
 		fmt.Fprintln(w, "agent says:", e.Text())
-		return true
 	}
-	return false
 }
 
 func run(ctx context.Context, w io.Writer, args []string) error {
@@ -97,17 +94,21 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 	}
 
 	var task a2a.Task
-	ended := false
+	resume := ""
 	for ev, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("这个二维码是什么？")) {
+		if cut, ok := errors.AsType[*a2a.StreamCutError](err); ok && cut.TaskID != "" {
+			resume = cut.TaskID // the stream ended before the task did
+			break
+		}
 		if err != nil {
-			return err // *a2a.RPCError inside the stream, *a2a.TransportError, …
+			return err // *a2a.RPCError inside the stream, *a2a.ProtocolError, …
 		}
 		task.Apply(ev) // fold into the task as it stands
-		ended = show(w, ev)
+		show(w, ev)
 	}
-	if !ended && task.ID != "" {
-		fmt.Fprintln(w, "(the stream closed before the final event: resubscribing)")
-		for ev, err := range c.SubscribeToTask(ctx, task.ID) {
+	if resume != "" {
+		fmt.Fprintln(w, "(the stream closed before the task was final: resubscribing)")
+		for ev, err := range c.SubscribeToTask(ctx, resume) {
 			if err != nil {
 				return err
 			}

@@ -30,7 +30,7 @@ func TestStream(t *testing.T) {
 		want := `task task-1: submitted
   status: working
   artifact entity = "数控车床-A08-03-06;"
-(the stream closed before the final event: resubscribing)
+(the stream closed before the task was final: resubscribing)
 ` + tt.resume + `  status: working
   artifact entity = "数控车床-A08-03-06;状态:设备运行状态=正常"
   status: completed
