@@ -153,7 +153,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 		yield(nil, err)
 		return
 	}
-	end := streamEnd{method: spec.method, task: Task{ID: spec.taskID}}
+	end := streamEnd{method: spec.method, limit: c.maxBody, task: Task{ID: spec.taskID}}
 	if att.stream == nil { // a plain JSON reply: usually an error
 		ev, err := c.event(cl, &att, att.Body)
 		if err != nil {

@@ -41,7 +41,10 @@ type StreamCutError struct {
 	// may or may not have acted).
 	TaskID, ContextID string
 	// Task is the task as the stream's events left it, every event folded
-	// in with [Task.Apply]; nil when no event was about a task.
+	// in with [Task.ApplyWithin] under the client's [WithMaxResponseBytes];
+	// nil when no event was about a task. Past that bound the artifact
+	// events that would grow it further are left out of Task (they were
+	// yielded all the same): read the whole task with [Client.WaitTask].
 	Task *Task
 	// Err is the *[TransportError] of a connection that broke or went
 	// quiet; nil when the agent closed the stream.
@@ -78,8 +81,9 @@ func (e *StreamCutError) Is(target error) bool { return target == ErrStreamCut }
 // final state.
 type streamEnd struct {
 	method string
-	task   Task // the events folded; ID preset to the task resubscribed to
-	folded bool // an event about a task was folded into task
+	limit  int64 // the bound on task (Task.ApplyWithin): the client's cap
+	task   Task  // the events folded; ID preset to the task resubscribed to
+	folded bool  // an event about a task was folded into task
 }
 
 // over folds ev and reports whether the stream is over after it: a
@@ -91,7 +95,16 @@ func (s *streamEnd) over(ev Event) bool {
 	if _, ok := ev.(*Message); ok {
 		return true
 	}
-	s.task.Apply(ev)
+	if s.task.ApplyWithin(ev, s.limit) != nil {
+		// Past the bound: the event's artifacts are left out of the task,
+		// its ids and state are not.
+		switch e := ev.(type) {
+		case *Task:
+			s.task.Apply(&TaskStatusUpdateEvent{TaskID: e.ID, ContextID: e.ContextID, Status: e.Status})
+		case *TaskArtifactUpdateEvent:
+			s.task.Apply(&TaskStatusUpdateEvent{TaskID: e.TaskID, ContextID: e.ContextID, Status: s.task.Status})
+		}
+	}
 	s.folded = true
 	if e, ok := ev.(*TaskStatusUpdateEvent); ok && e.Final {
 		return true

@@ -220,3 +220,58 @@ func TestStreamCutErrorText(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamCutTaskBounded: the task a stream folds for its cut error is
+// bounded by the client's cap (WithMaxResponseBytes) however many small
+// chunks the agent appends; every event is still yielded, and the cut
+// still names the task and its last state.
+func TestStreamCutTaskBounded(t *testing.T) {
+	for _, v := range streamVersions() {
+		t.Run(v.name, func(t *testing.T) {
+			const chunks, limit = 4000, 16 << 10
+			appendEv := strings.Replace(v.art, `"artifact":`, `"append":true,"artifact":`, 1)
+			events := []string{v.task("working")}
+			for range chunks {
+				events = append(events, appendEv)
+			}
+			srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "text/event-stream")
+				io.WriteString(w, sseData(id, events...))
+			}})
+			c, err := a2a.NewClient(srv.URL, a2a.WithProtocolVersion(v.version), a2a.WithMaxRetries(0),
+				a2a.WithMaxResponseBytes(limit))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n int
+			var last error
+			for ev, err := range c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")) {
+				if err != nil {
+					last = err
+					continue
+				}
+				if ev != nil {
+					n++
+				}
+			}
+			if n != len(events) {
+				t.Errorf("%d events yielded, want %d", n, len(events))
+			}
+			ce, ok := errors.AsType[*a2a.StreamCutError](last)
+			if !ok || ce.Task == nil {
+				t.Fatalf("err = %v, want a *StreamCutError with a task", last)
+			}
+			if ce.TaskID != "t1" || ce.Task.Status.State != a2a.TaskStateWorking {
+				t.Errorf("cut names %q in state %q, want t1, working", ce.TaskID, ce.Task.Status.State)
+			}
+			var size int
+			for _, a := range ce.Task.Artifacts {
+				size += len(a.Parts) * (16 + len("半份"))
+			}
+			if size == 0 || size > limit {
+				t.Errorf("the cut's task holds ~%d bytes of parts, want some and at most the cap %d", size, limit)
+			}
+		})
+	}
+}

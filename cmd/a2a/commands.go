@@ -65,7 +65,9 @@ func (o *options) followInto(ctx context.Context, c *a2a.Client, endpoint string
 		if m, ok := ev.(*a2a.Message); ok && task.ID == "" {
 			return o.printMessage(m)
 		}
-		task.Apply(ev)
+		if err := task.ApplyWithin(ev, o.maxBytes); err != nil {
+			return o.stopped(ctx, c, endpoint, task, "resubscribe", err) // past --max-bytes
+		}
 	}
 	if cut != nil {
 		o.errf("a2a %s: the stream closed before the task ended\n", o.name)
