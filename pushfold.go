@@ -37,15 +37,7 @@ func (w *PushWait) answer(res SendResult) {
 			w.cur, w.shown = mergeEarly(v, w.cur), nil
 		}
 	}
-	// Answered: out of stateSending, to where the task says.
-	switch {
-	case finished(w.cur) && !w.byUpdate:
-		w.move(stateEnded, nil)
-	case finished(w.cur):
-		w.move(stateReading, nil)
-	default:
-		w.move(stateWaiting, nil)
-	}
+	w.follow() // answered: out of stateSending, to where the task says
 }
 
 // mergeEarly is answer moved on by early, the task the notifications that

@@ -111,8 +111,18 @@ func (w *PushWait) quietLocked() {
 // to its end, news or not (a notification that finishes the task still
 // ends the wait, and the poll with it). w.mu is held.
 func (w *PushWait) settle() {
+	switch w.state {
+	case stateSending, stateReading, stateEnded:
+	default:
+		w.follow()
+	}
+}
+
+// follow moves the wait where its task says: to its end when the task is
+// finished by a whole task, to the final read when a status update
+// finished it (byUpdate), else to waiting. w.mu is held.
+func (w *PushWait) follow() {
 	switch {
-	case w.state == stateSending || w.state == stateReading || w.state == stateEnded:
 	case finished(w.cur) && !w.byUpdate:
 		w.move(stateEnded, nil)
 	case finished(w.cur):
