@@ -88,7 +88,9 @@ type PushNotification struct {
 // without a valid token (or 20 from token holders) they are counted, and
 // the count is logged. Error bodies are one line of plain text naming the
 // fault, without secrets or the hooks' errors. The answers that may leave
-// the body unread (405, 401, 413, 408, 503) close the connection.
+// the body unread (405, 401, 413, 408, 503, and the 204 for an ended
+// wait's token, which is given without reading the body) close the
+// connection.
 //
 // What a sender can cost is bounded: memory grows with the bytes that
 // arrive, never with a Content-Length; all notifications being read and
@@ -271,6 +273,9 @@ func (r *PushReceiver) reportDone(w *PushWait) {
 func (r *PushReceiver) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
 	out := r.serve(r.startDeadline(rw, req), req)
 	if out.status == http.StatusNoContent {
+		if out.unread {
+			rw.Header().Set("Connection", "close") // as for the refusals below
+		}
 		rw.WriteHeader(out.status)
 		return
 	}
@@ -298,13 +303,15 @@ const maxLoggedID = 128
 // outcome is how the receiver answers a notification: its status; for a
 // refusal the reason, which the answer's body carries, and an error of
 // the caller's hooks, which only the log does; the task it named, once
-// read; whether the sender's token matched a wait.
+// read; whether the sender's token matched a wait; whether the body was
+// left unread though the answer is 204.
 type outcome struct {
 	status int
 	reason string
 	err    error
 	taskID string
 	authed bool
+	unread bool
 }
 
 // refused is the outcome of a refusal.
@@ -326,7 +333,7 @@ func (r *PushReceiver) serve(dl bodyDeadline, req *http.Request) outcome {
 	w, retired := r.lookup(token)
 	switch {
 	case retired:
-		return taken
+		return outcome{status: http.StatusNoContent, unread: true}
 	case w == nil:
 		return refused(http.StatusUnauthorized, "unknown notification token")
 	}
@@ -335,9 +342,16 @@ func (r *PushReceiver) serve(dl bodyDeadline, req *http.Request) outcome {
 	return out
 }
 
-// take reads, checks and dispatches a notification whose token is w's.
+// take reads, checks and dispatches a notification whose token is w's,
+// within the receiver's in-flight budget: the notification's charge is
+// held until the hooks and the wait are done with the event it decoded.
 func (r *PushReceiver) take(dl bodyDeadline, req *http.Request, w *PushWait) outcome {
-	ev, out := r.readEvent(dl, req, w)
+	ch, ok := r.budget.admit()
+	if !ok {
+		return busy
+	}
+	defer ch.release()
+	ev, out := r.readEvent(dl, req, w, ch)
 	if ev == nil {
 		return out
 	}

@@ -104,21 +104,19 @@ func (c *charge) release() {
 	c.held = 0
 }
 
+// busy is the answer when the in-flight budget is spent.
+var busy = refused(http.StatusServiceUnavailable, "too many notifications being read at once")
+
 // readEvent reads a notification's body, has PushVerify check it and
-// decodes it, within the receiver's in-flight budget (given back when it
-// returns) and read timeout; out is the refusal when ev is nil.
-func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait) (ev Event, out outcome) {
-	ch, ok := r.budget.admit()
-	if !ok {
-		return nil, refused(http.StatusServiceUnavailable, "too many notifications being read at once")
-	}
-	defer ch.release()
+// decodes it, its memory charged to ch, within the read timeout; out is
+// the refusal when ev is nil.
+func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait, ch *charge) (ev Event, out outcome) {
 	br, timedOut := dl.read(req, r.maxBody, w.red, ch)
 	switch {
 	case br.TooLarge:
 		return nil, refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
 	case br.OverBudget:
-		return nil, refused(http.StatusServiceUnavailable, "too many notifications being read at once")
+		return nil, busy
 	case timedOut:
 		return nil, refused(http.StatusRequestTimeout, fmt.Sprintf("body took longer than %v to arrive", r.readTimeout))
 	case br.Err != nil:
@@ -132,7 +130,7 @@ func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait
 		}
 	}
 	if !ch.take(jsonread.DecodeBudget(len(br.Body))) {
-		return nil, refused(http.StatusServiceUnavailable, "too many notifications being read at once")
+		return nil, busy
 	}
 	ev, perr := readNotification(w.c.proto, br.Body, asked{method: "push notification", red: w.red})
 	if perr != nil {

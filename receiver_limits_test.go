@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	neturl "net/url"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -376,5 +377,74 @@ func TestPushReceiverLogsRefusalsAtABoundedRate(t *testing.T) {
 	}
 	if logged+counted != n {
 		t.Errorf("%d refusals logged and %d counted, want %d in all", logged, counted, n)
+	}
+}
+
+// TestPushReceiverHoldsChargeThroughHook: a notification's charge against
+// the in-flight budget is held while PushOnNotification runs (the decoded
+// event is alive until then), so with a budget that fits one notification,
+// a second one is answered 503 while a slow hook holds the first.
+func TestPushReceiverHoldsChargeThroughHook(t *testing.T) {
+	const budget = 7<<10 + 2<<20 + 68<<10 // the least for a 1 KiB cap
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	recv := newReceiver(t, a2a.PushMaxBytes(1<<10), a2a.PushMaxInflightBytes(budget),
+		a2a.PushOnNotification(func(_ context.Context, n *a2a.PushNotification) error {
+			if e, ok := n.Event.(*a2a.TaskStatusUpdateEvent); ok && e.Status.Message != nil && e.Status.Message.Text() == "hold" {
+				entered <- struct{}{}
+				<-release
+			}
+			return nil
+		}))
+	w, _, url, token := longWait(t, recv, a2a.ProtocolV03)
+	post := func(text string) *http.Response {
+		body := `{"kind":"status-update","taskId":"` + w.TaskID() + `","contextId":"ctx-1","final":false,"status":{"state":"working","message":{"kind":"message","role":"agent","messageId":"m","parts":[{"kind":"text","text":"` + text + `"}]}}}`
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("X-A2A-Notification-Token", token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		resp.Body.Close()
+		return resp
+	}
+	first := make(chan *http.Response, 1)
+	go func() { first <- post("hold") }()
+	<-entered
+	if resp := post("second"); resp == nil || resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("second notification while the hook holds the first: %v, want 503 with Retry-After", resp)
+	}
+	close(release)
+	if resp := <-first; resp == nil || resp.StatusCode != http.StatusNoContent {
+		t.Errorf("held notification: %v, want 204", resp)
+	}
+	if resp := post("after"); resp == nil || resp.StatusCode != http.StatusNoContent {
+		t.Errorf("notification after the hook returned: %v, want 204 (the charge was given back)", resp)
+	}
+}
+
+// TestPushReceiverRetiredTokenClosesUnread: a notification for a wait
+// that has ended is answered 204 without reading its body, and the
+// connection is closed, so that net/http does not read the rest of a body
+// that may never come.
+func TestPushReceiverRetiredTokenClosesUnread(t *testing.T) {
+	recv := newReceiver(t)
+	w, _, url, token := longWait(t, recv, a2a.ProtocolV03)
+	w.Stop()
+	<-w.Done()
+	u, _ := neturl.Parse(url)
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nX-A2A-Notification-Token: %s\r\nContent-Length: 100000\r\n\r\n{", u.Path, token)
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second)) // a guard against a hang, not a measure
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusNoContent || !resp.Close {
+		t.Errorf("status %d, Connection close %v; want 204 closing the connection", resp.StatusCode, resp.Close)
 	}
 }

@@ -118,7 +118,9 @@ func PushMaxBytes(n int64) ReceiverOption {
 // bytes arrive (never on the word of its Content-Length: at most about
 // three times the body read so far), then, once [PushVerify] passed it,
 // what decoding it may take (four times its body, and 2 MiB); all of it
-// is given back once it is decoded. One that does not fit is answered at
+// is given back once the notification is done with: decoded, passed to
+// [PushOnNotification] (however long that takes) and folded into its
+// wait. One that does not fit is answered at
 // once 503 Service Unavailable with "Retry-After: 1", the rest of its
 // body unread. n must hold one notification of the largest size, alone:
 // at least seven times the cap ([PushMaxBytes]), 2 MiB and 68 KiB
