@@ -95,11 +95,13 @@ func (c *Client) listPage(ctx context.Context, req ListTasksRequest, opts []Call
 // NextPageToken continues it; pages hold no memory once their tasks are
 // yielded. It ends with one error, yielded as (nil, err): that one, those
 // of ListTasksPage, and a *[ProtocolError] when the pages would never end:
-// a page holds only tasks this listing has yielded already (a task may
-// come twice, moved by a change while the listing runs; a whole page of
-// them is a server going round in circles, and is not yielded), a
-// nextPageToken repeats one already read, or more than a few pages in a
-// row are empty and still name a next one.
+// a nextPageToken repeats one already read, or more than three pages in a
+// row bring no task the listing has not yielded already (empty pages, or
+// pages of tasks listed before: a server going round in circles under
+// fresh tokens) and still name a next one. Pages are yielded as the agent
+// sent them, a task listed again included (one may come twice, moved by a
+// change while the listing runs, and a listing that shifts by a page or
+// more, tasks being created as it is read, repeats a whole page).
 func (c *Client) ListTasks(ctx context.Context, req ListTasksRequest, opts ...CallOption) iter.Seq2[*Task, error] {
 	return func(yield func(*Task, error) bool) {
 		cfg, err := buildCallConfig(opts)
@@ -119,10 +121,7 @@ func (c *Client) ListTasks(ctx context.Context, req ListTasksRequest, opts ...Ca
 				yield(nil, err)
 				return
 			}
-			if !seen.add(page.Tasks) {
-				yield(nil, rep.fault(fmt.Sprintf("the page holds only tasks already listed (%d)", len(page.Tasks)), nil))
-				return
-			}
+			news := seen.add(page.Tasks)
 			for _, t := range page.Tasks {
 				if !yield(t, nil) {
 					return
@@ -131,7 +130,7 @@ func (c *Client) ListTasks(ctx context.Context, req ListTasksRequest, opts ...Ca
 			if page.NextPageToken == "" {
 				return
 			}
-			if err := pages.next(rep, len(page.Tasks), page.NextPageToken, 0); err != nil {
+			if err := pages.next(rep, news, page.NextPageToken, 0); err != nil {
 				yield(nil, err)
 				return
 			}
@@ -160,29 +159,29 @@ type listed struct {
 	ids  map[uint64]struct{}
 }
 
-// add remembers the tasks of a page and reports whether it holds one not
-// yielded before (an empty page does, vacuously).
-func (l *listed) add(tasks []*Task) bool {
+// add remembers the tasks of a page and returns how many of them were
+// not yielded before (past maxListedIDs, ids not remembered count as new).
+func (l *listed) add(tasks []*Task) (news int) {
 	if l.ids == nil {
 		l.seed, l.ids = maphash.MakeSeed(), map[uint64]struct{}{}
 	}
-	fresh := len(tasks) == 0
 	for _, t := range tasks {
 		h := maphash.String(l.seed, t.ID)
 		if _, ok := l.ids[h]; ok {
 			continue
 		}
-		fresh = true
+		news++
 		if len(l.ids) < maxListedIDs {
 			l.ids[h] = struct{}{}
 		}
 	}
-	return fresh
+	return news
 }
 
 // Bounds on following pages, against an agent whose pages never end.
 const (
-	// maxEmptyPages is how many empty pages in a row may name a next one.
+	// maxEmptyPages is how many pages in a row may bring nothing new
+	// (no item; for tasks, none not listed before) and name a next one.
 	maxEmptyPages = 3
 	// maxConfigPages bounds the pages of one task's push configs, which
 	// the client gathers into one slice.
@@ -199,8 +198,9 @@ type pager struct {
 	read, empties int
 }
 
-// next checks the page just read (items long, in rep), which names next
-// as the one after it; its error is a *ProtocolError about rep.
+// next checks the page just read (in rep; items is how many new items it
+// brought), which names next as the one after it; its error is a
+// *ProtocolError about rep.
 func (p *pager) next(rep *reply, items int, next string, limit int) error {
 	p.read++
 	if items == 0 {
@@ -216,7 +216,7 @@ func (p *pager) next(rep *reply, items int, next string, limit int) error {
 	case p.seen[h]:
 		return rep.fault("nextPageToken repeats a page already read", nil)
 	case p.empties > maxEmptyPages:
-		return rep.fault(fmt.Sprintf("%d empty pages in a row, each naming another", p.empties), nil)
+		return rep.fault(fmt.Sprintf("%d pages in a row brought nothing new, each naming another", p.empties), nil)
 	case limit > 0 && p.read >= limit:
 		return rep.fault(fmt.Sprintf("more than %d pages", limit), nil)
 	}
