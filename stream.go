@@ -84,7 +84,10 @@ func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 // or instead of it (*[RPCError]), an *[HTTPError], a *[ProtocolError] (a
 // malformed event, a wrong id), a *[BodyTooLargeError] (an event over the
 // size cap), a *[TransportError] (the stream could not be opened), ctx's
-// error, or, before anything is sent, the errors of [Client.SendMessage]
+// error — each of these, once an event has named the task (or for
+// SubscribeToTask), wrapped in a *StreamCutError, so that the ids to go on
+// with reach the caller however the stream ends (errors.As and errors.Is
+// find the error inside) —, or, before anything is sent, the errors of [Client.SendMessage]
 // and an *[UnsupportedByCardError] when the client's card says streaming
 // is false. Breaking out of the loop closes the
 // connection at once. Until the stream opens, each attempt is bounded by
@@ -145,15 +148,15 @@ var errRangedTwice = errors.New("a2a: SendStreamingMessage: its sequence was ran
 // stream runs one streaming call on the call path, yielding events until
 // the stream is over (streamEnd.over) or ends with an error. Each event's
 // data is checked like a unary reply (call.checkReply) and decoded by the
-// binding; a stream that ends before it is over, however it ends but for
-// ctx and a bad event, ends with a *StreamCutError.
+// binding; a stream that ends before it is over, once its task is known,
+// ends with a *StreamCutError (streamEnd.fail) whatever ended it.
 func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, error) bool) {
 	cl, att, err := c.start(ctx, spec)
 	if err != nil {
 		yield(nil, err)
 		return
 	}
-	end := streamEnd{method: spec.method, limit: c.maxBody, task: Task{ID: spec.taskID}}
+	end := streamEnd{method: spec.method, red: cl.red, limit: c.maxBody, task: Task{ID: spec.taskID}}
 	if att.stream == nil { // a plain JSON reply: usually an error
 		ev, err := c.event(cl, &att, att.Body)
 		if err != nil {
@@ -185,13 +188,13 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 			yield(nil, end.cut(nil)) // the agent closed the stream
 			return
 		case ctx.Err() != nil:
-			yield(nil, cl.connFault(ctx, att.n, err))
+			yield(nil, end.fail(cl.connFault(ctx, att.n, err)))
 			return
 		case errors.Is(err, httpbody.ErrEventTooLarge):
-			yield(nil, &BodyTooLargeError{Method: spec.method, Limit: c.maxBody, StatusCode: resp.StatusCode})
+			yield(nil, end.fail(&BodyTooLargeError{Method: spec.method, Limit: c.maxBody, StatusCode: resp.StatusCode}))
 			return
 		case errors.As(err, &bad):
-			yield(nil, cl.asked().protocolError(resp.StatusCode, nil, "stream cannot be read", bad.Err))
+			yield(nil, end.fail(cl.asked().protocolError(resp.StatusCode, nil, "stream cannot be read", bad.Err)))
 			return
 		case err != nil:
 			yield(nil, end.cut(cl.connFault(ctx, att.n, err)))
@@ -199,7 +202,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 		}
 		ev, err := c.event(cl, &att, data)
 		if err != nil {
-			yield(nil, err)
+			yield(nil, end.fail(err))
 			return
 		}
 		if cl.task == "" { // the first event naming a task names the stream's

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/caoliao-a2a/a2a-go/internal/inert"
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
 // How a stream ends: the rule that tells a finished stream from a cut one,
@@ -46,9 +47,14 @@ type StreamCutError struct {
 	// events that would grow it further are left out of Task (they were
 	// yielded all the same): read the whole task with [Client.WaitTask].
 	Task *Task
-	// Err is the *[TransportError] of a connection that broke or went
-	// quiet; nil when the agent closed the stream.
+	// Err is what ended the stream once its task was known: the
+	// *[TransportError] of a connection that broke or went quiet, ctx's
+	// error, a *[BodyTooLargeError] (an event over the cap), a
+	// *[ProtocolError] (a malformed event, a wrong id) or an *[RPCError]
+	// inside the stream; nil when the agent closed the stream.
 	Err error
+
+	red *redact.Redactor // the client's: ids in Error are the server's text
 }
 
 // Error returns e.g. `a2a: message/stream: the stream ended before task
@@ -59,15 +65,24 @@ func (e *StreamCutError) Error() string {
 	case e.TaskID == "":
 		s = fmt.Sprintf("a2a: %s: the stream ended before naming a task", e.Method)
 	case e.Task == nil:
-		s = fmt.Sprintf("a2a: %s: the stream ended before task %s did", e.Method, strconv.Quote(e.TaskID))
+		s = fmt.Sprintf("a2a: %s: the stream ended before task %s did", e.Method, e.quote(e.TaskID))
 	default:
 		s = fmt.Sprintf("a2a: %s: the stream ended before task %s did, last state %s",
-			e.Method, strconv.Quote(e.TaskID), strconv.Quote(string(e.Task.Status.State)))
+			e.Method, e.quote(e.TaskID), e.quote(string(e.Task.Status.State)))
 	}
 	if e.Err != nil {
 		s += ": " + strings.TrimPrefix(e.Err.Error(), "a2a: ")
 	}
 	return inert.Printable(s) // ids and states are the server's text
+}
+
+// quote quotes the server's text s for Error, redacted of the client's
+// secrets.
+func (e *StreamCutError) quote(s string) string {
+	if e.red == nil { // made by the caller
+		return strconv.Quote(s)
+	}
+	return e.red.Quote(s)
 }
 
 // Unwrap returns Err.
@@ -81,6 +96,7 @@ func (e *StreamCutError) Is(target error) bool { return target == ErrStreamCut }
 // final state.
 type streamEnd struct {
 	method string
+	red    *redact.Redactor
 	limit  int64 // the bound on task (Task.ApplyWithin): the client's cap
 	task   Task  // the events folded; ID preset to the task resubscribed to
 	folded bool  // an event about a task was folded into task
@@ -105,17 +121,27 @@ func (s *streamEnd) over(ev Event) bool {
 			s.task.Apply(&TaskStatusUpdateEvent{TaskID: e.TaskID, ContextID: e.ContextID, Status: s.task.Status})
 		}
 	}
-	s.folded = true
+	s.folded = s.folded || s.task.ID != ""
 	if e, ok := ev.(*TaskStatusUpdateEvent); ok && e.Final {
 		return true
 	}
 	return s.task.Status.State.Terminal() || s.task.Status.State.Interrupted()
 }
 
+// fail is the error err that ended the stream, carried in a
+// *StreamCutError once the task is known, so that its ids reach the caller
+// however the stream ends.
+func (s *streamEnd) fail(err error) error {
+	if s.task.ID == "" {
+		return err
+	}
+	return s.cut(err)
+}
+
 // cut is the error of a stream that ended before it was over; err is the
 // connection's fault, nil when the agent closed the stream.
 func (s *streamEnd) cut(err error) *StreamCutError {
-	e := &StreamCutError{Method: s.method, TaskID: s.task.ID, ContextID: s.task.ContextID, Err: err}
+	e := &StreamCutError{Method: s.method, TaskID: s.task.ID, ContextID: s.task.ContextID, Err: err, red: s.red}
 	if s.folded {
 		e.Task = &s.task
 	}

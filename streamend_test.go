@@ -275,3 +275,106 @@ func TestStreamCutTaskBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamErrorKeepsIDs: however a stream ends once an event has named
+// its task (a JSON-RPC error inside the stream, an event over the size
+// cap, a malformed event, the caller's ctx), the error carries the ids to
+// go on with, in a *StreamCutError, and the error itself stays findable.
+func TestStreamErrorKeepsIDs(t *testing.T) {
+	v := streamVersions()[0]
+	for _, tt := range []struct {
+		name  string
+		tail  string // what follows the first event
+		limit int64
+		is    func(error) bool
+	}{
+		{"rpc error", `data: {"jsonrpc":"2.0","id":ID,"error":{"code":-32001,"message":"gone"}}` + "\n\n", 0,
+			func(err error) bool { return errors.Is(err, a2a.ErrTaskNotFound) }},
+		{"event over the cap", "data: " + `{"jsonrpc":"2.0","id":ID,"result":` + strings.Repeat(" ", 8<<10) + "{}}\n\n", 4 << 10,
+			func(err error) bool { _, ok := errors.AsType[*a2a.BodyTooLargeError](err); return ok }},
+		{"malformed event", "data: {\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{\"kind\":\"status-update\"\n\n", 0,
+			func(err error) bool { _, ok := errors.AsType[*a2a.ProtocolError](err); return ok }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "text/event-stream")
+				io.WriteString(w, sseData(id, v.status("working", false))+strings.ReplaceAll(tt.tail, "ID", id))
+			}})
+			opts := []a2a.Option{a2a.WithMaxRetries(0)}
+			if tt.limit > 0 {
+				opts = append(opts, a2a.WithMaxResponseBytes(tt.limit))
+			}
+			c, err := a2a.NewClient(srv.URL, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var last error
+			for _, err := range c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")) {
+				if err != nil {
+					last = err
+				}
+			}
+			ce, ok := errors.AsType[*a2a.StreamCutError](last)
+			if !ok || ce.TaskID != "t1" || ce.ContextID != "c1" || !tt.is(last) {
+				t.Errorf("err = %T %v; want a *StreamCutError naming t1, c1 around the stream's error", last, last)
+			}
+		})
+	}
+	t.Run("ctx", func(t *testing.T) {
+		release := make(chan struct{})
+		defer close(release)
+		srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, sseData(id, v.status("working", false)))
+			w.(http.Flusher).Flush()
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}})
+		c, _ := a2a.NewClient(srv.URL, a2a.WithMaxRetries(0))
+		ctx, cancel := context.WithCancel(context.Background())
+		var last error
+		for ev, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("go")) {
+			if ev != nil {
+				cancel() // the caller gives up after the first event
+			}
+			if err != nil {
+				last = err
+			}
+		}
+		ce, ok := errors.AsType[*a2a.StreamCutError](last)
+		if !ok || ce.TaskID != "t1" || !errors.Is(last, context.Canceled) {
+			t.Errorf("err = %T %v; want a *StreamCutError naming t1 around context.Canceled", last, last)
+		}
+	})
+}
+
+// TestStreamCutErrorRedacted: a cut stream's error text is redacted of the
+// client's secrets, even when the agent echoes one as the task's id.
+func TestStreamCutErrorRedacted(t *testing.T) {
+	const key = "sk-cut-7Hq2LmZ9pX"
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, sseData(id, `{"kind":"status-update","taskId":"`+key+`","contextId":"c1","status":{"state":"working"},"final":false}`))
+	}})
+	c, err := a2a.NewClient(srv.URL, a2a.WithAPIKey(key), a2a.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last error
+	for _, err := range c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")) {
+		if err != nil {
+			last = err
+		}
+	}
+	if ce, ok := errors.AsType[*a2a.StreamCutError](last); !ok || ce.TaskID != key {
+		t.Fatalf("err = %v, want a *StreamCutError naming the task as sent", last)
+	}
+	if strings.Contains(last.Error(), key) {
+		t.Errorf("Error() = %q shows the key", last.Error())
+	}
+}
