@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -447,4 +448,52 @@ func TestPushReceiverRetiredTokenClosesUnread(t *testing.T) {
 	if resp.StatusCode != http.StatusNoContent || !resp.Close {
 		t.Errorf("status %d, Connection close %v; want 204 closing the connection", resp.StatusCode, resp.Close)
 	}
+}
+
+// TestPushReceiverLogIsInert: a refusal's record holds the sender's task
+// id and reason with their control, C1 and bidi characters escaped, even
+// through a handler that writes strings as they are (slog.JSONHandler
+// leaves C1 and bidi characters raw).
+func TestPushReceiverLogIsInert(t *testing.T) {
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	h := slog.NewJSONHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelDebug})
+	recv := newReceiver(t, a2a.PushLogger(slog.New(h)))
+	_, _, url, token := longWait(t, recv, a2a.ProtocolV03)
+	evil := "other\u202egnp.exe\u009b31m\u200b\x1b]8;;http://x\x07"
+	body := `{"kind":"status-update","taskId":"` + strings.ReplaceAll(strings.ReplaceAll(evil, "\x1b", `\u001b`), "\x07", `\u0007`) + `","contextId":"c","final":false,"status":{"state":"working"}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("X-A2A-Notification-Token", token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("status %d, want 403 (another task)", resp.StatusCode)
+	}
+	recv.Close()
+	mu.Lock()
+	out := buf.String()
+	mu.Unlock()
+	if !strings.Contains(out, "another") && !strings.Contains(out, "task") {
+		t.Fatalf("no refusal logged: %q", out)
+	}
+	for _, raw := range []string{"\u202e", "\u009b", "\u200b", "\x1b", "\x07"} {
+		if strings.Contains(out, raw) {
+			t.Errorf("log holds %q raw: %q", raw, out)
+		}
+	}
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

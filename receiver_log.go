@@ -92,13 +92,16 @@ func (r *PushReceiver) logRefusal(req *http.Request, out outcome) {
 	if !log {
 		return
 	}
-	attrs := []slog.Attr{slog.Int("status", out.status), slog.String("reason", out.reason),
-		slog.String("remote", inert.Truncate(req.RemoteAddr, maxLoggedID))}
+	// Every string is inert: a task id, a reason quoting the body, a
+	// hook's error may hold the sender's control or bidi characters, which
+	// a handler (slog.JSONHandler) may write as they are.
+	attrs := []slog.Attr{slog.Int("status", out.status), slog.String("reason", inert.Printable(out.reason)),
+		slog.String("remote", inert.Printable(inert.Truncate(req.RemoteAddr, maxLoggedID)))}
 	if out.taskID != "" {
-		attrs = append(attrs, slog.String("task", inert.Truncate(out.taskID, maxLoggedID)))
+		attrs = append(attrs, slog.String("task", inert.Printable(inert.Truncate(out.taskID, maxLoggedID))))
 	}
 	if out.err != nil {
-		attrs = append(attrs, slog.String("err", out.err.Error()))
+		attrs = append(attrs, slog.String("err", inert.Printable(out.err.Error())))
 	}
 	r.log.LogAttrs(ctx, slog.LevelDebug, "a2a push notification refused", attrs...)
 }
