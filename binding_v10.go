@@ -374,7 +374,7 @@ func (v10) event(r *reply) (Event, error) {
 		// A terminal or interrupted state is the last event a2a-go's
 		// servers send; others keep an interrupted stream open, so the
 		// client stops reading there.
-		e.Final = e.Final || e.Status.State.Terminal() || e.Status.State.Interrupted()
+		e.Final = e.Final || e.Status.State.final()
 		ev, taskID = e, e.TaskID
 	default:
 		e, err := decodeAs(sub, artifactEventV10Fields, "artifactUpdate event")

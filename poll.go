@@ -251,7 +251,7 @@ func (c *Client) awaitTask(ctx context.Context, task *Task, cfg pollConfig) (*Ta
 	if task == nil || task.ID == "" {
 		return task, errors.New("a2a: the task to wait for has no id")
 	}
-	if task.Status.State.Terminal() || task.Status.State.Interrupted() {
+	if task.Status.State.final() {
 		return task, nil
 	}
 	return c.wait(ctx, task.ID, task, cfg)
@@ -327,7 +327,7 @@ func (c *Client) wait(ctx context.Context, taskID string, known *Task, cfg pollC
 			// Terminal (a failed task is a value) or interrupted (the
 			// caller must answer). Submitted, working, unknown, absent or
 			// a state newer than this SDK: not finished, never success.
-			done = task.Status.State.Terminal() || task.Status.State.Interrupted()
+			done = task.Status.State.final()
 		}
 		next := time.Duration(0)
 		if !done && attempt < cfg.maxAttempts {

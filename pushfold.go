@@ -68,7 +68,7 @@ func (w *PushWait) apply(ev Event, taskID string) {
 	if id := w.idLocked(); w.state == stateEnded || w.state == stateReading || id != "" && taskID != id {
 		return
 	}
-	if finished(w.cur) && !finishedState(stateAfter(w.cur, ev)) {
+	if finished(w.cur) && !stateAfter(w.cur, ev).final() {
 		return // older news, late: a finished task is not undone
 	}
 	before := w.taskStatus()
@@ -147,11 +147,8 @@ func stateAfter(t *Task, ev Event) TaskState {
 // finished reports whether t is terminal or interrupted: where a wait
 // ends.
 func finished(t *Task) bool {
-	return t != nil && finishedState(t.Status.State)
+	return t != nil && t.Status.State.final()
 }
-
-// finishedState reports whether s is terminal or interrupted.
-func finishedState(s TaskState) bool { return s.Terminal() || s.Interrupted() }
 
 // readFinal reads the task whose final state an update brought, and ends
 // the wait with it; when the read fails, with the task the notifications

@@ -132,14 +132,12 @@ func (w *PushWait) follow() {
 	}
 }
 
-// enter counts one piece of work Close waits for, and reports whether it
-// may start: work (the caller is itself counted, or nothing has been
-// closed) may start until Close has seen the count reach zero; a hook
-// only until Close begins.
-func (r *PushReceiver) enter(hook bool) bool {
+// enter counts a hook call Close waits for, and reports whether it may
+// start: only until Close begins.
+func (r *PushReceiver) enter() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.drained || hook && r.closed {
+	if r.closed {
 		return false
 	}
 	r.busy++
@@ -164,7 +162,7 @@ func (r *PushReceiver) leave() {
 func (r *PushReceiver) gateHooks() {
 	if verify := r.verify; verify != nil {
 		r.verify = func(req *http.Request, body []byte) error {
-			if !r.enter(true) {
+			if !r.enter() {
 				return ErrReceiverClosed
 			}
 			defer r.leave()
@@ -173,7 +171,7 @@ func (r *PushReceiver) gateHooks() {
 	}
 	if notify := r.notify; notify != nil {
 		r.notify = func(ctx context.Context, n *PushNotification) error {
-			if !r.enter(true) {
+			if !r.enter() {
 				return ErrReceiverClosed
 			}
 			defer r.leave()

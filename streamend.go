@@ -125,7 +125,7 @@ func (s *streamEnd) over(ev Event) bool {
 	if e, ok := ev.(*TaskStatusUpdateEvent); ok && e.Final {
 		return true
 	}
-	return s.task.Status.State.Terminal() || s.task.Status.State.Interrupted()
+	return s.task.Status.State.final()
 }
 
 // fail is the error err that ended the stream, carried in a

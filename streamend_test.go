@@ -336,6 +336,7 @@ func TestStreamErrorKeepsIDs(t *testing.T) {
 		}})
 		c, _ := a2a.NewClient(srv.URL, a2a.WithMaxRetries(0))
 		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
 		var last error
 		for ev, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("go")) {
 			if ev != nil {

@@ -46,6 +46,10 @@ func (s TaskState) Interrupted() bool {
 	return s == TaskStateInputRequired || s == TaskStateAuthRequired
 }
 
+// final reports whether s ends a wait or a stream: terminal or
+// interrupted (DESIGN: interrupted stops the wait).
+func (s TaskState) final() bool { return s.Terminal() || s.Interrupted() }
+
 // Known reports whether s is one of the nine A2A v0.3 states. The empty
 // state (absent on the wire) is not known.
 func (s TaskState) Known() bool {
