@@ -73,7 +73,8 @@ type PushNotification struct {
 //   - 413 for a body over the cap (4 MiB after gzip decoding; see
 //     [PushMaxBytes]);
 //   - 400 for a body that is not a task or event the SDK reads (not JSON,
-//     truncated, of no known shape, a task without an id);
+//     truncated, of no known shape, a task without an id), and for a
+//     Content-Encoding other than gzip (deflate, br, or two encodings);
 //   - 403 for a notification about another task than its wait's;
 //   - 408 when the body took longer than the read timeout to arrive (see
 //     [PushReadTimeout]);
@@ -183,7 +184,9 @@ func (r *PushReceiver) Pending() int {
 // fallback polls and final reads it stopped, and the [PushOnDone] calls
 // queued, as well as the [PushVerify] and [PushOnNotification] calls
 // running. Once it returns, none of the funcs given to the receiver or
-// its waits (those, and PollProgress) is called again. A wait that ends
+// its waits (those, and PollProgress) is called again, but for
+// [PushLogger]'s handler, which logs the refusals of notifications that
+// go on arriving. A wait that ends
 // by other means while Close runs ([PushWait.Stop], its context, a
 // notification) is reported to PushOnDone once if it ends before Close
 // has waited for the calls queued, else not at all; a notification that
