@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"sync"
@@ -55,8 +56,9 @@ func workingAgent(t testing.TB, tokens chan<- string, opts ...a2a.Option) *a2a.C
 // of Close and PushOnDone: no hook (PushOnDone, PushOnNotification,
 // PushVerify, PollProgress) is called after Close returns; Close never
 // panics; every wait has ended when it returns; each wait is reported to
-// PushOnDone at most once;
-// and no goroutine is left.
+// PushOnDone at most once, and one that Stop ended before Close began
+// exactly once; a SendMessage racing Close returns ErrReceiverClosed or
+// a wait that has ended; and no goroutine is left.
 func TestPushWaitLifeCycleStress(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	rounds := 2000
@@ -64,13 +66,17 @@ func TestPushWaitLifeCycleStress(t *testing.T) {
 		rounds = 200
 	}
 	const perRound = 3
-	tokens := make(chan string, perRound)
+	tokens := make(chan string, perRound+2)
 	c := workingAgent(t, tokens)
 	for round := range rounds {
-		var closed atomic.Bool
-		late := func(hook string) {
-			if closed.Load() {
-				t.Errorf("round %d: %s called after Close returned", round, hook)
+		// Each hook's return is stamped (monotonic clock); none may come
+		// after Close's return, stamped the same way: Close waits for
+		// running hooks, and none starts after it.
+		base := time.Now()
+		var lastHook, closedAt atomic.Int64
+		late := func(string) {
+			at := int64(time.Since(base))
+			for p := lastHook.Load(); at > p && !lastHook.CompareAndSwap(p, at); p = lastHook.Load() {
 			}
 		}
 		var mu sync.Mutex
@@ -78,13 +84,13 @@ func TestPushWaitLifeCycleStress(t *testing.T) {
 		recv, err := a2a.NewPushReceiver("http://127.0.0.1:1/push",
 			a2a.PushFallbackAfter(time.Millisecond),
 			a2a.PushOnDone(func(w *a2a.PushWait) {
-				late("PushOnDone")
+				defer late("PushOnDone")
 				mu.Lock()
 				reported[w]++
 				mu.Unlock()
 			}),
-			a2a.PushOnNotification(func(context.Context, *a2a.PushNotification) error { late("PushOnNotification"); return nil }),
-			a2a.PushVerify(func(*http.Request, []byte) error { late("PushVerify"); return nil }))
+			a2a.PushOnNotification(func(context.Context, *a2a.PushNotification) error { defer late("PushOnNotification"); return nil }),
+			a2a.PushVerify(func(*http.Request, []byte) error { defer late("PushVerify"); return nil }))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,12 +99,20 @@ func TestPushWaitLifeCycleStress(t *testing.T) {
 		toks := make([]string, perRound)
 		for i := range waits {
 			waits[i], err = recv.SendMessage(ctx, c, a2a.NewTextMessage("go"), a2a.PollInterval(time.Millisecond),
-				a2a.PollProgress(func(a2a.PollAttempt) { late("PollProgress") }))
+				a2a.PollProgress(func(a2a.PollAttempt) { defer late("PollProgress") }))
 			if err != nil {
 				t.Fatalf("round %d: %v", round, err)
 			}
 			toks[i] = <-tokens
 		}
+		// A wait stopped before Close begins: reported once by the time
+		// Close returns.
+		early, err := recv.SendMessage(ctx, c, a2a.NewTextMessage("go"))
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		<-tokens
+		early.Stop()
 		bodies := []string{
 			chunkBody(0, "一"), statusBody(a2a.ProtocolV03, "task-1", "working"), chunkBody(1, "二"),
 			[]string{taskBody(a2a.ProtocolV03, "task-1", "completed"), statusBody(a2a.ProtocolV03, "task-1", "completed"),
@@ -107,7 +121,12 @@ func TestPushWaitLifeCycleStress(t *testing.T) {
 		var wg sync.WaitGroup
 		wg.Go(func() {
 			recv.Close()
-			closed.Store(true)
+			closedAt.Store(int64(time.Since(base)))
+		})
+		var racer *a2a.PushWait
+		var racerErr error
+		wg.Go(func() { // a send racing Close
+			racer, racerErr = recv.SendMessage(ctx, c, a2a.NewTextMessage("go"))
 		})
 		wg.Go(func() { waits[round%perRound].Stop() })
 		if round%2 == 0 {
@@ -131,11 +150,30 @@ func TestPushWaitLifeCycleStress(t *testing.T) {
 				t.Fatalf("round %d: wait %d open after Close returned", round, i)
 			}
 		}
+		if h, cl := lastHook.Load(), closedAt.Load(); h > cl {
+			t.Fatalf("round %d: a hook ran %v after Close returned", round, time.Duration(h-cl))
+		}
+		switch {
+		case racerErr != nil && !errors.Is(racerErr, a2a.ErrReceiverClosed) && !errors.Is(racerErr, context.Canceled):
+			t.Fatalf("round %d: SendMessage racing Close: %v", round, racerErr)
+		case racerErr == nil:
+			select {
+			case <-racer.Done():
+			default:
+				t.Fatalf("round %d: the wait of a SendMessage racing Close is open after Close returned", round)
+			}
+		}
+		for len(tokens) > 0 { // the racer's token, if its send went out
+			<-tokens
+		}
 		mu.Lock()
-		for i, w := range waits {
-			if n := reported[w]; n > 1 {
+		for i, w := range append(waits, racer) {
+			if n := reported[w]; w != nil && n > 1 {
 				t.Fatalf("round %d: wait %d reported to PushOnDone %d times", round, i, n)
 			}
+		}
+		if n := reported[early]; n != 1 {
+			t.Fatalf("round %d: a wait stopped before Close reported %d times, want 1", round, n)
 		}
 		mu.Unlock()
 		if recv.Pending() != 0 {
