@@ -3,7 +3,6 @@ package a2a
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/caoliao-a2a/a2a-go/internal/inert"
@@ -65,24 +64,15 @@ func (e *StreamCutError) Error() string {
 	case e.TaskID == "":
 		s = fmt.Sprintf("a2a: %s: the stream ended before naming a task", e.Method)
 	case e.Task == nil:
-		s = fmt.Sprintf("a2a: %s: the stream ended before task %s did", e.Method, e.quote(e.TaskID))
+		s = fmt.Sprintf("a2a: %s: the stream ended before task %s did", e.Method, e.red.Quote(e.TaskID))
 	default:
 		s = fmt.Sprintf("a2a: %s: the stream ended before task %s did, last state %s",
-			e.Method, e.quote(e.TaskID), e.quote(string(e.Task.Status.State)))
+			e.Method, e.red.Quote(e.TaskID), e.red.Quote(string(e.Task.Status.State)))
 	}
 	if e.Err != nil {
 		s += ": " + strings.TrimPrefix(e.Err.Error(), "a2a: ")
 	}
 	return inert.Printable(s) // ids and states are the server's text
-}
-
-// quote quotes the server's text s for Error, redacted of the client's
-// secrets.
-func (e *StreamCutError) quote(s string) string {
-	if e.red == nil { // made by the caller
-		return strconv.Quote(s)
-	}
-	return e.red.Quote(s)
 }
 
 // Unwrap returns Err.

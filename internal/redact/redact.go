@@ -31,6 +31,7 @@ import (
 // more letters and digits of it on its own, longest first, so no part of
 // one survives in any common encoding (an encoder that writes "+" as
 // \u002B, &#43; or %2b leaves only separators and short fragments).
+// A nil *Redactor knows no secret: it redacts nothing.
 type Redactor struct {
 	forms []string // every spelling to replace, longest first
 	rep   *strings.Replacer
@@ -205,7 +206,7 @@ func (r *Redactor) Str(s string) string {
 // the common case (strings.Replacer copies s twice whatever it finds): a
 // dry run through unchanged first tells.
 func (r *Redactor) replace(s string) string {
-	if len(r.forms) == 0 {
+	if r == nil || len(r.forms) == 0 { // a nil Redactor knows no secret
 		return s
 	}
 	u := unchanged{s: s}
@@ -334,7 +335,7 @@ func (r *Redactor) Excerpt(b []byte, n int) []byte {
 // the longest form. Redacting the start of a text up to the cut and reach
 // bytes more redacts all of what the cut keeps.
 func (r *Redactor) reach() int {
-	if len(r.forms) == 0 {
+	if r == nil || len(r.forms) == 0 {
 		return 0
 	}
 	return 10 * len(r.forms[0])

@@ -128,3 +128,15 @@ func TestEveryHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestNilRedactor: a nil *Redactor (an error value the caller built)
+// redacts nothing and does not panic.
+func TestNilRedactor(t *testing.T) {
+	var r *Redactor
+	if got := r.Str("sk-abc"); got != "sk-abc" {
+		t.Errorf("Str = %q", got)
+	}
+	if got := r.Quote("t1"); got != `"t1"` {
+		t.Errorf("Quote = %q", got)
+	}
+}
