@@ -175,7 +175,10 @@ func stateExit(s a2a.TaskState) int {
 // digits and "-_./:=@%+,"; else in single quotes ('\” for a quote) when
 // every character is printable; else, for a word with control, format or
 // invalid bytes, in ANSI-C quotes ($'…', read by bash, zsh, ksh and
-// POSIX.1-2024 shells), each such byte written \xHH (\n and \t as such).
+// POSIX.1-2024 shells), each such byte written \xHH (\n and \t as such),
+// and a quote and a backslash too (\x27, \x5c), so that a shell that does
+// not read $'…' (dash) reads one wrong but inert word: with no ' inside,
+// the word is a '…' string behind a "$".
 func quote(s string) string {
 	safe, printable := s != "", true
 	for _, r := range s {
@@ -197,13 +200,11 @@ func quote(s string) string {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == '\\' || r == '\'':
-			b.WriteString(`\` + string(r))
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r != utf8.RuneError && (unicode.IsPrint(r) || r == ' '):
+		case r != utf8.RuneError && r != '\\' && r != '\'' && (unicode.IsPrint(r) || r == ' '):
 			b.WriteString(s[i : i+n])
 		default:
 			for _, c := range []byte(s[i : i+n]) {
