@@ -20,7 +20,7 @@ const (
 	exitFailed      = 3   // the task failed, was canceled or rejected (a value: its reason is printed)
 	exitInterrupted = 4   // the task waits for input or authentication (its question is printed)
 	exitUnfinished  = 5   // the task is not finished: the poll ran out, or it is still submitted or working
-	exitSignal      = 130 // stopped by Ctrl-C
+	exitSignal      = 130 // stopped by Ctrl-C (main makes it 128+n for signal n: signalExit)
 )
 
 // command is one subcommand: what it takes, and how it runs with its
@@ -147,6 +147,8 @@ Exit codes:
        context and the command that resumes waiting are printed)
   130  stopped by Ctrl-C (the task's id, its context and the command that
        resumes are printed once the id is known; so too after an error)
+  143  stopped by SIGTERM, as by Ctrl-C
+  129  stopped by SIGHUP (the terminal closed), as by Ctrl-C
 `)
 }
 
