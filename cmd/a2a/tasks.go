@@ -120,7 +120,7 @@ func runSend(ctx context.Context, o *options, args []string) int {
 	if err != nil {
 		return o.fail(err)
 	}
-	if err := checkURL(endpoint); err != nil {
+	if err := o.checkURL(endpoint); err != nil {
 		return o.fail(err)
 	}
 	var opts []a2a.CallOption
