@@ -14,7 +14,7 @@ import (
 )
 
 func runCard(ctx context.Context, o *options, args []string) int {
-	if err := checkURL(args[0]); err != nil {
+	if err := o.checkURL(args[0]); err != nil {
 		return o.fail(err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
@@ -95,7 +95,7 @@ func runPush(ctx context.Context, o *options, args []string) int {
 	case op == "set" && arg == "":
 		return o.fail(usagef("push set needs the webhook URL: a2a push set URL TASKID WEBHOOK"))
 	case op == "set":
-		if err := checkURL(arg); err != nil {
+		if err := o.checkURL(arg); err != nil {
 			return o.fail(usagef("webhook: %v", err))
 		}
 	case op == "delete" && arg == "":

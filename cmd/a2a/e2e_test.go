@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -67,33 +69,63 @@ func TestBinary(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		return // no os.Interrupt to send
 	}
+	// once starts a2a with args, waits until agent has been polled, sends
+	// sig and returns the exit code and stderr.
+	once := func(agent *a2atest.Server, sig os.Signal, args ...string) (int, string) {
+		cmd, _, stderr := a2aBin(args...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for !slices.Contains(methods(agent), "tasks/get") {
+			select {
+			case err := <-exited:
+				t.Fatalf("a2a %s ended before it polled: exit %d\n%s", args[0], exitCode(err), stderr)
+			case <-tick.C:
+			}
+		}
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		return exitCode(<-exited), stderr.String()
+	}
 	slow := workingAgent(t)
 	id := startTask(t, slow, a2a.ProtocolV03, "盘点")
-	cmd, _, stderr := a2aBin("wait", "--protocol", "0.3", "--cancel-on-interrupt", slow.URL, id)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	for !slices.Contains(methods(slow), "tasks/get") {
-		select {
-		case err := <-exited:
-			t.Fatalf("a2a wait ended before it polled: exit %d\n%s", exitCode(err), stderr)
-		case <-tick.C:
-		}
-	}
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	if code := exitCode(<-exited); code != exitSignal {
+	code, stderr := once(slow, os.Interrupt, "wait", "--protocol", "0.3", "--cancel-on-interrupt", slow.URL, id)
+	if code != exitSignal {
 		t.Errorf("Ctrl-C: exit %d, want %d\n%s", code, exitSignal, stderr)
 	}
 	if !slices.Contains(methods(slow), "tasks/cancel") {
 		t.Errorf("Ctrl-C with --cancel-on-interrupt sent no tasks/cancel: %q", methods(slow))
 	}
-	if want := "a2a wait: task " + id + " is canceled\n"; !strings.Contains(stderr.String(), want) {
+	if want := "a2a wait: task " + id + " is canceled\n"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr does not hold %q:\n%s", want, stderr)
+	}
+
+	// SIGTERM (kill, a container's stop) and SIGHUP (a closed terminal)
+	// during send --wait stop it as Ctrl-C does: the id, the context and
+	// the resume line are printed; the exit code is 128 + the signal.
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		slow := workingAgent(t)
+		code, stderr := once(slow, sig, "send", "--wait", "--protocol", "0.3", slow.URL, "盘点")
+		if want := 128 + int(sig); code != want {
+			t.Errorf("%v: exit %d, want %d\n%s", sig, code, want, stderr)
+		}
+		var get struct {
+			Params struct{ ID string }
+		}
+		for _, r := range slow.Requests() {
+			if r.Method == "tasks/get" {
+				if err := json.Unmarshal(r.Body, &get); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if want := "a2a wait " + slow.URL + " " + get.Params.ID + "\n"; get.Params.ID == "" || !strings.Contains(stderr, want) {
+			t.Errorf("%v: stderr does not hold the resume line %q:\n%s", sig, want, stderr)
+		}
 	}
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -172,20 +174,24 @@ func TestHostileTextInert(t *testing.T) {
 	}
 }
 
-// TestResumeLinePastes: a resume line, pasted into a shell, gives back
-// the task id exactly, one word, whatever the agent put in it: spaces,
-// quotes, $(…), backticks, ;, a line break, terminal escapes, a bidi
-// override, bytes that are not UTF-8.
+// TestResumeLinePastes: a resume line or an answer line, pasted into a
+// shell, gives back the task id exactly, one word, whatever the agent put
+// in it: spaces, quotes, $(…), backticks, ;, a line break, terminal
+// escapes, a bidi override, bytes that are not UTF-8. Pasted into a POSIX
+// sh that does not read $'…' (dash), it runs nothing either.
 func TestResumeLinePastes(t *testing.T) {
 	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash to paste into")
 	}
+	sh, _ := exec.LookPath("sh") // dash on Debian: no $'…'
 	ids := []string{"plain-1", "with space", "it's", `"dq"`, "$(touch pwned)", "`id`", "a;b&&c|d", "x\ny", "tab\there",
-		"back\\slash", "~home", "#hash", "*glob?", "中文任务", hostile, "\xff\xfe", "-n", "--max-attempts=1", "'", ""}
+		"back\\slash", "~home", "#hash", "*glob?", "中文任务", hostile, "\xff\xfe", "-n", "--max-attempts=1", "'", "",
+		"\x01';touch pwned;#", "\x01\\';touch pwned;#", "\x01\\\\';touch pwned;#", "\n'$(touch pwned)'", "\x01'`touch pwned`'"}
 	for _, id := range ids {
-		// quote alone, and the line a command prints.
+		// quote alone, the wait line a command prints, and the send line
+		// that answers a question.
 		words := []string{quote(id)}
 		var agent *a2atest.Server
 		if id != "" {
@@ -196,31 +202,39 @@ func TestResumeLinePastes(t *testing.T) {
 			r := a2aCmd(t, "send", "--protocol", "0.3", agent.URL, "你好")
 			r.wantCode(t, exitUnfinished)
 			wantInert(t, r)
-			_, line, ok := strings.Cut(r.stderr, "\n  a2a wait ")
-			if !ok {
-				t.Fatalf("no resume line:\n%s", r.stderr)
+			words = append(words, printedLine(t, r.stderr, "\n  a2a wait "))
+
+			asks := newAgent(t)
+			asks.Enqueue(rpcResult(`{"kind":"task","id":"t1","contextId":` + js(id) + `,"status":{"state":"input-required"}}`))
+			r = a2aCmd(t, "send", "--protocol", "0.3", asks.URL, "你好")
+			r.wantCode(t, exitInterrupted)
+			if line := printedLine(t, r.stderr, "\n  a2a send "); strings.Contains(line, "'ANSWER'") {
+				words = append(words, line)
+			} else {
+				t.Fatalf("no answer line:\n%s", r.stderr)
 			}
-			line, _, _ = strings.Cut(line, "\n")
-			words = append(words, line)
 		}
 		for i, w := range words {
-			out, err := exec.Command(bash, "-c", `printf '%s\0' `+w).Output()
-			if err != nil {
-				t.Fatalf("bash: %v", err)
+			if sh != "" {
+				pasted(t, sh, w) // inert; what it reads back is not asked
 			}
+			out := pasted(t, bash, w)
 			got := strings.Split(string(out), "\x00")
 			if i == 1 && len(got) > 1 && got[1] == "--" { // an id that starts with "-"
 				got = append(got[:1], got[2:]...)
 			}
-			want := []string{id}
-			if i == 1 { // the URL, then the id as the agent's JSON spelled it
-				var sent string
-				if err := json.Unmarshal([]byte(js(id)), &sent); err != nil {
-					t.Fatal(err)
-				}
-				want = []string{got[0], sent}
+			var sent string // the id as the agent's JSON spelled it
+			if err := json.Unmarshal([]byte(js(id)), &sent); err != nil {
+				t.Fatal(err)
 			}
-			if len(got) != len(want)+1 || got[len(want)-1] != want[len(want)-1] {
+			want := []string{id}
+			switch i {
+			case 1: // the URL, then the id
+				want = []string{got[0], sent}
+			case 2: // the URL, --task t1, --context, then the id, then ANSWER
+				want = []string{got[0], "--task", "t1", "--context", sent, "ANSWER"}
+			}
+			if len(got) != len(want)+1 || !slices.Equal(got[:len(want)], want) {
 				t.Errorf("%q pasted (%s) reads back as %q, want %q", id, w, got[:len(got)-1], want)
 			}
 			if i == 1 { // and the words, run, wait for that task: the agent's reply matches the id asked
@@ -230,4 +244,32 @@ func TestResumeLinePastes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// printedLine is the rest of the line of out that starts with prefix.
+func printedLine(t *testing.T, out, prefix string) string {
+	t.Helper()
+	_, line, ok := strings.Cut(out, prefix)
+	if !ok {
+		t.Fatalf("no line %q in:\n%s", prefix, out)
+	}
+	line, _, _ = strings.Cut(line, "\n")
+	return line
+}
+
+// pasted runs printf of the words w in shell, in an empty directory, and
+// returns what printf printed, each word ended by a NUL. It fails the
+// test if the line ran a command: a file appeared, or the shell failed.
+func pasted(t *testing.T, shell, w string) []byte {
+	t.Helper()
+	cmd := exec.Command(shell, "-c", `printf '%s\0' `+w)
+	cmd.Dir = t.TempDir()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Errorf("%s -c of %s: %v", shell, w, err)
+	}
+	if made, _ := os.ReadDir(cmd.Dir); len(made) > 0 {
+		t.Errorf("%s -c of %s ran a command: it made %s", shell, w, made[0].Name())
+	}
+	return out
 }

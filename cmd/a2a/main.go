@@ -16,16 +16,66 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stopOnSignal(context.Background())
 	code := run(ctx, os.Args[1:], env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv: os.Getenv, stderrTTY: isTerminal(os.Stderr), stdoutTTY: isTerminal(os.Stdout),
 	})
 	stop()
+	if code == exitSignal {
+		code = signalExit(context.Cause(ctx))
+	}
 	os.Exit(code)
+}
+
+// stopSignals stop a command as Ctrl-C does: what the command knows of
+// its task (the id, the context, the line that resumes) is printed before
+// it exits. SIGTERM is what kill, systemd and container runtimes send;
+// SIGHUP, a closed terminal or ssh session.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// stoppedBy is the cause of the context a stop signal cancels: the
+// signal. It is context.Canceled to errors.Is, as a Ctrl-C is.
+type stoppedBy struct{ sig os.Signal }
+
+func (e stoppedBy) Error() string        { return "stopped by signal " + e.sig.String() }
+func (e stoppedBy) Is(target error) bool { return target == context.Canceled }
+
+// stopOnSignal returns a copy of parent that the first of stopSignals
+// cancels with the signal as its cause (stoppedBy), and the function that
+// stops listening and releases the context.
+func stopOnSignal(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, stopSignals...)
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(stoppedBy{s})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(context.Canceled)
+	}
+}
+
+// signalExit is the exit code of a command stopped by cause: 128 plus
+// the signal's number, as shells report a process a signal ends (130 for
+// Ctrl-C, 143 for SIGTERM, 129 for SIGHUP); exitSignal when the signal is
+// not known.
+func signalExit(cause error) int {
+	if e, ok := cause.(stoppedBy); ok {
+		if n, ok := e.sig.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+	}
+	return exitSignal
 }
 
 // env is what a command runs with: its streams and environment, passed in

@@ -27,9 +27,9 @@ func wantResume(t *testing.T, r result, endpoint, verb, id, contextID string) {
 	}
 }
 
-// pollingAgent answers message/send with task-7 (context ctx-7), working,
-// and every tasks/get with poll, a reply of its own.
-func pollingAgent(t *testing.T, poll func(w http.ResponseWriter, id string)) *httptest.Server {
+// pollingAgent answers message/send with task-7 (context ctx-7) in state
+// sent, and every tasks/get with poll, a reply of its own.
+func pollingAgent(t *testing.T, sent a2a.TaskState, poll func(w http.ResponseWriter, id string)) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			ID     json.RawMessage `json:"id"`
@@ -41,7 +41,7 @@ func pollingAgent(t *testing.T, poll func(w http.ResponseWriter, id string)) *ht
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"kind":"task","id":"task-7","contextId":"ctx-7","status":{"state":"working"}}}`))
+		w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"kind":"task","id":"task-7","contextId":"ctx-7","status":{"state":"` + string(sent) + `"}}}`))
 	}))
 	t.Cleanup(srv.Close)
 	t.Cleanup(a2a.CloseIdleConnections)
@@ -75,7 +75,7 @@ func TestNothingLost(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			polled := make(chan struct{}, 1)
-			agent := pollingAgent(t, func(w http.ResponseWriter, id string) {
+			agent := pollingAgent(t, a2a.TaskStateWorking, func(w http.ResponseWriter, id string) {
 				select {
 				case polled <- struct{}{}:
 				default:
@@ -95,6 +95,51 @@ func TestNothingLost(t *testing.T) {
 			}
 			r := invocation{ctx: ctx}.run(t, append([]string{"send", "--wait", "--protocol", "0.3", agent.URL, "你好"}, tc.args...)...)
 			r.wantCode(t, tc.code)
+			wantResume(t, r, agent.URL, "wait", "task-7", "ctx-7")
+		})
+	}
+}
+
+// TestWaitStopSays: when a wait after a send stops with no task read (the
+// agent answers every poll with 429/503), stderr says why, with the
+// agent's answer and its Retry-After when that is what stopped the wait,
+// and the state the send answered with as the last state.
+func TestWaitStopSays(t *testing.T) {
+	t.Parallel()
+	busy := func(retryAfter string) func(w http.ResponseWriter, id string) {
+		return func(w http.ResponseWriter, id string) {
+			if retryAfter != "" {
+				w.Header().Set("Retry-After", retryAfter)
+			}
+			http.Error(w, "busy", 503)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		poll  func(w http.ResponseWriter, id string)
+		args  []string // after "send --wait URL 你好"
+		wants []string // in stderr
+	}{
+		{"Retry-After far past --timeout", busy("999999999"), []string{"--timeout", "20s"},
+			[]string{"the agent answered HTTP 503 and asked to retry after 24h0m0s" /* the SDK's cap */, "more than the", "left of --timeout 20s", `last state "submitted"`}},
+		{"Retry-After past --timeout", busy("3600"), []string{"--timeout", "20s", "--max-attempts", "5"},
+			[]string{"the agent answered HTTP 503 and asked to retry after 1h0m0s", `last state "submitted"`}},
+		{"out of attempts", busy(""), []string{"--max-attempts", "1"},
+			[]string{"--max-attempts 1 reached after 1 attempt", "the last attempt got tasks/get: HTTP 503", `last state "submitted"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			agent := pollingAgent(t, a2a.TaskStateSubmitted, tc.poll)
+			r := a2aCmd(t, append([]string{"send", "--wait", "--protocol", "0.3", "--retries", "0", agent.URL, "你好"}, tc.args...)...)
+			r.wantCode(t, exitUnfinished)
+			for _, want := range tc.wants {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr does not hold %q:\n%s", want, r.stderr)
+				}
+			}
+			if strings.Contains(r.stderr, `last state ""`) || strings.Contains(r.stderr, "a2a: a2a:") {
+				t.Errorf("stderr names no last state, or repeats the package's prefix:\n%s", r.stderr)
+			}
 			wantResume(t, r, agent.URL, "wait", "task-7", "ctx-7")
 		})
 	}

@@ -264,38 +264,19 @@ func (o *options) clientOptions(version string) []a2a.Option {
 }
 
 // checkURL refuses a URL the client cannot call, before anything is sent.
-func checkURL(raw string) error {
+func (o *options) checkURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usagef("%s is not an http:// or https:// URL", quote(plainURL(raw)))
+		return usagef("%s is not an http:// or https:// URL", quote(o.shownURL(raw)))
 	}
 	return nil
-}
-
-// plainURL is raw without userinfo, query or fragment (o.shownURL hides
-// more).
-func plainURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		if strings.Contains(raw, "@") {
-			return "(a URL that may hold a password)"
-		}
-		return raw
-	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	if at := strings.LastIndex(u.Opaque, "@"); at >= 0 {
-		// "user:password@host/…" without "http://" parses as scheme
-		// "user": its user and password go too.
-		u.Scheme, u.Opaque = "", u.Opaque[at+1:]
-	}
-	return u.String()
 }
 
 // client makes the client for endpoint in the version --protocol says:
 // with auto, the version of the card's interface for this endpoint when
 // the agent has a card, else v0.3. It reports the choice with -v.
 func (o *options) client(ctx context.Context, endpoint string) (*a2a.Client, error) {
-	if err := checkURL(endpoint); err != nil {
+	if err := o.checkURL(endpoint); err != nil {
 		return nil, err
 	}
 	version := o.protocol

@@ -170,11 +170,21 @@ func nonEmpty(ss ...string) []string {
 	return out
 }
 
-// shownURL is a URL as the command shows it: without userinfo, query or
-// fragment, and with a path segment that looks like a key hidden, by the
-// rule the SDK's redactor uses for endpoints.
+// shownURL is a URL as the command shows it: as the SDK's redactor shows
+// an endpoint (ShownURL: without userinfo, query or fragment, a path
+// segment that looks like a key hidden), with raw's own credentials among
+// the secrets. A raw that does not parse as a URL is shown redacted, or
+// not at all when it holds an "@" (it may hold a password).
 func (o *options) shownURL(raw string) string {
-	return o.redactor().With(nil, []string{raw}).Str(plainURL(raw))
+	red := o.redactor().With(nil, []string{raw})
+	u, err := url.Parse(raw)
+	switch {
+	case err == nil:
+		return red.ShownURL(*u)
+	case strings.Contains(raw, "@"):
+		return "(a URL that may hold a password)"
+	}
+	return red.Str(raw)
 }
 
 // errNotShown is the error of a --header that is not K=V: its text may be

@@ -190,7 +190,7 @@ func TestEnvironment(t *testing.T) {
 	id := startTask(t, slow, a2a.ProtocolV03, "盘点")
 	r = invocation{env: map[string]string{"A2A_TIMEOUT": "200ms", "A2A_PROTOCOL": "0.3"}}.run(t, "wait", slow.URL, id)
 	r.wantCode(t, exitUnfinished)
-	if want := "context deadline exceeded"; !strings.Contains(r.stderr, want) {
+	if want := "--timeout 200ms reached"; !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr does not hold %q:\n%s", want, r.stderr)
 	}
 }

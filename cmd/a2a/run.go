@@ -20,7 +20,7 @@ const (
 	exitFailed      = 3   // the task failed, was canceled or rejected (a value: its reason is printed)
 	exitInterrupted = 4   // the task waits for input or authentication (its question is printed)
 	exitUnfinished  = 5   // the task is not finished: the poll ran out, or it is still submitted or working
-	exitSignal      = 130 // stopped by Ctrl-C
+	exitSignal      = 130 // stopped by Ctrl-C (main makes it 128+n for signal n: signalExit)
 )
 
 // command is one subcommand: what it takes, and how it runs with its
@@ -147,6 +147,8 @@ Exit codes:
        context and the command that resumes waiting are printed)
   130  stopped by Ctrl-C (the task's id, its context and the command that
        resumes are printed once the id is known; so too after an error)
+  143  stopped by SIGTERM, as by Ctrl-C
+  129  stopped by SIGHUP (the terminal closed), as by Ctrl-C
 `)
 }
 
@@ -175,7 +177,10 @@ func stateExit(s a2a.TaskState) int {
 // digits and "-_./:=@%+,"; else in single quotes ('\” for a quote) when
 // every character is printable; else, for a word with control, format or
 // invalid bytes, in ANSI-C quotes ($'…', read by bash, zsh, ksh and
-// POSIX.1-2024 shells), each such byte written \xHH (\n and \t as such).
+// POSIX.1-2024 shells), each such byte written \xHH (\n and \t as such),
+// and a quote and a backslash too (\x27, \x5c), so that a shell that does
+// not read $'…' (dash) reads one wrong but inert word: with no ' inside,
+// the word is a '…' string behind a "$".
 func quote(s string) string {
 	safe, printable := s != "", true
 	for _, r := range s {
@@ -197,13 +202,11 @@ func quote(s string) string {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == '\\' || r == '\'':
-			b.WriteString(`\` + string(r))
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r != utf8.RuneError && (unicode.IsPrint(r) || r == ' '):
+		case r != utf8.RuneError && r != '\\' && r != '\'' && (unicode.IsPrint(r) || r == ' '):
 			b.WriteString(s[i : i+n])
 		default:
 			for _, c := range []byte(s[i : i+n]) {

@@ -120,7 +120,7 @@ func runSend(ctx context.Context, o *options, args []string) int {
 	if err != nil {
 		return o.fail(err)
 	}
-	if err := checkURL(endpoint); err != nil {
+	if err := o.checkURL(endpoint); err != nil {
 		return o.fail(err)
 	}
 	var opts []a2a.CallOption
@@ -220,11 +220,44 @@ func (o *options) poll(ctx context.Context, c *a2a.Client, endpoint string, know
 		if task != nil {
 			o.printTask(task)
 		}
-		o.errf("a2a %s: %v\n", o.name, err)
+		o.gaveUp(ctx, pe, last)
 		o.resume(endpoint, last, "wait")
 		return exitUnfinished
 	}
 	return o.stopped(ctx, c, endpoint, last, "wait", err)
+}
+
+// gaveUp prints why a wait stopped before its task ended, from pe: the
+// flag that ran out, or the agent's Retry-After when that asked for more
+// than the time left (the poll stops then rather than sleep past
+// --timeout), the attempts, and the last state known (last: the task the
+// send answered with until a poll reads one), with the fault of the last
+// attempt when it read no task.
+func (o *options) gaveUp(ctx context.Context, pe *a2a.PollError, last *a2a.Task) {
+	attempts := fmt.Sprintf("%d attempts", pe.Attempts)
+	if pe.Attempts == 1 {
+		attempts = "1 attempt"
+	}
+	elapsed := pe.Elapsed.Round(time.Millisecond)
+	he, busy := errors.AsType[*a2a.HTTPError](pe.LastErr)
+	dl, hasDeadline := ctx.Deadline()
+	left := time.Until(dl).Round(time.Second)
+	switch {
+	case pe.Limit != a2a.PollLimitAttempts && busy && hasDeadline && he.RetryAfter > time.Until(dl):
+		o.errf("a2a %s: wait for task %s: the agent answered HTTP %d and asked to retry after %s, more than the %s left of --timeout %s; stopped after %s in %s, last state %q\n",
+			o.name, last.ID, he.StatusCode, he.RetryAfter, left, o.timeout, attempts, elapsed, last.Status.State)
+		return
+	case pe.Limit == a2a.PollLimitAttempts:
+		o.errf("a2a %s: wait for task %s: --max-attempts %d reached after %s in %s, last state %q", o.name, last.ID, o.maxAttempts, attempts, elapsed, last.Status.State)
+	case errors.Is(pe, context.DeadlineExceeded):
+		o.errf("a2a %s: wait for task %s: --timeout %s reached after %s in %s, last state %q", o.name, last.ID, o.timeout, attempts, elapsed, last.Status.State)
+	default:
+		o.errf("a2a %s: %s", o.name, strings.TrimPrefix(pe.Error(), "a2a: "))
+	}
+	if pe.LastErr != nil {
+		o.errf("; the last attempt got %s", strings.TrimPrefix(pe.LastErr.Error(), "a2a: "))
+	}
+	o.errf("\n")
 }
 
 // stopped ends a command whose wait or stream ended before the task did,

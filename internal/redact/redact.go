@@ -181,9 +181,14 @@ func (f formSet) redactor() *Redactor {
 }
 
 // ShownURL is u as an error may show it: without userinfo, query or
-// fragment, redacted.
+// fragment, redacted. A URL written without "scheme://" as
+// "user:password@host/…" parses as scheme "user" and the opaque
+// "password@host/…": it is shown from its host on ("host/…").
 func (r *Redactor) ShownURL(u url.URL) string {
 	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	if at := strings.LastIndex(u.Opaque, "@"); at >= 0 {
+		u.Scheme, u.Opaque = "", u.Opaque[at+1:]
+	}
 	return r.Str(u.String())
 }
 

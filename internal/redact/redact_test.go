@@ -103,9 +103,22 @@ func TestErrAndURL(t *testing.T) {
 	if r.Err(plain) != plain || r.Err(nil) != nil {
 		t.Error("Err wrapped an error without a secret, or made one of nil")
 	}
-	u, _ := url.Parse("https://user:pa55w0rd@agent.example/a2a?token=qs-token-1234#frag")
-	if got := r.ShownURL(*u); got != "https://agent.example/a2a" {
-		t.Errorf("ShownURL = %q", got)
+	for raw, want := range map[string]string{
+		"https://user:pa55w0rd@agent.example/a2a?token=qs-token-1234#frag": "https://agent.example/a2a",
+		// Without "scheme://", "user:password@host" parses as scheme
+		// "user" and an opaque "password@host/…": both go.
+		"admin:hunter2-pw@agent.example/a2a?q=1": "agent.example/a2a",
+		"admin:p@ss@agent.example:8443/a2a":      "agent.example:8443/a2a",
+		"mailto:ops@agent.example":               "agent.example",
+		"urn:a2a:agent":                          "urn:a2a:agent",
+	} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.ShownURL(*u); got != want {
+			t.Errorf("ShownURL(%q) = %q, want %q", raw, got, want)
+		}
 	}
 }
 
