@@ -54,9 +54,14 @@ func (o *options) follow(ctx context.Context, c *a2a.Client, endpoint string, ev
 func (o *options) followInto(ctx context.Context, c *a2a.Client, endpoint string, events iter.Seq2[a2a.Event, error], task *a2a.Task) int {
 	var cut *a2a.StreamCutError
 	for ev, err := range events {
-		if errors.As(err, &cut) && cut.TaskID != "" && ctx.Err() == nil {
+		if errors.As(err, &cut) && cut.TaskID != "" {
 			task.ID, task.ContextID = cut.TaskID, cmp.Or(task.ContextID, cut.ContextID)
-			break // the task is not finished: print it, and how to follow it again
+			if ctx.Err() != nil || cut.Err != nil && !errors.As(cut.Err, new(*a2a.TransportError)) {
+				// Stopped, or the agent's error inside the stream: said,
+				// with the task and how to follow it again.
+				return o.stopped(ctx, c, endpoint, task, "resubscribe", err)
+			}
+			break // closed or broken: the task is not finished; print it, and how to follow it again
 		}
 		if err != nil {
 			return o.stopped(ctx, c, endpoint, task, "resubscribe", err)
@@ -70,7 +75,7 @@ func (o *options) followInto(ctx context.Context, c *a2a.Client, endpoint string
 		}
 	}
 	if cut != nil {
-		o.errf("a2a %s: the stream closed before the task ended\n", o.name)
+		o.errf("a2a %s: %v\n", o.name, cut)
 	}
 	if o.json {
 		if cut != nil {

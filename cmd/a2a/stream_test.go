@@ -73,3 +73,26 @@ func TestStreamInterruptedHeldOpen(t *testing.T) {
 		r.wantCode(t, exitInterrupted)
 	}
 }
+
+// TestStreamErrorAfterTask: an agent's JSON-RPC error inside a stream
+// whose task is known is printed, and so are the task, its context and
+// the command that follows it again; the command exits 1 (an error), not
+// "not finished".
+func TestStreamErrorAfterTask(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		// The request id of the CLI's first call is 1.
+		io.WriteString(w, `data: {"jsonrpc":"2.0","id":1,"result":{"kind":"status-update","taskId":"t1","contextId":"c1","status":{"state":"working"},"final":false}}`+"\n\n"+
+			`data: {"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"the model fell over"}}`+"\n\n")
+	}))
+	defer srv.Close()
+	r := a2aCmd(t, "stream", srv.URL, "盘点")
+	r.wantCode(t, exitError)
+	for _, want := range []string{"the model fell over", "task t1, context c1", "a2a resubscribe " + srv.URL + " t1"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
