@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -99,6 +100,47 @@ func TestEchoedSecretsHidden(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestEchoKeepsTheText: an agent that echoes the key percent-encoded
+// beside text holding JSON escapes of its own gets the key hidden where
+// it stands and the rest printed as sent: `--json` stays valid JSON with
+// the agent's text unchanged, and text output shows the escapes as they
+// were.
+func TestEchoKeepsTheText(t *testing.T) {
+	t.Parallel()
+	var pct strings.Builder
+	for _, c := range []byte(secretKey) {
+		fmt.Fprintf(&pct, "%%%02X", c)
+	}
+	text := `C:\u0041dir ` + pct.String() + ` end`
+	task := rpcResult(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"},"artifacts":[{"artifactId":"a","parts":[{"kind":"text","text":` + js(text) + `}]}]}`)
+	for _, mode := range []string{"text", "--json"} {
+		agent := newAgent(t)
+		agent.Enqueue(task)
+		args := []string{"send", agent.URL, "你好", "--protocol", "0.3", "--api-key", secretKey}
+		if mode != "text" {
+			args = append(args, mode)
+		}
+		r := a2aCmd(t, args...)
+		r.wantCode(t, exitOK)
+		if strings.Contains(r.stdout, pct.String()) || strings.Contains(r.stdout, secretKey) {
+			t.Errorf("%s: stdout shows the key:\n%s", mode, r.stdout)
+		}
+		if mode == "--json" {
+			var v struct {
+				Artifacts []struct{ Parts []struct{ Text string } }
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+				t.Fatalf("--json output is not JSON: %v\n%s", err, r.stdout)
+			}
+			if got := v.Artifacts[0].Parts[0].Text; got != `C:\u0041dir [REDACTED] end` {
+				t.Errorf("--json text = %q", got)
+			}
+		} else if !strings.Contains(r.stdout, `C:\u0041dir [REDACTED] end`) {
+			t.Errorf("text output changed the agent's text:\n%s", r.stdout)
 		}
 	}
 }

@@ -194,17 +194,50 @@ func (r *Redactor) ShownURL(u url.URL) string {
 
 // Str returns s with every secret replaced by "[REDACTED]". A server can
 // echo a secret with any of its characters escaped ("\u0045", "%45",
-// "&#69;"), which no list of spellings foresees: when s holds such escapes
-// of printable ASCII, they are undone in a copy, and if a secret shows
-// there, the copy, redacted, is what comes back.
+// "&#69;", or "\\u0045" inside JSON), which no list of spellings
+// foresees: when s holds such escapes of printable ASCII, they are undone
+// in a copy, and the spans of s whose copy holds a secret are replaced;
+// the rest of s, escapes included, comes back as it was (JSON stays JSON).
 func (r *Redactor) Str(s string) string {
 	out := r.replace(s)
-	if plain, ok := unescapeASCII(out); ok {
-		if red := r.replace(plain); red != plain {
-			return red
-		}
+	if plain, ok := unescapeASCII(out, nil); ok && r.replace(plain) != plain {
+		return r.escapedSpans(out)
 	}
 	return out
+}
+
+// escapedSpans replaces with "[REDACTED]" each span of s (a string with
+// escapes, already redacted of its plain secrets) whose unescaped copy is
+// or holds a spelling of a secret, one mark per run of such spans.
+func (r *Redactor) escapedSpans(s string) string {
+	var from []int // from[k]: where in s the copy's byte k comes from
+	plain, _ := unescapeASCII(s, &from)
+	from = append(from, len(s))
+	hidden := make([]bool, len(plain))
+	for _, form := range r.forms {
+		for off := 0; off+len(form) <= len(plain); {
+			i := strings.Index(plain[off:], form)
+			if i < 0 {
+				break
+			}
+			for k := off + i; k < off+i+len(form); k++ {
+				hidden[k] = true
+			}
+			off += i + len(form)
+		}
+	}
+	var b strings.Builder
+	for k := 0; k < len(plain); k++ {
+		if !hidden[k] {
+			b.WriteString(s[from[k]:from[k+1]])
+			continue
+		}
+		b.WriteString(redacted)
+		for k+1 < len(plain) && hidden[k+1] {
+			k++
+		}
+	}
+	return b.String()
 }
 
 // replace is r.rep.Replace(s) without allocating when no secret is in s,
@@ -243,8 +276,11 @@ func (u *unchanged) Write(p []byte) (int, error) { return u.WriteString(string(p
 
 // unescapeASCII returns s with every escape of a printable ASCII character
 // or a space (a secret may hold one) undone: \uXXXX, \xXX and \/ (JSON,
-// Go), %XX (URLs), &#DD; and &#xHH; (HTML). ok is false when s holds none.
-func unescapeASCII(s string) (string, bool) {
+// Go; also with the backslash itself escaped, as JSON inside JSON writes
+// them), %XX (URLs), &#DD; and &#xHH; (HTML). ok is false when s holds
+// none. With from non-nil, it is given, for each byte of the result, the
+// offset in s of the escape or byte it comes from.
+func unescapeASCII(s string, from *[]int) (string, bool) {
 	var b strings.Builder
 	if strings.ContainsAny(s, `\%&`) {
 		b.Grow(len(s)) // at most s: each escape becomes one byte
@@ -257,6 +293,11 @@ func unescapeASCII(s string) (string, bool) {
 		}
 		b.WriteString(s[done:i])
 		b.WriteByte(c)
+		if from != nil {
+			for k := done; k <= i; k++ {
+				*from = append(*from, k)
+			}
+		}
 		i += n - 1
 		done = i + 1
 	}
@@ -264,6 +305,11 @@ func unescapeASCII(s string) (string, bool) {
 		return s, false
 	}
 	b.WriteString(s[done:])
+	if from != nil {
+		for k := done; k < len(s); k++ {
+			*from = append(*from, k)
+		}
+	}
 	return b.String(), true
 }
 
@@ -273,6 +319,11 @@ func escapedASCII(s string) (c byte, n int) {
 	hex := func(h string) (byte, bool) {
 		v, err := strconv.ParseUint(h, 16, 16)
 		return byte(v), err == nil && v >= 0x20 && v < 0x7f
+	}
+	if len(s) >= 3 && s[0] == '\\' && s[1] == '\\' && s[2] != '\\' {
+		if c, n := escapedASCII(s[1:]); n > 0 && s[2] != '/' { // \\u0041: JSON of \u0041
+			return c, n + 1
+		}
 	}
 	switch {
 	case len(s) >= 2 && s[0] == '\\' && s[1] == '/':

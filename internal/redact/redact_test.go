@@ -1,7 +1,9 @@
 package redact
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -151,5 +153,33 @@ func TestNilRedactor(t *testing.T) {
 	}
 	if got := r.Quote("t1"); got != `"t1"` {
 		t.Errorf("Quote = %q", got)
+	}
+}
+
+// TestEscapedEchoKeepsTheRest: a secret echoed with its characters
+// escaped is replaced where it stands, and only there: the text around it,
+// its own escapes included, comes back as it was, so JSON stays valid
+// JSON; a secret escaped inside JSON (\\u0073: a JSON string holding
+// \u0073) is found too.
+func TestEscapedEchoKeepsTheRest(t *testing.T) {
+	u, _ := url.Parse("https://agent.example/a2a")
+	r := New(u, "sk-SECRETAPIKEY123456", "", nil)
+	pct := "%73%6B%2D%53%45%43%52%45%54%41%50%49%4B%45%59%31%32%33%34%35%36"
+	var dbl strings.Builder
+	for _, c := range "sk-SECRETAPIKEY123456" {
+		fmt.Fprintf(&dbl, `\\u%04x`, c)
+	}
+	for _, tt := range []struct{ in, want string }{
+		{`{"text":"C:\\u0041dir ` + pct + ` \u00e9"}`, `{"text":"C:\\u0041dir ` + redacted + ` \u00e9"}`},
+		{`{"text":"see ` + dbl.String() + `, C:\\u0041dir"}`, `{"text":"see ` + redacted + `, C:\\u0041dir"}`},
+		{`a %41 b ` + pct + `%20c`, `a %41 b ` + redacted + `%20c`},
+	} {
+		got := r.Str(tt.in)
+		if got != tt.want {
+			t.Errorf("Str(%q)\n = %q\nwant %q", tt.in, got, tt.want)
+		}
+		if strings.HasPrefix(tt.in, "{") && !json.Valid([]byte(got)) {
+			t.Errorf("Str(%q) = %q is no longer JSON", tt.in, got)
+		}
 	}
 }
