@@ -201,7 +201,8 @@ type HTTPError struct {
 	Method     string
 	StatusCode int
 	// RetryAfter is the server's Retry-After delay (seconds or HTTP date),
-	// or 0 when absent or unreadable.
+	// at most 24 hours (a longer one reads as 24 hours), or 0 when absent
+	// or unreadable.
 	RetryAfter time.Duration
 	// ContentType is the reply's Content-Type header.
 	ContentType string

@@ -315,3 +315,29 @@ func TestHelp(t *testing.T) {
 		t.Errorf("a2a send -h does not list --wait:\n%s", r.stderr)
 	}
 }
+
+// TestTasksLimit: a listing stopped at --limit exits "not finished" and
+// prints the command that lists on from the next page, which then lists
+// the rest.
+func TestTasksLimit(t *testing.T) {
+	t.Parallel()
+	agent := newAgent(t, a2atest.V10())
+	for _, text := range []string{"一", "二", "三"} {
+		startTask(t, agent, a2a.ProtocolV10, text)
+	}
+	r := a2aCmd(t, "tasks", "--page-size", "1", "--limit", "2", agent.URL)
+	r.wantCode(t, exitUnfinished)
+	_, line, ok := strings.Cut(r.stderr, "  a2a tasks ")
+	if !ok || !strings.Contains(r.stdout, "2 tasks") {
+		t.Fatalf("no listing of 2 tasks and no command to list on:\nstdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	_, token, ok := strings.Cut(strings.TrimSpace(line), "--page-token ")
+	if !ok || token == "" {
+		t.Fatalf("no page token in %q", line)
+	}
+	rest := a2aCmd(t, "tasks", "--page-size", "1", "--page-token", strings.Trim(token, "'"), agent.URL)
+	rest.wantCode(t, exitOK)
+	if !strings.Contains(rest.stdout, "1 task\n") {
+		t.Errorf("listing on gave:\n%s\n%s", rest.stdout, rest.stderr)
+	}
+}

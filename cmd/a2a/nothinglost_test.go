@@ -121,7 +121,7 @@ func TestWaitStopSays(t *testing.T) {
 		wants []string // in stderr
 	}{
 		{"Retry-After far past --timeout", busy("999999999"), []string{"--timeout", "20s"},
-			[]string{"the agent answered HTTP 503 and asked to retry after 24h0m0s" /* the SDK's cap */, "more than the", "left of --timeout 20s", `last state "submitted"`}},
+			[]string{"the agent answered HTTP 503 and asked to retry after 24h or more" /* the SDK's cap */, "more than the", "left of --timeout 20s", `last state "submitted"`}},
 		{"Retry-After past --timeout", busy("3600"), []string{"--timeout", "20s", "--max-attempts", "5"},
 			[]string{"the agent answered HTTP 503 and asked to retry after 1h0m0s", `last state "submitted"`}},
 		{"out of attempts", busy(""), []string{"--max-attempts", "1"},

@@ -35,7 +35,8 @@ type options struct {
 	wait, noBlock, cancelOnInt       bool
 	history, maxAttempts             int
 	status                           string
-	pageSize                         int
+	pageSize, listLimit              int
+	pageToken                        string
 	token, scheme, credentials, id   string
 	fakeVersion                      string
 
@@ -162,6 +163,8 @@ func tasksFlags(o *options) {
 	o.fs.StringVar(&o.contextID, "context", "", "only the tasks of this context")
 	o.fs.StringVar(&o.status, "status", "", "only tasks in this state (completed, working, …)")
 	o.fs.IntVar(&o.pageSize, "page-size", 0, "tasks a page (1..100; 0: the agent's default)")
+	o.fs.StringVar(&o.pageToken, "page-token", "", "start at this page (the token a listing stopped at)")
+	o.fs.IntVar(&o.listLimit, "limit", 10000, "stop after this many tasks, printing how to list on")
 	historyFlag(o)
 }
 

@@ -42,7 +42,7 @@ func init() {
 		"get":         {args: "[--history N] URL TASKID", summary: "read a task", flags: historyFlag, nargs: [2]int{2, 2}, run: runGet},
 		"cancel":      {args: "URL TASKID", summary: "ask the agent to cancel a task", nargs: [2]int{2, 2}, run: runCancel},
 		"wait":        {args: "[--max-attempts N] [--cancel-on-interrupt] URL TASKID", summary: "poll a task until it ends or waits for input", flags: pollFlags, nargs: [2]int{2, 2}, run: runWait},
-		"tasks":       {args: "[--context ID] [--status STATE] [--page-size N] URL", summary: "list tasks (A2A v1.0 agents)", flags: tasksFlags, nargs: [2]int{1, 1}, run: runTasks},
+		"tasks":       {args: "[--context ID] [--status STATE] [--page-size N] [--page-token T] [--limit N] URL", summary: "list tasks (A2A v1.0 agents)", flags: tasksFlags, nargs: [2]int{1, 1}, run: runTasks},
 		"stream":      {args: "URL TEXT", summary: "send a message and print its events as they arrive", flags: streamFlags, nargs: [2]int{2, 2}, run: runStream},
 		"resubscribe": {args: "URL TASKID", summary: "follow the events of a running task again", flags: streamFlags, nargs: [2]int{2, 2}, run: runResubscribe},
 		"push":        {args: "set|get|list|delete URL TASKID [WEBHOOK|CONFIGID]", summary: "manage a task's push notification configs", flags: pushFlags, nargs: [2]int{3, 4}, run: runPush},

@@ -244,8 +244,12 @@ func (o *options) gaveUp(ctx context.Context, pe *a2a.PollError, last *a2a.Task)
 	left := time.Until(dl).Round(time.Second)
 	switch {
 	case pe.Limit != a2a.PollLimitAttempts && busy && hasDeadline && he.RetryAfter > time.Until(dl):
+		retry := he.RetryAfter.String()
+		if he.RetryAfter >= 24*time.Hour { // the SDK's cap: the agent may have asked for more
+			retry = "24h or more"
+		}
 		o.errf("a2a %s: wait for task %s: the agent answered HTTP %d and asked to retry after %s, more than the %s left of --timeout %s; stopped after %s in %s, last state %q\n",
-			o.name, last.ID, he.StatusCode, he.RetryAfter, left, o.timeout, attempts, elapsed, last.Status.State)
+			o.name, last.ID, he.StatusCode, retry, left, o.timeout, attempts, elapsed, last.Status.State)
 		return
 	case pe.Limit == a2a.PollLimitAttempts:
 		o.errf("a2a %s: wait for task %s: --max-attempts %d reached after %s in %s, last state %q", o.name, last.ID, o.maxAttempts, attempts, elapsed, last.Status.State)
@@ -361,14 +365,25 @@ func runTasks(ctx context.Context, o *options, args []string) int {
 	if o.protocol == "auto" {
 		o.protocol = a2a.ProtocolV10 // ListTasks is v1.0's: nothing to choose
 	}
-	req := a2a.ListTasksRequest{ContextID: o.contextID, Status: a2a.TaskState(o.status), PageSize: o.pageSize}
-	var opts []a2a.CallOption
+	if o.listLimit < 1 {
+		return o.fail(usagef("--limit must be positive"))
+	}
+	req := a2a.ListTasksRequest{ContextID: o.contextID, Status: a2a.TaskState(o.status), PageSize: o.pageSize, PageToken: o.pageToken}
+	opts := []a2a.CallOption{a2a.ListLimit(o.listLimit)}
 	if o.history >= 0 {
 		opts = append(opts, a2a.HistoryLength(o.history))
 	}
 	return o.call(ctx, args[0], func(ctx context.Context, c *a2a.Client) int {
 		n := 0
 		for task, err := range c.ListTasks(ctx, req, opts...) {
+			if le, ok := errors.AsType[*a2a.ListLimitError](err); ok {
+				if !o.json {
+					o.outf("%d %s\n", n, plural(n, "task"))
+				}
+				o.errf("a2a tasks: stopped at --limit %d, more tasks follow; list on with:\n  a2a tasks %s --page-token %s\n",
+					o.listLimit, quote(o.shownURL(args[0])), quote(le.NextPageToken))
+				return exitUnfinished
+			}
 			if err != nil {
 				return o.fail(err)
 			}

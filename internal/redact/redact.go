@@ -210,9 +210,9 @@ func (r *Redactor) Str(s string) string {
 // escapes, already redacted of its plain secrets) whose unescaped copy is
 // or holds a spelling of a secret, one mark per run of such spans.
 func (r *Redactor) escapedSpans(s string) string {
-	var from []int // from[k]: where in s the copy's byte k comes from
+	var from []int32 // from[k]: where in s the copy's byte k comes from
 	plain, _ := unescapeASCII(s, &from)
-	from = append(from, len(s))
+	from = append(from, int32(len(s)))
 	hidden := make([]bool, len(plain))
 	for _, form := range r.forms {
 		for off := 0; off+len(form) <= len(plain); {
@@ -280,7 +280,7 @@ func (u *unchanged) Write(p []byte) (int, error) { return u.WriteString(string(p
 // them), %XX (URLs), &#DD; and &#xHH; (HTML). ok is false when s holds
 // none. With from non-nil, it is given, for each byte of the result, the
 // offset in s of the escape or byte it comes from.
-func unescapeASCII(s string, from *[]int) (string, bool) {
+func unescapeASCII(s string, from *[]int32) (string, bool) {
 	var b strings.Builder
 	if strings.ContainsAny(s, `\%&`) {
 		b.Grow(len(s)) // at most s: each escape becomes one byte
@@ -295,7 +295,7 @@ func unescapeASCII(s string, from *[]int) (string, bool) {
 		b.WriteByte(c)
 		if from != nil {
 			for k := done; k <= i; k++ {
-				*from = append(*from, k)
+				*from = append(*from, int32(k))
 			}
 		}
 		i += n - 1
@@ -307,7 +307,7 @@ func unescapeASCII(s string, from *[]int) (string, bool) {
 	b.WriteString(s[done:])
 	if from != nil {
 		for k := done; k < len(s); k++ {
-			*from = append(*from, k)
+			*from = append(*from, int32(k))
 		}
 	}
 	return b.String(), true
