@@ -53,7 +53,7 @@ func TestCLIGoPeerV10(t *testing.T) {
 			"--",
 			": completed",
 			"  artifact story:",
-			"    text: 第一段 第二段",
+			"    text: 第一段\n          第二段", // the text's line break kept, its next line indented
 		}, nil},
 		// The peer answers at once with the task working; the poll reads
 		// it until it completes (its gate open from the start).
