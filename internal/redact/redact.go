@@ -192,48 +192,66 @@ func (r *Redactor) ShownURL(u url.URL) string {
 	return r.Str(u.String())
 }
 
-// Str returns s with every secret replaced by "[REDACTED]". A server can
-// echo a secret with any of its characters escaped ("\u0045", "%45",
-// "&#69;", or "\\u0045" inside JSON), which no list of spellings
-// foresees: when s holds such escapes of printable ASCII, they are undone
-// in a copy, and the spans of s whose copy holds a secret are replaced;
-// the rest of s, escapes included, comes back as it was (JSON stays JSON).
+// Str returns s with every secret replaced by "[REDACTED]", each run of
+// text that spells one or more secrets (overlapping ones too) by one mark.
+// A server can echo a secret with any of its characters escaped
+// ("\u0045", "%45", "&#69;", or "\\u0045" inside JSON), which no list
+// of spellings foresees: when s holds such escapes of printable ASCII,
+// they are undone in a copy, and the spans of s whose copy spells a secret
+// are replaced too. The rest of s, escapes included, comes back as it was
+// (JSON stays JSON).
 func (r *Redactor) Str(s string) string {
-	out := r.replace(s)
-	if plain, ok := unescapeASCII(out, nil); ok && r.replace(plain) != plain {
-		return r.escapedSpans(out)
-	}
-	return out
-}
-
-// escapedSpans replaces with "[REDACTED]" each span of s (a string with
-// escapes, already redacted of its plain secrets) whose unescaped copy is
-// or holds a spelling of a secret, one mark per run of such spans.
-func (r *Redactor) escapedSpans(s string) string {
-	var from []int32 // from[k]: where in s the copy's byte k comes from
-	plain, _ := unescapeASCII(s, &from)
-	from = append(from, int32(len(s)))
-	hidden := make([]bool, len(plain))
-	for _, form := range r.forms {
-		for off := 0; off+len(form) <= len(plain); {
-			i := strings.Index(plain[off:], form)
-			if i < 0 {
-				break
-			}
-			for k := off + i; k < off+i+len(form); k++ {
-				hidden[k] = true
-			}
-			off += i + len(form)
+	if r.replace(s) == s {
+		plain, ok := unescapeASCII(s, nil)
+		if !ok || r.replace(plain) == plain {
+			return s // no secret: the common case, without allocating
 		}
 	}
+	return r.spans(s)
+}
+
+// spans replaces with "[REDACTED]" each run of s covered by a spelling of
+// a secret, found in s itself and in its copy with escapes undone (mapped
+// back onto the escapes it came from). Every occurrence of every spelling
+// is covered, so secrets that overlap are hidden whole.
+func (r *Redactor) spans(s string) string {
+	hidden := make([]bool, len(s))
+	cover := func(text string, mark func(i, j int)) {
+		for _, form := range r.forms {
+			done := 0 // text[:done] is marked for this form already
+			for off := 0; ; {
+				i := strings.Index(text[off:], form)
+				if i < 0 {
+					break
+				}
+				i += off
+				mark(max(i, done), i+len(form))
+				done, off = i+len(form), i+1 // overlapping occurrences too
+			}
+		}
+	}
+	cover(s, func(i, j int) {
+		for k := i; k < j; k++ {
+			hidden[k] = true
+		}
+	})
+	var from []int32 // from[k]: where in s the copy's byte k comes from
+	if plain, ok := unescapeASCII(s, &from); ok {
+		from = append(from, int32(len(s)))
+		cover(plain, func(i, j int) {
+			for k := from[i]; k < from[j]; k++ {
+				hidden[k] = true
+			}
+		})
+	}
 	var b strings.Builder
-	for k := 0; k < len(plain); k++ {
+	for k := 0; k < len(s); k++ {
 		if !hidden[k] {
-			b.WriteString(s[from[k]:from[k+1]])
+			b.WriteByte(s[k])
 			continue
 		}
 		b.WriteString(redacted)
-		for k+1 < len(plain) && hidden[k+1] {
+		for k+1 < len(s) && hidden[k+1] {
 			k++
 		}
 	}

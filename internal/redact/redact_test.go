@@ -183,3 +183,22 @@ func TestEscapedEchoKeepsTheRest(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlappingSecrets: secrets that overlap in an echo (one's end is
+// the other's start; one inside another's escaped spelling) are hidden
+// whole, not the first found and the rest of the other shown.
+func TestOverlappingSecrets(t *testing.T) {
+	u, _ := url.Parse("https://agent.example/a2a")
+	r := New(u, "Xk9mQ2", "bearer-OPQRSTuvw", http.Header{"X-Route": {"Q2pLongHeaderSecretValue0123456789"}})
+	for _, in := range []string{
+		"echo: Xk9mQ2pLongHeaderSecretValue0123456789 end",
+		"echo: Q2pLongHeaderSecretValue0123456789Xk9mQ2 end",
+		"echo: bearer-OPQRSTuvwXk9mQ2pLongHeaderSecretValue0123456789 end",
+		`echo: \u0058k9mQ2pLongHeaderSecretValue0123456789 end`,
+	} {
+		got := r.Str(in)
+		if got != "echo: "+redacted+" end" {
+			t.Errorf("Str(%q) = %q", in, got)
+		}
+	}
+}
