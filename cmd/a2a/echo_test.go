@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -142,5 +144,24 @@ func TestEchoKeepsTheText(t *testing.T) {
 		} else if !strings.Contains(r.stdout, `C:\u0041dir [REDACTED] end`) {
 			t.Errorf("text output changed the agent's text:\n%s", r.stdout)
 		}
+	}
+}
+
+// TestDataOutRedacted: the file --data-out writes is an output like the
+// others: the agent's echo of the key is hidden there, the JSON kept.
+func TestDataOutRedacted(t *testing.T) {
+	t.Parallel()
+	agent := newAgent(t)
+	agent.Enqueue(rpcResult(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"},"artifacts":[{"artifactId":"a","parts":[{"kind":"data","data":{"k":` + js(secretKey) + `,"n":1}}]}]}`))
+	out := filepath.Join(t.TempDir(), "data.json")
+	r := a2aCmd(t, "send", agent.URL, "你好", "--protocol", "0.3", "--api-key", secretKey, "--data-out", out)
+	r.wantCode(t, exitOK)
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]any
+	if strings.Contains(string(b), secretKey) || json.Unmarshal(b, &v) != nil || v["k"] != "[REDACTED]" {
+		t.Errorf("--data-out wrote:\n%s", b)
 	}
 }

@@ -273,3 +273,14 @@ func pasted(t *testing.T, shell, w string) []byte {
 	}
 	return out
 }
+
+// TestFlagErrorsInert: a flag error echoes the command line; what the
+// user pasted there (an escape sequence) reaches stderr escaped.
+func TestFlagErrorsInert(t *testing.T) {
+	t.Parallel()
+	r := a2aCmd(t, "send", "--bad\x1b[2J\u202e", "http://127.0.0.1:1/", "hi")
+	r.wantCode(t, exitUsage)
+	if strings.ContainsAny(r.stderr, "\x1b\u202e") || !strings.Contains(r.stderr, `\x1b[2J`) {
+		t.Errorf("stderr:\n%q", r.stderr)
+	}
+}

@@ -78,7 +78,7 @@ var errHelp = flag.ErrHelp
 func newOptions(name string, e env) *options {
 	o := &options{name: name, env: e, fs: flag.NewFlagSet("a2a "+name, flag.ContinueOnError)}
 	fs := o.fs
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(o.flagWriter())
 	get := e.getenv
 	// The secrets' defaults are set after their flags, so "-h" and a flag
 	// error, which print every flag's default, do not print them.

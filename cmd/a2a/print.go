@@ -128,6 +128,16 @@ func (o *options) logWriter() io.Writer {
 	})
 }
 
+// flagWriter is where the flag package writes (a flag error, the usage):
+// stderr, made inert but for line breaks and tabs, as the command line
+// may hold what the user pasted from anywhere.
+func (o *options) flagWriter() io.Writer {
+	return writerFunc(func(p []byte) (int, error) {
+		o.errf("%s", agentText(p))
+		return len(p), nil
+	})
+}
+
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

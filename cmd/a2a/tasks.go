@@ -355,7 +355,7 @@ func (o *options) writeData(task *a2a.Task) error {
 	}
 	for i := range task.Artifacts {
 		if d, ok := task.Artifacts[i].Data(); ok {
-			return os.WriteFile(o.dataOut, append(indentJSON(d.Data), '\n'), 0o644)
+			return os.WriteFile(o.dataOut, append(o.redactor().Bytes(indentJSON(d.Data)), '\n'), 0o644) // redacted, as every output
 		}
 	}
 	return errors.New("the task has no data part")
