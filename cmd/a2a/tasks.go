@@ -248,13 +248,13 @@ func (o *options) gaveUp(ctx context.Context, pe *a2a.PollError, last *a2a.Task)
 		if he.RetryAfter >= 24*time.Hour { // the SDK's cap: the agent may have asked for more
 			retry = "24h or more"
 		}
-		o.errf("a2a %s: wait for task %s: the agent answered HTTP %d and asked to retry after %s, more than the %s left of --timeout %s; stopped after %s in %s, last state %q\n",
+		o.errf("a2a %s: wait for task %s: the agent answered HTTP %d and asked to retry after %s, more than the %s left of --timeout %s; stopped after %s in %s, last state \"%s\"\n",
 			o.name, last.ID, he.StatusCode, retry, left, o.timeout, attempts, elapsed, last.Status.State)
 		return
 	case pe.Limit == a2a.PollLimitAttempts:
-		o.errf("a2a %s: wait for task %s: --max-attempts %d reached after %s in %s, last state %q", o.name, last.ID, o.maxAttempts, attempts, elapsed, last.Status.State)
+		o.errf("a2a %s: wait for task %s: --max-attempts %d reached after %s in %s, last state \"%s\"", o.name, last.ID, o.maxAttempts, attempts, elapsed, last.Status.State)
 	case errors.Is(pe, context.DeadlineExceeded):
-		o.errf("a2a %s: wait for task %s: --timeout %s reached after %s in %s, last state %q", o.name, last.ID, o.timeout, attempts, elapsed, last.Status.State)
+		o.errf("a2a %s: wait for task %s: --timeout %s reached after %s in %s, last state \"%s\"", o.name, last.ID, o.timeout, attempts, elapsed, last.Status.State)
 	default:
 		o.errf("a2a %s: %s", o.name, strings.TrimPrefix(pe.Error(), "a2a: "))
 	}
