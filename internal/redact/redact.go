@@ -293,9 +293,9 @@ func (u *unchanged) WriteString(p string) (int, error) {
 func (u *unchanged) Write(p []byte) (int, error) { return u.WriteString(string(p)) }
 
 // unescapeASCII returns s with every escape of a printable ASCII character
-// or a space (a secret may hold one) undone: \uXXXX, \xXX and \/ (JSON,
-// Go; also with the backslash itself escaped, as JSON inside JSON writes
-// them), %XX (URLs), &#DD; and &#xHH; (HTML). ok is false when s holds
+// or a space (a secret may hold one) undone: \uXXXX, \xXX, \/, \" and
+// \\ (JSON, Go; \uXXXX and \xXX also with the backslash itself escaped,
+// as JSON inside JSON writes them), %XX (URLs), &#DD; and &#xHH; (HTML). ok is false when s holds
 // none. With from non-nil, it is given, for each byte of the result, the
 // offset in s of the escape or byte it comes from.
 func unescapeASCII(s string, from *[]int32) (string, bool) {
@@ -338,14 +338,14 @@ func escapedASCII(s string) (c byte, n int) {
 		v, err := strconv.ParseUint(h, 16, 16)
 		return byte(v), err == nil && v >= 0x20 && v < 0x7f
 	}
-	if len(s) >= 3 && s[0] == '\\' && s[1] == '\\' && s[2] != '\\' {
-		if c, n := escapedASCII(s[1:]); n > 0 && s[2] != '/' { // \\u0041: JSON of \u0041
+	if len(s) >= 3 && s[0] == '\\' && s[1] == '\\' && strings.IndexByte("uUx", s[2]) >= 0 {
+		if c, n := escapedASCII(s[1:]); n > 0 { // \\u0041: JSON of \u0041
 			return c, n + 1
 		}
 	}
 	switch {
-	case len(s) >= 2 && s[0] == '\\' && s[1] == '/':
-		return '/', 2
+	case len(s) >= 2 && s[0] == '\\' && (s[1] == '/' || s[1] == '"' || s[1] == '\\'):
+		return s[1], 2 // \/, \" and \\ (JSON of a Go-quoted secret: \\\" is \")
 	case len(s) >= 6 && s[0] == '\\' && (s[1] == 'u' || s[1] == 'U'):
 		if c, ok := hex(s[2:6]); ok {
 			return c, 6

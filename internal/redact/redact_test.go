@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -200,5 +201,20 @@ func TestOverlappingSecrets(t *testing.T) {
 		if got != "echo: "+redacted+" end" {
 			t.Errorf("Str(%q) = %q", in, got)
 		}
+	}
+}
+
+// TestQuotedSecretInJSON: a secret holding a quote and a backslash, echoed
+// Go-quoted inside text that is itself sent as JSON (so escaped twice), is
+// found.
+func TestQuotedSecretInJSON(t *testing.T) {
+	u, _ := url.Parse("https://agent.example/a2a")
+	secret := `ab"cd\ef12XY`
+	r := New(u, secret, "", nil)
+	text := "q=" + strconv.Quote(secret) + " end"
+	b, _ := json.Marshal(map[string]string{"text": text})
+	got := r.Str(string(b))
+	if strings.Contains(got, "cd") || !json.Valid([]byte(got)) {
+		t.Errorf("Str(%s) = %s", b, got)
 	}
 }
