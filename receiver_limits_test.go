@@ -410,8 +410,17 @@ func TestPushReceiverHoldsChargeThroughHook(t *testing.T) {
 		return resp
 	}
 	first := make(chan *http.Response, 1)
-	go func() { first <- post("hold") }()
-	<-entered
+	for held := false; !held; {
+		go func() { first <- post("hold") }()
+		select {
+		case <-entered:
+			held = true
+		case resp := <-first: // the agent's own notification held the budget: again
+			if resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+				t.Fatalf("held notification answered %v before its hook ran", resp)
+			}
+		}
+	}
 	if resp := post("second"); resp == nil || resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("second notification while the hook holds the first: %v, want 503 with Retry-After", resp)
 	}
