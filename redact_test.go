@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -33,18 +34,7 @@ func TestSecretsStayPut(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"` + secrets[0] + `","result":{}}`, // id mismatch echoing a key
 		`not json ` + echo,
 	}
-	var mu sync.Mutex
-	i := 0
-	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
-		mu.Lock()
-		body := replies[i%len(replies)]
-		i++
-		mu.Unlock()
-		if strings.HasPrefix(body, "<html>") {
-			w.WriteHeader(500)
-		}
-		w.Write([]byte(strings.ReplaceAll(body, "{{id}}", id)))
-	}})
+	srv := cyclingReplies(t, replies)
 
 	logger, records := newCapture()
 	endpoint := strings.Replace(srv.URL, "http://", "http://user:"+secrets[2]+"@", 1) + "/a2a?key=" + secrets[3]
@@ -86,18 +76,7 @@ func TestEveryHeaderValueIsSecret(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"` + secret + `","result":{}}`,
 		`<html>tenant ` + url.QueryEscape(secret) + `</html>`,
 	}
-	var mu sync.Mutex
-	i := 0
-	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
-		mu.Lock()
-		body := replies[i%len(replies)]
-		i++
-		mu.Unlock()
-		if strings.HasPrefix(body, "<html>") {
-			w.WriteHeader(500)
-		}
-		w.Write([]byte(strings.ReplaceAll(body, "{{id}}", id)))
-	}})
+	srv := cyclingReplies(t, replies)
 	logger, records := newCapture()
 	c, err := a2a.NewClient(srv.URL, a2a.WithHeader("X-Tenant-Route", secret), a2a.WithHeader("X-Flag", "1"),
 		a2a.WithHeader("X-Format", "json"), a2a.WithHeader("Accept", "application/json"), a2a.WithLogger(logger), a2a.WithMaxRetries(0))
@@ -461,4 +440,23 @@ func TestPushSecretsRedactedV10(t *testing.T) {
 			noSecrets(t, texts, token, cred, pass, sig, esc.Replace(token), esc.Replace(cred), "7f3a9c", "4b8e21")
 		})
 	}
+}
+
+// cyclingReplies is an agent answering each request with the next of
+// replies, in turn: "{{id}}" becomes the request's id, and a reply that
+// starts with "<html>" comes with status 500.
+func cyclingReplies(t *testing.T, replies []string) *httptest.Server {
+	var mu sync.Mutex
+	i := 0
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+		mu.Lock()
+		body := replies[i%len(replies)]
+		i++
+		mu.Unlock()
+		if strings.HasPrefix(body, "<html>") {
+			w.WriteHeader(500)
+		}
+		w.Write([]byte(strings.ReplaceAll(body, "{{id}}", id)))
+	}})
+	return srv
 }
