@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 
 	"github.com/caoliao-a2a/a2a-go/internal/inert"
 )
@@ -202,7 +204,7 @@ func (r *Redactor) ShownURL(u url.URL) string {
 // (JSON stays JSON).
 func (r *Redactor) Str(s string) string {
 	if r.replace(s) == s {
-		plain, ok := unescapeASCII(s, nil)
+		plain, ok := unescape(s, nil)
 		if !ok || r.replace(plain) == plain {
 			return s // no secret: the common case, without allocating
 		}
@@ -236,7 +238,7 @@ func (r *Redactor) spans(s string) string {
 		}
 	})
 	var from []int32 // from[k]: where in s the copy's byte k comes from
-	if plain, ok := unescapeASCII(s, &from); ok {
+	if plain, ok := unescape(s, &from); ok {
 		from = append(from, int32(len(s)))
 		cover(plain, func(i, j int) {
 			for k := from[i]; k < from[j]; k++ {
@@ -292,28 +294,37 @@ func (u *unchanged) WriteString(p string) (int, error) {
 
 func (u *unchanged) Write(p []byte) (int, error) { return u.WriteString(string(p)) }
 
-// unescapeASCII returns s with every escape of a printable ASCII character
-// or a space (a secret may hold one) undone: \uXXXX, \xXX, \/, \" and
-// \\ (JSON, Go; \uXXXX and \xXX also with the backslash itself escaped,
-// as JSON inside JSON writes them), %XX (URLs), &#DD; and &#xHH; (HTML). ok is false when s holds
-// none. With from non-nil, it is given, for each byte of the result, the
-// offset in s of the escape or byte it comes from.
-func unescapeASCII(s string, from *[]int32) (string, bool) {
+// unescape returns s with every escape of a printable character or a
+// space (a secret may hold one) undone: \uXXXX (a UTF-16 surrogate pair
+// too), \UXXXXXXXX, \xXX, \/, \" and \\ (JSON, Go; \uXXXX and \xXX also
+// with the backslash itself escaped, as JSON inside JSON writes them), %XX
+// (URLs: UTF-8 byte by byte), &#DD; and &#xHH; (HTML). ok is false when s
+// holds none. With from non-nil, it is given, for each byte of the result,
+// the offset in s of the escape or byte it comes from.
+func unescape(s string, from *[]int32) (string, bool) {
 	var b strings.Builder
 	if strings.ContainsAny(s, `\%&`) {
-		b.Grow(len(s)) // at most s: each escape becomes one byte
+		b.Grow(len(s)) // at most s: no escape is shorter than what it stands for
 	}
 	done := 0
 	for i := 0; i < len(s); i++ {
-		c, n := escapedASCII(s[i:])
+		dec, n := escaped(s[i:])
 		if n == 0 {
 			continue
 		}
 		b.WriteString(s[done:i])
-		b.WriteByte(c)
+		size := 1
+		if dec.byte {
+			b.WriteByte(byte(dec.r))
+		} else {
+			size, _ = b.WriteRune(dec.r)
+		}
 		if from != nil {
-			for k := done; k <= i; k++ {
+			for k := done; k < i; k++ {
 				*from = append(*from, int32(k))
+			}
+			for range size {
+				*from = append(*from, int32(i))
 			}
 		}
 		i += n - 1
@@ -331,35 +342,75 @@ func unescapeASCII(s string, from *[]int32) (string, bool) {
 	return b.String(), true
 }
 
-// escapedASCII reads one escape of a printable ASCII character at the
-// start of s: the character and the escape's length, or n == 0.
-func escapedASCII(s string) (c byte, n int) {
-	hex := func(h string) (byte, bool) {
-		v, err := strconv.ParseUint(h, 16, 16)
-		return byte(v), err == nil && v >= 0x20 && v < 0x7f
+// decoded is what an escape stands for: a character, or one byte of a
+// %- or \x-escaped UTF-8 sequence.
+type decoded struct {
+	r    rune
+	byte bool
+}
+
+// escaped reads one escape at the start of s: what it stands for (a
+// printable character or a space; or one byte of a %- or \x-escaped
+// UTF-8 sequence) and the escape's length, or n == 0.
+func escaped(s string) (dec decoded, n int) {
+	printable := func(v uint64) (decoded, bool) {
+		r := rune(v)
+		return decoded{r: r}, v <= unicode.MaxRune && (unicode.IsPrint(r) || r == ' ')
+	}
+	hexRune := func(h string) (decoded, bool) {
+		v, err := strconv.ParseUint(h, 16, 32)
+		if err != nil {
+			return decoded{}, false
+		}
+		return printable(v)
+	}
+	hexByte := func(h string) (decoded, bool) { // a byte: ASCII, or part of UTF-8
+		v, err := strconv.ParseUint(h, 16, 8)
+		return decoded{r: rune(v), byte: true}, err == nil && v >= 0x20 && v != 0x7f
 	}
 	if len(s) >= 3 && s[0] == '\\' && s[1] == '\\' && strings.IndexByte("uUx", s[2]) >= 0 {
-		if c, n := escapedASCII(s[1:]); n > 0 { // \\u0041: JSON of \u0041
-			return c, n + 1
+		if len(s) >= 14 && s[2] == 'u' && s[7:10] == `\\u` { // a surrogate pair, JSON inside JSON
+			if dec, n := escaped(s[1:7] + s[8:14]); n == 12 {
+				return dec, 14
+			}
+		}
+		if dec, n := escaped(s[1:]); n > 0 { // \\u0041: JSON of \u0041
+			return dec, n + 1
 		}
 	}
 	switch {
 	case len(s) >= 2 && s[0] == '\\' && (s[1] == '/' || s[1] == '"' || s[1] == '\\'):
-		return s[1], 2 // \/, \" and \\ (JSON of a Go-quoted secret: \\\" is \")
+		return decoded{r: rune(s[1])}, 2 // \/, \" and \\ (JSON of a Go-quoted secret: \\\" is \")
+	case len(s) >= 12 && s[0] == '\\' && s[1] == 'u' && s[6] == '\\' && s[7] == 'u':
+		hi, err1 := strconv.ParseUint(s[2:6], 16, 16)
+		lo, err2 := strconv.ParseUint(s[8:12], 16, 16)
+		if err1 == nil && err2 == nil && utf16.IsSurrogate(rune(hi)) {
+			if dec, ok := printable(uint64(utf16.DecodeRune(rune(hi), rune(lo)))); ok {
+				return dec, 12
+			}
+		}
+		if dec, ok := hexRune(s[2:6]); ok {
+			return dec, 6
+		}
+	case len(s) >= 10 && s[0] == '\\' && s[1] == 'U':
+		if dec, ok := hexRune(s[2:10]); ok {
+			return dec, 10
+		}
+		fallthrough
 	case len(s) >= 6 && s[0] == '\\' && (s[1] == 'u' || s[1] == 'U'):
-		if c, ok := hex(s[2:6]); ok {
-			return c, 6
+		if dec, ok := hexRune(s[2:6]); ok {
+			return dec, 6
 		}
 	case len(s) >= 4 && s[0] == '\\' && s[1] == 'x':
-		if c, ok := hex(s[2:4]); ok {
-			return c, 4
+		if dec, ok := hexByte(s[2:4]); ok {
+			return dec, 4
 		}
 	case len(s) >= 3 && s[0] == '%':
-		if c, ok := hex(s[1:3]); ok {
-			return c, 3
+		if dec, ok := hexByte(s[1:3]); ok {
+			return dec, 3
 		}
 	case len(s) >= 4 && s[0] == '&' && s[1] == '#':
-		end := strings.IndexByte(s[:min(len(s), 9)], ';')
+		end := strings.IndexByte(s[:min(len(s), 12)], ';')
 		if end < 3 {
 			break
 		}
@@ -367,11 +418,13 @@ func escapedASCII(s string) (c byte, n int) {
 		if num[0] == 'x' || num[0] == 'X' {
 			num, base = num[1:], 16
 		}
-		if v, err := strconv.ParseUint(num, base, 16); err == nil && v >= 0x20 && v < 0x7f {
-			return byte(v), end + 1
+		if v, err := strconv.ParseUint(num, base, 32); err == nil {
+			if dec, ok := printable(v); ok {
+				return dec, end + 1
+			}
 		}
 	}
-	return 0, 0
+	return decoded{}, 0
 }
 
 // Bytes is Str for raw bytes; nil stays nil, and bytes without a secret

@@ -218,3 +218,23 @@ func TestQuotedSecretInJSON(t *testing.T) {
 		t.Errorf("Str(%s) = %s", b, got)
 	}
 }
+
+// TestEscapedNonASCIISecret: a secret with letters beyond ASCII, echoed
+// with them escaped (\u00e4 as JSON encoders write by default, &#228;,
+// %C3%A4, a surrogate pair for one beyond the BMP, or JSON inside JSON),
+// is redacted, the text around it kept.
+func TestEscapedNonASCIISecret(t *testing.T) {
+	u, _ := url.Parse("https://agent.example/a2a")
+	r := New(u, "pässwörd123😀", "", nil)
+	for _, in := range []string{
+		`p\u00e4ssw\u00f6rd123\ud83d\ude00`,
+		`p&#228;ssw&#xf6;rd123&#128512;`,
+		`p%C3%A4ssw%C3%B6rd123%F0%9F%98%80`,
+		`p\\u00e4ssw\\u00f6rd123\\ud83d\\ude00`,
+		`p\U000000e4ssw\u00f6rd123\U0001F600`,
+	} {
+		if got := r.Str("a " + in + " b"); got != "a "+redacted+" b" {
+			t.Errorf("Str(%q) = %q", in, got)
+		}
+	}
+}
