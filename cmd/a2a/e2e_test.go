@@ -124,7 +124,7 @@ func TestBinary(t *testing.T) {
 				}
 			}
 		}
-		if want := "a2a wait " + slow.URL + " " + get.Params.ID + "\n"; get.Params.ID == "" || !strings.Contains(stderr, want) {
+		if want := "a2a wait --protocol 0.3 " + slow.URL + " " + get.Params.ID + "\n"; get.Params.ID == "" || !strings.Contains(stderr, want) {
 			t.Errorf("%v: stderr does not hold the resume line %q:\n%s", sig, want, stderr)
 		}
 	}

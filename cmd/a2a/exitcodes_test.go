@@ -169,7 +169,7 @@ func TestInterrupt(t *testing.T) {
 		stderr  string
 	}{
 		// The context is known once a poll has answered.
-		{"v0.3", a2a.ProtocolV03, nil, []string{"tasks/get"}, "a2a wait: stopped\nthe task is not finished (task task-1, context CTX); wait for it with:\n  a2a wait URL task-1\n"},
+		{"v0.3", a2a.ProtocolV03, nil, []string{"tasks/get"}, "a2a wait: stopped\nthe task is not finished (task task-1, context CTX); wait for it with:\n  a2a wait --protocol 0.3 URL task-1\n"},
 		{"v1.0 cancel-on-interrupt", a2a.ProtocolV10, []string{"--cancel-on-interrupt"}, []string{"GetTask", "CancelTask"}, "a2a wait: task task-1 is canceled\na2a wait: stopped\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -335,9 +335,38 @@ func TestTasksLimit(t *testing.T) {
 	if !ok || token == "" {
 		t.Fatalf("no page token in %q", line)
 	}
+	if !strings.HasPrefix(line, "--protocol 1.0 --page-size 1 --limit 2 ") {
+		t.Errorf("the command to list on drops the listing's flags: %q", line)
+	}
 	rest := a2aCmd(t, "tasks", "--page-size", "1", "--page-token", strings.Trim(token, "'"), agent.URL)
 	rest.wantCode(t, exitOK)
 	if !strings.Contains(rest.stdout, "1 task\n") {
 		t.Errorf("listing on gave:\n%s\n%s", rest.stdout, rest.stderr)
+	}
+}
+
+// TestResumeReachesTheSameAgent: the printed resume and answer lines
+// carry the flags that reach the agent as the command did (the protocol
+// chosen, the tenant, the agent selector, the workspace), so that pasted
+// they ask the same agent; a secret is never among them.
+func TestResumeReachesTheSameAgent(t *testing.T) {
+	t.Parallel()
+	agent := newAgent(t)
+	agent.Enqueue(rpcResult(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"working"}}`),
+		rpcResult(`{"kind":"task","id":"t2","contextId":"c2","status":{"state":"input-required"}}`))
+	flags := []string{"--protocol", "0.3", "--agent-id", "AG1", "--workspace", "ws-9", "--api-key", secretKey}
+	r := a2aCmd(t, append([]string{"send", agent.URL, "你好"}, flags...)...)
+	r.wantCode(t, exitUnfinished)
+	same := " --protocol 0.3 --agent-id AG1 --workspace ws-9 "
+	if !strings.Contains(r.stderr, "\n  a2a wait"+same+agent.URL+" t1\n") {
+		t.Errorf("wait line lacks the agent's flags:\n%s", r.stderr)
+	}
+	r = a2aCmd(t, append([]string{"send", agent.URL, "你好"}, flags...)...)
+	r.wantCode(t, exitInterrupted)
+	if !strings.Contains(r.stderr, "\n  a2a send"+same+agent.URL+" --task t2 --context c2 'ANSWER'\n") {
+		t.Errorf("answer line lacks the agent's flags:\n%s", r.stderr)
+	}
+	if strings.Contains(r.stderr, secretKey) {
+		t.Errorf("a line shows the key:\n%s", r.stderr)
 	}
 }

@@ -17,7 +17,7 @@ import (
 // does, it prints the id, the context and the exact command that resumes.
 
 // wantResume fails the test unless r's stderr holds the task's id, its
-// context and the command that resumes (verb: wait or resubscribe).
+// context and the command that resumes (verb: wait or resubscribe, and the flags that reach the same agent).
 func wantResume(t *testing.T, r result, endpoint, verb, id, contextID string) {
 	t.Helper()
 	for _, want := range []string{"task " + id + ", context " + contextID + ")", "\n  a2a " + verb + " " + endpoint + " " + id + "\n"} {
@@ -95,7 +95,7 @@ func TestNothingLost(t *testing.T) {
 			}
 			r := invocation{ctx: ctx}.run(t, append([]string{"send", "--wait", "--protocol", "0.3", agent.URL, "你好"}, tc.args...)...)
 			r.wantCode(t, tc.code)
-			wantResume(t, r, agent.URL, "wait", "task-7", "ctx-7")
+			wantResume(t, r, agent.URL, "wait --protocol 0.3", "task-7", "ctx-7")
 		})
 	}
 }
@@ -140,7 +140,7 @@ func TestWaitStopSays(t *testing.T) {
 			if strings.Contains(r.stderr, `last state ""`) || strings.Contains(r.stderr, "a2a: a2a:") {
 				t.Errorf("stderr names no last state, or repeats the package's prefix:\n%s", r.stderr)
 			}
-			wantResume(t, r, agent.URL, "wait", "task-7", "ctx-7")
+			wantResume(t, r, agent.URL, "wait --protocol 0.3", "task-7", "ctx-7")
 		})
 	}
 }
@@ -194,7 +194,7 @@ func TestStreamNothingLost(t *testing.T) {
 			code := run(ctx, args, env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }})
 			r := result{args: args, code: code, stdout: stdout.String(), stderr: stderr.String()}
 			r.wantCode(t, tc.code)
-			wantResume(t, r, srv.URL, "resubscribe", "task-9", "ctx-9")
+			wantResume(t, r, srv.URL, "resubscribe --protocol 0.3", "task-9", "ctx-9")
 			a2a.CloseIdleConnections()
 		})
 	}

@@ -36,7 +36,7 @@ func TestStreamCut(t *testing.T) {
 		agent := dropping(version)
 		r := a2aCmd(t, "stream", "--protocol", version, agent.URL, "盘点")
 		r.wantCode(t, exitUnfinished)
-		for _, want := range []string{"task task-1, context ctx-1", "a2a resubscribe " + agent.URL + " task-1"} {
+		for _, want := range []string{"task task-1, context ctx-1", "a2a resubscribe --protocol " + version + " " + agent.URL + " task-1"} {
 			if !strings.Contains(r.stderr, want) {
 				t.Errorf("%s stream: stderr lacks %q:\n%s", version, want, r.stderr)
 			}
@@ -44,7 +44,7 @@ func TestStreamCut(t *testing.T) {
 		// Resubscribed: the agent's stream of a working task closes at once.
 		r = a2aCmd(t, "resubscribe", "--protocol", version, agent.URL, "task-1")
 		r.wantCode(t, exitUnfinished)
-		if !strings.Contains(r.stderr, "a2a resubscribe "+agent.URL+" task-1") {
+		if !strings.Contains(r.stderr, "a2a resubscribe --protocol "+version+" "+agent.URL+" task-1") {
 			t.Errorf("%s resubscribe: stderr lacks the resume command:\n%s", version, r.stderr)
 		}
 	}

@@ -243,7 +243,7 @@ func (o *options) gaveUp(ctx context.Context, pe *a2a.PollError, last *a2a.Task)
 	dl, hasDeadline := ctx.Deadline()
 	left := time.Until(dl).Round(time.Second)
 	switch {
-	case pe.Limit != a2a.PollLimitAttempts && busy && hasDeadline && he.RetryAfter > time.Until(dl):
+	case pe.Limit != a2a.PollLimitAttempts && busy && hasDeadline && he.RetryAfter > 0 && he.RetryAfter > time.Until(dl):
 		retry := he.RetryAfter.String()
 		if he.RetryAfter >= 24*time.Hour { // the SDK's cap: the agent may have asked for more
 			retry = "24h or more"
@@ -301,8 +301,24 @@ func (o *options) resume(endpoint string, task *a2a.Task, verb string) {
 	if strings.HasPrefix(task.ID, "-") {
 		id = "-- " + id // an id, not a flag
 	}
-	o.errf("the task is not finished (task %s, context %s); %s with:\n  a2a %s %s %s\n",
-		task.ID, or(task.ContextID, "not known"), what, verb, quote(o.shownURL(endpoint)), id)
+	o.errf("the task is not finished (task %s, context %s); %s with:\n  a2a %s%s %s %s\n",
+		task.ID, or(task.ContextID, "not known"), what, verb, o.sameAgent(), quote(o.shownURL(endpoint)), id)
+}
+
+// sameAgent is the flags, each word quoted and with a space before it,
+// that make a printed command reach the agent as this one did: the
+// protocol version when one was chosen, the tenant, the agent selector
+// and the workspace (the key, the token and the headers are the user's
+// to give again: they are secrets).
+func (o *options) sameAgent() string {
+	var b strings.Builder
+	for _, f := range [][2]string{{"protocol", o.protocol}, {"tenant", o.tenant}, {"agent-id", o.agentID},
+		{"agent-code", o.agentCode}, {"workspace", o.workspace}} {
+		if f[1] != "" && !(f[0] == "protocol" && f[1] == "auto") {
+			b.WriteString(" --" + f[0] + " " + quote(f[1]))
+		}
+	}
+	return b.String()
 }
 
 // cancelOnInterrupt cancels the task, with a short deadline of its own,
@@ -341,7 +357,7 @@ func (o *options) finishAs(endpoint string, task *a2a.Task, verb string) int {
 	}
 	switch code {
 	case exitInterrupted:
-		o.errf("the agent waits for you; answer with:\n  a2a send %s --task %s --context %s 'ANSWER'\n", quote(o.shownURL(endpoint)), quote(task.ID), quote(task.ContextID))
+		o.errf("the agent waits for you; answer with:\n  a2a send%s %s --task %s --context %s 'ANSWER'\n", o.sameAgent(), quote(o.shownURL(endpoint)), quote(task.ID), quote(task.ContextID))
 	case exitUnfinished:
 		o.resume(endpoint, task, verb)
 	}
@@ -380,8 +396,8 @@ func runTasks(ctx context.Context, o *options, args []string) int {
 				if !o.json {
 					o.outf("%d %s\n", n, plural(n, "task"))
 				}
-				o.errf("a2a tasks: stopped at --limit %d, more tasks follow; list on with:\n  a2a tasks %s --page-token %s\n",
-					o.listLimit, quote(o.shownURL(args[0])), quote(le.NextPageToken))
+				o.errf("a2a tasks: stopped at --limit %d, more tasks follow; list on with:\n  a2a tasks%s%s %s --page-token %s\n",
+					o.listLimit, o.sameAgent(), o.sameListing(), quote(o.shownURL(args[0])), quote(le.NextPageToken))
 				return exitUnfinished
 			}
 			if err != nil {
@@ -399,4 +415,23 @@ func runTasks(ctx context.Context, o *options, args []string) int {
 		}
 		return exitOK
 	})
+}
+
+// sameListing is the flags, as sameAgent's, that ask for the same
+// listing: its filters, page size and limit.
+func (o *options) sameListing() string {
+	var b strings.Builder
+	for _, f := range [][2]string{{"context", o.contextID}, {"status", o.status}} {
+		if f[1] != "" {
+			b.WriteString(" --" + f[0] + " " + quote(f[1]))
+		}
+	}
+	if o.pageSize > 0 {
+		fmt.Fprintf(&b, " --page-size %d", o.pageSize)
+	}
+	fmt.Fprintf(&b, " --limit %d", o.listLimit)
+	if o.history >= 0 {
+		fmt.Fprintf(&b, " --history %d", o.history)
+	}
+	return b.String()
 }
