@@ -165,3 +165,25 @@ func TestDataOutRedacted(t *testing.T) {
 		t.Errorf("--data-out wrote:\n%s", b)
 	}
 }
+
+// TestDeepDataBounded: a small data part nested thousands deep prints in
+// output bounded by a few times its size (compact), not with indentation
+// growing with the square of its depth; a shallow one is still indented.
+func TestDeepDataBounded(t *testing.T) {
+	t.Parallel()
+	const depth = 3000
+	deep := `{"x":` + strings.Repeat("[", depth) + "1" + strings.Repeat("]", depth) + "}"
+	agent := newAgent(t)
+	agent.Enqueue(rpcResult(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"},"artifacts":[{"artifactId":"a","parts":[{"kind":"data","data":` + deep + `}]}]}`),
+		rpcResult(`{"kind":"task","id":"t2","contextId":"c2","status":{"state":"completed"},"artifacts":[{"artifactId":"a","parts":[{"kind":"data","data":{"k":[1,2]}}]}]}`))
+	r := a2aCmd(t, "send", agent.URL, "你好", "--protocol", "0.3")
+	r.wantCode(t, exitOK)
+	if n := len(r.stdout); n > 4*len(deep)+64<<10 {
+		t.Errorf("%d bytes printed for a %d-byte value", n, len(deep))
+	}
+	r = a2aCmd(t, "send", agent.URL, "你好", "--protocol", "0.3")
+	r.wantCode(t, exitOK)
+	if !strings.Contains(r.stdout, "\"k\": [\n") {
+		t.Errorf("a shallow value is no longer indented:\n%s", r.stdout)
+	}
+}

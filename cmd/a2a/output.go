@@ -106,10 +106,51 @@ func (o *options) printMessage(m *a2a.Message) int {
 // indentJSON is b indented, or b as it is when it is not valid JSON.
 func indentJSON(b []byte) []byte {
 	var out bytes.Buffer
+	if indentedSize(b) > 4*len(b)+64<<10 { // deep nesting: the indentation would dwarf the value
+		if json.Compact(&out, b) != nil {
+			return b
+		}
+		return out.Bytes()
+	}
 	if json.Indent(&out, b, "", "  ") != nil {
 		return b
 	}
 	return out.Bytes()
+}
+
+// indentedSize is about how long b, JSON, is once indented by two spaces
+// a level: each line break with its indentation counted. It grows with
+// the square of the nesting where each level holds a line, so a small
+// value nested thousands deep would print megabytes; indentJSON prints
+// such a value compact.
+func indentedSize(b []byte) int {
+	size, depth, inString, escaped := len(b), 0, false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			size += 1 + 2*depth
+		case c == ',':
+			size += 1 + 2*depth
+		case c == '}' || c == ']':
+			depth--
+			size += 1 + 2*max(depth, 0)
+		case c == ':':
+			size++
+		}
+	}
+	return size
 }
 
 func indentLines(s, indent string) string {
