@@ -158,15 +158,21 @@ func (r *PushReceiver) leave() {
 // work while they run, and refuse (PushVerify with 401,
 // PushOnNotification with 500: the wait is left as it was, and the agent
 // may send again) a notification whose hook would start once Close has
-// begun: it raced Close, and its wait is ending.
+// begun: it raced Close, and its wait is ending. The context a hook is
+// given (the request's, for PushVerify) also ends when Close begins, so
+// that a hook waiting on it does not hold Close for as long as the sender
+// keeps its connection open.
 func (r *PushReceiver) gateHooks() {
+	r.closing, r.stopHooks = context.WithCancel(context.Background())
 	if verify := r.verify; verify != nil {
 		r.verify = func(req *http.Request, body []byte) error {
 			if !r.enter() {
 				return ErrReceiverClosed
 			}
 			defer r.leave()
-			return verify(req, body)
+			ctx, stop := r.hookContext(req.Context())
+			defer stop()
+			return verify(req.WithContext(ctx), body)
 		}
 	}
 	if notify := r.notify; notify != nil {
@@ -175,7 +181,19 @@ func (r *PushReceiver) gateHooks() {
 				return ErrReceiverClosed
 			}
 			defer r.leave()
+			ctx, stop := r.hookContext(ctx)
+			defer stop()
 			return notify(ctx, n)
 		}
+	}
+}
+
+// hookContext is ctx, ended too when Close begins.
+func (r *PushReceiver) hookContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	unhook := context.AfterFunc(r.closing, func() { cancel(ErrReceiverClosed) })
+	return ctx, func() {
+		unhook()
+		cancel(nil)
 	}
 }

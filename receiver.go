@@ -119,8 +119,12 @@ type PushReceiver struct {
 	busy    int
 	idle    sync.Cond
 	drained bool
-	ended   []*PushWait // ended waits PushOnDone has not been called with
-	calling bool        // a goroutine is calling PushOnDone
+	// closing ends when Close begins, and with it the contexts of the
+	// hooks running (gateHooks); stopHooks ends it.
+	closing   context.Context
+	stopHooks context.CancelFunc
+	ended     []*PushWait // ended waits PushOnDone has not been called with
+	calling   bool        // a goroutine is calling PushOnDone
 }
 
 // receiverConfig is what the options set.
@@ -183,7 +187,10 @@ func (r *PushReceiver) Pending() int {
 // returns once they have and the receiver's goroutines have: the
 // fallback polls and final reads it stopped, and the [PushOnDone] calls
 // queued, as well as the [PushVerify] and [PushOnNotification] calls
-// running. Once it returns, none of the funcs given to the receiver or
+// running, whose contexts (the one PushOnNotification is given, the
+// request's for PushVerify) it ends first, with [ErrReceiverClosed] as
+// their cause: a hook should return once its context ends, or Close
+// waits for it. Once it returns, none of the funcs given to the receiver or
 // its waits (those, and PollProgress) is called again, but for
 // [PushLogger]'s handler, which logs the refusals of notifications that
 // go on arriving. A wait that ends
@@ -205,6 +212,7 @@ func (r *PushReceiver) Close() {
 		open = append(open, w)
 	}
 	r.mu.Unlock()
+	r.stopHooks() // the running hooks' contexts end: Close waits for them next
 	for _, w := range open {
 		w.finish(ErrReceiverClosed)
 	}

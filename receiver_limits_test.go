@@ -506,3 +506,45 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// TestCloseEndsHookContexts: a PushOnNotification hook that waits on its
+// context (as a database write would) while the sender keeps its
+// connection open does not hold Close: Close ends the hook's context,
+// with ErrReceiverClosed as its cause, and returns once the hook has.
+func TestCloseEndsHookContexts(t *testing.T) {
+	entered, cause := make(chan struct{}, 1), make(chan error, 1)
+	recv, err := a2a.NewPushReceiver("http://127.0.0.1:1/push", a2a.PushOnNotification(func(ctx context.Context, n *a2a.PushNotification) error {
+		if e, ok := n.Event.(*a2a.TaskStatusUpdateEvent); !ok || e.Status.Message == nil || e.Status.Message.Text() != "hold" {
+			return nil
+		}
+		entered <- struct{}{}
+		<-ctx.Done()
+		cause <- context.Cause(ctx)
+		return ctx.Err()
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(recv)
+	defer srv.Close()
+	w, _, _, token := longWait(t, recv, a2a.ProtocolV03)
+	body := `{"kind":"status-update","taskId":"` + w.TaskID() + `","contextId":"ctx-1","final":false,"status":{"state":"working","message":{"kind":"message","role":"agent","messageId":"m","parts":[{"kind":"text","text":"hold"}]}}}`
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+		req.Header.Set("X-A2A-Notification-Token", token)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-entered
+	closed := make(chan struct{})
+	go func() { recv.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second): // a guard against a hang, not a measure
+		t.Fatal("Close is held by a hook waiting on its context")
+	}
+	if err := <-cause; !errors.Is(err, a2a.ErrReceiverClosed) {
+		t.Errorf("the hook's context ended with %v, want ErrReceiverClosed", err)
+	}
+}

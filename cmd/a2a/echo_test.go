@@ -174,7 +174,7 @@ func TestDeepDataBounded(t *testing.T) {
 	const depth = 3000
 	deep := `{"x":` + strings.Repeat("[", depth) + "1" + strings.Repeat("]", depth) + "}"
 	agent := newAgent(t)
-	agent.Enqueue(rpcResult(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"},"artifacts":[{"artifactId":"a","parts":[{"kind":"data","data":` + deep + `}]}]}`),
+	agent.Enqueue(rpcResult(`{"kind":"task","id":"t1","contextId":"c1","status":{"state":"completed"},"artifacts":[{"artifactId":"a","parts":[{"kind":"data","data":`+deep+`}]}]}`),
 		rpcResult(`{"kind":"task","id":"t2","contextId":"c2","status":{"state":"completed"},"artifacts":[{"artifactId":"a","parts":[{"kind":"data","data":{"k":[1,2]}}]}]}`))
 	r := a2aCmd(t, "send", agent.URL, "你好", "--protocol", "0.3")
 	r.wantCode(t, exitOK)
