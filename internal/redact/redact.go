@@ -298,7 +298,8 @@ func (u *unchanged) Write(p []byte) (int, error) { return u.WriteString(string(p
 // space (a secret may hold one) undone: \uXXXX (a UTF-16 surrogate pair
 // too), \UXXXXXXXX, \xXX, \/, \" and \\ (JSON, Go; \uXXXX and \xXX also
 // with the backslash itself escaped, as JSON inside JSON writes them), %XX
-// (URLs: UTF-8 byte by byte), &#DD; and &#xHH; (HTML). ok is false when s
+// (URLs: UTF-8 byte by byte), &#DD;, &#xHH; and &amp; &lt; &gt; &quot;
+// &apos; (HTML). ok is false when s
 // holds none. With from non-nil, it is given, for each byte of the result,
 // the offset in s of the escape or byte it comes from.
 func unescape(s string, from *[]int32) (string, bool) {
@@ -341,6 +342,13 @@ func unescape(s string, from *[]int32) (string, bool) {
 	}
 	return b.String(), true
 }
+
+// htmlNamed is the HTML entities of the printable ASCII an HTML escaper
+// writes (html.EscapeString, Python's html.escape).
+var htmlNamed = []struct {
+	name string
+	r    rune
+}{{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}}
 
 // decoded is what an escape stands for: a character, or one byte of a
 // %- or \x-escaped UTF-8 sequence.
@@ -408,6 +416,12 @@ func escaped(s string) (dec decoded, n int) {
 	case len(s) >= 3 && s[0] == '%':
 		if dec, ok := hexByte(s[1:3]); ok {
 			return dec, 3
+		}
+	case len(s) >= 4 && s[0] == '&' && s[1] != '#':
+		for _, e := range htmlNamed {
+			if strings.HasPrefix(s, e.name) {
+				return decoded{r: e.r}, len(e.name)
+			}
 		}
 	case len(s) >= 4 && s[0] == '&' && s[1] == '#':
 		end := strings.IndexByte(s[:min(len(s), 12)], ';')

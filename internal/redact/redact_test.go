@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -236,5 +237,17 @@ func TestEscapedNonASCIISecret(t *testing.T) {
 		if got := r.Str("a " + in + " b"); got != "a "+redacted+" b" {
 			t.Errorf("Str(%q) = %q", in, got)
 		}
+	}
+}
+
+// TestHTMLEscapedSecret: a secret holding HTML's special characters,
+// echoed through an HTML escaper (named entities), is redacted.
+func TestHTMLEscapedSecret(t *testing.T) {
+	u, _ := url.Parse("https://agent.example/a2a")
+	secret := `ab/cd+ef=gh&i<j>"k'l`
+	r := New(u, secret, "", nil)
+	in := "<p>" + html.EscapeString(secret) + "</p>"
+	if got := r.Str(in); got != "<p>"+redacted+"</p>" {
+		t.Errorf("Str(%q) = %q", in, got)
 	}
 }
