@@ -43,14 +43,7 @@ func TestSecretsStayPut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var texts []string
-	for range replies {
-		_, err := c.GetTask(context.Background(), "t")
-		if err == nil {
-			t.Fatal("want an error")
-		}
-		texts = append(texts, errorTexts(err)...)
-	}
+	texts := getTaskErrors(t, c, len(replies))
 	// A transport failure (nothing listening) on the same credentials.
 	dead, _ := a2a.NewClient(strings.Replace(closedPortURL(t), "http://", "http://user:"+secrets[2]+"@", 1)+"?key="+secrets[3],
 		a2a.WithAPIKey(secrets[0]), a2a.WithLogger(logger), a2a.WithMaxRetries(0))
@@ -83,14 +76,7 @@ func TestEveryHeaderValueIsSecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var texts []string
-	for range replies {
-		_, err := c.GetTask(context.Background(), "t")
-		if err == nil {
-			t.Fatal("want an error")
-		}
-		texts = append(texts, errorTexts(err)...)
-	}
+	texts := getTaskErrors(t, c, len(replies))
 	noSecrets(t, append(texts, records()...), secret, "Qz81vX")
 	if !strings.Contains(texts[0], "json 1 application/json") {
 		t.Errorf("short values or a format header redacted: %q", texts[0])
@@ -459,4 +445,18 @@ func cyclingReplies(t *testing.T, replies []string) *httptest.Server {
 		w.Write([]byte(strings.ReplaceAll(body, "{{id}}", id)))
 	}})
 	return srv
+}
+
+// getTaskErrors calls c.GetTask n times, each expected to fail, and
+// returns the texts of the errors.
+func getTaskErrors(t *testing.T, c *a2a.Client, n int) []string {
+	var texts []string
+	for range n {
+		_, err := c.GetTask(context.Background(), "t")
+		if err == nil {
+			t.Fatal("want an error")
+		}
+		texts = append(texts, errorTexts(err)...)
+	}
+	return texts
 }
