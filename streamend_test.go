@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -54,6 +56,30 @@ func sseData(id string, results ...string) string {
 		b.WriteString(`data: {"jsonrpc":"2.0","id":` + id + `,"result":` + r + "}\n\n")
 	}
 	return b.String()
+}
+
+// sseAgent is an agent that answers every request with the event stream
+// body(id) spells, id being the request's.
+func sseAgent(t *testing.T, body func(id string) string) *httptest.Server {
+	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, body(id))
+	}})
+	return srv
+}
+
+// drain ranges over a stream's sequence: how many events it yielded, and
+// the last error (nil for none).
+func drain(seq iter.Seq2[a2a.Event, error]) (events int, last error) {
+	for ev, err := range seq {
+		if err != nil {
+			last = err
+		} else if ev != nil {
+			events++
+		}
+	}
+	return events, last
 }
 
 // TestStreamCut: a stream, of either version, sent or resubscribed to,
@@ -234,27 +260,13 @@ func TestStreamCutTaskBounded(t *testing.T) {
 			for range chunks {
 				events = append(events, appendEv)
 			}
-			srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
-				io.Copy(io.Discard, r.Body)
-				w.Header().Set("Content-Type", "text/event-stream")
-				io.WriteString(w, sseData(id, events...))
-			}})
+			srv := sseAgent(t, func(id string) string { return sseData(id, events...) })
 			c, err := a2a.NewClient(srv.URL, a2a.WithProtocolVersion(v.version), a2a.WithMaxRetries(0),
 				a2a.WithMaxResponseBytes(limit))
 			if err != nil {
 				t.Fatal(err)
 			}
-			var n int
-			var last error
-			for ev, err := range c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")) {
-				if err != nil {
-					last = err
-					continue
-				}
-				if ev != nil {
-					n++
-				}
-			}
+			n, last := drain(c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")))
 			if n != len(events) {
 				t.Errorf("%d events yielded, want %d", n, len(events))
 			}
@@ -296,11 +308,9 @@ func TestStreamErrorKeepsIDs(t *testing.T) {
 			func(err error) bool { _, ok := errors.AsType[*a2a.ProtocolError](err); return ok }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
-				io.Copy(io.Discard, r.Body)
-				w.Header().Set("Content-Type", "text/event-stream")
-				io.WriteString(w, sseData(id, v.status("working", false))+strings.ReplaceAll(tt.tail, "ID", id))
-			}})
+			srv := sseAgent(t, func(id string) string {
+				return sseData(id, v.status("working", false)) + strings.ReplaceAll(tt.tail, "ID", id)
+			})
 			opts := []a2a.Option{a2a.WithMaxRetries(0)}
 			if tt.limit > 0 {
 				opts = append(opts, a2a.WithMaxResponseBytes(tt.limit))
@@ -309,12 +319,7 @@ func TestStreamErrorKeepsIDs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var last error
-			for _, err := range c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")) {
-				if err != nil {
-					last = err
-				}
-			}
+			_, last := drain(c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")))
 			ce, ok := errors.AsType[*a2a.StreamCutError](last)
 			if !ok || ce.TaskID != "t1" || ce.ContextID != "c1" || !tt.is(last) {
 				t.Errorf("err = %T %v; want a *StreamCutError naming t1, c1 around the stream's error", last, last)
@@ -357,21 +362,14 @@ func TestStreamErrorKeepsIDs(t *testing.T) {
 // client's secrets, even when the agent echoes one as the task's id.
 func TestStreamCutErrorRedacted(t *testing.T) {
 	const key = "sk-cut-7Hq2LmZ9pX"
-	srv, _ := serveFake(t, mockReply{serve: func(w http.ResponseWriter, r *http.Request, id string) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, sseData(id, `{"kind":"status-update","taskId":"`+key+`","contextId":"c1","status":{"state":"working"},"final":false}`))
-	}})
+	srv := sseAgent(t, func(id string) string {
+		return sseData(id, `{"kind":"status-update","taskId":"`+key+`","contextId":"c1","status":{"state":"working"},"final":false}`)
+	})
 	c, err := a2a.NewClient(srv.URL, a2a.WithAPIKey(key), a2a.WithMaxRetries(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var last error
-	for _, err := range c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")) {
-		if err != nil {
-			last = err
-		}
-	}
+	_, last := drain(c.SendStreamingMessage(context.Background(), a2a.NewTextMessage("go")))
 	if ce, ok := errors.AsType[*a2a.StreamCutError](last); !ok || ce.TaskID != key {
 		t.Fatalf("err = %v, want a *StreamCutError naming the task as sent", last)
 	}
