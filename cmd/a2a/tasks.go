@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -176,9 +177,7 @@ func runCancel(ctx context.Context, o *options, args []string) int {
 
 func runWait(ctx context.Context, o *options, args []string) int {
 	return o.call(ctx, args[0], func(ctx context.Context, c *a2a.Client) int {
-		var task a2a.Task
-		task.ID = args[1]
-		return o.poll(ctx, c, args[0], &task)
+		return o.poll(ctx, c, args[0], &a2a.Task{ID: args[1]})
 	})
 }
 
@@ -234,10 +233,7 @@ func (o *options) poll(ctx context.Context, c *a2a.Client, endpoint string, know
 // send answered with until a poll reads one), with the fault of the last
 // attempt when it read no task.
 func (o *options) gaveUp(ctx context.Context, pe *a2a.PollError, last *a2a.Task) {
-	attempts := fmt.Sprintf("%d attempts", pe.Attempts)
-	if pe.Attempts == 1 {
-		attempts = "1 attempt"
-	}
+	attempts := fmt.Sprintf("%d %s", pe.Attempts, plural(pe.Attempts, "attempt"))
 	elapsed := pe.Elapsed.Round(time.Millisecond)
 	he, busy := errors.AsType[*a2a.HTTPError](pe.LastErr)
 	dl, hasDeadline := ctx.Deadline()
@@ -311,11 +307,21 @@ func (o *options) resume(endpoint string, task *a2a.Task, verb string) {
 // and the workspace (the key, the token and the headers are the user's
 // to give again: they are secrets).
 func (o *options) sameAgent() string {
+	protocol := o.protocol
+	if protocol == "auto" {
+		protocol = "" // the default: nothing chosen
+	}
+	return flagWords("protocol", protocol, "tenant", o.tenant, "agent-id", o.agentID,
+		"agent-code", o.agentCode, "workspace", o.workspace)
+}
+
+// flagWords is " --NAME VALUE" for each pair of nameValues whose value is
+// not empty, each value quoted for a shell.
+func flagWords(nameValues ...string) string {
 	var b strings.Builder
-	for _, f := range [][2]string{{"protocol", o.protocol}, {"tenant", o.tenant}, {"agent-id", o.agentID},
-		{"agent-code", o.agentCode}, {"workspace", o.workspace}} {
-		if f[1] != "" && !(f[0] == "protocol" && f[1] == "auto") {
-			b.WriteString(" --" + f[0] + " " + quote(f[1]))
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		if v := nameValues[i+1]; v != "" {
+			b.WriteString(" --" + nameValues[i] + " " + quote(v))
 		}
 	}
 	return b.String()
@@ -420,18 +426,13 @@ func runTasks(ctx context.Context, o *options, args []string) int {
 // sameListing is the flags, as sameAgent's, that ask for the same
 // listing: its filters, page size and limit.
 func (o *options) sameListing() string {
-	var b strings.Builder
-	for _, f := range [][2]string{{"context", o.contextID}, {"status", o.status}} {
-		if f[1] != "" {
-			b.WriteString(" --" + f[0] + " " + quote(f[1]))
-		}
-	}
+	pageSize, history := "", ""
 	if o.pageSize > 0 {
-		fmt.Fprintf(&b, " --page-size %d", o.pageSize)
+		pageSize = strconv.Itoa(o.pageSize)
 	}
-	fmt.Fprintf(&b, " --limit %d", o.listLimit)
 	if o.history >= 0 {
-		fmt.Fprintf(&b, " --history %d", o.history)
+		history = strconv.Itoa(o.history)
 	}
-	return b.String()
+	return flagWords("context", o.contextID, "status", o.status, "page-size", pageSize,
+		"limit", strconv.Itoa(o.listLimit), "history", history)
 }
