@@ -359,7 +359,7 @@ func (r *PushReceiver) serve(dl bodyDeadline, req *http.Request) outcome {
 func (r *PushReceiver) take(dl bodyDeadline, req *http.Request, w *PushWait) outcome {
 	ch, ok := r.budget.admit()
 	if !ok {
-		return busy
+		return overBudget
 	}
 	defer ch.release()
 	ev, out := r.readEvent(dl, req, w, ch)

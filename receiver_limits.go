@@ -104,8 +104,8 @@ func (c *charge) release() {
 	c.held = 0
 }
 
-// busy is the answer when the in-flight budget is spent.
-var busy = refused(http.StatusServiceUnavailable, "too many notifications being read at once")
+// overBudget is the answer when the in-flight budget is spent.
+var overBudget = refused(http.StatusServiceUnavailable, "too many notifications being read at once")
 
 // readEvent reads a notification's body, has PushVerify check it and
 // decodes it, its memory charged to ch, within the read timeout; out is
@@ -116,7 +116,7 @@ func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait
 	case br.TooLarge:
 		return nil, refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
 	case br.OverBudget:
-		return nil, busy
+		return nil, overBudget
 	case timedOut:
 		return nil, refused(http.StatusRequestTimeout, fmt.Sprintf("body took longer than %v to arrive", r.readTimeout))
 	case br.Err != nil:
@@ -130,7 +130,7 @@ func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait
 		}
 	}
 	if !ch.take(jsonread.DecodeBudget(len(br.Body))) {
-		return nil, busy
+		return nil, overBudget
 	}
 	ev, perr := readNotification(w.c.proto, br.Body, asked{method: "push notification", red: w.red})
 	if perr != nil {
