@@ -19,11 +19,15 @@ const (
 	ProtocolV10 = "1.0"
 )
 
-// bindingFor returns the binding of a version dialectOf returned, with
-// the tenant a v1.0 request carries.
-func bindingFor(version, tenant string) binding {
-	if version == ProtocolV10 {
-		return v10{tenant: tenant}
+// bindingFor returns the binding of a version dialectOf returned and a
+// transport (TransportJSONRPC or TransportHTTPJSON), with the tenant a
+// v1.0 request carries.
+func bindingFor(version, transport, tenant string) binding {
+	switch {
+	case transport == TransportHTTPJSON && version == ProtocolV10:
+		return rest10{v10{tenantName: tenant}}
+	case version == ProtocolV10:
+		return v10{tenantName: tenant}
 	}
 	return v03{}
 }
@@ -88,6 +92,14 @@ func readNotification(first binding, body []byte, a asked) (Event, *ProtocolErro
 type binding interface {
 	// version is the protocol version, sent as the A2A-Version header.
 	version() string
+	// transport is the binding's transport as agent cards name it:
+	// TransportJSONRPC or TransportHTTPJSON.
+	transport() string
+	// tenant is the tenant every request carries ("" for none), and
+	// withTenant the same binding with another; its error is for a
+	// version without tenants given a non-empty one.
+	tenant() string
+	withTenant(tenant string) (binding, error)
 
 	// The calls. A spec's method name is the binding's spelling.
 	// sendMessage's error is for a message this version cannot carry

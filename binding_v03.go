@@ -29,7 +29,21 @@ const (
 // v03 is the A2A v0.3 binding.
 type v03 struct{}
 
-func (v03) version() string { return ProtocolV03 }
+func (v03) version() string   { return ProtocolV03 }
+func (v03) transport() string { return TransportJSONRPC }
+func (v03) tenant() string    { return "" }
+
+// withTenant: v0.3 has no tenant; "" leaves the binding as it is.
+func (b v03) withTenant(tenant string) (binding, error) { return noTenant(b, tenant) }
+
+// noTenant is withTenant of a version without tenants: b for "", else
+// errTenantV03.
+func noTenant(b binding, tenant string) (binding, error) {
+	if tenant != "" {
+		return nil, errTenantV03
+	}
+	return b, nil
+}
 
 // messageSendParams is the params of message/send and message/stream
 // (A2A v0.3 §7.1).

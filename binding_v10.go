@@ -32,10 +32,14 @@ const (
 // v10 is the A2A v1.0 binding. tenant is sent in every request's params
 // when set (A2A v1.0, multi-tenancy).
 type v10 struct {
-	tenant string
+	tenantName string
 }
 
-func (v10) version() string { return ProtocolV10 }
+func (v10) version() string   { return ProtocolV10 }
+func (v10) transport() string { return TransportJSONRPC }
+func (b v10) tenant() string  { return b.tenantName }
+
+func (v10) withTenant(tenant string) (binding, error) { return v10{tenantName: tenant}, nil }
 
 // sendMessageRequest is SendMessageRequest.
 type sendMessageRequest struct {
@@ -146,7 +150,7 @@ func (b v10) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, er
 	if err != nil {
 		return callSpec{}, err
 	}
-	req := sendMessageRequest{Tenant: b.tenant, Message: wire}
+	req := sendMessageRequest{Tenant: b.tenantName, Message: wire}
 	conf := sendConfigV10{AcceptedOutputModes: cfg.outputModes, HistoryLength: cfg.historyLength, ReturnImmediately: !cfg.blocking}
 	if cfg.push != nil {
 		if conf.TaskPushNotificationConfig, err = pushV10(TaskPushNotificationConfig{PushNotificationConfig: *cfg.push}, ""); err != nil {
@@ -168,16 +172,16 @@ type taskRequest struct {
 }
 
 func (b v10) getTask(id string, historyLength *int) callSpec {
-	return callSpec{method: methodGetTaskV10, params: taskRequest{Tenant: b.tenant, ID: id, HistoryLength: historyLength},
+	return callSpec{method: methodGetTaskV10, params: taskRequest{Tenant: b.tenantName, ID: id, HistoryLength: historyLength},
 		class: retryIdempotent, taskID: id}
 }
 
 func (b v10) cancelTask(id string) callSpec {
-	return callSpec{method: methodCancelTaskV10, params: taskRequest{Tenant: b.tenant, ID: id}, class: retryIdempotent, taskID: id}
+	return callSpec{method: methodCancelTaskV10, params: taskRequest{Tenant: b.tenantName, ID: id}, class: retryIdempotent, taskID: id}
 }
 
 func (b v10) resubscribe(id string) callSpec {
-	return callSpec{method: methodSubscribeV10, params: taskRequest{Tenant: b.tenant, ID: id}, class: retryIdempotent,
+	return callSpec{method: methodSubscribeV10, params: taskRequest{Tenant: b.tenantName, ID: id}, class: retryIdempotent,
 		stream: true, needs: capStreaming, taskID: id}
 }
 
@@ -188,7 +192,7 @@ type tenantRequest struct {
 }
 
 func (b v10) extendedCard() callSpec {
-	return callSpec{method: methodExtendedCardV10, params: tenantRequest{Tenant: b.tenant}, class: retryIdempotent, needs: capExtendedCard}
+	return callSpec{method: methodExtendedCardV10, params: tenantRequest{Tenant: b.tenantName}, class: retryIdempotent, needs: capExtendedCard}
 }
 
 // listTasksRequest is ListTasksRequest.
@@ -211,7 +215,7 @@ func (b v10) listTasks(req ListTasksRequest, historyLength *int) (callSpec, erro
 	if m, _ := canonicalState(req.Status); m == TaskStateUnknown {
 		return callSpec{}, errors.New(`a2a: ListTasks: state unknown cannot filter (A2A v1.0's TASK_STATE_UNSPECIFIED means any state); leave Status "" for any`)
 	}
-	out := listTasksRequest{Tenant: b.tenant, ContextID: req.ContextID, PageToken: req.PageToken, HistoryLength: historyLength}
+	out := listTasksRequest{Tenant: b.tenantName, ContextID: req.ContextID, PageToken: req.PageToken, HistoryLength: historyLength}
 	if req.Status != "" {
 		name, ok := v10StateName(req.Status)
 		if !ok {

@@ -28,6 +28,7 @@ import (
 // the errors each method can return.
 type Client struct {
 	endpoint string
+	base     *url.URL    // endpoint parsed: what HTTP+JSON paths are appended to
 	origin   string      // the endpoint's, as originOf writes it
 	header   http.Header // sent with every request
 	// The agent selector put at the top level of every request body; at
@@ -46,6 +47,9 @@ type Client struct {
 	log    *slog.Logger
 	red    *redact.Redactor
 	nextID atomic.Int64
+	// swapVerb: the agent refused a call's verb with 405 and took its
+	// other (restRequest.otherVerb): later calls start with the other.
+	swapVerb atomic.Bool
 }
 
 // NewClient returns a client for the A2A JSON-RPC endpoint at endpoint, for
@@ -98,35 +102,28 @@ func (c *Client) Tenant() string {
 	if c.usable() != nil {
 		return ""
 	}
-	if v, ok := c.proto.(v10); ok {
-		return v.tenant
-	}
-	return ""
+	return c.proto.tenant()
 }
 
 // bind returns the binding for a call with cfg: the client's, or for a
 // call with its own [Tenant], a v1.0 binding with that tenant. Its error
 // is for a non-empty tenant on a v0.3 client.
 func (c *Client) bind(cfg callConfig) (binding, error) {
-	switch {
-	case cfg.tenant == nil:
+	if cfg.tenant == nil {
 		return c.proto, nil
-	case c.proto.version() == ProtocolV10:
-		return v10{tenant: *cfg.tenant}, nil
-	case *cfg.tenant != "":
-		return nil, errTenantV03
 	}
-	return c.proto, nil
+	return c.proto.withTenant(*cfg.tenant)
 }
 
 // newClient makes the client of NewClient from its checked input.
 func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 	c := &Client{
 		endpoint:   endpoint,
+		base:       u,
 		origin:     originOf(u),
 		agentID:    cfg.agentID,
 		agentCode:  cfg.agentCode,
-		proto:      bindingFor(cmp.Or(cfg.version, ProtocolV03), cfg.tenant),
+		proto:      bindingFor(cmp.Or(cfg.version, ProtocolV03), cmp.Or(cfg.transport, TransportJSONRPC), cfg.tenant),
 		maxRetries: cfg.maxRetries,
 		waitMin:    cfg.waitMin,
 		waitMax:    cfg.waitMax,

@@ -122,8 +122,13 @@ type RPCError struct {
 	// of at most 64 KiB; nil otherwise (Data keeps it whole). An element
 	// that is not such an object is left out.
 	Details []ErrorDetail
-	// StatusCode is the HTTP status the error came with (200 for most agents).
+	// StatusCode is the HTTP status the error came with (200 for most
+	// JSON-RPC agents).
 	StatusCode int
+	// Status is, for an error an HTTP+JSON agent sent, its
+	// google.rpc.Status code name ("NOT_FOUND", A2A v1.0 §11.6) or the
+	// type URI of an RFC 9457 problem; "" for a JSON-RPC error.
+	Status string
 	// Hint says what the caller can do when the error shows that the agent
 	// speaks another A2A version (e.g. "the agent speaks A2A v1.0: make
 	// the client with WithProtocolVersion(ProtocolV10)"); "" otherwise. It

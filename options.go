@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -50,6 +51,8 @@ type clientConfig struct {
 	trustedHosts              []trustedHost
 	version                   string // "" until WithProtocolVersion: the card's, or ProtocolV03
 	tenant                    string
+	transport                 string // "" until WithTransports: the card's choice, or TransportJSONRPC
+	transports                []string
 }
 
 // newClientConfig applies opts over the defaults.
@@ -327,6 +330,49 @@ func WithProtocolVersion(v string) Option {
 		c.version = d
 		return nil
 	})
+}
+
+// WithTransports names the transports the client may speak, most wanted
+// first: [TransportJSONRPC] (JSON-RPC 2.0, the default) and
+// [TransportHTTPJSON] (HTTP+JSON, also called REST; A2A v1.0 §11), in any
+// case. [NewClient] speaks the first at its URL: with
+// WithTransports(TransportHTTPJSON) the URL is the agent's HTTP+JSON
+// interface, the one its card lists (paths such as /message:send and
+// /tasks/{id} are appended to it; A2A v0.3's /v1/ paths when the client
+// speaks v0.3). NewClient returns an error for an empty list, a transport
+// this package does not speak (gRPC among them) or one named twice.
+func WithTransports(transports ...string) Option {
+	return clientOption(func(c *clientConfig) error {
+		if len(transports) == 0 {
+			return errors.New("a2a: WithTransports: no transport named")
+		}
+		var out []string
+		for _, t := range transports {
+			canon, ok := canonicalTransport(t)
+			if !ok {
+				return fmt.Errorf("a2a: WithTransports: transport %q is not one this client speaks (%s or %s)", t, TransportJSONRPC, TransportHTTPJSON)
+			}
+			if slices.Contains(out, canon) {
+				return fmt.Errorf("a2a: WithTransports: transport %q is named twice", t)
+			}
+			out = append(out, canon)
+		}
+		c.transports, c.transport = out, out[0]
+		return nil
+	})
+}
+
+// canonicalTransport is the spelling of a transport this package speaks,
+// named in any case (cards and SDKs differ): TransportJSONRPC or
+// TransportHTTPJSON; false for any other.
+func canonicalTransport(t string) (string, bool) {
+	switch {
+	case strings.EqualFold(t, TransportJSONRPC):
+		return TransportJSONRPC, true
+	case strings.EqualFold(t, TransportHTTPJSON):
+		return TransportHTTPJSON, true
+	}
+	return "", false
 }
 
 // WithTenant sends tenant as the "tenant" of every request (A2A v1.0,

@@ -45,7 +45,7 @@ func (p pushConfigV10) public() TaskPushNotificationConfig {
 var errOneScheme = errors.New("a2a: A2A v1.0 carries exactly one authentication scheme per push config (AuthenticationInfo.scheme is required); give one in Schemes")
 
 func (b v10) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) {
-	out, err := pushV10(cfg, b.tenant)
+	out, err := pushV10(cfg, b.tenantName)
 	if err != nil {
 		return callSpec{}, err
 	}
@@ -82,17 +82,17 @@ func (b v10) getPushConfig(taskID, configID string) (callSpec, error) {
 	if configID == "" {
 		return callSpec{}, errConfigID
 	}
-	return callSpec{method: methodGetPushConfigV10, params: pushRequest{Tenant: b.tenant, TaskID: taskID, ID: configID},
+	return callSpec{method: methodGetPushConfigV10, params: pushRequest{Tenant: b.tenantName, TaskID: taskID, ID: configID},
 		class: retryIdempotent, needs: capPush, taskID: taskID, configID: configID}, nil
 }
 
 func (b v10) listPushConfigs(taskID, pageToken string) callSpec {
-	return callSpec{method: methodListPushConfigsV10, params: pushRequest{Tenant: b.tenant, TaskID: taskID, PageToken: pageToken},
+	return callSpec{method: methodListPushConfigsV10, params: pushRequest{Tenant: b.tenantName, TaskID: taskID, PageToken: pageToken},
 		class: retryIdempotent, needs: capPush, taskID: taskID}
 }
 
 func (b v10) deletePushConfig(taskID, configID string) callSpec {
-	return callSpec{method: methodDeletePushConfigV10, params: pushRequest{Tenant: b.tenant, TaskID: taskID, ID: configID},
+	return callSpec{method: methodDeletePushConfigV10, params: pushRequest{Tenant: b.tenantName, TaskID: taskID, ID: configID},
 		class: retryIdempotent, needs: capPush, nullResult: true}
 }
 

@@ -60,6 +60,12 @@ type callSpec struct {
 	// it carries (a webhook's), redacted from its errors like the
 	// client's credentials.
 	secrets, secretURLs []string
+	// rest is the call as the HTTP+JSON binding sends it, params then
+	// unused; nil for a JSON-RPC call.
+	rest *restRequest
+	// err is an error the binding found building the spec (an id that
+	// cannot be a path segment), returned before anything is sent.
+	err error
 }
 
 // request is the JSON-RPC 2.0 request envelope (JSON-RPC 2.0 §4), with a
@@ -95,6 +101,9 @@ type call struct {
 	// task is the task the call's results must be about: spec.taskID, or
 	// for a stream that named none, the task of its first event.
 	task string
+	// triedOther: the call was sent again with its other verb
+	// (refusedVerb).
+	triedOther bool
 }
 
 // asked is what the call asks, as its replies' decoders are to know it:
@@ -118,8 +127,12 @@ type attempt struct {
 	httpbody.Result
 }
 
-// newCall encodes spec's envelope with a fresh id and the agent selector.
+// newCall encodes spec's envelope with a fresh id and the agent selector;
+// or for an HTTP+JSON call (spec.rest), its target URL and body.
 func (c *Client) newCall(spec callSpec) (*call, error) {
+	if spec.rest != nil {
+		return c.newRESTCall(spec)
+	}
 	env := request{JSONRPC: "2.0", ID: c.nextID.Add(1), Method: spec.method, Params: spec.params,
 		AgentID: c.agentID, AgentCode: c.agentCode}
 	payload, err := json.Marshal(env)
@@ -146,6 +159,9 @@ func (c *Client) newGet(method, target string) *call {
 // encodes the call and sends it, returning the call and its last attempt
 // (send). Errors: those and send's.
 func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, error) {
+	if spec.err != nil {
+		return nil, attempt{}, spec.err
+	}
 	if err := c.requireCapability(spec); err != nil {
 		return nil, attempt{}, err
 	}
@@ -154,6 +170,9 @@ func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, erro
 		return nil, attempt{}, err
 	}
 	att, err := cl.send(ctx)
+	if err == nil && cl.refusedVerb(&att) {
+		att, err = cl.send(ctx)
+	}
 	return cl, att, err
 }
 
@@ -397,6 +416,9 @@ func readEnvelope(body []byte) (env envelope, isObject bool, fault string, synta
 // the id are checked here, before the binding decodes the result. Errors:
 // *RPCError, *HTTPError, *ProtocolError.
 func (cl *call) checkReply(att *attempt, body []byte) (*reply, error) {
+	if cl.spec.rest != nil {
+		return cl.checkRESTReply(att, body, false)
+	}
 	status := att.status
 	rep := &reply{asked: cl.asked(), status: status, body: body}
 	env, isObject, fault, syntax := readEnvelope(body)

@@ -158,7 +158,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 	}
 	end := streamEnd{method: spec.method, red: cl.red, limit: c.maxBody, task: Task{ID: spec.taskID}}
 	if att.stream == nil { // a plain JSON reply: usually an error
-		ev, err := c.event(cl, &att, att.Body)
+		ev, err := c.event(cl, &att, att.Body, "")
 		if err != nil {
 			yield(nil, err)
 			return
@@ -200,7 +200,7 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 			yield(nil, end.cut(cl.connFault(ctx, att.n, err)))
 			return
 		}
-		ev, err := c.event(cl, &att, data)
+		ev, err := c.event(cl, &att, data, events.Name())
 		if err != nil {
 			yield(nil, end.fail(err))
 			return
@@ -217,8 +217,14 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 // event checks data, the body att brought or one event of its stream, as
 // a reply to cl and decodes its result as an event. The result is nil
 // whenever the error is not.
-func (c *Client) event(cl *call, att *attempt, data []byte) (Event, error) {
-	rep, err := cl.checkReply(att, data)
+func (c *Client) event(cl *call, att *attempt, data []byte, name string) (Event, error) {
+	var rep *reply
+	var err error
+	if cl.spec.rest != nil {
+		rep, err = cl.checkRESTReply(att, data, name == "error")
+	} else {
+		rep, err = cl.checkReply(att, data)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -95,6 +95,10 @@ func (e *Events) Next() ([]byte, error) {
 	return nil, err
 }
 
+// Name returns the type of the event Next returned last ("" for none
+// named).
+func (e *Events) Name() string { return e.sse.Name() }
+
 // BadStreamData is a stream whose data cannot be decoded: Err says why.
 type BadStreamData struct{ Err error }
 

@@ -17,14 +17,16 @@ var ErrTooLarge = errors.New("event exceeds the size cap")
 
 // Reader reads Server-Sent Events (the WHATWG HTML "event stream"
 // format): lines end in CRLF, LF or CR; "data:" lines of one event are
-// joined with "\n"; a blank line dispatches; comments (":") and the
-// "event", "id" and "retry" fields are ignored, as A2A gives them no
+// joined with "\n"; a blank line dispatches; the "event" field is kept
+// for Name (HTTP+JSON agents name error events "error"); comments (":")
+// and the "id" and "retry" fields are ignored, as A2A gives them no
 // meaning. Lines and events are bounded by max bytes.
 type Reader struct {
 	sc      *bufio.Scanner
 	max     int64
 	started bool
 	lines   sseLines
+	name    string
 	// KeepAlive is called at each comment line (a keep-alive); nil: none.
 	KeepAlive func()
 }
@@ -43,12 +45,17 @@ func NewReader(r io.Reader, max int64) *Reader {
 	return s
 }
 
+// Name returns the type of the event Next returned last: its "event"
+// field, or "" when it had none (the format's "message").
+func (s *Reader) Name() string { return s.name }
+
 // Next returns the data of the next event, or io.EOF at the end of the
 // stream. Its errors: ErrTooLarge for an event or a line over the cap, and
 // r's errors as they are.
 func (s *Reader) Next() ([]byte, error) {
 	var data []byte
 	has := false
+	s.name = ""
 	for s.sc.Scan() {
 		line := s.sc.Bytes()
 		if !s.started { // the format allows one leading byte-order mark
@@ -59,6 +66,7 @@ func (s *Reader) Next() ([]byte, error) {
 			if has {
 				return data, nil
 			}
+			s.name = "" // an event without data is not dispatched
 			continue
 		}
 		if line[0] == ':' {
@@ -72,6 +80,10 @@ func (s *Reader) Next() ([]byte, error) {
 			value = nil
 		}
 		value = bytes.TrimPrefix(value, []byte(" "))
+		if string(field) == "event" {
+			s.name = string(value)
+			continue
+		}
 		if string(field) != "data" {
 			continue
 		}

@@ -1,0 +1,299 @@
+package a2a
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// The HTTP+JSON (REST) binding of A2A v1.0 (A2A v1.0 §11; the
+// google.api.http options of a2a.proto): the same operations as JSON-RPC,
+// each an HTTP verb on a path under the interface URL, the tenant the
+// path's first segment, the proto's request message (less what the path
+// carries) as the body of a POST and as query parameters of a GET. Its
+// results are the v1.0 JSON-RPC results without the envelope, so rest10
+// decodes with v10's decoders; what differs is how a call is spelt
+// (restRequest) and how a reply is checked (restcall.go).
+
+// restRequest is one HTTP+JSON call as a binding spells it.
+type restRequest struct {
+	// verb is the HTTP method: GET, POST or DELETE.
+	verb string
+	// path is the operation's path under the interface URL, its
+	// variable segments escaped (pathSegment), starting with "/".
+	path string
+	// query holds the request's fields a GET carries; nil for none.
+	query url.Values
+	// body is encoded as the request body (JSON); nil sends none.
+	body any
+	// otherVerb is the verb to try once when the agent refuses verb with
+	// 405 (subscribe: the specification's prose says POST, its proto
+	// GET); "" for none.
+	otherVerb string
+}
+
+// errBadSegment is the error of an id that cannot be a path segment.
+var errBadSegment = errors.New(`is "." or "..", which URL normalisers take as a path step, not a name`)
+
+// pathSegment escapes s as one path segment, as the HTTP+JSON binding's
+// single-segment variables ({id}, {task_id}, {tenant}) are escaped: every
+// byte but the unreserved ones ([-_.~0-9A-Za-z]) percent-encoded, "/",
+// "?", "#", "%" and control characters included, so a value can never
+// address another resource. Its error is for "." and "..", which cannot be
+// sent as a segment at all (what names the value in the error is the
+// caller's).
+func pathSegment(s string) (string, error) {
+	if s == "." || s == ".." {
+		return "", errBadSegment
+	}
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String(), nil
+}
+
+// tenantPath is the path prefix of tenant: "" for none, else "/" and the
+// tenant split at "/", each piece escaped as a segment, joined by "/"
+// (Google's services template multi-segment tenants such as
+// "projects/p/locations/l"). Its error is for an empty, "." or ".." piece.
+func tenantPath(tenant string) (string, error) {
+	if tenant == "" {
+		return "", nil
+	}
+	var b strings.Builder
+	for piece := range strings.SplitSeq(tenant, "/") {
+		if piece == "" {
+			return "", fmt.Errorf("a2a: tenant %q has an empty path segment", tenant)
+		}
+		seg, err := pathSegment(piece)
+		if err != nil {
+			return "", fmt.Errorf("a2a: tenant %q: a segment %w", tenant, err)
+		}
+		b.WriteByte('/')
+		b.WriteString(seg)
+	}
+	return b.String(), nil
+}
+
+// restPath joins the tenant's prefix and the segments of an operation's
+// path: literal pieces as they are, and each id (a value given in ids'
+// order for each "{}" in pattern) escaped as one segment. Its error names
+// what is wrong.
+func restPath(tenant, pattern string, ids ...string) (string, error) {
+	prefix, err := tenantPath(tenant)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(prefix)
+	rest := pattern
+	for _, id := range ids {
+		before, after, ok := strings.Cut(rest, "{}")
+		if !ok {
+			panic("a2a: restPath: more ids than {} in " + pattern)
+		}
+		seg, err := pathSegment(id)
+		if err != nil {
+			return "", fmt.Errorf("a2a: id %q %w", id, err)
+		}
+		b.WriteString(before)
+		b.WriteString(seg)
+		rest = after
+	}
+	b.WriteString(rest)
+	return b.String(), nil
+}
+
+// restTarget is the URL of a call: the interface URL base with path
+// appended to its escaped path (a trailing "/" of base dropped) and query
+// merged into base's own query.
+func restTarget(base *url.URL, path string, query url.Values) string {
+	u := *base
+	u.Fragment, u.RawFragment = "", ""
+	escaped := strings.TrimSuffix(base.EscapedPath(), "/") + path
+	if p, err := url.PathUnescape(escaped); err == nil {
+		u.Path, u.RawPath = p, escaped
+	}
+	if len(query) > 0 {
+		q := base.Query()
+		for k, vs := range query {
+			q[k] = append(q[k], vs...)
+		}
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+// rest10 is the A2A v1.0 HTTP+JSON binding: v10's results and card, its
+// own requests. The tenant goes in the path, not in the bodies.
+type rest10 struct {
+	v10
+}
+
+func (rest10) transport() string { return TransportHTTPJSON }
+
+func (rest10) withTenant(tenant string) (binding, error) {
+	return rest10{v10{tenantName: tenant}}, nil
+}
+
+// rest is the request of an HTTP+JSON call: verb on the path of pattern
+// with ids, under the binding's tenant; method (the proto's RPC name)
+// names the call in its error. A spec builder that cannot return an error
+// puts it in the spec (callSpec.err), and the call path returns it before
+// sending.
+func (b rest10) rest(method, verb string, body any, pattern string, ids ...string) (*restRequest, error) {
+	path, err := restPath(b.tenantName, pattern, ids...)
+	if err != nil {
+		return &restRequest{verb: verb}, fmt.Errorf("a2a: %s: %w", method, err)
+	}
+	return &restRequest{verb: verb, path: path, body: body}, nil
+}
+
+func (b rest10) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, error) {
+	spec, err := b.v10.sendMessage(msg, cfg, stream)
+	if err != nil {
+		return callSpec{}, err
+	}
+	req := spec.params.(sendMessageRequest)
+	req.Tenant = ""
+	pattern := "/message:send"
+	if stream {
+		pattern = "/message:stream"
+	}
+	spec.params = nil
+	if spec.rest, err = b.rest(spec.method, http.MethodPost, req, pattern); err != nil {
+		return callSpec{}, err
+	}
+	return spec, nil
+}
+
+func (b rest10) getTask(id string, historyLength *int) callSpec {
+	spec := b.v10.getTask(id, historyLength)
+	spec.params = nil
+	spec.rest, spec.err = b.rest(spec.method, http.MethodGet, nil, "/tasks/{}", id)
+	if historyLength != nil {
+		spec.rest.query = url.Values{"historyLength": {strconv.Itoa(*historyLength)}}
+	}
+	return spec
+}
+
+func (b rest10) cancelTask(id string) callSpec {
+	spec := b.v10.cancelTask(id)
+	spec.params = nil
+	spec.rest, spec.err = b.rest(spec.method, http.MethodPost, nil, "/tasks/{}:cancel", id)
+	return spec
+}
+
+// resubscribe is POST, as the specification's prose and the official
+// clients send it, and GET, what its proto says, when the agent refuses
+// POST with 405.
+func (b rest10) resubscribe(id string) callSpec {
+	spec := b.v10.resubscribe(id)
+	spec.params = nil
+	spec.rest, spec.err = b.rest(spec.method, http.MethodPost, nil, "/tasks/{}:subscribe", id)
+	spec.rest.otherVerb = http.MethodGet
+	return spec
+}
+
+func (b rest10) extendedCard() callSpec {
+	spec := b.v10.extendedCard()
+	spec.params = nil
+	spec.rest, spec.err = b.rest(spec.method, http.MethodGet, nil, "/extendedAgentCard")
+	return spec
+}
+
+func (b rest10) listTasks(req ListTasksRequest, historyLength *int) (callSpec, error) {
+	spec, err := b.v10.listTasks(req, historyLength)
+	if err != nil {
+		return callSpec{}, err
+	}
+	p := spec.params.(listTasksRequest)
+	spec.params = nil
+	if spec.rest, err = b.rest(spec.method, http.MethodGet, nil, "/tasks"); err != nil {
+		return callSpec{}, err
+	}
+	q := url.Values{}
+	set := func(name, v string) {
+		if v != "" {
+			q.Set(name, v)
+		}
+	}
+	set("contextId", p.ContextID)
+	set("status", p.Status)
+	set("pageToken", p.PageToken)
+	set("statusTimestampAfter", p.StatusTimestampAfter)
+	if p.PageSize != nil {
+		q.Set("pageSize", strconv.Itoa(*p.PageSize))
+	}
+	if p.HistoryLength != nil {
+		q.Set("historyLength", strconv.Itoa(*p.HistoryLength))
+	}
+	if p.IncludeArtifacts != nil {
+		q.Set("includeArtifacts", strconv.FormatBool(*p.IncludeArtifacts))
+	}
+	spec.rest.query = q
+	return spec, nil
+}
+
+func (b rest10) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) {
+	spec, err := b.v10.setPushConfig(cfg)
+	if err != nil {
+		return callSpec{}, err
+	}
+	// taskId stays in the body as well as the path: some servers read it
+	// from the body alone.
+	body := spec.params.(*pushConfigV10)
+	body.Tenant = ""
+	spec.params = nil
+	if spec.rest, err = b.rest(spec.method, http.MethodPost, body, "/tasks/{}/pushNotificationConfigs", cfg.TaskID); err != nil {
+		return callSpec{}, err
+	}
+	return spec, nil
+}
+
+func (b rest10) getPushConfig(taskID, configID string) (callSpec, error) {
+	spec, err := b.v10.getPushConfig(taskID, configID)
+	if err != nil {
+		return callSpec{}, err
+	}
+	spec.params = nil
+	if spec.rest, err = b.rest(spec.method, http.MethodGet, nil, "/tasks/{}/pushNotificationConfigs/{}", taskID, configID); err != nil {
+		return callSpec{}, err
+	}
+	return spec, nil
+}
+
+func (b rest10) listPushConfigs(taskID, pageToken string) callSpec {
+	spec := b.v10.listPushConfigs(taskID, pageToken)
+	spec.params = nil
+	spec.rest, spec.err = b.rest(spec.method, http.MethodGet, nil, "/tasks/{}/pushNotificationConfigs", taskID)
+	if pageToken != "" {
+		spec.rest.query = url.Values{"pageToken": {pageToken}}
+	}
+	return spec
+}
+
+func (b rest10) deletePushConfig(taskID, configID string) callSpec {
+	spec := b.v10.deletePushConfig(taskID, configID)
+	spec.params = nil
+	spec.rest, spec.err = b.rest(spec.method, http.MethodDelete, nil, "/tasks/{}/pushNotificationConfigs/{}", taskID, configID)
+	return spec
+}
+
+// hint: a JSON-RPC reply to an HTTP+JSON request is a *ProtocolError
+// (restcall.go), not an *RPCError; an HTTP+JSON agent's errors carry
+// nothing that points at the other version.
+func (rest10) hint(*RPCError) {}
