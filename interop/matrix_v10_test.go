@@ -135,9 +135,11 @@ func TestGoPeerV10(t *testing.T) {
 	seen := &validatedSet{methods: map[string]bool{}}
 
 	var ran, total int
-	t.Run("NewClient", func(t *testing.T) { ran, total = runMatrixV10(t, p, seen, "endpoint", dialEndpoint(p)) })
+	t.Run("NewClient", func(t *testing.T) {
+		ran, total = runMatrixV10(t, p.gates, "endpoint", recordedDial(seen, dialEndpoint(p)))
+	})
 	t.Run("NewClientFromCard", func(t *testing.T) {
-		runMatrixV10(t, p, seen, "card", dialCard(resolveV10Card(t, p, seen)))
+		runMatrixV10(t, p.gates, "card", recordedDial(seen, dialCard(resolveV10Card(t, p, seen))))
 	})
 
 	t.Run("ListTasks from an anonymous caller is refused with -31401", func(t *testing.T) {
@@ -207,13 +209,21 @@ func TestGoPeerV10(t *testing.T) {
 	}
 }
 
-// runMatrixV10 runs the scenarios with clients from dial; run names the
-// run, to keep the users of the two runs' ListTasks apart. It returns how
-// many scenarios ran (a -run pattern may leave some out) of how many.
-func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial dialV10) (ran, total int) {
-	newClient := func(t *testing.T, user string) *a2a.Client {
+// recordedDial is dial with an HTTP client of recordedV10: every request
+// a scenario's client sends is checked against the v1.0 proto when the
+// scenario ends.
+func recordedDial(seen *validatedSet, dial dialV10) func(t *testing.T, user string) *a2a.Client {
+	return func(t *testing.T, user string) *a2a.Client {
 		return dial(t, recordedV10(t, seen), user)
 	}
+}
+
+// runMatrixV10 runs the scenarios against a peer running v10Executor
+// behind gates, each with a client from newClient made for the user it
+// names; run names the run, to keep the users of several runs' ListTasks
+// apart. It returns how many scenarios ran (a -run pattern may leave some
+// out) of how many.
+func runMatrixV10(t *testing.T, gates *gates, run string, newClient func(t *testing.T, user string) *a2a.Client) (ran, total int) {
 	scenario := func(name string, f func(t *testing.T)) {
 		total++
 		t.Run(name, func(t *testing.T) { ran++; f(t) })
@@ -293,7 +303,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 		if s := task.Status.State; s.Terminal() || s.Interrupted() {
 			t.Fatalf("non-blocking send returned state %q", s)
 		}
-		p.gates.open(task.ID)
+		gates.open(task.ID)
 		done, err := c.WaitTask(ctx, task.ID, a2a.PollInterval(20*time.Millisecond), a2a.PollTimeout(15*time.Second))
 		if err != nil {
 			t.Fatal(err)
@@ -398,7 +408,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 				// a2a-go answers -32001 when no execution is running
 				// (A2A v1.0 reference §4, §13 trap 9): read the task.
 				t.Logf("SubscribeToTask: %v; reading the task instead", err)
-				p.gates.open(task.ID)
+				gates.open(task.ID)
 				done, err := c.WaitTask(ctx, task.ID, a2a.PollInterval(20*time.Millisecond))
 				if err != nil {
 					t.Fatal(err)
@@ -410,7 +420,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 				t.Fatal(err)
 			}
 			if len(got) == 0 {
-				p.gates.open(task.ID) // subscribed: let the task go on
+				gates.open(task.ID) // subscribed: let the task go on
 			}
 			got = append(got, describe(ev))
 			task.Apply(ev)

@@ -1,0 +1,279 @@
+package interop
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	peer "github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
+	a2a "github.com/caoliao-a2a/a2a-go"
+)
+
+// The HTTP+JSON (REST) peer: a2a-go v2.4.0's REST handlers, in-process on a
+// loopback port, serving the scripted v10Executor (gopeer_v10_test.go)
+// through one request handler on several interfaces, each behind a
+// restGuard that checks every request against the proto's HTTP rules
+// (restrules_test.go).
+
+// The interfaces of the REST peer, under its base URL.
+const (
+	restPrefix    = "/rest"    // a2asrv.NewRESTHandler: A2A v1.0, no tenant
+	tenantPrefix  = "/tenants" // a2asrv.NewTenantRESTHandler("/{*}"): one segment of tenant
+	gcpPrefix     = "/gcp"     // a2asrv.NewTenantRESTHandler("/{projects/*/locations/*}"): Google's kind
+	getSubPrefix  = "/getsub"  // a2asrv.NewRESTHandler behind refusePOSTSubscribe
+	rest03Prefix  = "/rest03"  // a2av0.NewRESTHandler: A2A v0.3 REST (its paths start /v1/)
+	jsonrpcPrefix = "/jsonrpc" // a2asrv.NewJSONRPCHandler, the card's second interface
+)
+
+// gcpTenant is a tenant of the kind Google's services template
+// ({tenant=projects/*/locations/*}): several segments.
+const gcpTenant = "projects/p-1/locations/europe west"
+
+// restTolerated are the client's departures from the proto's HTTP rules
+// that the checks accept, each with the reason, keyed by "<RPC's full
+// name> <fault kind>". Every other fault fails the test.
+var restTolerated = map[string]string{
+	"lf.a2a.v1.A2AService.SubscribeToTask verb": "the v1.0 specification's prose (§5.3, §11.3.2) says POST /tasks/{id}:subscribe and its proto GET " +
+		"(open: A2A#1574); the official clients send POST, and so does this one, falling back to GET on a 405",
+	"lf.a2a.v1.A2AService tenant": "a tenant holding \"/\" goes as several escaped segments (Google's services template " +
+		"{tenant=projects/*/locations/*}), where the proto's {tenant} is one segment (REST reference §2)",
+}
+
+// restGuard is a recording middleware in front of one HTTP+JSON interface
+// of a peer: it checks every request against rules, with tenantSegs
+// segments of tenant first (0: none; 1: the proto's {tenant} bindings;
+// more: a tenant of that many segments, then the rules without tenant),
+// keeps the outcome, and passes the request on unchanged.
+type restGuard struct {
+	prefix     string
+	rules      *restRules
+	tenantSegs int
+
+	mu   sync.Mutex
+	seen []checkedRequest
+}
+
+// checkedRequest is one request a restGuard saw and what it found.
+type checkedRequest struct {
+	method, path string
+	rpc          string // "" when no rule matched
+	faults       []restFault
+}
+
+func (g *restGuard) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		ex := restExchange{method: r.Method, path: strings.TrimPrefix(r.URL.EscapedPath(), g.prefix),
+			query: r.URL.Query(), header: r.Header.Clone(), body: body}
+		rpc, faults := g.check(ex)
+		g.mu.Lock()
+		g.seen = append(g.seen, checkedRequest{method: ex.method, path: ex.path, rpc: rpc, faults: faults})
+		g.mu.Unlock()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// check is restRules.check behind the guard's tenant.
+func (g *restGuard) check(ex restExchange) (string, []restFault) {
+	if g.tenantSegs <= 1 {
+		return g.rules.check(ex, g.tenantSegs == 1)
+	}
+	segs := strings.SplitN(strings.TrimPrefix(ex.path, "/"), "/", g.tenantSegs+1)
+	if len(segs) <= g.tenantSegs {
+		return "", []restFault{{"path", ex.path + " has no operation after its tenant"}}
+	}
+	ex.path = "/" + segs[g.tenantSegs]
+	rpc, faults := g.rules.check(ex, false)
+	return rpc, append(faults, restFault{"tenant", fmt.Sprintf("a tenant of %d segments", g.tenantSegs)})
+}
+
+// requests returns what the guard saw so far.
+func (g *restGuard) requests() []checkedRequest {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.seen)
+}
+
+// report fails t for each fault of the requests the guard saw that
+// restTolerated does not name, logs the tolerated ones, and returns the
+// RPCs of the requests that passed.
+func (g *restGuard) report(t *testing.T) []string {
+	t.Helper()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.seen) == 0 {
+		t.Errorf("%s: no request reached the peer", g.prefix)
+	}
+	valid := map[string]bool{}
+	tolerated := map[string]int{}
+	for i, req := range g.seen {
+		ok := req.rpc != ""
+		for _, f := range req.faults {
+			key := string(g.rules.service) + "." + req.rpc + " " + f.kind
+			if _, known := restTolerated[key]; !known {
+				key = string(g.rules.service) + " " + f.kind
+			}
+			if _, known := restTolerated[key]; known {
+				tolerated[key]++
+				continue
+			}
+			ok = false
+			t.Errorf("%s request %d, %s %s (%s): %s", g.prefix, i, req.method, req.path, req.rpc, f.msg)
+		}
+		if ok {
+			valid[req.rpc] = true
+		}
+	}
+	for key, n := range tolerated {
+		t.Logf("%s: %d requests with a tolerated %q: %s", g.prefix, n, key, restTolerated[key])
+	}
+	return slices.Sorted(func(yield func(string) bool) {
+		for rpc := range valid {
+			if !yield(rpc) {
+				return
+			}
+		}
+	})
+}
+
+// restPeer is a running REST peer.
+type restPeer struct {
+	base    string // http://127.0.0.1:port, where the card is served
+	gates   *gates
+	guards  map[string]*restGuard // by prefix
+	jsonrpc atomic.Int64          // requests to the JSON-RPC interface
+}
+
+// url is the interface URL of the interface at prefix.
+func (p *restPeer) url(prefix string) string { return p.base + prefix }
+
+// startRESTPeer serves one a2a-go v2 request handler (newV10Handler) on
+// the REST interfaces named by the prefixes above and on JSON-RPC, and a
+// card at the well-known path listing HTTP+JSON (v1.0, restPrefix) first
+// and JSON-RPC second. It is closed when t ends, after every gate opens.
+func startRESTPeer(t *testing.T) *restPeer {
+	srv := httptest.NewUnstartedServer(nil)
+	p := &restPeer{base: "http://" + srv.Listener.Addr().String(), gates: &gates{byID: map[peer.TaskID]chan struct{}{}}}
+	card := &peer.AgentCard{
+		Name: v10CardName, Description: "a2a-go v2.4.0 REST test peer", Version: "1.0.0",
+		SupportedInterfaces: []*peer.AgentInterface{
+			peer.NewAgentInterface(p.url(restPrefix), peer.TransportProtocolHTTPJSON),
+			peer.NewAgentInterface(p.url(jsonrpcPrefix), peer.TransportProtocolJSONRPC),
+		},
+		Capabilities:      peer.AgentCapabilities{Streaming: true, PushNotifications: true, ExtendedAgentCard: true},
+		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain", "application/json"},
+		Skills: []peer.AgentSkill{{ID: "lookup", Name: "Lookup", Description: "Looks up a QR code", Tags: []string{"qr"}}},
+	}
+	handler := newV10Handler(card, p.gates)
+	p.guards = map[string]*restGuard{
+		restPrefix:   {prefix: restPrefix, rules: v10Rules},
+		tenantPrefix: {prefix: tenantPrefix, rules: v10Rules, tenantSegs: 1},
+		gcpPrefix:    {prefix: gcpPrefix, rules: v10Rules, tenantSegs: strings.Count(gcpTenant, "/") + 1},
+		getSubPrefix: {prefix: getSubPrefix, rules: v10Rules},
+		rest03Prefix: {prefix: rest03Prefix, rules: v03Rules},
+	}
+	served := map[string]http.Handler{
+		restPrefix:   a2asrv.NewRESTHandler(handler),
+		tenantPrefix: a2asrv.NewTenantRESTHandler("/{*}", handler),
+		gcpPrefix:    a2asrv.NewTenantRESTHandler("/{projects/*/locations/*}", handler),
+		getSubPrefix: refusePOSTSubscribe(a2asrv.NewRESTHandler(handler)),
+		rest03Prefix: a2av0.NewRESTHandler(handler),
+	}
+	mux := http.NewServeMux()
+	for prefix, h := range served {
+		mux.Handle(prefix+"/", p.guards[prefix].wrap(http.StripPrefix(prefix, h)))
+	}
+	rpc := a2asrv.NewJSONRPCHandler(handler)
+	mux.Handle(jsonrpcPrefix, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.jsonrpc.Add(1)
+		rpc.ServeHTTP(w, r)
+	}))
+	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
+	srv.Config.Handler = mux
+	srv.Start()
+	t.Cleanup(func() {
+		p.gates.openAll()
+		srv.Close()
+	})
+	return p
+}
+
+// refusePOSTSubscribe answers a POST to a path ending ":subscribe" with
+// 405 and "Allow: GET", as a server that routes subscribe by the proto's
+// verb alone does (Python 0.3 servers, REST reference §9 trap 3), and
+// passes every other request to next.
+func refusePOSTSubscribe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, ":subscribe") {
+			w.Header().Set("Allow", http.MethodGet)
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// dialREST makes a client of this SDK for the HTTP+JSON interface at
+// iface in version, as user, with opts besides.
+func dialREST(iface, version string, opts ...a2a.Option) func(t *testing.T, user string) *a2a.Client {
+	return func(t *testing.T, user string) *a2a.Client {
+		t.Helper()
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		t.Cleanup(tr.CloseIdleConnections)
+		all := append([]a2a.Option{a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithProtocolVersion(version),
+			a2a.WithHTTPClient(&http.Client{Transport: tr, Timeout: 20 * time.Second}), a2a.WithBearerToken(user)}, opts...)
+		c, err := a2a.NewClient(iface, all...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+}
+
+// firstRequest returns the verb and path of the request a client made by
+// newClient for the interface URL and HTTP client it is given sends for
+// GetTask("probe"),
+// from a loopback server that answers 404; "" when none came. It tells
+// which binding a client speaks without naming an API for it.
+func firstRequest(t *testing.T, newClient func(iface string, hc *http.Client) (*a2a.Client, error)) string {
+	t.Helper()
+	var mu sync.Mutex
+	got := ""
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if got == "" {
+			got = r.Method + " " + r.URL.EscapedPath()
+		}
+		mu.Unlock()
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	defer tr.CloseIdleConnections()
+	c, err := newClient(srv.URL+"/iface", &http.Client{Transport: tr})
+	if err != nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	_, _ = c.GetTask(ctx, "probe")
+	mu.Lock()
+	defer mu.Unlock()
+	return got
+}
