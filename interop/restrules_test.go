@@ -17,8 +17,10 @@ import (
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 // The HTTP+JSON requests the client sends are checked against the
@@ -59,8 +61,39 @@ type tmplSeg struct {
 // v10Rules and v03Rules are the rules of the v1.0 and the v0.3 proto.
 var (
 	v10Rules = mustRules("1.0", a2apb.File_a2av1_proto)
-	v03Rules = mustRules("0.3", a2apb03.File_a2a_proto)
+	v03Rules = mustRules("0.3", v03Proto())
 )
+
+// v03Proto is the v0.3 proto that a2a-go v0.3.15 ships (a2apb, package
+// a2a.v1), with the one change that gives back the A2A v0.3.0 wire:
+// Message's field 5 is "content" in the v0.3.0 proto (tag v0.3.0,
+// specification/grpc/a2a.proto) and in what every v0.3 REST server reads
+// (a2a-go v2's compat layer, a2apb/v0/pbjson), "parts" in a2a-go's later
+// copy. Its HTTP rules are the copy's (v0.3.0's push create template says
+// "task/*", a typo the copy fixes to "tasks/*"). The requests are then
+// read as dynamic messages of this descriptor.
+func v03Proto() protoreflect.FileDescriptor {
+	fdp := protodesc.ToFileDescriptorProto(a2apb03.File_a2a_proto)
+	renamed := false
+	for _, m := range fdp.GetMessageType() {
+		if m.GetName() != "Message" {
+			continue
+		}
+		for _, f := range m.GetField() {
+			if f.GetNumber() == 5 && f.GetName() == "parts" {
+				f.Name, f.JsonName, renamed = proto.String("content"), proto.String("content"), true
+			}
+		}
+	}
+	if !renamed {
+		panic("a2a-go v0.3.15's a2a.v1.Message has no field 5 named parts: v03Proto's change is out of date")
+	}
+	fd, err := protodesc.NewFile(fdp, protoregistry.GlobalFiles)
+	if err != nil {
+		panic(err)
+	}
+	return fd
+}
 
 func mustRules(version string, fd protoreflect.FileDescriptor) *restRules {
 	rs, err := readRules(version, fd)
@@ -263,7 +296,8 @@ type restExchange struct {
 }
 
 // restFault is one way a request breaks the proto's HTTP rules; kind
-// ("verb", "path", "body", "query", "required", "header") keys the
+// ("verb", "path", "body", "bodyform", "query", "required", "header",
+// and "tenant" from a restGuard) keys the
 // deviations the tests tolerate (restTolerated).
 type restFault struct {
 	kind, msg string
@@ -313,12 +347,9 @@ func (rs *restRules) check(ex restExchange, tenant bool) (string, []restFault) {
 		r = byPath
 		add("verb", "%s is %s %s in the proto, sent as %s", r.rpc.Name(), r.verb, r.template, ex.method)
 	}
-	mt, err := protoregistry.GlobalTypes.FindMessageByName(r.rpc.Input().FullName())
-	if err != nil {
-		return string(r.rpc.Name()), append(faults, restFault{"body", err.Error()})
-	}
+	mt := dynamicpb.NewMessageType(r.rpc.Input())
 	msg := mt.New().Interface()
-	fields := msg.ProtoReflect().Descriptor().Fields()
+	fields := mt.Descriptor().Fields()
 	strict := protojson.UnmarshalOptions{}
 	body := bytes.TrimSpace(ex.body)
 
@@ -343,9 +374,17 @@ func (rs *restRules) check(ex restExchange, tenant bool) (string, []restFault) {
 			break
 		}
 		sub := msg.ProtoReflect().Mutable(fd).Message().Interface()
-		if err := strict.Unmarshal(body, sub); err != nil {
-			add("body", "body is not the field %s (%s): %v", r.body, fd.Message().FullName(), err)
+		err := strict.Unmarshal(body, sub)
+		if err == nil {
+			break
 		}
+		// The whole request as the body is a fault of its own kind, and
+		// the body is still checked.
+		if whole := strict.Unmarshal(body, msg); whole == nil {
+			add("bodyform", "body is the whole %s, where the proto's body is its field %s", mt.Descriptor().FullName(), r.body)
+			break
+		}
+		add("body", "body is not the field %s (%s): %v", r.body, fd.Message().FullName(), err)
 	}
 
 	if r.body != "*" {
