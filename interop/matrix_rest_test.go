@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/google/go-cmp/cmp"
@@ -42,6 +43,46 @@ func TestGoPeerREST(t *testing.T) {
 		// One POST refused, then GET, and the client stays on GET.
 		if diff := cmp.Diff([]string{http.MethodPost, http.MethodGet}, verbs); diff != "" {
 			t.Errorf("subscribe verbs (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("v0.3 through the compat layer", func(t *testing.T) {
+		newClient := func(iface string, hc *http.Client) (*a2a.Client, error) {
+			return a2a.NewClient(iface, a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithProtocolVersion(a2a.ProtocolV03), a2a.WithHTTPClient(hc))
+		}
+		if got := firstRequest(t, newClient); got != "GET /iface/v1/tasks/probe" {
+			t.Skipf("v0.3 HTTP+JSON is not on main yet (branch rest03): a client made with WithTransports(TransportHTTPJSON) and "+
+				"WithProtocolVersion(ProtocolV03) sends GetTask(\"probe\") as %q, not GET {url}/v1/tasks/probe", got)
+		}
+		count(runMatrixV10(t, p.gates, "rest03", dialREST(p.url(rest03Prefix), a2a.ProtocolV03)))
+	})
+
+	t.Run("v1.0 from the card, which lists HTTP+JSON first", func(t *testing.T) {
+		card, err := a2a.ResolveAgentCard(testCtx(t), p.base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dial := func(t *testing.T, user string) *a2a.Client {
+			t.Helper()
+			tr := http.DefaultTransport.(*http.Transport).Clone()
+			t.Cleanup(tr.CloseIdleConnections)
+			c, err := a2a.NewClientFromCard(card, a2a.WithHTTPClient(&http.Client{Transport: tr, Timeout: 20 * time.Second}), a2a.WithBearerToken(user))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}
+		before, rest := p.jsonrpc.Load(), len(p.guards[restPrefix].requests())
+		if _, err := dial(t, peerUser).GetTask(testCtx(t), "probe"); !errors.Is(err, a2a.ErrTaskNotFound) {
+			t.Fatalf("GetTask of an unknown task from the card's client: %v", err)
+		}
+		if p.jsonrpc.Load() != before || len(p.guards[restPrefix].requests()) == rest {
+			t.Skip("NewClientFromCard spoke JSON-RPC, the card's second interface, though the card lists HTTP+JSON 1.0 first: " +
+				"the binding chosen by card order (A2A v1.0 §8.3.2; branch binding-choice) is not on main yet")
+		}
+		count(runMatrixV10(t, p.gates, "card", dial))
+		if n := p.jsonrpc.Load() - before; n != 0 {
+			t.Errorf("%d requests went to the JSON-RPC interface", n)
 		}
 	})
 
