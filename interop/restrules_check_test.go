@@ -147,6 +147,7 @@ func TestRESTRulesRefuseBadRequests(t *testing.T) {
 		{"int not decimal", req("GET", "/tasks?pageSize=two", ""), "query"},
 		{"repeated singular", req("GET", "/tasks?pageSize=1&pageSize=2", ""), "query"},
 		{"no version header", req("GET", "/tasks/t1", "", "A2A-Version", ""), "header"},
+		{"Content-Type without a body", req("POST", "/tasks/t1:cancel", "", "Content-Type", "application/json"), "header"},
 		{"a2a+json body", req("POST", "/message:send", msg, "Content-Type", "application/a2a+json"), "header"},
 		{"stream without SSE accept", req("POST", "/message:stream", msg), "header"},
 		{"unary asking for SSE", req("GET", "/tasks/t1", "", stream...), "header"},

@@ -313,7 +313,8 @@ type restFault struct {
 // true or false, decimal integers); a path variable repeated in the body
 // must hold the same value; the request message then has every field the
 // proto marks REQUIRED. Headers: A2A-Version "1.0" for v1.0, none or "0.3"
-// for v0.3; Content-Type application/json when there is a body; Accept
+// for v0.3; Content-Type application/json when there is a body, and none
+// without one (REST reference §1.1: a bodiless POST); Accept
 // text/event-stream on a streaming RPC. It returns the RPC's name ("" if
 // no rule matches the path) and the faults.
 func (rs *restRules) check(ex restExchange, tenant bool) (string, []restFault) {
@@ -422,10 +423,13 @@ func (rs *restRules) check(ex restExchange, tenant bool) (string, []restFault) {
 	case rs.version == "0.3" && len(got) > 0 && !slices.Equal(got, []string{"0.3"}):
 		add("header", "A2A-Version %q on a v0.3 request, want none or \"0.3\"", got)
 	}
-	if len(body) > 0 {
-		if mt, _, err := mime.ParseMediaType(ex.header.Get("Content-Type")); err != nil || mt != "application/json" {
-			add("header", "Content-Type %q on a body, want application/json", ex.header.Get("Content-Type"))
+	switch ct := ex.header.Get("Content-Type"); {
+	case len(body) > 0:
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			add("header", "Content-Type %q on a body, want application/json", ct)
 		}
+	case ct != "":
+		add("header", "Content-Type %q on a request without a body", ct)
 	}
 	if streaming, accept := r.rpc.IsStreamingServer(), ex.header.Get("Accept"); streaming != strings.Contains(accept, "text/event-stream") {
 		add("header", "Accept %q on %s, whose reply is %s", accept, r.rpc.Name(), map[bool]string{true: "an event stream", false: "one message"}[streaming])
