@@ -555,7 +555,9 @@ func runMatrixV10(t *testing.T, gates *gates, run string, newClient func(t *test
 			if err != nil {
 				t.Fatal(err)
 			}
-			if page.TotalSize != 5 || page.PageSize != 2 {
+			// A v0.3 ListTasksResponse has no pageSize, and a2a-go's
+			// compat server leaves out totalSize.
+			if v03 := c.ProtocolVersion() == a2a.ProtocolV03; !v03 && (page.TotalSize != 5 || page.PageSize != 2) {
 				t.Errorf("page %d: totalSize %d pageSize %d, want 5 and 2", len(sizes), page.TotalSize, page.PageSize)
 			}
 			sizes = append(sizes, len(page.Tasks))
@@ -628,6 +630,12 @@ func runMatrixV10(t *testing.T, gates *gates, run string, newClient func(t *test
 			{"changed after an hour ago", a2a.ListTasksRequest{StatusTimestampAfter: now.Add(-time.Hour)}, []string{byText["entity"].ID, byText["fail"].ID, byText["ask"].ID}},
 			{"changed after an hour from now", a2a.ListTasksRequest{StatusTimestampAfter: now.Add(time.Hour)}, []string{}},
 		} {
+			if !tt.req.StatusTimestampAfter.IsZero() && c.ProtocolVersion() == a2a.ProtocolV03 {
+				// The v0.3 proto's filter is lastUpdatedTime, a2a-go's
+				// compat server reads lastUpdatedAfter: no name works for both.
+				t.Logf("%s: not on v0.3", tt.name)
+				continue
+			}
 			if diff := cmp.Diff(tt.want, ids(tt.req), byID); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 			}

@@ -46,6 +46,12 @@ const gcpTenant = "projects/p-1/locations/europe west"
 var restTolerated = map[string]string{
 	"lf.a2a.v1.A2AService.SubscribeToTask verb": "the v1.0 specification's prose (§5.3, §11.3.2) says POST /tasks/{id}:subscribe and its proto GET " +
 		"(open: A2A#1574); the official clients send POST, and so does this one, falling back to GET on a 405",
+	"a2a.v1.A2AService.CreateTaskPushNotificationConfig bodyform": "the v0.3 proto's body is the config (body: \"config\"), " +
+		"but the servers read the whole request {parent, configId, config} (a2a-go v2's compat server, Python 0.3 servers; REST reference §8)",
+	"a2a.v1.A2AService.CreateTaskPushNotificationConfig pathprefix": "the v0.3 proto binds parent to tasks/{id}/pushNotificationConfigs " +
+		"in its template and documents it as tasks/{id}; the body says tasks/{id}, as Python 0.3 and a2a-go's compat client send it",
+	"a2a.v1.A2AService.CreateTaskPushNotificationConfig required:configId": "a config created without an id goes without configId, " +
+		"which the v0.3 proto marks REQUIRED; the server assigns one (v0.3's PushNotificationConfig.id is optional, A2A v0.3 §6.8)",
 	"lf.a2a.v1.A2AService tenant": "a tenant holding \"/\" goes as several escaped segments (Google's services template " +
 		"{tenant=projects/*/locations/*}), where the proto's {tenant} is one segment (REST reference §2)",
 }

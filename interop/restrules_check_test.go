@@ -136,7 +136,7 @@ func TestRESTRulesRefuseBadRequests(t *testing.T) {
 		{"v0.3 kind", req("POST", "/message:send", `{"message":{"kind":"message","messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}`), "body"},
 		{"null as cancel body", req("POST", "/tasks/t1:cancel", `null`), "body"},
 		{"body's task id is another", req("POST", "/tasks/t1/pushNotificationConfigs", `{"taskId":"t2","url":"http://x"}`), "path"},
-		{"no messageId", req("POST", "/message:send", `{"message":{"role":"ROLE_USER","parts":[{"text":"hi"}]}}`), "required"},
+		{"no messageId", req("POST", "/message:send", `{"message":{"role":"ROLE_USER","parts":[{"text":"hi"}]}}`), "required:message.messageId"},
 		{"query beside a body", req("POST", "/message:send?historyLength=1", msg), "query"},
 		{"unknown query parameter", req("GET", "/tasks?lastUpdatedAfter=2026-01-02T03:04:05Z", ""), "query"},
 		{"snake_case query parameter", req("GET", "/tasks?page_size=2", ""), "query"},

@@ -296,8 +296,8 @@ type restExchange struct {
 }
 
 // restFault is one way a request breaks the proto's HTTP rules; kind
-// ("verb", "path", "body", "bodyform", "query", "required", "header",
-// and "tenant" from a restGuard) keys the
+// ("verb", "path", "pathprefix", "body", "bodyform", "query",
+// "required:<field>", "header", and "tenant" from a restGuard) keys the
 // deviations the tests tolerate (restTolerated).
 type restFault struct {
 	kind, msg string
@@ -408,13 +408,17 @@ func (rs *restRules) check(ex restExchange, tenant bool) (string, []restFault) {
 			continue
 		}
 		m := msg.ProtoReflect()
-		if m.Has(fd) && m.Get(fd).String() != value {
-			add("path", "the body's %s %q differs from the path's %q", fd.JSONName(), m.Get(fd).String(), value)
+		switch inBody := m.Get(fd).String(); {
+		case !m.Has(fd) || inBody == value:
+		case strings.HasPrefix(value, inBody+"/"):
+			add("pathprefix", "the body's %s %q is the path's %q less its last segments", fd.JSONName(), inBody, value)
+		default:
+			add("path", "the body's %s %q differs from the path's %q", fd.JSONName(), inBody, value)
 		}
 		m.Set(fd, protoreflect.ValueOfString(value))
 	}
-	if missing := missingRequired(msg.ProtoReflect(), ""); len(missing) > 0 {
-		add("required", "%s lacks REQUIRED fields %s", mt.Descriptor().FullName(), strings.Join(missing, ", "))
+	for _, field := range missingRequired(msg.ProtoReflect(), "") {
+		add("required:"+field, "%s lacks the REQUIRED field %s", mt.Descriptor().FullName(), field)
 	}
 
 	switch got := ex.header.Values("A2A-Version"); {
