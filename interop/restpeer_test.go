@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -149,13 +150,7 @@ func (g *restGuard) report(t *testing.T) []string {
 	for key, n := range tolerated {
 		t.Logf("%s: %d requests with a tolerated %q: %s", g.prefix, n, key, restTolerated[key])
 	}
-	return slices.Sorted(func(yield func(string) bool) {
-		for rpc := range valid {
-			if !yield(rpc) {
-				return
-			}
-		}
-	})
+	return slices.Sorted(maps.Keys(valid))
 }
 
 // restPeer is a running REST peer.
