@@ -33,12 +33,7 @@ func TestJSPeerREST(t *testing.T) {
 		tr.CloseIdleConnections()
 	})
 
-	if got := firstRequest(t, func(iface string, hc *http.Client) (*a2a.Client, error) {
-		return a2a.NewClient(iface, a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithProtocolVersion(a2a.ProtocolV03), a2a.WithHTTPClient(hc))
-	}); got != "GET /iface/v1/tasks/probe" {
-		t.Skipf("v0.3 HTTP+JSON is not on main yet (branch rest03): a client made with WithTransports(TransportHTTPJSON) and "+
-			"WithProtocolVersion(ProtocolV03) sends GetTask(\"probe\") as %q, not GET {url}/v1/tasks/probe", got)
-	}
+	skipWithoutREST03(t)
 	c := dialREST(srv.URL+guard.prefix, a2a.ProtocolV03)(t, peerUser)
 	runScenarios03(t, c)
 

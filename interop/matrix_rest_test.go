@@ -56,13 +56,7 @@ func TestGoPeerREST(t *testing.T) {
 	})
 
 	t.Run("v0.3 through the compat layer", func(t *testing.T) {
-		newClient := func(iface string, hc *http.Client) (*a2a.Client, error) {
-			return a2a.NewClient(iface, a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithProtocolVersion(a2a.ProtocolV03), a2a.WithHTTPClient(hc))
-		}
-		if got := firstRequest(t, newClient); got != "GET /iface/v1/tasks/probe" {
-			t.Skipf("v0.3 HTTP+JSON is not on main yet (branch rest03): a client made with WithTransports(TransportHTTPJSON) and "+
-				"WithProtocolVersion(ProtocolV03) sends GetTask(\"probe\") as %q, not GET {url}/v1/tasks/probe", got)
-		}
+		skipWithoutREST03(t)
 		matrix(t, rest03Prefix, "rest03", dialREST(p.url(rest03Prefix), a2a.ProtocolV03))
 	})
 
@@ -117,46 +111,11 @@ func TestGoPeerREST(t *testing.T) {
 	})
 
 	t.Run("ids that try to leave their path segment name only themselves", func(t *testing.T) {
-		c := dialREST(p.url(restPrefix), a2a.ProtocolV10)(t, peerUser)
-		ctx := testCtx(t)
-		task, err := c.SendText(ctx, "entity")
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Each names another resource if sent unescaped: the task's
-		// config list, a parent path, another query, a fragment, an
-		// escaped slash, a cancel.
-		for _, id := range []string{task.ID + "/pushNotificationConfigs", "../tasks/" + task.ID, task.ID + "?historyLength=0",
-			task.ID + "#x", "%2e%2e", task.ID + ":cancel", "a%2Fb", "sp ace\x00\n"} {
-			if _, err := c.GetTask(ctx, id); !errors.Is(err, a2a.ErrTaskNotFound) {
-				t.Errorf("GetTask(%q) = %v, want ErrTaskNotFound", id, err)
-			}
-		}
-		// A config id with every such character goes and comes back whole.
-		cfg := a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: a2a.PushNotificationConfig{
-			ID: "c/../1?x=y#z%2F: 空", URL: "http://127.0.0.1:9/webhook"}}
-		if _, err := c.CreateTaskPushNotificationConfig(ctx, cfg); err != nil {
-			t.Fatal(err)
-		}
-		got, err := c.GetTaskPushNotificationConfig(ctx, task.ID, cfg.PushNotificationConfig.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(cfg, *got); diff != "" {
-			t.Errorf("get (-want +got):\n%s", diff)
-		}
-		if err := c.DeleteTaskPushNotificationConfig(ctx, task.ID, cfg.PushNotificationConfig.ID); err != nil {
-			t.Fatal(err)
-		}
-		if list, err := c.ListTaskPushNotificationConfigs(ctx, task.ID); err != nil || len(list) != 0 {
-			t.Errorf("after delete: %v, %v", list, err)
-		}
-		// "." and ".." are refused before sending.
-		for _, id := range []string{".", ".."} {
-			if _, err := c.GetTask(ctx, id); err == nil || errors.Is(err, a2a.ErrTaskNotFound) {
-				t.Errorf("GetTask(%q) = %v, want a refusal before sending", id, err)
-			}
-		}
+		t.Run("v1.0", func(t *testing.T) { escapingIDs(t, dialREST(p.url(restPrefix), a2a.ProtocolV10)(t, peerUser)) })
+		t.Run("v0.3", func(t *testing.T) {
+			skipWithoutREST03(t)
+			escapingIDs(t, dialREST(p.url(rest03Prefix), a2a.ProtocolV03)(t, peerUser))
+		})
 	})
 
 	t.Run("requests follow the proto's HTTP rules", func(t *testing.T) {
@@ -184,3 +143,49 @@ func TestGoPeerREST(t *testing.T) {
 
 // sortedStrings compares string slices as sets.
 var sortedStrings = cmpopts.SortSlices(func(a, b string) bool { return a < b })
+
+// escapingIDs checks, with a client of the peer, that task and config ids
+// holding what would name another resource if sent unescaped reach the
+// server as themselves: a task not found, a config created, read and
+// deleted under its own id; "." and ".." are refused before sending.
+func escapingIDs(t *testing.T, c *a2a.Client) {
+	ctx := testCtx(t)
+	task, err := c.SendText(ctx, "entity")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each names another resource if sent unescaped: the task's
+	// config list, a parent path, another query, a fragment, an
+	// escaped slash, a cancel.
+	for _, id := range []string{task.ID + "/pushNotificationConfigs", "../tasks/" + task.ID, task.ID + "?historyLength=0",
+		task.ID + "#x", "%2e%2e", task.ID + ":cancel", "a%2Fb", "sp ace\x00\n"} {
+		if _, err := c.GetTask(ctx, id); !errors.Is(err, a2a.ErrTaskNotFound) {
+			t.Errorf("GetTask(%q) = %v, want ErrTaskNotFound", id, err)
+		}
+	}
+	// A config id with every such character goes and comes back whole.
+	cfg := a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: a2a.PushNotificationConfig{
+		ID: "c/../1?x=y#z%2F: 空", URL: "http://127.0.0.1:9/webhook"}}
+	if _, err := c.CreateTaskPushNotificationConfig(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.GetTaskPushNotificationConfig(ctx, task.ID, cfg.PushNotificationConfig.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(cfg, *got); diff != "" {
+		t.Errorf("get (-want +got):\n%s", diff)
+	}
+	if err := c.DeleteTaskPushNotificationConfig(ctx, task.ID, cfg.PushNotificationConfig.ID); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := c.ListTaskPushNotificationConfigs(ctx, task.ID); err != nil || len(list) != 0 {
+		t.Errorf("after delete: %v, %v", list, err)
+	}
+	// "." and ".." are refused before sending.
+	for _, id := range []string{".", ".."} {
+		if _, err := c.GetTask(ctx, id); err == nil || errors.Is(err, a2a.ErrTaskNotFound) {
+			t.Errorf("GetTask(%q) = %v, want a refusal before sending", id, err)
+		}
+	}
+}

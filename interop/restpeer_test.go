@@ -278,3 +278,18 @@ func firstRequest(t *testing.T, newClient func(iface string, hc *http.Client) (*
 	defer mu.Unlock()
 	return got
 }
+
+// skipWithoutREST03 skips t when this SDK does not yet speak A2A v0.3
+// over HTTP+JSON: a client made with WithTransports(TransportHTTPJSON)
+// and WithProtocolVersion(ProtocolV03) must send GetTask("probe") as
+// GET {url}/v1/tasks/probe.
+func skipWithoutREST03(t *testing.T) {
+	t.Helper()
+	got := firstRequest(t, func(iface string, hc *http.Client) (*a2a.Client, error) {
+		return a2a.NewClient(iface, a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithProtocolVersion(a2a.ProtocolV03), a2a.WithHTTPClient(hc))
+	})
+	if got != "GET /iface/v1/tasks/probe" {
+		t.Skipf("v0.3 HTTP+JSON is not on main yet (branch rest03): a client made with WithTransports(TransportHTTPJSON) and "+
+			"WithProtocolVersion(ProtocolV03) sends GetTask(\"probe\") as %q, not GET {url}/v1/tasks/probe", got)
+	}
+}
