@@ -5,8 +5,10 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 )
@@ -158,6 +160,9 @@ func TestGoPeerRESTDeviations(t *testing.T) {
 		if got.status != http.StatusNotFound || got.contentType != "text/plain" {
 			t.Fatalf("peer: %d %q %s", got.status, got.contentType, got.body)
 		}
+		if got := rawDo(t, http.MethodDelete, rest+"/tasks/"+done.ID, ""); got.status != http.StatusMethodNotAllowed || got.header.Get("Allow") == "" {
+			t.Fatalf("peer, wrong verb: %d Allow %q %s", got.status, got.header.Get("Allow"), got.body)
+		}
 		wrong := dialREST(rest+"/oops", a2a.ProtocolV10)(t, peerUser)
 		_, err := wrong.GetTask(ctx, done.ID)
 		var httpErr *a2a.HTTPError
@@ -194,6 +199,28 @@ func TestGoPeerRESTDeviations(t *testing.T) {
 		var httpErr *a2a.HTTPError
 		if !errors.As(err, &httpErr) || httpErr.StatusCode != http.StatusNotFound {
 			t.Errorf("client: %v, want an *HTTPError 404 (the router's)", err)
+		}
+	})
+
+	t.Run("A2A-Version is not read: a request without it is served", func(t *testing.T) {
+		// rawDo sends none.
+		if got := rawDo(t, http.MethodGet, rest+"/tasks/"+done.ID, ""); got.status != http.StatusOK || !strings.Contains(got.body, done.ID) {
+			t.Fatalf("peer: %d %s", got.status, got.body)
+		}
+	})
+
+	t.Run("v0.3 ListTasks has no totalSize and filters by lastUpdatedAfter, not the proto's lastUpdatedTime", func(t *testing.T) {
+		list := p.url(rest03Prefix) + "/v1/tasks?pageSize=1"
+		later := url.QueryEscape(time.Now().Add(time.Hour).UTC().Format(time.RFC3339))
+		got := rawDo(t, http.MethodGet, list, "")
+		if got.status != http.StatusOK || !strings.Contains(got.body, `"tasks":[{`) || strings.Contains(got.body, "totalSize") {
+			t.Fatalf("peer: %d %s", got.status, got.body)
+		}
+		if got := rawDo(t, http.MethodGet, list+"&lastUpdatedTime="+later, ""); !strings.Contains(got.body, `"tasks":[{`) {
+			t.Errorf("peer, lastUpdatedTime an hour from now: %d %s, want it ignored", got.status, got.body)
+		}
+		if got := rawDo(t, http.MethodGet, list+"&lastUpdatedAfter="+later, ""); got.status != http.StatusOK || strings.Contains(got.body, `"tasks":[{`) {
+			t.Errorf("peer, lastUpdatedAfter an hour from now: %d %s, want no task", got.status, got.body)
 		}
 	})
 
