@@ -89,6 +89,22 @@ func TestGoPeerREST(t *testing.T) {
 		}
 	})
 
+	t.Run("v0.3 from the card, whose preferredTransport is HTTP+JSON", func(t *testing.T) {
+		skipWithoutREST03(t)
+		card, err := a2a.ResolveAgentCard(testCtx(t), p.url(card03Prefix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a2a.NewClientFromCard(card); errors.Is(err, a2a.ErrNoSupportedInterface) {
+			t.Skipf("NewClientFromCard: %v: the binding chosen across JSON-RPC and HTTP+JSON (branch binding-choice) is not on main yet", err)
+		}
+		before := len(p.guards[rest03Prefix].requests())
+		runMatrixV10(t, p.gates, "card03", dialCard03(card))
+		if len(p.guards[rest03Prefix].requests()) == before {
+			t.Error("no request reached the v0.3 REST interface")
+		}
+	})
+
 	t.Run("the tenant reaches the agent", func(t *testing.T) {
 		for _, tt := range []struct {
 			prefix, tenant string
@@ -187,5 +203,23 @@ func escapingIDs(t *testing.T, c *a2a.Client) {
 		if _, err := c.GetTask(ctx, id); err == nil || errors.Is(err, a2a.ErrTaskNotFound) {
 			t.Errorf("GetTask(%q) = %v, want a refusal before sending", id, err)
 		}
+	}
+}
+
+// dialCard03 is NewClientFromCard on card, which names one interface, v0.3
+// HTTP+JSON: the client must speak v0.3.
+func dialCard03(card *a2a.AgentCard) func(t *testing.T, user string) *a2a.Client {
+	return func(t *testing.T, user string) *a2a.Client {
+		t.Helper()
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		t.Cleanup(tr.CloseIdleConnections)
+		c, err := a2a.NewClientFromCard(card, a2a.WithHTTPClient(&http.Client{Transport: tr, Timeout: 20 * time.Second}), a2a.WithBearerToken(user))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := c.ProtocolVersion(); v != a2a.ProtocolV03 {
+			t.Fatalf("a client from a card whose one interface is HTTP+JSON 0.3 speaks %q", v)
+		}
+		return c
 	}
 }

@@ -35,6 +35,7 @@ const (
 	getSubPrefix  = "/getsub"  // a2asrv.NewRESTHandler behind refusePOSTSubscribe
 	rest03Prefix  = "/rest03"  // a2av0.NewRESTHandler: A2A v0.3 REST (its paths start /v1/)
 	jsonrpcPrefix = "/jsonrpc" // a2asrv.NewJSONRPCHandler, the card's second interface
+	card03Prefix  = "/v03"     // where the v0.3 agent's card is: {base}/v03/.well-known/agent-card.json
 )
 
 // gcpTenant is a tenant of the kind Google's services template
@@ -206,6 +207,12 @@ func startRESTPeer(t *testing.T) *restPeer {
 		rpc.ServeHTTP(w, r)
 	}))
 	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
+	// The v0.3 agent's card, as a2a-go's compat layer writes it: one
+	// interface, HTTP+JSON 0.3, at once the v0.3 "url" and
+	// "preferredTransport" and the v1.0 "supportedInterfaces".
+	card03 := *card
+	card03.SupportedInterfaces = []*peer.AgentInterface{{URL: p.url(rest03Prefix), ProtocolBinding: peer.TransportProtocolHTTPJSON, ProtocolVersion: a2av0.Version}}
+	mux.Handle(card03Prefix+a2asrv.WellKnownAgentCardPath, a2asrv.NewAgentCardHandler(a2av0.NewStaticAgentCardProducer(&card03)))
 	srv.Config.Handler = mux
 	srv.Start()
 	t.Cleanup(func() {
