@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"slices"
 	"testing"
-	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/google/go-cmp/cmp"
@@ -65,16 +64,7 @@ func TestGoPeerREST(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dial := func(t *testing.T, user string) *a2a.Client {
-			t.Helper()
-			tr := http.DefaultTransport.(*http.Transport).Clone()
-			t.Cleanup(tr.CloseIdleConnections)
-			c, err := a2a.NewClientFromCard(card, a2a.WithHTTPClient(&http.Client{Transport: tr, Timeout: 20 * time.Second}), a2a.WithBearerToken(user))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return c
-		}
+		dial := dialFromCard(card, a2a.ProtocolV10)
 		before, rest := p.jsonrpc.Load(), len(p.guards[restPrefix].requests())
 		if _, err := dial(t, peerUser).GetTask(testCtx(t), "probe"); !errors.Is(err, a2a.ErrTaskNotFound) {
 			t.Fatalf("GetTask of an unknown task from the card's client: %v", err)
@@ -99,7 +89,7 @@ func TestGoPeerREST(t *testing.T) {
 			t.Skipf("NewClientFromCard: %v: the binding chosen across JSON-RPC and HTTP+JSON (branch binding-choice) is not on main yet", err)
 		}
 		before := len(p.guards[rest03Prefix].requests())
-		runMatrixV10(t, p.gates, "card03", dialCard03(card))
+		runMatrixV10(t, p.gates, "card03", dialFromCard(card, a2a.ProtocolV03))
 		if len(p.guards[rest03Prefix].requests()) == before {
 			t.Error("no request reached the v0.3 REST interface")
 		}
@@ -203,23 +193,5 @@ func escapingIDs(t *testing.T, c *a2a.Client) {
 		if _, err := c.GetTask(ctx, id); err == nil || errors.Is(err, a2a.ErrTaskNotFound) {
 			t.Errorf("GetTask(%q) = %v, want a refusal before sending", id, err)
 		}
-	}
-}
-
-// dialCard03 is NewClientFromCard on card, which names one interface, v0.3
-// HTTP+JSON: the client must speak v0.3.
-func dialCard03(card *a2a.AgentCard) func(t *testing.T, user string) *a2a.Client {
-	return func(t *testing.T, user string) *a2a.Client {
-		t.Helper()
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		t.Cleanup(tr.CloseIdleConnections)
-		c, err := a2a.NewClientFromCard(card, a2a.WithHTTPClient(&http.Client{Transport: tr, Timeout: 20 * time.Second}), a2a.WithBearerToken(user))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if v := c.ProtocolVersion(); v != a2a.ProtocolV03 {
-			t.Fatalf("a client from a card whose one interface is HTTP+JSON 0.3 speaks %q", v)
-		}
-		return c
 	}
 }

@@ -141,10 +141,8 @@ func TestGoPeerRESTDeviations(t *testing.T) {
 		if got.status != http.StatusUnauthorized || !strings.Contains(got.body, `"reason":"UNAUTHENTICATED"`) {
 			t.Fatalf("peer: %d %s", got.status, got.body)
 		}
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		defer tr.CloseIdleConnections()
 		anon, err := a2a.NewClient(rest, a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithProtocolVersion(a2a.ProtocolV10),
-			a2a.WithHTTPClient(&http.Client{Transport: tr}))
+			a2a.WithHTTPClient(ownHTTPClient(t)))
 		if err != nil {
 			t.Fatal(err)
 		}

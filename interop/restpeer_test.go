@@ -237,15 +237,37 @@ func refusePOSTSubscribe(next http.Handler) http.Handler {
 	})
 }
 
+// ownHTTPClient is an HTTP client with a transport of its own, whose idle
+// connections close when t ends.
+func ownHTTPClient(t *testing.T) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr, Timeout: 20 * time.Second}
+}
+
+// dialFromCard makes a client of this SDK with NewClientFromCard on card,
+// as user; the client must speak version.
+func dialFromCard(card *a2a.AgentCard, version string) func(t *testing.T, user string) *a2a.Client {
+	return func(t *testing.T, user string) *a2a.Client {
+		t.Helper()
+		c, err := a2a.NewClientFromCard(card, a2a.WithHTTPClient(ownHTTPClient(t)), a2a.WithBearerToken(user))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := c.ProtocolVersion(); v != version {
+			t.Fatalf("a client from the card speaks %q, want %q", v, version)
+		}
+		return c
+	}
+}
+
 // dialREST makes a client of this SDK for the HTTP+JSON interface at
 // iface in version, as user, with opts besides.
 func dialREST(iface, version string, opts ...a2a.Option) func(t *testing.T, user string) *a2a.Client {
 	return func(t *testing.T, user string) *a2a.Client {
 		t.Helper()
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		t.Cleanup(tr.CloseIdleConnections)
 		all := append([]a2a.Option{a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithProtocolVersion(version),
-			a2a.WithHTTPClient(&http.Client{Transport: tr, Timeout: 20 * time.Second}), a2a.WithBearerToken(user)}, opts...)
+			a2a.WithHTTPClient(ownHTTPClient(t)), a2a.WithBearerToken(user)}, opts...)
 		c, err := a2a.NewClient(iface, all...)
 		if err != nil {
 			t.Fatal(err)
