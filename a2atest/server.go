@@ -117,10 +117,18 @@ type Raw struct {
 
 // Request is a request the server received.
 type Request struct {
-	// Method is the JSON-RPC method ("" if the body did not parse, or for a GET).
+	// Method is the JSON-RPC method ("" if the body did not parse, or for
+	// a card GET). For an HTTP+JSON request it is the operation's A2A v1.0
+	// method name, whatever the version ("GetTask" for GET /tasks/t1 and
+	// GET /v1/tasks/t1), "" when no route matched.
 	Method string
-	// Path is the URL path, e.g. "/a2a/jsonrpc" or a card path.
-	Path   string
+	// HTTPMethod is the request's HTTP method: "POST", "GET", "DELETE".
+	HTTPMethod string
+	// Path is the URL path as sent, escapes kept: "/a2a/jsonrpc", a card
+	// path, "/a2a/rest/tasks/a%2Fb".
+	Path string
+	// Query is the URL's query as sent, without "?": "historyLength=2".
+	Query  string
 	Header http.Header
 	Body   []byte
 }
@@ -167,16 +175,22 @@ func RequireAgentCode(code string) Option {
 
 // Server is a running fake agent. Its methods are safe for concurrent use.
 type Server struct {
-	// URL is the JSON-RPC endpoint, e.g. "http://127.0.0.1:41234/a2a/jsonrpc".
+	// URL is the endpoint of the server's first binding: the JSON-RPC
+	// endpoint "http://127.0.0.1:41234/a2a/jsonrpc" by default, the
+	// HTTP+JSON one ".../a2a/rest" with [HTTPJSON] (see [Bindings],
+	// [Server.Endpoint]).
 	URL string
 
 	ts            *httptest.Server
+	root          string // "http://127.0.0.1:port"
 	onSend        func(a2a.Message) Reply
 	requireHeader map[string]string
 	selectorKey   string
 	selectorVal   string
-	v10           bool   // speaks A2A v1.0 (V10)
-	tenant        string // required in every v1.0 request (RequireTenant)
+	v10           bool     // speaks A2A v1.0 (V10)
+	tenant        string   // required in every v1.0 request (RequireTenant)
+	bindings      []string // the bindings served, in card order (Bindings); nil: JSON-RPC
+	ownCard       bool     // Bindings was given: a v0.3 server serves a card of its own too
 
 	card         *a2a.AgentCard
 	cardPaths    []string
@@ -193,8 +207,11 @@ type Server struct {
 }
 
 // NewServer starts a fake agent on a loopback port. Close it when done. It
-// panics when [RequireTenant] is given without [V10] (A2A v0.3 has no
-// tenant), a bug in the test.
+// panics on options that contradict each other, a bug in the test:
+// [RequireTenant] without [V10] (A2A v0.3 has no tenant), [Bindings] with
+// a binding it does not serve or twice the same, [RequireAgentID] or
+// [RequireAgentCode] without JSON-RPC (the selector is a JSON-RPC
+// gateway's).
 func NewServer(opts ...Option) *Server {
 	s := &Server{requireHeader: map[string]string{}, tasks: map[string]*scripted{}, push: map[string][]a2a.PushNotificationConfig{}}
 	for _, o := range opts {
@@ -203,13 +220,15 @@ func NewServer(opts ...Option) *Server {
 	if s.tenant != "" && !s.v10 {
 		panic("a2atest: RequireTenant needs V10: A2A v0.3 has no tenant")
 	}
+	s.checkBindings()
 	if s.onSend == nil {
 		s.onSend = echo
 	}
 	s.out.init()
 	// The URLs are set before the server starts: its handlers read them.
 	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
-	s.URL = "http://" + s.ts.Listener.Addr().String() + "/a2a/jsonrpc"
+	s.root = "http://" + s.ts.Listener.Addr().String()
+	s.URL = s.Endpoint(s.bindings[0])
 	for _, c := range []*a2a.AgentCard{s.card, s.extendedCard} {
 		if c != nil && c.URL == "" {
 			c.URL = s.URL
@@ -255,6 +274,7 @@ const (
 	codeTaskNotFound   = -32001
 	codeNotCancelable  = -32002
 	codeUnsupported    = -32004
+	codeContentType    = -32005
 
 	codeExtendedCardNotConfigured = -32007
 	codeVersionNotSupported       = -32009
@@ -275,11 +295,21 @@ type envelope struct {
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 16<<20))
 	var env envelope
-	parseErr := json.Unmarshal(body, &env)
+	var parseErr error
+	rest := s.isREST(r)
+	var rt restRoute
+	if rest {
+		rt = s.routeREST(r)
+	} else {
+		parseErr = json.Unmarshal(body, &env)
+	}
 
 	s.mu.Lock()
-	rec := Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
-	if env.Method != nil {
+	rec := Request{HTTPMethod: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
+	switch {
+	case rest:
+		rec.Method = rt.verbs[r.Method]
+	case env.Method != nil:
 		rec.Method = *env.Method
 	}
 	s.requests = append(s.requests, rec)
@@ -294,25 +324,24 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeRaw(w, *canned, env.ID)
 		return
 	}
-	if r.Method == http.MethodGet {
+	if r.Method == http.MethodGet && !rest {
 		s.serveCard(w, r)
 		return
 	}
-	if r.Method != http.MethodPost {
+	if !rest && !s.serves(a2a.TransportJSONRPC) {
+		http.NotFound(w, r)
+		return
+	}
+	if !rest && r.Method != http.MethodPost {
 		http.Error(w, "POST only", http.StatusMethodNotAllowed)
 		return
 	}
-	for name, want := range s.requireHeader {
-		if r.Header.Get(name) != want {
-			status := http.StatusUnauthorized
-			if name == "X-Workspace-Id" {
-				status = http.StatusForbidden
-			} else {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="a2atest"`)
-			}
-			http.Error(w, name+" missing or wrong", status)
-			return
-		}
+	if !s.checkHeaders(w, r) {
+		return
+	}
+	if rest {
+		s.serveREST(w, r, rt, body)
+		return
 	}
 	if parseErr != nil {
 		s.writeJSON(w, nil, nil, invalid(codeParse, "invalid JSON payload"))
@@ -323,6 +352,25 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.serveV03(w, env)
+}
+
+// checkHeaders answers a request without the credentials the server
+// requires (RequireAPIKey, RequireBearer, RequireWorkspace) with 401 or
+// 403 and reports false.
+func (s *Server) checkHeaders(w http.ResponseWriter, r *http.Request) bool {
+	for name, want := range s.requireHeader {
+		if r.Header.Get(name) != want {
+			status := http.StatusUnauthorized
+			if name == "X-Workspace-Id" {
+				status = http.StatusForbidden
+			} else {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="a2atest"`)
+			}
+			http.Error(w, name+" missing or wrong", status)
+			return false
+		}
+	}
+	return true
 }
 
 func writeRaw(w http.ResponseWriter, raw Raw, id json.RawMessage) {
