@@ -43,7 +43,7 @@ func HTTPJSON() Option {
 // store, so a task sent over one can be read over the other. Without
 // Bindings the server speaks JSON-RPC alone.
 func Bindings(bindings ...string) Option {
-	return func(s *Server) { s.bindings, s.ownCard = slices.Clone(bindings), true }
+	return func(s *Server) { s.bindings, s.ownCard = append([]string{}, bindings...), true }
 }
 
 // checkBindings panics on bindings the server does not serve or options
@@ -84,6 +84,11 @@ func (s *Server) Endpoint(binding string) string {
 	return s.root + jsonrpcPath
 }
 
+// BaseURL is the server's root URL, "http://127.0.0.1:port": where it
+// serves its card, the base URL [a2a.ResolveAgentCard] takes, whatever its
+// bindings.
+func (s *Server) BaseURL() string { return s.root }
+
 // isREST reports whether r is for the HTTP+JSON binding.
 func (s *Server) isREST(r *http.Request) bool {
 	p := r.URL.Path
@@ -116,7 +121,9 @@ var (
 )
 
 // routeREST matches r's path under the HTTP+JSON base: v1.0's operation
-// paths after any tenant prefix, or v0.3's after "/v1" (no tenant).
+// paths, after a tenant prefix when the server has one (RequireTenant;
+// without, a prefix names nothing, as on a server without tenant routes),
+// or v0.3's after "/v1" (no tenant).
 func (s *Server) routeREST(r *http.Request) restRoute {
 	tail := strings.TrimPrefix(strings.TrimPrefix(r.URL.EscapedPath(), restPath), "/")
 	segs := strings.Split(tail, "/")
@@ -128,7 +135,7 @@ func (s *Server) routeREST(r *http.Request) restRoute {
 		segs, cardSeg = segs[1:], "card"
 	}
 	rt, prefix := matchREST(segs, cardSeg)
-	if rt.verbs == nil || (prefix > 0 && !s.v10) {
+	if rt.verbs == nil || (prefix > 0 && s.tenant == "") {
 		return restRoute{}
 	}
 	tenant := make([]string, prefix)
