@@ -121,7 +121,7 @@ type stream03 struct {
 
 // push03 is TaskPushNotificationConfig.
 type push03 struct {
-	Name                   string `json:"name"`
+	Name                   string   `json:"name"`
 	PushNotificationConfig pushIn03 `json:"pushNotificationConfig"`
 }
 
