@@ -11,8 +11,7 @@ import (
 
 // WithCard serves a copy of card (a GET, no credentials needed) at each of
 // paths, default [a2a.AgentCardPath], from the server's root: resolve it
-// with [a2a.ResolveAgentCard] on the server's URL without its
-// "/a2a/jsonrpc" path. Pass [a2a.LegacyAgentCardPath] to play an agent
+// with [a2a.ResolveAgentCard] on [Server.BaseURL]. Pass [a2a.LegacyAgentCardPath] to play an agent
 // from before v0.3.0. An empty URL is set to the server's.
 //
 // A v0.3 server serves the card as encoding/json writes it. A v1.0 server

@@ -202,3 +202,47 @@ func TestRESTV10Client(t *testing.T) {
 		}
 	}
 }
+
+// TestRESTPush: a webhook given with an HTTP+JSON send, or created at
+// .../pushNotificationConfigs, gets the task's states as the version's
+// JSON-RPC server posts them (v1.0: {"task": …} ProtoJSON; v0.3: the task
+// with "kind"), with its token.
+func TestRESTPush(t *testing.T) {
+	for _, pv := range pushVersions {
+		t.Run(pv.name, func(t *testing.T) {
+			hook := newWebhook(t, 200)
+			srv := pv.server(a2atest.HTTPJSON(), a2atest.OnSend(scriptOf(a2a.TaskStateSubmitted, a2a.TaskStateWorking, a2a.TaskStateCompleted)))
+			defer srv.Close()
+			prefix, header, tokenHeader := "/v1", map[string]string(nil), "X-A2A-Notification-Token"
+			body := `{"message":{"messageId":"m1","role":"ROLE_USER","content":[{"text":"hi"}]},"configuration":{"pushNotification":{"url":"` + hook.URL + `","token":"tok"}}}`
+			if pv.v10 {
+				prefix, header, tokenHeader = "", v10REST, "A2A-Notification-Token"
+				body = `{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]},"configuration":{"taskPushNotificationConfig":{"url":"` + hook.URL + `","token":"tok"}}}`
+			}
+			if got := restDo(t, "POST", srv.URL+prefix+"/message:send", body, header); got.status != 200 {
+				t.Fatalf("send: %d %s", got.status, got.body)
+			}
+			second := `{"name":"tasks/task-1/pushNotificationConfigs/c2","pushNotificationConfig":{"url":"` + hook.URL + `","token":"two"}}`
+			if pv.v10 {
+				second = `{"id":"c2","url":"` + hook.URL + `","token":"two"}`
+			}
+			if got := restDo(t, "POST", srv.URL+prefix+"/tasks/task-1/pushNotificationConfigs", second, header); got.status != 200 {
+				t.Fatalf("create: %d %s", got.status, got.body)
+			}
+			for range 2 {
+				restDo(t, "GET", srv.URL+prefix+"/tasks/task-1", "", header)
+			}
+			var got []string
+			for range 5 { // submitted to the first; working and completed to both
+				r := hook.next(t)
+				got = append(got, string(pv.readPush(t, r.body).Status.State)+" "+r.header.Get(tokenHeader))
+			}
+			want := []string{pv.state(a2a.TaskStateSubmitted) + " tok", pv.state(a2a.TaskStateWorking) + " tok", pv.state(a2a.TaskStateWorking) + " two",
+				pv.state(a2a.TaskStateCompleted) + " tok", pv.state(a2a.TaskStateCompleted) + " two"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("notifications (-want +got):\n%s", diff)
+			}
+			waitDeliveries(t, srv, 5)
+		})
+	}
+}

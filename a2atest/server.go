@@ -11,6 +11,32 @@
 // [a2a.Message]) are the same for both versions; the server writes them
 // in its own.
 //
+// With [HTTPJSON] it speaks the HTTP+JSON (REST) binding instead, at
+// [Server.URL] ".../a2a/rest". With V10 these are A2A v1.0's paths (POST
+// /message:send and /message:stream, GET /tasks/{id}, GET /tasks, POST
+// /tasks/{id}:cancel, POST or GET /tasks/{id}:subscribe, POST and GET
+// /tasks/{id}/pushNotificationConfigs, GET and DELETE
+// .../pushNotificationConfigs/{configId}, GET /extendedAgentCard; each
+// under a /{tenant} prefix, one segment or several, when [RequireTenant]
+// is given) and the ProtoJSON bodies of its JSON-RPC, without the
+// envelope. Without V10 they are A2A v0.3's: the same under /v1/ (the
+// extended card at GET /v1/card), no tenant, and the JSON of the v0.3
+// proto (parts under "content", TASK_STATE_CANCELLED, "final" on status
+// updates, push configs named "tasks/{id}/pushNotificationConfigs/{cid}").
+// Streams are Server-Sent Events whose data is a bare StreamResponse.
+// Results are 200 (a deleted push config: {}); errors are google.rpc.Status
+// objects ({"error": {code, status, message, details}}) with the HTTP
+// status and ErrorInfo reason of A2A v1.0 §5.4 and §11.6 (404
+// TASK_NOT_FOUND, 400 TASK_NOT_CANCELABLE, …); a path that names no
+// operation gets a plain-text 404, a method the path does not take a 405
+// with Allow. Its checks are as strict as JSON-RPC's: the A2A-Version
+// header (v1.0: "1.0"; v0.3: none or "0.3"), a JSON Content-Type on a
+// body, no body where the operation takes none, bodies decoded strictly,
+// only the query parameters an operation takes, each once, and each id
+// one path segment (/tasks/a%2Fb is task "a/b"). [Bindings] serves
+// JSON-RPC and HTTP+JSON side by side on one task store, with a card
+// listing both in the order given.
+//
 // It checks every request envelope (jsonrpc "2.0", an id, a method, params
 // shaped per its version) and, when configured, the X-API-Key,
 // X-Workspace-ID and Authorization headers, the agent selector and the
@@ -44,11 +70,9 @@ package a2atest
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"sync"
 	"time"
 
@@ -85,7 +109,10 @@ type Reply struct {
 	Message *a2a.Message
 	// Error is returned as a JSON-RPC error (Code, Message, Data are used).
 	// A v1.0 server gives an error without Data the ErrorInfo detail of
-	// its code (e.g. reason "TASK_NOT_FOUND" for -32001).
+	// its code (e.g. reason "TASK_NOT_FOUND" for -32001). Over HTTP+JSON
+	// it is a google.rpc.Status with the HTTP status of its code (500
+	// INTERNAL for a code A2A does not name); Data that is a JSON array is
+	// its details, other Data the ErrorInfo's metadata "data".
 	Error *a2a.RPCError
 	// Events, when set, are what message/stream sends, in order, as
 	// Server-Sent Events; the stream then closes. Without Events a stream
@@ -97,14 +124,16 @@ type Reply struct {
 	Events []a2a.Event
 	// StreamRaw, when set, is written verbatim as the body of a
 	// message/stream reply (Content-Type text/event-stream), with {{id}}
-	// replaced by the request's id: for comments, CRLF line ends, errors
-	// inside a stream, cut-off events and other faults.
+	// replaced by the request's id (null over HTTP+JSON, which has none):
+	// for comments, CRLF line ends, errors inside a stream, cut-off events
+	// and other faults.
 	StreamRaw string
 }
 
 // Raw is a canned HTTP reply, served to the next request instead of the
-// normal JSON-RPC handling (see [Server.Enqueue]). It is written as given,
-// whatever the server's version.
+// normal handling (see [Server.Enqueue]). It is written as given,
+// whatever the server's version and binding: a 201 or a 204 to a push
+// config call, an error body of another shape, an HTML page.
 type Raw struct {
 	Status      int
 	ContentType string
@@ -280,15 +309,6 @@ const (
 	codeVersionNotSupported       = -32009
 )
 
-type envelope struct {
-	JSONRPC   *string         `json:"jsonrpc"`
-	ID        json.RawMessage `json:"id"`
-	Method    *string         `json:"method"`
-	Params    json.RawMessage `json:"params"`
-	AgentID   *string         `json:"agent_id"`
-	AgentCode *string         `json:"agent_code"`
-}
-
 // serveHTTP answers every request: a canned reply if one is queued, the
 // card for a GET, else the header checks and the version's JSON-RPC
 // handling (serveV03, serveV10).
@@ -393,90 +413,4 @@ func writeRaw(w http.ResponseWriter, raw Raw, id json.RawMessage) {
 	}
 	w.WriteHeader(status)
 	w.Write(body)
-}
-
-// writeJSON writes one JSON-RPC response: result, or rpcErr when it is
-// not nil. A v1.0 server adds the ErrorInfo detail of the code to an error
-// without Data.
-func (s *Server) writeJSON(w http.ResponseWriter, id json.RawMessage, result any, rpcErr *a2a.RPCError) {
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(s.response(id, result, rpcErr))
-}
-
-// response is the JSON-RPC response object writeJSON and the streams write.
-func (s *Server) response(id json.RawMessage, result any, rpcErr *a2a.RPCError) map[string]any {
-	if len(id) == 0 {
-		id = json.RawMessage("null")
-	}
-	out := map[string]any{"jsonrpc": "2.0", "id": id}
-	if rpcErr == nil {
-		out["result"] = result
-		return out
-	}
-	e := map[string]any{"code": rpcErr.Code, "message": rpcErr.Message}
-	switch {
-	case rpcErr.Data != nil:
-		e["data"] = rpcErr.Data
-	case s.v10:
-		if d := errorDetails(rpcErr.Code); d != nil {
-			e["data"] = d
-		}
-	}
-	out["error"] = e
-	return out
-}
-
-func invalid(code int, format string, args ...any) *a2a.RPCError {
-	return &a2a.RPCError{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// checkEnvelope checks the JSON-RPC members every request needs.
-func checkEnvelope(env envelope) *a2a.RPCError {
-	if env.JSONRPC == nil || *env.JSONRPC != "2.0" {
-		return invalid(codeInvalidRequest, `"jsonrpc" must be "2.0"`)
-	}
-	if !validID(env.ID) {
-		return invalid(codeInvalidRequest, `"id" must be a string or an integer`)
-	}
-	if env.Method == nil {
-		return invalid(codeInvalidRequest, `"method" is missing`)
-	}
-	return nil
-}
-
-// checkSelector checks the agent selector (RequireAgentID,
-// RequireAgentCode).
-func (s *Server) checkSelector(env envelope) *a2a.RPCError {
-	if s.selectorKey == "" {
-		return nil
-	}
-	got := env.AgentID
-	if s.selectorKey == "agent_code" {
-		got = env.AgentCode
-	}
-	if got == nil || *got != s.selectorVal {
-		return invalid(codeInvalidParams, "%s missing or wrong on %s", s.selectorKey, *env.Method)
-	}
-	return nil
-}
-
-// checkParamsObject refuses params that are absent or not an object.
-func checkParamsObject(env envelope) *a2a.RPCError {
-	if len(env.Params) == 0 || env.Params[0] != '{' {
-		return invalid(codeInvalidParams, `"params" must be an object`)
-	}
-	return nil
-}
-
-func validID(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return false
-	}
-	if raw[0] == '"' {
-		var s string
-		return json.Unmarshal(raw, &s) == nil
-	}
-	_, err := strconv.ParseInt(string(raw), 10, 64)
-	return err == nil
 }

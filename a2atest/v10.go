@@ -37,7 +37,8 @@ import (
 //     task in a terminal state with -32004 (so does SendMessage to one);
 //   - serves its card ([WithCard], or one of its own) as a v1.0 card whose
 //     supportedInterfaces is [{url, protocolBinding "JSONRPC",
-//     protocolVersion "1.0", tenant}] unless the card lists its own.
+//     protocolVersion "1.0", tenant}] (an entry a binding with
+//     [Bindings] or [HTTPJSON]) unless the card lists its own.
 //
 // Where these docs name a v0.3 method, a v1.0 server does the same under
 // its v1.0 name: message/send is SendMessage (a taskPushNotificationConfig
