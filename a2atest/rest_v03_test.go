@@ -145,9 +145,9 @@ func TestRESTV03Refusals(t *testing.T) {
 // the a2a part, and comes back in the v0.3 proto form (file bytes base64
 // once, as ProtoJSON writes bytes).
 func TestRESTV03Parts(t *testing.T) {
-	var seen a2a.Message
+	handed := make(chan a2a.Message, 1)
 	srv := a2atest.NewServer(a2atest.HTTPJSON(), a2atest.OnSend(func(m a2a.Message) a2atest.Reply {
-		seen = m
+		handed <- m
 		return a2atest.Reply{Message: &a2a.Message{Parts: m.Parts, Metadata: json.RawMessage(`{"k":"v"}`)}}
 	}))
 	defer srv.Close()
@@ -157,6 +157,7 @@ func TestRESTV03Parts(t *testing.T) {
 	if got.status != 200 {
 		t.Fatalf("%d %s", got.status, got.body)
 	}
+	seen := <-handed
 	want := a2a.Parts{a2a.TextPart{Text: "t"}, a2a.FilePart{File: a2a.FileContent{URI: "https://x/f.pdf", MIMEType: "application/pdf"}},
 		a2a.FilePart{File: a2a.FileContent{Bytes: "aGk=", MIMEType: "text/plain", Name: "hi.txt"}},
 		a2a.DataPart{Data: json.RawMessage(`{"a":1}`)}, a2a.TextPart{Text: "m", Metadata: json.RawMessage(`{"p":true}`)}}

@@ -246,3 +246,46 @@ func TestRESTPush(t *testing.T) {
 		})
 	}
 }
+
+// TestRESTV10ClientTenant: the SDK's HTTP+JSON client with a
+// multi-segment tenant and task ids holding path characters reaches the
+// right resources: the tenant split into segments, each id one segment.
+func TestRESTV10ClientTenant(t *testing.T) {
+	const tenant = "projects/p 1/locations/l"
+	srv := a2atest.NewServer(a2atest.V10(), a2atest.HTTPJSON(), a2atest.RequireTenant(tenant), a2atest.OnSend(func(m a2a.Message) a2atest.Reply {
+		task := a2atest.StatusTask(a2a.TaskStateWorking, "")
+		task.ID = m.Parts.Text()
+		return a2atest.Reply{Task: task}
+	}))
+	defer srv.Close()
+	c, err := a2a.NewClient(srv.URL, a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithProtocolVersion(a2a.ProtocolV10), a2a.WithTenant(tenant))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a2a.CloseIdleConnections()
+	ctx := context.Background()
+	for _, id := range []string{"a/b", "a?b=1", "a#b", "a%2Fb", "a:cancel", "a b", "tasks"} {
+		if _, err := c.SendText(ctx, id); err != nil {
+			t.Fatalf("send %q: %v", id, err)
+		}
+		got, err := c.GetTask(ctx, id)
+		if err != nil || got.ID != id {
+			t.Errorf("GetTask(%q): %v, %v", id, got, err)
+		}
+		canceled, err := c.CancelTask(ctx, id)
+		if err != nil || canceled.ID != id || canceled.Status.State != a2a.TaskStateCanceled {
+			t.Errorf("CancelTask(%q): %v, %v", id, canceled, err)
+		}
+	}
+	if _, err := c.GetTask(ctx, ".."); err == nil {
+		t.Error(`GetTask(".."): no error`)
+	}
+	var paths []string
+	for _, r := range srv.Requests()[:3] {
+		paths = append(paths, r.HTTPMethod+" "+strings.TrimPrefix(r.Path, "/a2a/rest"))
+	}
+	want := []string{"POST /projects/p%201/locations/l/message:send", "GET /projects/p%201/locations/l/tasks/a%2Fb", "POST /projects/p%201/locations/l/tasks/a%2Fb:cancel"}
+	if diff := cmp.Diff(want, paths); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+}

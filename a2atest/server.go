@@ -149,7 +149,8 @@ type Request struct {
 	// Method is the JSON-RPC method ("" if the body did not parse, or for
 	// a card GET). For an HTTP+JSON request it is the operation's A2A v1.0
 	// method name, whatever the version ("GetTask" for GET /tasks/t1 and
-	// GET /v1/tasks/t1), "" when no route matched.
+	// GET /v1/tasks/t1), "" when the path names none or does not take
+	// the HTTP method.
 	Method string
 	// HTTPMethod is the request's HTTP method: "POST", "GET", "DELETE".
 	HTTPMethod string
