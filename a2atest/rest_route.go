@@ -272,8 +272,12 @@ func (s *Server) checkREST(r *http.Request, rt restRoute, method string, body []
 	if len(body) > 0 && !json.Valid(body) {
 		return nil, invalid(codeParse, "the body is not JSON")
 	}
+	params, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, invalid(codeInvalidParams, "%s: the query is not percent-encoded pairs: %v", method, err)
+	}
 	query := map[string]string{}
-	for name, values := range r.URL.Query() {
+	for name, values := range params {
 		switch {
 		case !slices.Contains(restQuery[method], name):
 			return nil, invalid(codeInvalidParams, "%s takes no query parameter %q", method, name)

@@ -125,6 +125,7 @@ func TestRESTRouteChecks(t *testing.T) {
 		{"query on send", "POST", "/message:send?x=1", send, auth, "400 INVALID_ARGUMENT INVALID_PARAMS", ""},
 		{"old filter name", "GET", "/tasks?lastUpdatedAfter=2026-01-02T03:04:05Z", "", auth, "400 INVALID_ARGUMENT INVALID_PARAMS", ""},
 		{"repeated query", "GET", "/tasks?pageSize=1&pageSize=2", "", auth, "400 INVALID_ARGUMENT INVALID_PARAMS", ""},
+		{"malformed query", "GET", "/tasks?pageSize=1&contextId=%zz", "", auth, "400 INVALID_ARGUMENT INVALID_PARAMS", ""},
 		{"bad bool", "GET", "/tasks?includeArtifacts=yes", "", auth, "400 INVALID_ARGUMENT INVALID_PARAMS", ""},
 		{"bad pageSize", "GET", "/tasks?pageSize=500", "", auth, "400 INVALID_ARGUMENT INVALID_PARAMS", ""},
 		{"negative history", "GET", "/tasks/task-1?historyLength=-1", "", auth, "400 INVALID_ARGUMENT INVALID_PARAMS", ""},
