@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/caoliao-a2a/a2a-go/a2atest"
@@ -287,5 +288,38 @@ func TestRESTV10ClientTenant(t *testing.T) {
 	want := []string{"POST /projects/p%201/locations/l/message:send", "GET /projects/p%201/locations/l/tasks/a%2Fb", "POST /projects/p%201/locations/l/tasks/a%2Fb:cancel"}
 	if diff := cmp.Diff(want, paths); diff != "" {
 		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+}
+
+// TestRESTCannedAndClock: canned replies serve HTTP+JSON requests too (a
+// 204 to a delete, as a2a-js servers answer), and a clock-driven script
+// moves on by itself over HTTP+JSON as over JSON-RPC.
+func TestRESTCannedAndClock(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.V10(), a2atest.HTTPJSON(), a2atest.OnSend(func(a2a.Message) a2atest.Reply {
+		return a2atest.Reply{Task: a2atest.CompletedTask("r", map[string]int{"n": 1}, "done"),
+			States: []a2a.TaskState{a2a.TaskStateWorking, a2a.TaskStateCompleted}, Interval: time.Millisecond}
+	}))
+	defer srv.Close()
+	c, err := a2a.NewClient(srv.URL, a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithProtocolVersion(a2a.ProtocolV10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a2a.CloseIdleConnections()
+	ctx := context.Background()
+	task, err := c.SendText(ctx, "hi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := c.WaitTask(ctx, task.ID, a2a.PollInterval(time.Millisecond), a2a.PollJitter(0))
+	if err != nil || done.Status.State != a2a.TaskStateCompleted || done.Artifact("r").Text() != "done" {
+		t.Errorf("WaitTask on the clock: %v, %v", done, err)
+	}
+	srv.Enqueue(a2atest.Raw{Status: 204})
+	if err := c.DeleteTaskPushNotificationConfig(ctx, task.ID, "any"); err != nil {
+		t.Errorf("a canned 204 to a delete: %v", err)
+	}
+	reqs := srv.Requests()
+	if last := reqs[len(reqs)-1]; last.Method != "DeleteTaskPushNotificationConfig" || last.HTTPMethod != "DELETE" {
+		t.Errorf("the canned request recorded as %+v", last)
 	}
 }
