@@ -58,6 +58,15 @@ var (
 // versioning.
 var ErrVersionMismatch = errors.New("a2a: the agent speaks another A2A version than the client")
 
+// ErrTransportMismatch matches every error that says the agent speaks
+// another transport at the client's URL than the client
+// ([WithTransports]): a *[ProtocolError] for a JSON-RPC response to an
+// HTTP+JSON request, and for an HTTP+JSON reply (a bare {"task": …}, or a
+// google.rpc.Status naming an A2A error) to a JSON-RPC request. Its
+// Reason names the option to set. Spec: A2A v1.0 §5 (protocol bindings),
+// §11 (HTTP+JSON).
+var ErrTransportMismatch = errors.New("a2a: the agent speaks another transport than the client at this URL")
+
 // ErrReceiverClosed is the error of a [PushWait] ended by
 // [PushReceiver.Close], and of [PushReceiver.SendMessage] and
 // [PushReceiver.WatchTask] on a closed receiver.
