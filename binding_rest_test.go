@@ -336,3 +336,16 @@ func TestRESTAgentSelector(t *testing.T) {
 	}
 }
 
+
+// TestRESTQueryMerged: a call's query is appended to the interface URL's
+// own, which is kept byte for byte (order, escapes, a key without "=").
+func TestRESTQueryMerged(t *testing.T) {
+	srv, url := serveREST(t, answerWith(200, "application/json", restTask))
+	c := restClient(t, url+"/a2a?sig=a%2Fb&flag&a=1")
+	if _, err := c.GetTask(context.Background(), "t1", a2a.HistoryLength(2)); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.requests()[0].URI; got != "/a2a/tasks/t1?sig=a%2Fb&flag&a=1&historyLength=2" {
+		t.Errorf("target %q", got)
+	}
+}

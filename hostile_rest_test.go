@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -632,6 +633,9 @@ func restStreamRows() []restRow {
 				sseReply(restSSE(evWorking, evCompleted))(w, r, 0)
 			},
 			want: restEvents(2, nil)},
+		{name: "subscribe: a 404 naming another :subscribe path is the answer", call: "subscribe",
+			serve: answerWith(404, ctJSON, rpcStatus(404, "NOT_FOUND", "no route: POST /a2a/tasks/{id}:subscribe", "TASK_NOT_FOUND")),
+			want:  restEvents(0, restA2AErr(a2a.ErrTaskNotFound, -32001, 404, "NOT_FOUND", "TASK_NOT_FOUND"))},
 	}
 }
 
@@ -672,5 +676,41 @@ func TestRESTCrossHostRedirect(t *testing.T) {
 	}
 	if n := len(other.requests()); n != 0 {
 		t.Errorf("the other host got %d requests", n)
+	}
+}
+
+// TestRESTSubscribeVerbRemembered: the verb a subscribe fell back to is
+// where the client's next subscribe starts, in both directions: POST
+// refused → GET, remembered; then GET refused → POST, remembered.
+func TestRESTSubscribeVerbRemembered(t *testing.T) {
+	var accept atomic.Value
+	accept.Store(http.MethodGet)
+	srv, url := serveREST(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+		if r.Method != accept.Load() {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		sseReply(restSSE(evWorking, evCompleted))(w, r, 0)
+	})
+	c := restClient(t, url)
+	subscribe := func() {
+		t.Helper()
+		for _, err := range c.SubscribeToTask(context.Background(), "t1") {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	subscribe() // POST, GET
+	subscribe() // GET
+	accept.Store(http.MethodPost)
+	subscribe() // GET, POST
+	subscribe() // POST
+	var verbs []string
+	for _, s := range srv.requests() {
+		verbs = append(verbs, s.Method)
+	}
+	if want := []string{"POST", "GET", "GET", "GET", "POST", "POST"}; !slices.Equal(verbs, want) {
+		t.Errorf("verbs %v, want %v", verbs, want)
 	}
 }
