@@ -336,7 +336,6 @@ func TestRESTAgentSelector(t *testing.T) {
 	}
 }
 
-
 // TestRESTQueryMerged: a call's query is appended to the interface URL's
 // own, which is kept byte for byte (order, escapes, a key without "=").
 func TestRESTQueryMerged(t *testing.T) {
