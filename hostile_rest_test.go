@@ -459,6 +459,18 @@ func restErrorRows() []restRow {
 				io.WriteString(w, restTask)
 			},
 			want: restAll(restTaskIs(a2a.TaskStateCompleted), restSameRequests)},
+		{name: "429 with a Status on send: retried, the agent did not act", call: "send", reqs: 2,
+			serve: func(w http.ResponseWriter, _ *http.Request, n int) {
+				if n == 1 {
+					w.WriteHeader(http.StatusTooManyRequests)
+					io.WriteString(w, `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"slow down"}}`)
+					return
+				}
+				io.WriteString(w, `{"task":`+restTask+`}`)
+			},
+			want: restAll(restTaskIs(a2a.TaskStateCompleted), restSameRequests)},
+		{name: "429 with a task on send: not re-sent, the agent may have acted", call: "send", status: 429,
+			body: `{"task":` + restTask + `}`, want: restHTTPErr(429)},
 		{name: "429 with a long Retry-After: given back", status: 429, header: map[string]string{"Retry-After": "3600"},
 			body: `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"quota"}}`,
 			want: restHTTPErr(429, func(t *testing.T, e *a2a.HTTPError) {
