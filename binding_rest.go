@@ -123,7 +123,8 @@ func restPath(tenant, pattern string, ids ...string) (string, error) {
 // restTarget is the URL of a call: the interface URL base with path
 // appended to its escaped path (a trailing "/" of base dropped) and query
 // appended to base's own query, which is kept byte for byte (a signed
-// URL's "?sig=…" stays valid); base's fragment is dropped.
+// URL's "?sig=…" stays valid), its values percent-encoded; base's
+// fragment is dropped.
 func restTarget(base *url.URL, path string, query url.Values) string {
 	u := *base
 	u.Fragment, u.RawFragment = "", ""
@@ -131,7 +132,9 @@ func restTarget(base *url.URL, path string, query url.Values) string {
 	if p, err := url.PathUnescape(escaped); err == nil {
 		u.Path, u.RawPath = p, escaped
 	}
-	if q := query.Encode(); q != "" {
+	// RFC 3986 escapes (A2A v1.0 §11.5): a space as %20, not the form
+	// encoding's "+", which Encode writes only for a space.
+	if q := strings.ReplaceAll(query.Encode(), "+", "%20"); q != "" {
 		if u.RawQuery != "" {
 			q = u.RawQuery + "&" + q
 		}

@@ -147,7 +147,7 @@ func TestRESTRequests(t *testing.T) {
 				return ok(c.ListTasksPage(ctx, a2a.ListTasksRequest{ContextID: "c 1", Status: a2a.TaskStateWorking, PageSize: 20,
 					PageToken: "p+2/=", StatusTimestampAfter: after, IncludeArtifacts: true}, a2a.HistoryLength(0)))
 			},
-			want: restSeen{Method: "GET", URI: "/a2a/rest/tasks?contextId=c+1&historyLength=0&includeArtifacts=true&pageSize=20&pageToken=p%2B2%2F%3D&status=TASK_STATE_WORKING&statusTimestampAfter=2026-05-01T10%3A30%3A00.007Z"}},
+			want: restSeen{Method: "GET", URI: "/a2a/rest/tasks?contextId=c%201&historyLength=0&includeArtifacts=true&pageSize=20&pageToken=p%2B2%2F%3D&status=TASK_STATE_WORKING&statusTimestampAfter=2026-05-01T10%3A30%3A00.007Z"}},
 		{name: "list, no filter", reply: `{}`,
 			call: func(ctx context.Context, c *a2a.Client) error {
 				return ok(c.ListTasksPage(ctx, a2a.ListTasksRequest{}))
