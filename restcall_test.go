@@ -384,6 +384,8 @@ func restErrorRows() []restRow {
 			want: restProtoErr("WithTransports(TransportHTTPJSON)", a2a.ErrTransportMismatch)},
 		{name: "REST Status to a JSON-RPC request", jsonrpc: true, status: 404, body: rpcStatus(404, "NOT_FOUND", "no route", "METHOD_NOT_FOUND"),
 			want: restProtoErr("HTTP+JSON (REST) reply", a2a.ErrTransportMismatch)},
+		{name: "REST error object on 200 to a JSON-RPC request", jsonrpc: true, body: rpcStatus(404, "NOT_FOUND", "gone", "TASK_NOT_FOUND"),
+			want: restProtoErr("HTTP+JSON (REST) reply", a2a.ErrTransportMismatch)},
 		{name: "a gateway's own Status to a JSON-RPC request stays an HTTP error", jsonrpc: true, status: 403,
 			body: `{"error":{"code":403,"status":"PERMISSION_DENIED","message":"denied"}}`, want: restHTTPErr(403)},
 		{name: "200 HTML where a task is due", header: map[string]string{"Content-Type": "text/html"}, body: "<html>login</html>",

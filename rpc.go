@@ -448,6 +448,8 @@ func (cl *call) checkReply(att *attempt, body []byte) (*reply, error) {
 	switch {
 	case fault != "":
 		return nil, rep.fault(fault, nil)
+	case env.jsonrpc == nil && env.result == nil && restShaped(body):
+		return nil, rep.fault(restReplyReason, ErrTransportMismatch) // an HTTP+JSON error object, or an event
 	case env.jsonrpc == nil:
 		return nil, rep.fault(`"jsonrpc" member is missing`, nil)
 	case *env.jsonrpc != "2.0":

@@ -38,6 +38,8 @@ func restStreamRows() []restRow {
 		{name: "stream: a JSON-RPC envelope in the data", call: "stream",
 			serve: sseReply(restSSE(`{"jsonrpc":"2.0","id":1,"result":` + evWorking + `}`)),
 			want:  restEvents(0, restProtoErr("reply is a JSON-RPC response", a2a.ErrTransportMismatch))},
+		{name: "stream: a REST stream to a JSON-RPC client", call: "stream", jsonrpc: true, serve: sseReply(restSSE(evWorking)),
+			want: restEvents(0, restProtoErr("HTTP+JSON (REST) reply", a2a.ErrTransportMismatch))},
 		{name: "stream: EOF in the middle of an event", call: "stream", serve: sseReply(restSSE(evWorking) + `data: {"statusUpdate":{"taskId":"t1"`),
 			want: restEvents(1, restCut(a2a.TaskStateWorking, nil))},
 		{name: "stream: ends after WORKING", call: "stream", serve: sseReply(restSSE(evWorking)),
