@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Measures this SDK beside a hand-written floor (net/http + encoding/json)
-# and a2a-go v0.3.15, the clients taking turns round after round in one
-# process (TestInterleaved), and writes ../BENCHMARKS.md with the medians.
+# Measures this SDK beside a hand-written floor (net/http + encoding/json),
+# the limit (the HTTP exchange alone) and the official Go clients (a2a-go
+# v0.3.15 for A2A v0.3, a2a-go/v2 v2.4.0 for v1.0, over JSON-RPC and
+# HTTP+JSON), the clients taking turns round after round in one process
+# (TestInterleaved), and writes ../BENCHMARKS.md with the medians.
 # Usage: interop/bench.sh
 #   ROUNDS=8 BENCHTIME=300ms     rounds, and the length of each run
 #   BEFORE=<commit>              also measure the root package as it was at
