@@ -27,6 +27,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -789,9 +790,11 @@ func BenchmarkClients(b *testing.B) {
 // turns: each round runs every case of a group once, the first client
 // moving on by one each round, so a drift in the machine's speed (±10–25 %
 // here) falls on every client alike. Set A2A_BENCH_ROUNDS (8 or more) to
-// run it; A2A_BENCH_TIME is each run's length (default 300ms) and
+// run it; A2A_BENCH_TIME is each run's length (default 300ms),
 // A2A_BENCH_OUT the file for one line per run in go test -bench format
-// (default: the test log), which benchreport turns into medians.
+// (default: the test log), which benchreport turns into medians, and
+// A2A_BENCH_GROUPS a regular expression that the groups to run match
+// (default: every group), for more rounds of a few.
 func TestInterleaved(t *testing.T) {
 	rounds, _ := strconv.Atoi(os.Getenv("A2A_BENCH_ROUNDS"))
 	if rounds < 1 {
@@ -809,9 +812,16 @@ func TestInterleaved(t *testing.T) {
 		defer f.Close()
 		out = f
 	}
+	only, err := regexp.Compile(os.Getenv("A2A_BENCH_GROUPS"))
+	if err != nil {
+		t.Fatalf("A2A_BENCH_GROUPS: %v", err)
+	}
 	fmt.Fprintf(out, "goos: %s\ngoarch: %s\ncpu: %s\n", runtime.GOOS, runtime.GOARCH, cpuName())
 	var groups [][]benchCase
 	for _, c := range benchCases(t) {
+		if !only.MatchString(c.group) {
+			continue
+		}
 		if n := len(groups); n > 0 && groups[n-1][0].group == c.group {
 			groups[n-1] = append(groups[n-1], c)
 		} else {
