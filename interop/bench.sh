@@ -35,6 +35,7 @@ if [ -n "${BEFORE:-}" ]; then
   tags=(-tags before) modfile=(-modfile "$work/bench.mod")
 fi
 
+load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
 echo "measuring: $ROUNDS rounds of $BENCHTIME runs, clients interleaved (several minutes)" >&2
 A2A_BENCH_ROUNDS=$ROUNDS A2A_BENCH_TIME=$BENCHTIME A2A_BENCH_OUT="$work/bench.txt" \
   go test "${tags[@]}" "${modfile[@]}" -run '^TestInterleaved$' -count 1 -timeout 60m . >&2
@@ -44,7 +45,9 @@ go test -run '^$' -bench 'BenchmarkPollerEfficiency' -benchtime 3x -count 1 -tim
 for _ in $(seq "$ROUNDS"); do
   "$work/push.test" -test.run '^$' -test.bench '^BenchmarkCollect$' -test.benchtime 1x -test.count 1
 done | tee "$work/push.txt" >&2
-go run ./benchreport -bench "$work/bench.txt" -poll "$work/poll.txt" -push "$work/push.txt" -notes bench_notes.md > ../BENCHMARKS.md
+load_end=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
+go run ./benchreport -bench "$work/bench.txt" -poll "$work/poll.txt" -push "$work/push.txt" -notes bench_notes.md \
+  -load "$load_start at the start, $load_end at the end" > ../BENCHMARKS.md
 if [ -n "${BENCH_RAW:-}" ]; then # keep the raw runs, e.g. to rebuild the report with new notes
   cp "$work/bench.txt" "$BENCH_RAW" && cp "$work/poll.txt" "$BENCH_RAW.poll" && cp "$work/push.txt" "$BENCH_RAW.push"
 fi
