@@ -118,9 +118,19 @@ func twins(p func(string, ...any), groups map[string]map[string]runs, order []st
 		if !ok || rpc == nil || rest["ours"] == nil || rpc["ours"] == nil {
 			continue
 		}
+		// The CPU columns are there when the runs measured it (cpu-ns/op).
+		cpu := rest["ours"].median("cpu-ns/op") > 0 && rpc["ours"].median("cpu-ns/op") > 0
 		if !header {
-			p("\n## HTTP+JSON beside JSON-RPC\n\nThe `-REST` rows beside their JSON-RPC twins (the same task's bytes, the same rounds): each cell is *ours* over the client named, JSON-RPC / HTTP+JSON; *CPU* is the process's CPU time per call (user and system, the in-process server's included: `cpu-ns/op`), which a busy machine inflates far less than the time on the clock; the last column is ours over HTTP+JSON against ours over JSON-RPC.\n\n")
-			p("| workload | ours/floor time | ours/floor CPU | ours/floor allocs | ours/limit time | ours/limit CPU | ours/a2a-go time | ours/a2a-go CPU | ours REST/JSON-RPC time | CPU |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+			p("\n## HTTP+JSON beside JSON-RPC\n\nThe `-REST` rows beside their JSON-RPC twins (the same task's bytes, the same rounds): each cell is *ours* over the client named, JSON-RPC / HTTP+JSON")
+			if cpu {
+				p("; *CPU* is the process's CPU time per call (user and system, the in-process server's included: `cpu-ns/op`), which a busy machine inflates far less than the time on the clock")
+			}
+			p("; the last column is ours over HTTP+JSON against ours over JSON-RPC.\n\n")
+			if cpu {
+				p("| workload | ours/floor time | ours/floor CPU | ours/floor allocs | ours/limit time | ours/limit CPU | ours/a2a-go time | ours/a2a-go CPU | ours REST/JSON-RPC time | CPU |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+			} else {
+				p("| workload | ours/floor time | ours/floor allocs | ours/limit time | ours/a2a-go time | ours REST/JSON-RPC time |\n|---|---:|---:|---:|---:|---:|\n")
+			}
 			header = true
 		}
 		pair := func(other, unit string) string {
@@ -129,12 +139,13 @@ func twins(p func(string, ...any), groups map[string]map[string]runs, order []st
 			}
 			return fmt.Sprintf("%.2f / %.2f", ratio(rpc["ours"], rpc[other], unit), ratio(rest["ours"], rest[other], unit))
 		}
-		cpu := ""
-		if rest["ours"].median("cpu-ns/op") > 0 && rpc["ours"].median("cpu-ns/op") > 0 {
-			cpu = fmt.Sprintf("%.2f", ratio(rest["ours"], rpc["ours"], "cpu-ns/op"))
+		if !cpu {
+			p("| %s | %s | %s | %s | %s | %.2f |\n", rpcName, pair("floor", "ns/op"), pair("floor", "allocs/op"), pair("limit", "ns/op"), pair("a2a-go", "ns/op"), ratio(rest["ours"], rpc["ours"], "ns/op"))
+			continue
 		}
-		p("| %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %s |\n", rpcName, pair("floor", "ns/op"), pair("floor", "cpu-ns/op"), pair("floor", "allocs/op"),
-			pair("limit", "ns/op"), pair("limit", "cpu-ns/op"), pair("a2a-go", "ns/op"), pair("a2a-go", "cpu-ns/op"), ratio(rest["ours"], rpc["ours"], "ns/op"), cpu)
+		p("| %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %.2f |\n", rpcName, pair("floor", "ns/op"), pair("floor", "cpu-ns/op"), pair("floor", "allocs/op"),
+			pair("limit", "ns/op"), pair("limit", "cpu-ns/op"), pair("a2a-go", "ns/op"), pair("a2a-go", "cpu-ns/op"),
+			ratio(rest["ours"], rpc["ours"], "ns/op"), ratio(rest["ours"], rpc["ours"], "cpu-ns/op"))
 	}
 }
 
