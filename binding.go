@@ -26,6 +26,8 @@ func bindingFor(version, transport, tenant string) binding {
 	switch {
 	case transport == TransportHTTPJSON && version == ProtocolV10:
 		return rest10{v10{tenantName: tenant}}
+	case transport == TransportHTTPJSON:
+		return rest03{}
 	case version == ProtocolV10:
 		return v10{tenantName: tenant}
 	}

@@ -227,6 +227,7 @@ func (cl *call) restError(att *attempt, body []byte) error {
 		}
 		e.Code = statusCodes[status]
 	}
+	cl.c.proto.hint(e)
 	e.Message, e.Data, e.Status = cl.red.Str(e.Message), cl.red.Bytes(e.Data), cl.red.Str(e.Status)
 	if len(e.Details) > 0 {
 		for i := range e.Details {
