@@ -61,8 +61,12 @@ func (cl *call) refusedVerb(att *attempt) bool {
 	return true
 }
 
-// restTopNames are the top-level members checkRESTReply looks at.
-var restTopNames = jsonread.NewNameSet("jsonrpc", "error", "task", "message", "statusUpdate", "artifactUpdate", "id")
+// restTopNames are the top-level members checkRESTReply looks at: the
+// payload members of either version's StreamResponse and
+// SendMessageResponse, under their JSON and proto names (the v0.3
+// proto's message field is msg), and a bare Task's id.
+var restTopNames = jsonread.NewNameSet("jsonrpc", "error", "task", "message", "statusUpdate", "artifactUpdate", "id",
+	"msg", "status_update", "artifact_update")
 
 // checkRESTReply is checkReply for an HTTP+JSON call: body is the reply
 // att brought (att.Body) or one event of its stream, named errEvent when

@@ -92,8 +92,11 @@ func TestREST03TaskDecoding(t *testing.T) {
 func TestREST03Results(t *testing.T) {
 	ctx := context.Background()
 	msg := a2a.NewTextMessage("hi")
+	// A payload under the proto's name beside an "error" object is still
+	// the payload: an error reply has none (restcall.go).
 	for _, body := range []string{`{"message":{"messageId":"m9","role":"ROLE_AGENT","content":[{"text":"你好"}]}}`,
-		`{"msg":{"messageId":"m9","role":"ROLE_AGENT","content":[{"text":"你好"}]}}`} {
+		`{"msg":{"messageId":"m9","role":"ROLE_AGENT","content":[{"text":"你好"}]}}`,
+		`{"msg":{"messageId":"m9","role":"ROLE_AGENT","content":[{"text":"你好"}]},"error":{}}`} {
 		res, err := rest03Client(t, newRESTAgent(t, restReply{body: body})).SendMessage(ctx, msg)
 		m, ok := res.(*a2a.Message)
 		if err != nil || !ok || m.MessageID != "m9" || m.Parts[0].(a2a.TextPart).Text != "你好" {
