@@ -1,12 +1,14 @@
 package a2a_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/google/go-cmp/cmp"
@@ -298,4 +300,94 @@ func TestREST03Hostile(t *testing.T) {
 			t.Errorf("%s: error %v, want a *ProtocolError", name, err)
 		}
 	}
+}
+
+var rest03FuzzCalls = []string{"get", "send", "list", "stream", "push"}
+
+// FuzzReplyREST03 feeds any reply body, with one of several statuses, to
+// a client that speaks A2A v0.3 HTTP+JSON: GetTask, SendMessage,
+// ListTasksPage, SendStreamingMessage (a body starting "data:" is served
+// as an event stream) and ListTaskPushNotificationConfigs. Each call must
+// end with a result or a typed error, never both or neither (a stream:
+// events, then at most one typed error), and every task, message and
+// event must be stable: encoded, decoded and encoded again it gives the
+// same bytes. (A task's Raw is the v0.3 proto's JSON, which
+// Task.UnmarshalJSON does not read: it reads v0.3 JSON-RPC and v1.0
+// bytes.)
+func FuzzReplyREST03(f *testing.F) {
+	seeds := []string{pbTask, `{"task":` + pbTask + `}`, pbPush, `{"configs":[` + pbPush + `]}`, `[` + pbPush + `]`, pbCard,
+		`{"msg":{"messageId":"m","role":2,"content":[{"text":"x"},{"file":{"fileWithBytes":"L3dBPQ=="}},{"data":{"data":{"k":[1]}}},{"video":1}]}}`,
+		`{"id":"t1","status":{"state":"TASK_STATE_CANCELLED","update":{"content":[{"data":[1]}]}},"artifacts":[{"artifactId":"a","parts":[{"file":{"file_with_uri":"u"}}]}]}`,
+		"data: {\"status_update\":{\"taskId\":\"t1\",\"status\":{\"state\":5},\"final\":true}}\n\n",
+		"data: {\"artifactUpdate\":{\"taskId\":\"t1\",\"artifact\":{\"parts\":[{\"text\":\"x\"}]},\"append\":true}}\n\n",
+		`{"tasks":[` + pbTask + `],"nextPageToken":"n"}`, `{"error":{"code":404,"status":"NOT_FOUND","message":"x"}}`, `{"message":"Task not found"}`}
+	for i, seed := range seeds {
+		f.Add([]byte(seed), uint8(i%len(fuzzStatuses)), uint8(i%len(rest03FuzzCalls)))
+	}
+	f.Fuzz(func(t *testing.T, body []byte, status, call uint8) {
+		ctype := "application/json"
+		if bytes.HasPrefix(body, []byte("data:")) {
+			ctype = "text/event-stream"
+		}
+		fk := &fake{t: t, replies: []mockReply{{status: fuzzStatuses[int(status)%len(fuzzStatuses)], ctype: ctype, body: body}}}
+		c, err := a2a.NewClient(mockURL, a2a.WithHTTPClient(&http.Client{Transport: fk.transport()}), a2a.WithMaxRetries(0),
+			a2a.WithTransports(a2a.TransportHTTPJSON))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		var results []any
+		switch rest03FuzzCalls[int(call)%len(rest03FuzzCalls)] {
+		case "get":
+			task, err := c.GetTask(ctx, "t1")
+			results = oneOf(t, task, err)
+		case "send":
+			res, err := c.SendMessage(ctx, a2a.NewTextMessage("x"))
+			results = oneOf(t, res, err)
+		case "list":
+			page, err := c.ListTasksPage(ctx, a2a.ListTasksRequest{})
+			if page != nil {
+				for _, task := range page.Tasks {
+					results = append(results, task)
+				}
+			}
+			oneOf(t, page, err)
+		case "push":
+			cfgs, err := c.ListTaskPushNotificationConfigs(ctx, "t1")
+			if (cfgs == nil) == (err == nil) {
+				t.Fatalf("configs %v with error %v: want exactly one", cfgs, err)
+			}
+			if err != nil {
+				checkTypedError(t, err)
+			}
+		default:
+			for ev, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("x")) {
+				if (ev == nil) == (err == nil) {
+					t.Fatalf("event %#v with error %v: want exactly one", ev, err)
+				}
+				if err != nil {
+					checkTypedError(t, err)
+					continue
+				}
+				results = append(results, ev)
+			}
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the call did not end: %v", ctx.Err())
+		}
+		for _, res := range results {
+			first, err := json.Marshal(res)
+			if err != nil {
+				t.Fatalf("a decoded %T does not encode: %v", res, err)
+			}
+			again := newOfType(res)
+			if err := json.Unmarshal(first, again); err != nil {
+				t.Fatalf("a re-encoded %T does not decode: %v\n%s", res, err, first)
+			}
+			if second, err := json.Marshal(again); err != nil || !bytes.Equal(first, second) {
+				t.Fatalf("decode/encode of a %T is not stable (%v):\n%s\n%s", res, err, first, second)
+			}
+		}
+	})
 }
