@@ -45,32 +45,35 @@ func v03pbState(d *jsonread.Reader) (TaskState, string) {
 
 var filePBFields = newV10Fields([]field[FileContent]{
 	{"fileWithUri", func(d *jsonread.Reader, f *FileContent) { f.URI = d.Str() }},
-	{"fileWithBytes", func(d *jsonread.Reader, f *FileContent) { f.Bytes = fileBytesPB(d.Str()) }},
+	{"fileWithBytes", func(d *jsonread.Reader, f *FileContent) { f.Bytes = fileBytesPB(d, d.Str()) }},
 	{"mimeType", func(d *jsonread.Reader, f *FileContent) { f.MIMEType = d.Str() }},
 	{"name", func(d *jsonread.Reader, f *FileContent) { f.Name = d.Str() }},
 })
 
 // fileBytesPB is FileContent.Bytes of a fileWithBytes as received: the
-// base64 of the proto's bytes. Python v0.3 agents (and a2a-go's v0.3
+// base64 of the proto's bytes (either alphabet, padded or not, as
+// ProtoJSON readers take it). Python v0.3 agents (and a2a-go's v0.3
 // compatibility layer) put the base64 text of the file in those bytes,
 // so the wire holds base64 of base64: when s decodes to text that is
 // itself padded standard base64, that text is the file's base64 and is
 // what Bytes holds. Otherwise (a peer that put the file's own bytes
 // there, as the proto reads, or a value that is not base64) s is kept
 // as it came. A file whose content is itself base64 text, sent by a peer
-// of the second kind, is read as the first: the one ambiguity.
-func fileBytesPB(s string) string {
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
-		inner, err := enc.DecodeString(s)
-		if err != nil {
-			continue
-		}
-		if len(inner) > 0 && len(inner)%4 == 0 && isBase64Text(inner) {
-			return string(inner)
-		}
-		break
+// of the second kind, is read as the first: the one ambiguity. The text
+// kept is charged to d's budget.
+func fileBytesPB(d *jsonread.Reader, s string) string {
+	enc := base64.StdEncoding
+	if strings.ContainsAny(s, "-_") {
+		enc = base64.URLEncoding
 	}
-	return s
+	if len(s)%4 != 0 && !strings.HasSuffix(s, "=") {
+		enc = enc.WithPadding(base64.NoPadding)
+	}
+	inner, err := enc.DecodeString(s)
+	if err != nil || len(inner) == 0 || len(inner)%4 != 0 || !isBase64Text(inner) || !d.Charge(int64(len(inner))) {
+		return s
+	}
+	return string(inner)
 }
 
 // isBase64Text reports whether b is padded standard base64.

@@ -62,6 +62,10 @@ func TestREST03TaskDecoding(t *testing.T) {
 		// A peer that puts the file's own bytes in the proto field.
 		{"bytes once", `{"id":"t1","artifacts":[{"artifactId":"a","parts":[{"file":{"file_with_bytes":"/wA="}}]}]}`,
 			a2a.Task{ID: "t1", Artifacts: []a2a.Artifact{{ArtifactID: "a", Parts: a2a.Parts{a2a.FilePart{File: a2a.FileContent{Bytes: "/wA="}}}}}}},
+		{"bytes once url-safe", `{"id":"t1","artifacts":[{"artifactId":"a","parts":[{"file":{"fileWithBytes":"_wA"}}]}]}`,
+			a2a.Task{ID: "t1", Artifacts: []a2a.Artifact{{ArtifactID: "a", Parts: a2a.Parts{a2a.FilePart{File: a2a.FileContent{Bytes: "_wA"}}}}}}},
+		{"bytes not base64", `{"id":"t1","artifacts":[{"artifactId":"a","parts":[{"file":{"fileWithBytes":"%%"}}]}]}`,
+			a2a.Task{ID: "t1", Artifacts: []a2a.Artifact{{ArtifactID: "a", Parts: a2a.Parts{a2a.FilePart{File: a2a.FileContent{Bytes: "%%"}}}}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
