@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
@@ -100,7 +101,7 @@ type partPB struct {
 	content        [2]string // the first two content members present
 	n              int
 	text           string
-	file           FileContent
+	file           *FileContent // its own allocation, charged: the rest of p stays on the stack
 	data, metadata json.RawMessage
 	v10            bool // a v1.0 content member is there
 }
@@ -119,7 +120,11 @@ func (p *partPB) read(d *jsonread.Reader, i int) {
 	case "text":
 		p.text = d.Str()
 	case "file":
-		filePBFields.Decode(d, &p.file)
+		if !d.Charge(int64(reflect.TypeFor[FileContent]().Size())) {
+			return
+		}
+		p.file = new(FileContent)
+		filePBFields.Decode(d, p.file)
 	case "data":
 		p.data = readDataPB(d)
 	default:
@@ -185,7 +190,7 @@ func readPartPB(d *jsonread.Reader) Part {
 	case "text":
 		return TextPart{Text: p.text, Metadata: p.metadata}
 	case "file":
-		return FilePart{File: p.file, Metadata: p.metadata}
+		return FilePart{File: *p.file, Metadata: p.metadata}
 	}
 	return DataPart{Data: p.data, Metadata: p.metadata}
 }

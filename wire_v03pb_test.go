@@ -3,6 +3,7 @@ package a2a_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -394,4 +395,42 @@ func FuzzReplyREST03(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMemoryBoundREST03: TestMemoryBound's bound for a client that speaks
+// A2A v0.3 over HTTP+JSON, on replies of the v0.3 proto's shapes: floods
+// of tiny parts of each kind, of none, of members under both names,
+// file bytes in base64 twice, push config lists of either form. (A
+// stream event of tiny parts is over the bound on every binding:
+// TestMemoryBoundV10 skips it for that client bug.)
+func TestMemoryBoundREST03(t *testing.T) {
+	const size, big = 1 << 20, 9 << 20
+	task := func(members string) string {
+		return `{"id":"t","status":{"state":"TASK_STATE_COMPLETED"},` + members + `}`
+	}
+	parts := func(part string, n int) string {
+		return task(`"artifacts":[{"artifactId":"a","parts":[` + flood(part, n) + `]}]`)
+	}
+	runMemoryRows(t, []memRow{
+		{"v0.3 proto parts of {}", "get+rest", parts("{}", size), "", false},
+		{"v0.3 proto parts of 1", "get+rest", parts("1", size), "", false},
+		{"v0.3 proto parts of {\"text\":\"\"}", "get+rest", parts(`{"text":""}`, size), "", false},
+		{"v0.3 proto parts of {\"data\":{}}", "get+rest", parts(`{"data":{}}`, size), "", false},
+		{"v0.3 proto parts of {\"file\":{}}", "get+rest", parts(`{"file":{}}`, size), "", false},
+		{"v0.3 proto parts of {\"raw\":\"\"}", "get+rest", parts(`{"raw":""}`, size), "refused", false},
+		{"v0.3 proto history of {}", "get+rest", task(`"history":[` + flood("{}", size) + `]`), "", false},
+		{"v0.3 proto history of v1.0 messages", "get+rest", task(`"history":[` + flood(`{"parts":[]}`, size) + `]`), "refused", false},
+		{"v0.3 proto members under both names", "get+rest", task(`"history":[` + flood(`{"contextId":"","context_id":""}`, size) + `]`), "refused", false},
+		{"v0.3 proto a message of parts of {}", "send+rest", `{"msg":{"messageId":"m","content":[` + flood("{}", size) + `]}}`, "", false},
+		{"v0.3 proto ListTasks of {}", "list+rest", `{"tasks":[` + flood("{}", size) + `]}`, "refused", false},
+		{"v0.3 proto push configs of {}", "pushList+rest", `{"configs":[` + flood("{}", size) + `]}`, "refused", false},
+		{"v0.3 proto push configs, a bare array", "pushList+rest", `[` + flood(`{"name":"tasks/t/pushNotificationConfigs/c","pushNotificationConfig":{"url":"u","authentication":{}}}`, size) + `]`, "ok", false},
+		{"9 MiB: v0.3 proto file bytes in base64 twice", "get+chunked+rest", task(`"artifacts":[{"artifactId":"a","parts":[{"file":{"fileWithBytes":"` +
+			base64.StdEncoding.EncodeToString([]byte(base64.StdEncoding.EncodeToString(make([]byte, big*9/16)))) + `"}}]}]`), "ok", false},
+		{"9 MiB: v0.3 proto parts of {\"text\":\"a\"}", "get+chunked+rest", parts(`{"text":"a"}`, big), "", false},
+		// Compact messages take more than the 4 bytes a byte the decode
+		// budget allows (as v1.0's do): refused or not, within the bound.
+		{"9 MiB: v0.3 proto history of small messages", "get+chunked+rest", task(`"history":[` + flood(`{"messageId":"m","role":"ROLE_AGENT","content":[{"text":"ok"}]}`, big) + `]`), "", false},
+		{"9 MiB: v0.3 proto honest history", "get+chunked+rest", task(`"history":[` + flood(`{"messageId":"m-0001","contextId":"c-0001","taskId":"t","role":"ROLE_AGENT","content":[{"text":"设备运行状态正常"}]}`, big) + `]`), "ok", false},
+	}, a2a.WithTransports(a2a.TransportHTTPJSON))
 }
