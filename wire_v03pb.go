@@ -208,6 +208,9 @@ var messagePBFields = otherShape{newV10Fields([]field[Message]{
 	{"content", func(d *jsonread.Reader, m *Message) { m.Parts = readPartsPB(d) }},
 	{"metadata", func(d *jsonread.Reader, m *Message) { m.Metadata = d.Raw() }},
 	{"extensions", func(d *jsonread.Reader, m *Message) { m.Extensions = d.Strs() }},
+	// Not in the v0.3 proto, but a field of the SDK's Message: kept when
+	// an agent sends it rather than dropped as an unknown member.
+	{"referenceTaskIds", func(d *jsonread.Reader, m *Message) { m.ReferenceTaskIDs = d.Strs() }},
 }), "parts", errPartsInV03PB}
 
 // errPartsInV03PB is the error of a message shaped as v1.0's in a v0.3

@@ -34,7 +34,7 @@ func TestREST03TaskDecoding(t *testing.T) {
 		{"full", `{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_INPUT_REQUIRED","message":{"messageId":"m1","role":"ROLE_AGENT",` +
 			`"content":[{"text":"需要更多"}]},"timestamp":"2026-01-02T03:04:05Z"},"artifacts":[{"artifactId":"a1","name":"n","parts":[` +
 			`{"data":{"data":{"k":"v"}}},{"file":{"fileWithUri":"https://f.example/x","mimeType":"text/plain","name":"x.txt"}},{"text":"t","metadata":{"m":1}}]}],` +
-			`"history":[{"messageId":"m0","role":"ROLE_USER","content":[{"text":"hi"}],"taskId":"t1","contextId":"c1","extensions":["e"]}],"metadata":{"x":true},"futureMember":1}`,
+			`"history":[{"messageId":"m0","role":"ROLE_USER","content":[{"text":"hi"}],"taskId":"t1","contextId":"c1","extensions":["e"],"referenceTaskIds":["t0"]}],"metadata":{"x":true},"futureMember":1}`,
 			a2a.Task{ID: "t1", ContextID: "c1", Metadata: json.RawMessage(`{"x":true}`),
 				Status: a2a.TaskStatus{State: a2a.TaskStateInputRequired, RawState: "TASK_STATE_INPUT_REQUIRED", Timestamp: "2026-01-02T03:04:05Z",
 					Message: &a2a.Message{MessageID: "m1", Role: a2a.RoleAgent, RawRole: "ROLE_AGENT", Parts: a2a.Parts{a2a.TextPart{Text: "需要更多"}}}},
@@ -42,7 +42,7 @@ func TestREST03TaskDecoding(t *testing.T) {
 					a2a.FilePart{File: a2a.FileContent{URI: "https://f.example/x", MIMEType: "text/plain", Name: "x.txt"}},
 					a2a.TextPart{Text: "t", Metadata: json.RawMessage(`{"m":1}`)}}}},
 				History: []a2a.Message{{MessageID: "m0", Role: a2a.RoleUser, RawRole: "ROLE_USER", Parts: a2a.Parts{a2a.TextPart{Text: "hi"}},
-					TaskID: "t1", ContextID: "c1", Extensions: []string{"e"}}}}},
+					TaskID: "t1", ContextID: "c1", Extensions: []string{"e"}, ReferenceTaskIDs: []string{"t0"}}}}},
 		{"proto names", `{"id":"t1","context_id":"c1","status":{"state":5,"update":{"message_id":"m1","role":2,"content":[{"file":{"file_with_uri":"u","mime_type":"a/b"}}]}}}`,
 			a2a.Task{ID: "t1", ContextID: "c1", Status: a2a.TaskStatus{State: a2a.TaskStateCanceled, RawState: "5",
 				Message: &a2a.Message{MessageID: "m1", Role: a2a.RoleAgent, RawRole: "2", Parts: a2a.Parts{a2a.FilePart{File: a2a.FileContent{URI: "u", MIMEType: "a/b"}}}}}}},
