@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
 )
 
 // restReply is one scripted reply of restAgent.
@@ -293,5 +294,55 @@ func TestREST03Version(t *testing.T) {
 	var re *a2a.RPCError
 	if !errors.As(err, &re) || !strings.Contains(re.Hint, "ProtocolV10") {
 		t.Fatalf("error %v, want an *RPCError with a hint toward v1.0", err)
+	}
+}
+
+// TestREST03AgainstFake: the client against a2atest's A2A v0.3 HTTP+JSON
+// agent, which decodes every request strictly: send (Chinese text, data
+// and a file), get with history, stream, push config create (two
+// schemes, which v0.3 carries and v1.0 does not) / get / list / delete.
+func TestREST03AgainstFake(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.HTTPJSON(), a2atest.OnSend(a2atest.Caoliao))
+	defer srv.Close()
+	c, err := a2a.NewClient(srv.URL, a2a.WithTransports(a2a.TransportHTTPJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	msg := a2a.NewTextMessage("这个二维码是什么？https://qr71.cn/okDISU/qssTnoy")
+	msg.Parts = append(msg.Parts, a2a.DataPart{Data: json.RawMessage(`{"k":"值"}`)}, a2a.NewFileBytes("f.bin", "application/octet-stream", []byte{0xff, 0, 1}))
+	res, err := c.SendMessage(ctx, msg)
+	task, ok := res.(*a2a.Task)
+	if err != nil || !ok || task.Status.State != a2a.TaskStateCompleted {
+		t.Fatalf("send: %#v, %v", res, err)
+	}
+	got, err := c.GetTask(ctx, task.ID, a2a.HistoryLength(1))
+	if err != nil || got.Artifact("entity").Text() != task.Artifact("entity").Text() {
+		t.Fatalf("get: %+v, %v", got, err)
+	}
+	n, err := drain(c.SendStreamingMessage(ctx, a2a.NewTextMessage("这个二维码是什么？https://qr71.cn/okDISU/qssTnoy")))
+	if err != nil || n == 0 {
+		t.Errorf("stream: %d events, %v", n, err)
+	}
+	cfg := a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: a2a.PushNotificationConfig{ID: "p1", URL: "https://hook.example/x", Token: "tok",
+		Authentication: &a2a.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer", "Basic"}, Credentials: "c"}}}
+	created, err := c.CreateTaskPushNotificationConfig(ctx, cfg)
+	if err != nil || created.PushNotificationConfig.ID != "p1" {
+		t.Fatalf("create push: %+v, %v", created, err)
+	}
+	if got, err := c.GetTaskPushNotificationConfig(ctx, task.ID, "p1"); err != nil || got.PushNotificationConfig.URL != cfg.PushNotificationConfig.URL ||
+		len(got.PushNotificationConfig.Authentication.Schemes) != 2 {
+		t.Errorf("get push: %+v, %v", got, err)
+	}
+	if list, err := c.ListTaskPushNotificationConfigs(ctx, task.ID); err != nil || len(list) != 1 {
+		t.Errorf("list push: %+v, %v", list, err)
+	}
+	if err := c.DeleteTaskPushNotificationConfig(ctx, task.ID, "p1"); err != nil {
+		t.Errorf("delete push: %v", err)
+	}
+	for _, r := range srv.Requests() {
+		if !strings.HasPrefix(r.Path, "/a2a/rest/v1/") {
+			t.Errorf("request %s %s", r.HTTPMethod, r.Path)
+		}
 	}
 }
