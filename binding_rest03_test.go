@@ -15,65 +15,65 @@ import (
 	"github.com/caoliao-a2a/a2a-go/a2atest"
 )
 
-// restReply is one scripted reply of restAgent.
-type restReply struct {
+// reply03 is one scripted reply of agent03.
+type reply03 struct {
 	status int
 	ctype  string
 	body   string
 }
 
-// restSeen is one request restAgent received.
-type restSeen struct {
+// seen03 is one request agent03 received.
+type seen03 struct {
 	method, uri string
 	header      http.Header
 	body        string
 }
 
-// restAgent is a loopback HTTP+JSON agent answering with replies in turn
+// agent03 is a loopback HTTP+JSON agent answering with replies in turn
 // (the last one again once they run out) and recording every request.
-type restAgent struct {
+type agent03 struct {
 	*httptest.Server
 	mu      sync.Mutex
-	replies []restReply
-	seen    []restSeen
+	replies []reply03
+	seen    []seen03
 }
 
-func newRESTAgent(t *testing.T, replies ...restReply) *restAgent {
+func newAgent03(t *testing.T, replies ...reply03) *agent03 {
 	t.Helper()
-	a := &restAgent{replies: replies}
+	a := &agent03{replies: replies}
 	a.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		a.mu.Lock()
-		a.seen = append(a.seen, restSeen{r.Method, r.RequestURI, r.Header.Clone(), string(body)})
+		a.seen = append(a.seen, seen03{r.Method, r.RequestURI, r.Header.Clone(), string(body)})
 		rep := a.replies[min(len(a.seen), len(a.replies))-1]
 		a.mu.Unlock()
 		if rep.ctype == "" {
 			rep.ctype = "application/json"
 		}
 		w.Header().Set("Content-Type", rep.ctype)
-		w.WriteHeader(cmpOr(rep.status, http.StatusOK))
+		w.WriteHeader(orStatus(rep.status, http.StatusOK))
 		io.WriteString(w, rep.body)
 	}))
 	t.Cleanup(a.Close)
 	return a
 }
 
-func cmpOr(a, b int) int {
+func orStatus(a, b int) int {
 	if a != 0 {
 		return a
 	}
 	return b
 }
 
-func (a *restAgent) requests() []restSeen {
+func (a *agent03) requests() []seen03 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return append([]restSeen(nil), a.seen...)
+	return append([]seen03(nil), a.seen...)
 }
 
 // rest03Client is a client speaking A2A v0.3 HTTP+JSON to a, at a path
 // under it.
-func rest03Client(t *testing.T, a *restAgent) *a2a.Client {
+func rest03Client(t *testing.T, a *agent03) *a2a.Client {
 	t.Helper()
 	c, err := a2a.NewClient(a.URL+"/a2a", a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithMaxRetries(0))
 	if err != nil {
@@ -102,22 +102,22 @@ func TestREST03Requests(t *testing.T) {
 	hl := 2
 	tests := []struct {
 		name  string
-		reply restReply
+		reply reply03
 		call  func(c *a2a.Client) error
 		verb  string
 		uri   string
 		body  string
 		sse   bool
 	}{
-		{"send", restReply{body: `{"task":` + pbTask + `}`}, func(c *a2a.Client) error {
+		{"send", reply03{body: `{"task":` + pbTask + `}`}, func(c *a2a.Client) error {
 			_, err := c.SendMessage(context.Background(), msg)
 			return err
 		}, "POST", "/a2a/v1/message:send", sendBody, false},
-		{"stream", restReply{ctype: "text/event-stream", body: "data: {\"task\":" + pbTask + "}\n\n"}, func(c *a2a.Client) error {
+		{"stream", reply03{ctype: "text/event-stream", body: "data: {\"task\":" + pbTask + "}\n\n"}, func(c *a2a.Client) error {
 			_, err := drain(c.SendStreamingMessage(context.Background(), msg))
 			return err
 		}, "POST", "/a2a/v1/message:stream", sendBody, true},
-		{"send non-blocking with push", restReply{body: `{"task":` + pbTask + `}`}, func(c *a2a.Client) error {
+		{"send non-blocking with push", reply03{body: `{"task":` + pbTask + `}`}, func(c *a2a.Client) error {
 			_, err := c.SendMessage(context.Background(), a2a.Message{MessageID: messageUUID, Role: a2a.RoleUser, Parts: a2a.Parts{a2a.TextPart{Text: "x"}}},
 				a2a.Blocking(false), a2a.HistoryLength(0), a2a.AcceptedOutputModes("text/plain"),
 				a2a.Webhook(a2a.PushNotificationConfig{URL: "https://hook.example/x", Token: "tok",
@@ -126,51 +126,51 @@ func TestREST03Requests(t *testing.T) {
 		}, "POST", "/a2a/v1/message:send", `{"message":{"messageId":"` + messageUUID + `","role":"ROLE_USER","content":[{"text":"x"}]},` +
 			`"configuration":{"acceptedOutputModes":["text/plain"],"pushNotification":{"url":"https://hook.example/x","token":"tok",` +
 			`"authentication":{"schemes":["Bearer"],"credentials":"cred"}},"historyLength":0,"blocking":false}}`, false},
-		{"get", restReply{body: pbTask}, func(c *a2a.Client) error {
+		{"get", reply03{body: pbTask}, func(c *a2a.Client) error {
 			_, err := c.GetTask(context.Background(), "t1", a2a.HistoryLength(hl))
 			return err
 		}, "GET", "/a2a/v1/tasks/t1?historyLength=2", "", false},
-		{"get escaped id", restReply{body: strings.Replace(pbTask, `"t1"`, `"a/b?c#d%"`, 1)}, func(c *a2a.Client) error {
+		{"get escaped id", reply03{body: strings.Replace(pbTask, `"t1"`, `"a/b?c#d%"`, 1)}, func(c *a2a.Client) error {
 			_, err := c.GetTask(context.Background(), "a/b?c#d%")
 			return err
 		}, "GET", "/a2a/v1/tasks/a%2Fb%3Fc%23d%25", "", false},
-		{"cancel", restReply{body: pbTask}, func(c *a2a.Client) error {
+		{"cancel", reply03{body: pbTask}, func(c *a2a.Client) error {
 			_, err := c.CancelTask(context.Background(), "t1")
 			return err
 		}, "POST", "/a2a/v1/tasks/t1:cancel", "", false},
-		{"subscribe", restReply{ctype: "text/event-stream", body: "data: {\"task\":" + pbTask + "}\n\n"}, func(c *a2a.Client) error {
+		{"subscribe", reply03{ctype: "text/event-stream", body: "data: {\"task\":" + pbTask + "}\n\n"}, func(c *a2a.Client) error {
 			_, err := drain(c.SubscribeToTask(context.Background(), "t1"))
 			return err
 		}, "GET", "/a2a/v1/tasks/t1:subscribe", "", true},
-		{"create push", restReply{body: pbPush}, func(c *a2a.Client) error {
+		{"create push", reply03{body: pbPush}, func(c *a2a.Client) error {
 			_, err := c.CreateTaskPushNotificationConfig(context.Background(), a2a.TaskPushNotificationConfig{TaskID: "t1",
 				PushNotificationConfig: a2a.PushNotificationConfig{ID: "p1", URL: "https://hook.example/x", Token: "tok"}})
 			return err
 		}, "POST", "/a2a/v1/tasks/t1/pushNotificationConfigs", `{"parent":"tasks/t1","configId":"p1","config":{"name":"tasks/t1/pushNotificationConfigs/p1",` +
 			`"pushNotificationConfig":{"id":"p1","url":"https://hook.example/x","token":"tok"}}}`, false},
-		{"get push", restReply{body: pbPush}, func(c *a2a.Client) error {
+		{"get push", reply03{body: pbPush}, func(c *a2a.Client) error {
 			_, err := c.GetTaskPushNotificationConfig(context.Background(), "t1", "p1")
 			return err
 		}, "GET", "/a2a/v1/tasks/t1/pushNotificationConfigs/p1", "", false},
-		{"list push", restReply{body: `{"configs":[` + pbPush + `]}`}, func(c *a2a.Client) error {
+		{"list push", reply03{body: `{"configs":[` + pbPush + `]}`}, func(c *a2a.Client) error {
 			_, err := c.ListTaskPushNotificationConfigs(context.Background(), "t1")
 			return err
 		}, "GET", "/a2a/v1/tasks/t1/pushNotificationConfigs", "", false},
-		{"delete push", restReply{status: http.StatusNoContent}, func(c *a2a.Client) error {
+		{"delete push", reply03{status: http.StatusNoContent}, func(c *a2a.Client) error {
 			return c.DeleteTaskPushNotificationConfig(context.Background(), "t1", "p1")
 		}, "DELETE", "/a2a/v1/tasks/t1/pushNotificationConfigs/p1", "", false},
-		{"extended card", restReply{body: pbCard}, func(c *a2a.Client) error {
+		{"extended card", reply03{body: pbCard}, func(c *a2a.Client) error {
 			_, err := c.GetExtendedAgentCard(context.Background())
 			return err
 		}, "GET", "/a2a/v1/card", "", false},
-		{"list tasks", restReply{body: `{"tasks":[` + pbTask + `]}`}, func(c *a2a.Client) error {
+		{"list tasks", reply03{body: `{"tasks":[` + pbTask + `]}`}, func(c *a2a.Client) error {
 			_, err := c.ListTasksPage(context.Background(), a2a.ListTasksRequest{ContextID: "c 1", Status: a2a.TaskStateCanceled, PageSize: 5})
 			return err
-		}, "GET", "/a2a/v1/tasks?contextId=c+1&pageSize=5&status=TASK_STATE_CANCELLED", "", false},
+		}, "GET", "/a2a/v1/tasks?contextId=c%201&pageSize=5&status=TASK_STATE_CANCELLED", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := newRESTAgent(t, tt.reply)
+			a := newAgent03(t, tt.reply)
 			if err := tt.call(rest03Client(t, a)); err != nil {
 				t.Fatalf("call: %v", err)
 			}
@@ -204,7 +204,7 @@ func TestREST03Requests(t *testing.T) {
 // TestREST03RefusedRequests: what the v0.3 proto cannot carry is refused
 // before anything is sent.
 func TestREST03RefusedRequests(t *testing.T) {
-	a := newRESTAgent(t, restReply{body: pbTask})
+	a := newAgent03(t, reply03{body: pbTask})
 	c := rest03Client(t, a)
 	ctx := context.Background()
 	text := a2a.Parts{a2a.TextPart{Text: "x"}}
@@ -243,13 +243,13 @@ func TestREST03RefusedRequests(t *testing.T) {
 // that routed it as a GetTask) gets POST, once, and the client's later
 // subscribes start with POST.
 func TestREST03SubscribeFallback(t *testing.T) {
-	stream := restReply{ctype: "text/event-stream", body: "data: {\"task\":" + pbTask + "}\n\n"}
-	for name, refusal := range map[string]restReply{
+	stream := reply03{ctype: "text/event-stream", body: "data: {\"task\":" + pbTask + "}\n\n"}
+	for name, refusal := range map[string]reply03{
 		"405":           {status: http.StatusMethodNotAllowed, ctype: "text/plain", body: "method not allowed"},
 		"404 subscribe": {status: http.StatusNotFound, body: `{"message":"Task not found: t1:subscribe"}`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			a := newRESTAgent(t, refusal, stream)
+			a := newAgent03(t, refusal, stream)
 			c := rest03Client(t, a)
 			for range 2 {
 				n, err := drain(c.SubscribeToTask(context.Background(), "t1"))
@@ -268,7 +268,7 @@ func TestREST03SubscribeFallback(t *testing.T) {
 		})
 	}
 	t.Run("405 twice", func(t *testing.T) {
-		a := newRESTAgent(t, restReply{status: http.StatusMethodNotAllowed, ctype: "text/plain", body: "no"})
+		a := newAgent03(t, reply03{status: http.StatusMethodNotAllowed, ctype: "text/plain", body: "no"})
 		_, err := drain(rest03Client(t, a).SubscribeToTask(context.Background(), "t1"))
 		var he *a2a.HTTPError
 		if !errors.As(err, &he) || he.StatusCode != http.StatusMethodNotAllowed {
@@ -284,7 +284,7 @@ func TestREST03SubscribeFallback(t *testing.T) {
 // speaks v0.3 HTTP+JSON by default; a REST error naming
 // VERSION_NOT_SUPPORTED carries a hint toward v1.0.
 func TestREST03Version(t *testing.T) {
-	a := newRESTAgent(t, restReply{status: http.StatusBadRequest, body: `{"error":{"code":400,"status":"FAILED_PRECONDITION","message":"v0.3 not served",` +
+	a := newAgent03(t, reply03{status: http.StatusBadRequest, body: `{"error":{"code":400,"status":"FAILED_PRECONDITION","message":"v0.3 not served",` +
 		`"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"VERSION_NOT_SUPPORTED","domain":"a2a-protocol.org"}]}}`})
 	c := rest03Client(t, a)
 	if v := c.ProtocolVersion(); v != a2a.ProtocolV03 {

@@ -19,7 +19,7 @@ import (
 // getPB is GetTask of "t1" answered with body by a v0.3 HTTP+JSON agent.
 func getPB(t *testing.T, body string) (*a2a.Task, error) {
 	t.Helper()
-	a := newRESTAgent(t, restReply{body: body})
+	a := newAgent03(t, reply03{body: body})
 	return rest03Client(t, a).GetTask(context.Background(), "t1")
 }
 
@@ -104,13 +104,13 @@ func TestREST03Results(t *testing.T) {
 	for _, body := range []string{`{"message":{"messageId":"m9","role":"ROLE_AGENT","content":[{"text":"你好"}]}}`,
 		`{"msg":{"messageId":"m9","role":"ROLE_AGENT","content":[{"text":"你好"}]}}`,
 		`{"msg":{"messageId":"m9","role":"ROLE_AGENT","content":[{"text":"你好"}]},"error":{}}`} {
-		res, err := rest03Client(t, newRESTAgent(t, restReply{body: body})).SendMessage(ctx, msg)
+		res, err := rest03Client(t, newAgent03(t, reply03{body: body})).SendMessage(ctx, msg)
 		m, ok := res.(*a2a.Message)
 		if err != nil || !ok || m.MessageID != "m9" || m.Parts[0].(a2a.TextPart).Text != "你好" {
 			t.Errorf("%s: %#v, %v", body, res, err)
 		}
 	}
-	res, err := rest03Client(t, newRESTAgent(t, restReply{status: http.StatusCreated, body: `{"task":{"id":"t7","status":{"state":"TASK_STATE_FAILED"}}}`})).SendMessage(ctx, msg)
+	res, err := rest03Client(t, newAgent03(t, reply03{status: http.StatusCreated, body: `{"task":{"id":"t7","status":{"state":"TASK_STATE_FAILED"}}}`})).SendMessage(ctx, msg)
 	if tk, ok := res.(*a2a.Task); err != nil || !ok || tk.Status.State != a2a.TaskStateFailed {
 		t.Errorf("failed task: %#v, %v", res, err)
 	}
@@ -120,7 +120,7 @@ func TestREST03Results(t *testing.T) {
 		"data: {\"futureEvent\":{}, \"statusUpdate\":{\"taskId\":\"t1\",\"status\":{\"state\":\"TASK_STATE_WORKING\"},\"final\":true}}\n\n" +
 		"data: {\"statusUpdate\":{\"taskId\":\"t1\",\"status\":{\"state\":\"TASK_STATE_COMPLETED\"}}}\n\n"
 	var kinds []string
-	for ev, err := range rest03Client(t, newRESTAgent(t, restReply{ctype: "text/event-stream", body: stream})).SendStreamingMessage(ctx, msg) {
+	for ev, err := range rest03Client(t, newAgent03(t, reply03{ctype: "text/event-stream", body: stream})).SendStreamingMessage(ctx, msg) {
 		if err != nil {
 			t.Fatalf("stream: %v", err)
 		}
@@ -148,7 +148,7 @@ func TestREST03Results(t *testing.T) {
 		{TaskID: "t1", PushNotificationConfig: a2a.PushNotificationConfig{ID: "p2", URL: "https://h2.example"}},
 	}
 	for name, body := range pushes {
-		got, err := rest03Client(t, newRESTAgent(t, restReply{body: body})).ListTaskPushNotificationConfigs(ctx, "t1")
+		got, err := rest03Client(t, newAgent03(t, reply03{body: body})).ListTaskPushNotificationConfigs(ctx, "t1")
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -158,13 +158,13 @@ func TestREST03Results(t *testing.T) {
 	}
 	// A task id holding the name's infix is read by the task asked about.
 	odd := "a/pushNotificationConfigs/b"
-	cfg, err := rest03Client(t, newRESTAgent(t, restReply{body: `{"name":"tasks/` + odd + `/pushNotificationConfigs/p1","pushNotificationConfig":{"url":"u"}}`})).
+	cfg, err := rest03Client(t, newAgent03(t, reply03{body: `{"name":"tasks/` + odd + `/pushNotificationConfigs/p1","pushNotificationConfig":{"url":"u"}}`})).
 		GetTaskPushNotificationConfig(ctx, odd, "p1")
 	if err != nil || cfg.TaskID != odd || cfg.PushNotificationConfig.ID != "p1" {
 		t.Errorf("odd id: %+v, %v", cfg, err)
 	}
 
-	page, err := rest03Client(t, newRESTAgent(t, restReply{body: `{"tasks":[{"id":"t1","status":{"state":"TASK_STATE_CANCELLED"}}],"next_page_token":"n2"}`})).
+	page, err := rest03Client(t, newAgent03(t, reply03{body: `{"tasks":[{"id":"t1","status":{"state":"TASK_STATE_CANCELLED"}}],"next_page_token":"n2"}`})).
 		ListTasksPage(ctx, a2a.ListTasksRequest{})
 	if err != nil || len(page.Tasks) != 1 || page.Tasks[0].Status.State != a2a.TaskStateCanceled || page.NextPageToken != "n2" {
 		t.Errorf("list: %+v, %v", page, err)
@@ -178,7 +178,7 @@ func TestREST03Results(t *testing.T) {
 		strings.Replace(pbCard, `"skills":[]`, `"skills":[{"id":"s","name":"s","description":"d","tags":[],"security":[{"oauth":["read"]}]}],`+
 			`"security":[{"oauth":["read"]}],"securitySchemes":{"oauth":{"type":"oauth2","flows":{"clientCredentials":{"tokenUrl":"https://t.example","scopes":{"read":"r"}}}}}`, 1),
 	} {
-		card, err := rest03Client(t, newRESTAgent(t, restReply{body: body})).GetExtendedAgentCard(ctx)
+		card, err := rest03Client(t, newAgent03(t, reply03{body: body})).GetExtendedAgentCard(ctx)
 		if err != nil {
 			t.Fatalf("card: %v", err)
 		}
@@ -206,13 +206,13 @@ func TestREST03OtherVersion(t *testing.T) {
 		"v1.0 file part": `{"task":{"id":"t","artifacts":[{"artifactId":"a","parts":[{"raw":"QQ==","mediaType":"a/b"}]}]}}`,
 		"v0.3 JSON-RPC":  `{"kind":"task","id":"t","status":{"state":"completed"}}`,
 	} {
-		_, err := rest03Client(t, newRESTAgent(t, restReply{body: body})).SendMessage(ctx, a2a.NewTextMessage("x"))
+		_, err := rest03Client(t, newAgent03(t, reply03{body: body})).SendMessage(ctx, a2a.NewTextMessage("x"))
 		var pe *a2a.ProtocolError
 		if !errors.As(err, &pe) || !errors.Is(err, a2a.ErrVersionMismatch) {
 			t.Errorf("%s: error %v, want a *ProtocolError matching ErrVersionMismatch", name, err)
 		}
 	}
-	a := newRESTAgent(t, restReply{body: `{"message":{"messageId":"m","role":"ROLE_AGENT","content":[{"text":"x"}]}}`})
+	a := newAgent03(t, reply03{body: `{"message":{"messageId":"m","role":"ROLE_AGENT","content":[{"text":"x"}]}}`})
 	c, err := a2a.NewClient(a.URL, a2a.WithProtocolVersion(a2a.ProtocolV10), a2a.WithTransports(a2a.TransportHTTPJSON))
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +266,7 @@ func TestREST03Hostile(t *testing.T) {
 		"page tokens disagree?": `{"configs":[],"nextPageToken":"a","next_page_token":"b"}`,
 	}
 	for name, body := range push {
-		c := rest03Client(t, newRESTAgent(t, restReply{body: body}))
+		c := rest03Client(t, newAgent03(t, reply03{body: body}))
 		var err error
 		if strings.HasPrefix(name, "configs") || strings.HasPrefix(name, "page") {
 			_, err = c.ListTaskPushNotificationConfigs(ctx, "t1")
@@ -286,7 +286,7 @@ func TestREST03Hostile(t *testing.T) {
 		"role not a string": `{"message":{"messageId":"m","role":[],"content":[]}}`,
 	}
 	for name, body := range send {
-		res, err := rest03Client(t, newRESTAgent(t, restReply{body: body})).SendMessage(ctx, a2a.NewTextMessage("x"))
+		res, err := rest03Client(t, newAgent03(t, reply03{body: body})).SendMessage(ctx, a2a.NewTextMessage("x"))
 		var pe *a2a.ProtocolError
 		if res != nil || !errors.As(err, &pe) {
 			t.Errorf("%s: %v, %v; want a *ProtocolError", name, res, err)
@@ -298,7 +298,7 @@ func TestREST03Hostile(t *testing.T) {
 		"final a string": `{"statusUpdate":{"taskId":"t1","status":{},"final":"yes"}}`,
 	}
 	for name, ev := range events {
-		a := newRESTAgent(t, restReply{ctype: "text/event-stream", body: "data: " + ev + "\n\n"})
+		a := newAgent03(t, reply03{ctype: "text/event-stream", body: "data: " + ev + "\n\n"})
 		_, err := drain(rest03Client(t, a).SubscribeToTask(ctx, "t1"))
 		var pe *a2a.ProtocolError
 		if !errors.As(err, &pe) {
