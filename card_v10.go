@@ -57,6 +57,8 @@ type cardFields AgentCard
 // names that land in a v0.3 field.
 type cardWire struct {
 	cardFields
+	// Security is read in either form (securityEntry).
+	Security             []securityEntry       `json:"security"`
 	SecurityRequirements []securityRequirement `json:"securityRequirements"`
 	// SupportsExtendedAgentCard is a misspelling of
 	// supportsAuthenticatedExtendedCard in the A2A v1.0 specification's
@@ -75,6 +77,7 @@ func (c *AgentCard) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*c = AgentCard(w.cardFields)
+	c.Security = entries(w.Security)
 	if c.Security == nil {
 		c.Security = requirements(w.SecurityRequirements)
 	}
@@ -89,6 +92,7 @@ type skillFields AgentSkill
 // skillWire is the wire form of a skill.
 type skillWire struct {
 	skillFields
+	Security             []securityEntry       `json:"security"`
 	SecurityRequirements []securityRequirement `json:"securityRequirements"`
 }
 
@@ -103,6 +107,7 @@ func (s *AgentSkill) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*s = AgentSkill(w.skillFields)
+	s.Security = entries(w.Security)
 	if s.Security == nil {
 		s.Security = requirements(w.SecurityRequirements)
 	}
@@ -113,6 +118,51 @@ func (s *AgentSkill) UnmarshalJSON(b []byte) error {
 // scopes, under "schemes".
 type securityRequirement struct {
 	Schemes schemeScopes `json:"schemes"`
+}
+
+// securityEntry is one entry of a card's or skill's "security": the v0.3
+// JSON form, scheme name → scopes ({"oauth": ["read"]}), or the v0.3
+// proto's Security message as ProtoJSON writes it ({"schemes": {"oauth":
+// {"list": ["read"]}}}, what GET /v1/card of A2A v0.3 HTTP+JSON serves by
+// its proto). The second is an object whose one member "schemes" is an
+// object, which the first cannot be (its values are arrays).
+type securityEntry map[string][]string
+
+func (*securityEntry) wireForms() []reflect.Type {
+	return []reflect.Type{reflect.TypeFor[map[string]scopeForms]()}
+}
+
+// UnmarshalJSON reads an entry in either form; its errors are
+// schemeScopes' and encoding/json's.
+func (e *securityEntry) UnmarshalJSON(b []byte) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(b, &members); err != nil {
+		return err
+	}
+	if s := members["schemes"]; len(members) == 1 && len(s) > 0 && s[0] == '{' {
+		b = s
+	}
+	var m schemeScopes
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	*e = securityEntry(m)
+	return nil
+}
+
+// entries is a "security" list as the card keeps it: nil for none.
+func entries(list []securityEntry) []map[string][]string {
+	if list == nil {
+		return nil
+	}
+	out := make([]map[string][]string, len(list))
+	for i, e := range list {
+		out[i] = e
+		if out[i] == nil {
+			out[i] = map[string][]string{}
+		}
+	}
+	return out
 }
 
 // requirements converts v1.0 security requirements to the v0.3 shape of
