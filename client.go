@@ -106,8 +106,9 @@ func (c *Client) Tenant() string {
 }
 
 // Interface returns the interface the client speaks to, as it speaks it:
-// URL is the endpoint ([NewClient]'s, or the card's entry that
-// [NewClientFromCard] chose), ProtocolBinding and Transport the binding
+// URL is the endpoint as given ([NewClient]'s, or the URL of the card's
+// entry that [NewClientFromCard] chose; any userinfo or key in it kept, so
+// not for logs), ProtocolBinding and Transport the binding
 // ([TransportJSONRPC] or [TransportHTTPJSON], spelt so whatever the card's
 // case), ProtocolVersion the version ([Client.ProtocolVersion]: "0.3" or
 // "1.0", without the card's patch) and Tenant the tenant every request

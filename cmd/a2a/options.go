@@ -26,6 +26,7 @@ type options struct {
 	apiKey, bearer, workspace, agentID, agentCode string
 	headers                                       headerList
 	protocol, tenant                              string
+	autoVersion                                   string // with --protocol auto, the one version a command can use ("" for any)
 	transport                                     transportList
 	timeout                                       time.Duration
 	retries                                       int
@@ -340,7 +341,7 @@ func (o *options) cardChoice(ctx context.Context, endpoint string) a2a.AgentInte
 			return a2a.AgentInterface{ProtocolVersion: in.ProtocolVersion, ProtocolBinding: in.ProtocolBinding}
 		}
 	}
-	in := a2a.AgentInterface{ProtocolVersion: a2a.ProtocolV03, ProtocolBinding: a2a.TransportJSONRPC}
+	in := a2a.AgentInterface{ProtocolVersion: or(o.autoVersion, a2a.ProtocolV03), ProtocolBinding: a2a.TransportJSONRPC}
 	if o.protocol != "auto" {
 		in.ProtocolVersion = o.protocol
 	}
@@ -354,7 +355,7 @@ func (o *options) cardChoice(ctx context.Context, endpoint string) a2a.AgentInte
 // choiceOptions are the SDK options that choose an interface on a card
 // as the flags ask: --transport's order (with an agent selector and no
 // --transport, JSON-RPC first: HTTP+JSON has no place for it) and
-// --protocol's version.
+// --protocol's version (or, with auto, the one the command can use).
 func (o *options) choiceOptions() []a2a.Option {
 	var opts []a2a.Option
 	switch {
@@ -363,8 +364,11 @@ func (o *options) choiceOptions() []a2a.Option {
 	case o.agentID != "" || o.agentCode != "":
 		opts = append(opts, a2a.WithPreferredTransports(a2a.TransportJSONRPC, a2a.TransportHTTPJSON))
 	}
-	if o.protocol != "auto" {
+	switch {
+	case o.protocol != "auto":
 		opts = append(opts, a2a.WithProtocolVersion(o.protocol))
+	case o.autoVersion != "":
+		opts = append(opts, a2a.WithProtocolVersion(o.autoVersion))
 	}
 	return opts
 }

@@ -389,7 +389,7 @@ func (o *options) writeData(task *a2a.Task) error {
 
 func runTasks(ctx context.Context, o *options, args []string) int {
 	if o.protocol == "auto" {
-		o.protocol = a2a.ProtocolV10 // ListTasks is v1.0's: nothing to choose
+		o.autoVersion = a2a.ProtocolV10 // ListTasks is v1.0's: the card's v1.0 interfaces alone
 	}
 	if o.listLimit < 1 {
 		return o.fail(usagef("--limit must be positive"))

@@ -15,8 +15,8 @@ import (
 
 // restAgent is a small A2A v1.0 HTTP+JSON agent: its card lists its
 // HTTP+JSON interface (/rest) first and a JSON-RPC one (/rpc, not
-// served) second; it answers GET /rest/tasks/{id} and POST
-// /rest/message:send, and records every request but those for a card.
+// served) second; it answers GET /rest/tasks/{id}, GET /rest/tasks and
+// POST /rest/message:send, and records every request but those for a card.
 type restAgent struct {
 	*httptest.Server
 	mu  sync.Mutex
@@ -47,6 +47,8 @@ func newRESTAgent(t *testing.T) *restAgent {
 		switch r.Method + " " + r.URL.Path {
 		case "GET /rest/tasks/task-1":
 			w.Write([]byte(strings.Replace(task, "%s", "COMPLETED", 1)))
+		case "GET /rest/tasks":
+			w.Write([]byte(`{"tasks":[` + strings.Replace(task, "%s", "COMPLETED", 1) + `],"nextPageToken":"","pageSize":50,"totalSize":1}`))
 		case "POST /rest/message:send":
 			w.Write([]byte(`{"task":` + strings.Replace(task, "%s", "SUBMITTED", 1) + `}`))
 		default:
@@ -76,7 +78,13 @@ func TestTransportFromCard(t *testing.T) {
 	if want := "a2a: protocol: v1.0, from the card's interface for " + agent.URL + "/rest (HTTP+JSON)"; !strings.Contains(r.stderr, want) {
 		t.Errorf("-v does not say %q:\n%s", want, r.stderr)
 	}
-	if diff := cmp.Diff([]string{"GET /rest/tasks/task-1 1.0"}, agent.requests()); diff != "" {
+	// tasks, which only v1.0 has, reads the card too.
+	list := a2aCmd(t, "tasks", agent.URL+"/rest")
+	list.wantCode(t, exitOK)
+	if !strings.Contains(list.stdout, "1 task\n") {
+		t.Errorf("tasks: stdout:\n%s", list.stdout)
+	}
+	if diff := cmp.Diff([]string{"GET /rest/tasks/task-1 1.0", "GET /rest/tasks 1.0"}, agent.requests()); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
 }
