@@ -426,7 +426,10 @@ func (l *transportList) add(v string) {
 		name = strings.TrimSpace(name)
 		canon := ""
 		switch {
-		case strings.EqualFold(name, "auto") && len(l.names) == 0 && !strings.Contains(v, ","):
+		case strings.EqualFold(name, "auto"):
+			if l.bad == "" && (len(l.names) > 0 || strings.Contains(v, ",")) {
+				l.bad = "auto stands alone: it is the card's choice"
+			}
 			continue
 		case strings.EqualFold(name, a2a.TransportJSONRPC):
 			canon = a2a.TransportJSONRPC
