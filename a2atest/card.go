@@ -11,8 +11,7 @@ import (
 
 // WithCard serves a copy of card (a GET, no credentials needed) at each of
 // paths, default [a2a.AgentCardPath], from the server's root: resolve it
-// with [a2a.ResolveAgentCard] on the server's URL without its
-// "/a2a/jsonrpc" path. Pass [a2a.LegacyAgentCardPath] to play an agent
+// with [a2a.ResolveAgentCard] on [Server.BaseURL]. Pass [a2a.LegacyAgentCardPath] to play an agent
 // from before v0.3.0. An empty URL is set to the server's.
 //
 // A v0.3 server serves the card as encoding/json writes it. A v1.0 server
@@ -23,7 +22,13 @@ import (
 // extended-card flag from either version's field. Without WithCard a v1.0
 // server serves a card of its own at [a2a.AgentCardPath]: streaming and
 // push notifications true, extendedAgentCard when [WithExtendedCard] is
-// given.
+// given; so does a v0.3 server made with [Bindings] or [HTTPJSON].
+//
+// The interfaces a card lists by default are the server's bindings
+// ([Bindings]), in order: a v1.0 card's supportedInterfaces, one entry a
+// binding (JSONRPC at /a2a/jsonrpc, HTTP+JSON at /a2a/rest, version 1.0);
+// a v0.3 card of a server made with Bindings gets preferredTransport and
+// additionalInterfaces where it has none.
 func WithCard(card *a2a.AgentCard, paths ...string) Option {
 	return func(s *Server) {
 		cp := *card
@@ -49,7 +54,7 @@ func WithExtendedCard(card *a2a.AgentCard) Option {
 // serveCard answers a GET: the card on its paths, 404 elsewhere.
 func (s *Server) serveCard(w http.ResponseWriter, r *http.Request) {
 	card, paths := s.card, s.cardPaths
-	if card == nil && s.v10 {
+	if card == nil && (s.v10 || s.ownCard) {
 		card, paths = s.defaultCard(), []string{a2a.AgentCardPath}
 	}
 	if card == nil || !slices.Contains(paths, r.URL.Path) {
@@ -61,14 +66,58 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(s.cardV10(card))
 		return
 	}
-	json.NewEncoder(w).Encode(card)
+	json.NewEncoder(w).Encode(s.cardV03(card))
 }
 
-// defaultCard is the card a v1.0 server serves without WithCard: a fake
-// agent that can stream and take push configs, as this server does.
+// cardV03 is card as a v0.3 server serves it: as given, but for a server
+// made with Bindings, whose card names its bindings where it names none:
+// preferredTransport the first binding (when not JSON-RPC), and
+// additionalInterfaces every binding in order, the first at the card's
+// URL; protocolVersion "0.3.0" when empty.
+func (s *Server) cardV03(card *a2a.AgentCard) *a2a.AgentCard {
+	if !s.ownCard {
+		return card
+	}
+	cp := *card
+	if cp.PreferredTransport == "" && s.bindings[0] != a2a.TransportJSONRPC {
+		cp.PreferredTransport = s.bindings[0]
+	}
+	if len(cp.AdditionalInterfaces) == 0 && len(s.bindings) > 1 {
+		for _, in := range s.interfaces(cp.URL) {
+			cp.AdditionalInterfaces = append(cp.AdditionalInterfaces, a2a.AgentInterface{URL: in.URL, Transport: in.ProtocolBinding})
+		}
+	}
+	if cp.ProtocolVersion == "" {
+		cp.ProtocolVersion = "0.3.0"
+	}
+	return &cp
+}
+
+// interfaces are the server's bindings as v1.0 interfaces, in order: the
+// first at url (the card's), the others at their endpoints; version 1.0,
+// the RequireTenant tenant.
+func (s *Server) interfaces(url string) []interfaceOut {
+	var out []interfaceOut
+	for i, b := range s.bindings {
+		in := interfaceOut{URL: url, ProtocolBinding: b, ProtocolVersion: a2a.ProtocolV10, Tenant: s.tenant}
+		if i > 0 {
+			in.URL = s.Endpoint(b)
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// defaultCard is the card a v1.0 server (or a v0.3 one made with
+// Bindings) serves without WithCard: a fake agent that can stream and
+// take push configs, as this server does.
 func (s *Server) defaultCard() *a2a.AgentCard {
+	version := "" // a v1.0 card has it in its interfaces
+	if !s.v10 {
+		version = "0.3.0"
+	}
 	return &a2a.AgentCard{
-		Name: "a2atest", Description: "A scripted fake A2A agent", Version: "1.0.0", URL: s.URL,
+		Name: "a2atest", Description: "A scripted fake A2A agent", Version: "1.0.0", URL: s.URL, ProtocolVersion: version,
 		Capabilities:      a2a.AgentCapabilities{Streaming: true, PushNotifications: true, ExtendedAgentCard: s.extendedCard != nil},
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"application/json", "text/plain"},
 		Skills: []a2a.AgentSkill{},
@@ -130,14 +179,15 @@ type stringList struct {
 
 // cardV10 writes card as an A2A v1.0 card. Its interfaces are the card's
 // SupportedInterfaces as given (an empty URL is the server's, an empty
-// binding the entry's Transport), or without any, one: the card's URL,
-// JSON-RPC, version 1.0, with the server's tenant. The extended-card flag
+// binding the entry's Transport), or without any, the server's bindings
+// in order (interfaces): the first at the card's URL, version 1.0, with
+// the server's tenant. The extended-card flag
 // is set when either version's field is.
 func (s *Server) cardV10(card *a2a.AgentCard) cardOut {
 	out := cardOut{
 		Name: card.Name, Description: card.Description, Version: card.Version, Provider: card.Provider,
 		DocumentationURL: card.DocumentationURL, IconURL: card.IconURL, Signatures: card.Signatures,
-		SupportedInterfaces: []interfaceOut{{URL: card.URL, ProtocolBinding: a2a.TransportJSONRPC, ProtocolVersion: a2a.ProtocolV10, Tenant: s.tenant}},
+		SupportedInterfaces: s.interfaces(card.URL),
 		Capabilities: capabilitiesOut{Streaming: card.Capabilities.Streaming, PushNotifications: card.Capabilities.PushNotifications,
 			ExtendedAgentCard: card.Capabilities.ExtendedAgentCard || card.SupportsAuthenticatedExtendedCard,
 			Extensions:        card.Capabilities.Extensions},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"strings"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/caoliao-a2a/a2a-go/a2atest"
@@ -92,6 +93,57 @@ func ExampleV10() {
 	// task-2 input-required
 	// task-1 completed
 	// SendMessage 1.0
+}
+
+// ExampleHTTPJSON: a fake agent that speaks the HTTP+JSON (REST)
+// binding, and Requests showing what the client sent.
+func ExampleHTTPJSON() {
+	ctx := context.Background()
+
+	// snippet: a2atest-rest
+	agent := a2atest.NewServer(a2atest.V10(), a2atest.HTTPJSON(), a2atest.OnSend(a2atest.Caoliao)) // A2A v1.0 over HTTP+JSON
+	defer agent.Close()
+	c, err := a2a.NewClient(agent.URL, a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithProtocolVersion(a2a.ProtocolV10))
+	if err != nil {
+		log.Fatal(err)
+	}
+	task, err := c.SendText(ctx, "这个二维码是什么？https://qr71.cn/okDISU/qssTnoy")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := c.GetTask(ctx, task.ID, a2a.HistoryLength(0)); err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range agent.Requests() {
+		fmt.Printf("%s %s %s %q\n", r.Method, r.HTTPMethod, strings.TrimPrefix(r.Path, "/a2a/rest"), r.Query)
+	}
+	// snippet end
+
+	// Output:
+	// SendMessage POST /message:send ""
+	// GetTask GET /tasks/task-1 "historyLength=0"
+}
+
+// ExampleBindings: one fake agent serving JSON-RPC and HTTP+JSON, its
+// card listing both in the order given.
+func ExampleBindings() {
+	ctx := context.Background()
+
+	// snippet: a2atest-bindings
+	agent := a2atest.NewServer(a2atest.V10(), a2atest.Bindings(a2a.TransportHTTPJSON, a2a.TransportJSONRPC))
+	defer agent.Close()
+	card, err := a2a.ResolveAgentCard(ctx, agent.BaseURL())
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, in := range card.SupportedInterfaces {
+		fmt.Println(in.ProtocolBinding, in.ProtocolVersion, strings.TrimPrefix(in.URL, agent.BaseURL()))
+	}
+	// snippet end
+
+	// Output:
+	// HTTP+JSON 1.0 /a2a/rest
+	// JSONRPC 1.0 /a2a/jsonrpc
 }
 
 // ExampleResponder: testing your own code with httpmock instead of a

@@ -11,6 +11,32 @@
 // [a2a.Message]) are the same for both versions; the server writes them
 // in its own.
 //
+// With [HTTPJSON] it speaks the HTTP+JSON (REST) binding instead, at
+// [Server.URL] ".../a2a/rest". With V10 these are A2A v1.0's paths (POST
+// /message:send and /message:stream, GET /tasks/{id}, GET /tasks, POST
+// /tasks/{id}:cancel, POST or GET /tasks/{id}:subscribe, POST and GET
+// /tasks/{id}/pushNotificationConfigs, GET and DELETE
+// .../pushNotificationConfigs/{configId}, GET /extendedAgentCard; each
+// under a /{tenant} prefix, one segment or several, when [RequireTenant]
+// is given) and the ProtoJSON bodies of its JSON-RPC, without the
+// envelope. Without V10 they are A2A v0.3's: the same under /v1/ (the
+// extended card at GET /v1/card), no tenant, and the JSON of the v0.3
+// proto (parts under "content", TASK_STATE_CANCELLED, "final" on status
+// updates, push configs named "tasks/{id}/pushNotificationConfigs/{cid}").
+// Streams are Server-Sent Events whose data is a bare StreamResponse.
+// Results are 200 (a deleted push config: {}); errors are google.rpc.Status
+// objects ({"error": {code, status, message, details}}) with the HTTP
+// status and ErrorInfo reason of A2A v1.0 §5.4 and §11.6 (404
+// TASK_NOT_FOUND, 400 TASK_NOT_CANCELABLE, …); a path that names no
+// operation gets a plain-text 404, a method the path does not take a 405
+// with Allow. Its checks are as strict as JSON-RPC's: the A2A-Version
+// header (v1.0: "1.0"; v0.3: none or "0.3"), a JSON Content-Type on a
+// body, no body where the operation takes none, bodies decoded strictly,
+// only the query parameters an operation takes, each once, and each id
+// one path segment (/tasks/a%2Fb is task "a/b"). [Bindings] serves
+// JSON-RPC and HTTP+JSON side by side on one task store, with a card
+// listing both in the order given.
+//
 // It checks every request envelope (jsonrpc "2.0", an id, a method, params
 // shaped per its version) and, when configured, the X-API-Key,
 // X-Workspace-ID and Authorization headers, the agent selector and the
@@ -44,11 +70,9 @@ package a2atest
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"sync"
 	"time"
 
@@ -85,7 +109,10 @@ type Reply struct {
 	Message *a2a.Message
 	// Error is returned as a JSON-RPC error (Code, Message, Data are used).
 	// A v1.0 server gives an error without Data the ErrorInfo detail of
-	// its code (e.g. reason "TASK_NOT_FOUND" for -32001).
+	// its code (e.g. reason "TASK_NOT_FOUND" for -32001). Over HTTP+JSON
+	// it is a google.rpc.Status with the HTTP status of its code (500
+	// INTERNAL for a code A2A does not name); Data that is a JSON array is
+	// its details, other Data the ErrorInfo's metadata "data".
 	Error *a2a.RPCError
 	// Events, when set, are what message/stream sends, in order, as
 	// Server-Sent Events; the stream then closes. Without Events a stream
@@ -97,14 +124,16 @@ type Reply struct {
 	Events []a2a.Event
 	// StreamRaw, when set, is written verbatim as the body of a
 	// message/stream reply (Content-Type text/event-stream), with {{id}}
-	// replaced by the request's id: for comments, CRLF line ends, errors
-	// inside a stream, cut-off events and other faults.
+	// replaced by the request's id (null over HTTP+JSON, which has none):
+	// for comments, CRLF line ends, errors inside a stream, cut-off events
+	// and other faults.
 	StreamRaw string
 }
 
 // Raw is a canned HTTP reply, served to the next request instead of the
-// normal JSON-RPC handling (see [Server.Enqueue]). It is written as given,
-// whatever the server's version.
+// normal handling (see [Server.Enqueue]). It is written as given,
+// whatever the server's version and binding: a 201 or a 204 to a push
+// config call, an error body of another shape, an HTML page.
 type Raw struct {
 	Status      int
 	ContentType string
@@ -117,10 +146,19 @@ type Raw struct {
 
 // Request is a request the server received.
 type Request struct {
-	// Method is the JSON-RPC method ("" if the body did not parse, or for a GET).
+	// Method is the JSON-RPC method ("" if the body did not parse, or for
+	// a card GET). For an HTTP+JSON request it is the operation's A2A v1.0
+	// method name, whatever the version ("GetTask" for GET /tasks/t1 and
+	// GET /v1/tasks/t1), "" when the path names none or does not take
+	// the HTTP method.
 	Method string
-	// Path is the URL path, e.g. "/a2a/jsonrpc" or a card path.
-	Path   string
+	// HTTPMethod is the request's HTTP method: "POST", "GET", "DELETE".
+	HTTPMethod string
+	// Path is the URL path as sent, escapes kept: "/a2a/jsonrpc", a card
+	// path, "/a2a/rest/tasks/a%2Fb".
+	Path string
+	// Query is the URL's query as sent, without "?": "historyLength=2".
+	Query  string
 	Header http.Header
 	Body   []byte
 }
@@ -167,16 +205,22 @@ func RequireAgentCode(code string) Option {
 
 // Server is a running fake agent. Its methods are safe for concurrent use.
 type Server struct {
-	// URL is the JSON-RPC endpoint, e.g. "http://127.0.0.1:41234/a2a/jsonrpc".
+	// URL is the endpoint of the server's first binding: the JSON-RPC
+	// endpoint "http://127.0.0.1:41234/a2a/jsonrpc" by default, the
+	// HTTP+JSON one ".../a2a/rest" with [HTTPJSON] (see [Bindings],
+	// [Server.Endpoint]).
 	URL string
 
 	ts            *httptest.Server
+	root          string // "http://127.0.0.1:port"
 	onSend        func(a2a.Message) Reply
 	requireHeader map[string]string
 	selectorKey   string
 	selectorVal   string
-	v10           bool   // speaks A2A v1.0 (V10)
-	tenant        string // required in every v1.0 request (RequireTenant)
+	v10           bool     // speaks A2A v1.0 (V10)
+	tenant        string   // required in every v1.0 request (RequireTenant)
+	bindings      []string // the bindings served, in card order (Bindings); nil: JSON-RPC
+	ownCard       bool     // Bindings was given: a v0.3 server serves a card of its own too
 
 	card         *a2a.AgentCard
 	cardPaths    []string
@@ -193,8 +237,11 @@ type Server struct {
 }
 
 // NewServer starts a fake agent on a loopback port. Close it when done. It
-// panics when [RequireTenant] is given without [V10] (A2A v0.3 has no
-// tenant), a bug in the test.
+// panics on options that contradict each other, a bug in the test:
+// [RequireTenant] without [V10] (A2A v0.3 has no tenant), [Bindings] with
+// a binding it does not serve or twice the same, [RequireAgentID] or
+// [RequireAgentCode] without JSON-RPC (the selector is a JSON-RPC
+// gateway's).
 func NewServer(opts ...Option) *Server {
 	s := &Server{requireHeader: map[string]string{}, tasks: map[string]*scripted{}, push: map[string][]a2a.PushNotificationConfig{}}
 	for _, o := range opts {
@@ -203,13 +250,15 @@ func NewServer(opts ...Option) *Server {
 	if s.tenant != "" && !s.v10 {
 		panic("a2atest: RequireTenant needs V10: A2A v0.3 has no tenant")
 	}
+	s.checkBindings()
 	if s.onSend == nil {
 		s.onSend = echo
 	}
 	s.out.init()
 	// The URLs are set before the server starts: its handlers read them.
 	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
-	s.URL = "http://" + s.ts.Listener.Addr().String() + "/a2a/jsonrpc"
+	s.root = "http://" + s.ts.Listener.Addr().String()
+	s.URL = s.Endpoint(s.bindings[0])
 	for _, c := range []*a2a.AgentCard{s.card, s.extendedCard} {
 		if c != nil && c.URL == "" {
 			c.URL = s.URL
@@ -255,19 +304,11 @@ const (
 	codeTaskNotFound   = -32001
 	codeNotCancelable  = -32002
 	codeUnsupported    = -32004
+	codeContentType    = -32005
 
 	codeExtendedCardNotConfigured = -32007
 	codeVersionNotSupported       = -32009
 )
-
-type envelope struct {
-	JSONRPC   *string         `json:"jsonrpc"`
-	ID        json.RawMessage `json:"id"`
-	Method    *string         `json:"method"`
-	Params    json.RawMessage `json:"params"`
-	AgentID   *string         `json:"agent_id"`
-	AgentCode *string         `json:"agent_code"`
-}
 
 // serveHTTP answers every request: a canned reply if one is queued, the
 // card for a GET, else the header checks and the version's JSON-RPC
@@ -275,11 +316,21 @@ type envelope struct {
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 16<<20))
 	var env envelope
-	parseErr := json.Unmarshal(body, &env)
+	var parseErr error
+	rest := s.isREST(r)
+	var rt restRoute
+	if rest {
+		rt = s.routeREST(r)
+	} else {
+		parseErr = json.Unmarshal(body, &env)
+	}
 
 	s.mu.Lock()
-	rec := Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
-	if env.Method != nil {
+	rec := Request{HTTPMethod: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
+	switch {
+	case rest:
+		rec.Method = rt.verbs[r.Method]
+	case env.Method != nil:
 		rec.Method = *env.Method
 	}
 	s.requests = append(s.requests, rec)
@@ -294,25 +345,24 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeRaw(w, *canned, env.ID)
 		return
 	}
-	if r.Method == http.MethodGet {
+	if r.Method == http.MethodGet && !rest {
 		s.serveCard(w, r)
 		return
 	}
-	if r.Method != http.MethodPost {
+	if !rest && !s.serves(a2a.TransportJSONRPC) {
+		http.NotFound(w, r)
+		return
+	}
+	if !rest && r.Method != http.MethodPost {
 		http.Error(w, "POST only", http.StatusMethodNotAllowed)
 		return
 	}
-	for name, want := range s.requireHeader {
-		if r.Header.Get(name) != want {
-			status := http.StatusUnauthorized
-			if name == "X-Workspace-Id" {
-				status = http.StatusForbidden
-			} else {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="a2atest"`)
-			}
-			http.Error(w, name+" missing or wrong", status)
-			return
-		}
+	if !s.checkHeaders(w, r) {
+		return
+	}
+	if rest {
+		s.serveREST(w, r, rt, body)
+		return
 	}
 	if parseErr != nil {
 		s.writeJSON(w, nil, nil, invalid(codeParse, "invalid JSON payload"))
@@ -323,6 +373,25 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.serveV03(w, env)
+}
+
+// checkHeaders answers a request without the credentials the server
+// requires (RequireAPIKey, RequireBearer, RequireWorkspace) with 401 or
+// 403 and reports false.
+func (s *Server) checkHeaders(w http.ResponseWriter, r *http.Request) bool {
+	for name, want := range s.requireHeader {
+		if r.Header.Get(name) != want {
+			status := http.StatusUnauthorized
+			if name == "X-Workspace-Id" {
+				status = http.StatusForbidden
+			} else {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="a2atest"`)
+			}
+			http.Error(w, name+" missing or wrong", status)
+			return false
+		}
+	}
+	return true
 }
 
 func writeRaw(w http.ResponseWriter, raw Raw, id json.RawMessage) {
@@ -345,90 +414,4 @@ func writeRaw(w http.ResponseWriter, raw Raw, id json.RawMessage) {
 	}
 	w.WriteHeader(status)
 	w.Write(body)
-}
-
-// writeJSON writes one JSON-RPC response: result, or rpcErr when it is
-// not nil. A v1.0 server adds the ErrorInfo detail of the code to an error
-// without Data.
-func (s *Server) writeJSON(w http.ResponseWriter, id json.RawMessage, result any, rpcErr *a2a.RPCError) {
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(s.response(id, result, rpcErr))
-}
-
-// response is the JSON-RPC response object writeJSON and the streams write.
-func (s *Server) response(id json.RawMessage, result any, rpcErr *a2a.RPCError) map[string]any {
-	if len(id) == 0 {
-		id = json.RawMessage("null")
-	}
-	out := map[string]any{"jsonrpc": "2.0", "id": id}
-	if rpcErr == nil {
-		out["result"] = result
-		return out
-	}
-	e := map[string]any{"code": rpcErr.Code, "message": rpcErr.Message}
-	switch {
-	case rpcErr.Data != nil:
-		e["data"] = rpcErr.Data
-	case s.v10:
-		if d := errorDetails(rpcErr.Code); d != nil {
-			e["data"] = d
-		}
-	}
-	out["error"] = e
-	return out
-}
-
-func invalid(code int, format string, args ...any) *a2a.RPCError {
-	return &a2a.RPCError{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// checkEnvelope checks the JSON-RPC members every request needs.
-func checkEnvelope(env envelope) *a2a.RPCError {
-	if env.JSONRPC == nil || *env.JSONRPC != "2.0" {
-		return invalid(codeInvalidRequest, `"jsonrpc" must be "2.0"`)
-	}
-	if !validID(env.ID) {
-		return invalid(codeInvalidRequest, `"id" must be a string or an integer`)
-	}
-	if env.Method == nil {
-		return invalid(codeInvalidRequest, `"method" is missing`)
-	}
-	return nil
-}
-
-// checkSelector checks the agent selector (RequireAgentID,
-// RequireAgentCode).
-func (s *Server) checkSelector(env envelope) *a2a.RPCError {
-	if s.selectorKey == "" {
-		return nil
-	}
-	got := env.AgentID
-	if s.selectorKey == "agent_code" {
-		got = env.AgentCode
-	}
-	if got == nil || *got != s.selectorVal {
-		return invalid(codeInvalidParams, "%s missing or wrong on %s", s.selectorKey, *env.Method)
-	}
-	return nil
-}
-
-// checkParamsObject refuses params that are absent or not an object.
-func checkParamsObject(env envelope) *a2a.RPCError {
-	if len(env.Params) == 0 || env.Params[0] != '{' {
-		return invalid(codeInvalidParams, `"params" must be an object`)
-	}
-	return nil
-}
-
-func validID(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return false
-	}
-	if raw[0] == '"' {
-		var s string
-		return json.Unmarshal(raw, &s) == nil
-	}
-	_, err := strconv.ParseInt(string(raw), 10, 64)
-	return err == nil
 }

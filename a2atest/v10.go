@@ -37,7 +37,8 @@ import (
 //     task in a terminal state with -32004 (so does SendMessage to one);
 //   - serves its card ([WithCard], or one of its own) as a v1.0 card whose
 //     supportedInterfaces is [{url, protocolBinding "JSONRPC",
-//     protocolVersion "1.0", tenant}] unless the card lists its own.
+//     protocolVersion "1.0", tenant}] (an entry a binding with
+//     [Bindings] or [HTTPJSON]) unless the card lists its own.
 //
 // Where these docs name a v0.3 method, a v1.0 server does the same under
 // its v1.0 name: message/send is SendMessage (a taskPushNotificationConfig
@@ -90,19 +91,30 @@ func (s *Server) serveV10(w http.ResponseWriter, r *http.Request, env envelope) 
 			s.writeJSON(w, env.ID, nil, rpcErr)
 			return
 		}
-		t, ok := s.snapshot(p.ID)
-		switch {
-		case !ok:
-			s.writeJSON(w, env.ID, nil, invalid(codeTaskNotFound, "task not found: %s", p.ID))
-		case t.Status.State.Terminal():
-			s.writeJSON(w, env.ID, nil, invalid(codeUnsupported, "task %s is in a terminal state", p.ID))
-		default:
-			s.writeEvents(w, env.ID, append([]any{t}, s.remaining(p.ID, false)...))
+		events, rpcErr := s.subscribeV10(p.ID)
+		if rpcErr != nil {
+			s.writeJSON(w, env.ID, nil, rpcErr)
+			return
 		}
+		s.writeEvents(w, env.ID, events)
 	default:
 		result, rpcErr := s.handleV10(method, env.Params)
 		s.writeJSON(w, env.ID, result, rpcErr)
 	}
+}
+
+// subscribeV10 is the stream of SubscribeToTask: the task as it stands,
+// then a status update per remaining state; -32001 for an unknown task,
+// -32004 for one in a terminal state.
+func (s *Server) subscribeV10(id string) ([]any, *a2a.RPCError) {
+	t, ok := s.snapshot(id)
+	switch {
+	case !ok:
+		return nil, invalid(codeTaskNotFound, "task not found: %s", id)
+	case t.Status.State.Terminal():
+		return nil, invalid(codeUnsupported, "task %s is in a terminal state", id)
+	}
+	return append([]any{t}, s.remaining(id, false)...), nil
 }
 
 // checkV10 checks the envelope, the A2A-Version header, the method name,
@@ -270,7 +282,27 @@ func (s *Server) sendV10(method string, params json.RawMessage) (Reply, any, *a2
 
 // listTasksV10 serves ListTasks.
 func (s *Server) listTasksV10(params json.RawMessage) (any, *a2a.RPCError) {
-	const method = "ListTasks"
+	page, rpcErr := s.queryTasks("ListTasks", params, v10States, stateNames)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	out := listTasksOut{Tasks: []*taskOut{}, NextPageToken: page.next, PageSize: page.size, TotalSize: page.total}
+	for _, t := range page.tasks {
+		out.Tasks = append(out.Tasks, taskV10(t))
+	}
+	return out, nil
+}
+
+// taskPage is a page of ListTasks.
+type taskPage struct {
+	tasks       []a2a.Task
+	next        string // "" on the last page
+	size, total int
+}
+
+// queryTasks reads a ListTasks request (params, ProtoJSON; the status
+// enum by its name in states or its number in names) and returns its page.
+func (s *Server) queryTasks(method string, params json.RawMessage, states map[a2a.TaskState]string, names []string) (taskPage, *a2a.RPCError) {
 	var p struct {
 		Tenant, ContextID    string
 		Status               enumIn
@@ -281,45 +313,42 @@ func (s *Server) listTasksV10(params json.RawMessage) (any, *a2a.RPCError) {
 		IncludeArtifacts     *bool
 	}
 	if rpcErr := decodeStrict(method, params, &p); rpcErr != nil {
-		return nil, rpcErr
+		return taskPage{}, rpcErr
 	}
 	q := taskQuery{contextID: p.ContextID, size: 50, artifacts: p.IncludeArtifacts != nil && *p.IncludeArtifacts}
 	if p.PageSize != nil {
 		if q.size = int(*p.PageSize); q.size < 1 || q.size > 100 {
-			return nil, invalid(codeInvalidParams, "%s: pageSize %d is not in 1..100", method, q.size)
+			return taskPage{}, invalid(codeInvalidParams, "%s: pageSize %d is not in 1..100", method, q.size)
 		}
 	}
 	var rpcErr *a2a.RPCError
 	if q.offset, rpcErr = readPageToken(method, p.PageToken); rpcErr != nil {
-		return nil, rpcErr
+		return taskPage{}, rpcErr
 	}
 	if q.historyLength, rpcErr = p.HistoryLength.count(method, "historyLength"); rpcErr != nil {
-		return nil, rpcErr
+		return taskPage{}, rpcErr
 	}
-	if name := p.Status.name(stateNames); name != "" && name != "TASK_STATE_UNSPECIFIED" {
-		for state, n := range v10States {
+	if name := p.Status.name(names); name != "" && name != "TASK_STATE_UNSPECIFIED" {
+		for state, n := range states {
 			if n == name {
 				q.state = state
 			}
 		}
 		if q.state == "" {
-			return nil, invalid(codeInvalidParams, "%s: status %q is not a TaskState", method, name)
+			return taskPage{}, invalid(codeInvalidParams, "%s: status %q is not a TaskState", method, name)
 		}
 	}
 	if p.StatusTimestampAfter != "" {
 		after, err := time.Parse(time.RFC3339Nano, p.StatusTimestampAfter)
 		if err != nil {
-			return nil, invalid(codeInvalidParams, "%s: statusTimestampAfter is not an RFC 3339 time", method)
+			return taskPage{}, invalid(codeInvalidParams, "%s: statusTimestampAfter is not an RFC 3339 time", method)
 		}
 		q.after = after
 	}
 	page, total := s.listTasks(q)
-	out := listTasksOut{Tasks: []*taskOut{}, PageSize: q.size, TotalSize: total}
-	for _, t := range page {
-		out.Tasks = append(out.Tasks, taskV10(t))
-	}
+	out := taskPage{tasks: page, size: q.size, total: total}
 	if end := q.offset + len(page); end < total {
-		out.NextPageToken = pageToken(end)
+		out.next = pageToken(end)
 	}
 	return out, nil
 }
@@ -375,29 +404,41 @@ func (s *Server) pushV10(method string, params json.RawMessage) (any, *a2a.RPCEr
 		}
 		return struct{}{}, nil // google.protobuf.Empty
 	}
-	configs, rpcErr := s.pushConfigs(p.TaskID)
+	configs, next, rpcErr := s.pushPage(method, p.TaskID, p.PageSize, p.PageToken)
 	if rpcErr != nil {
 		return nil, rpcErr
-	}
-	offset, rpcErr := readPageToken(method, p.PageToken)
-	if rpcErr != nil {
-		return nil, rpcErr
-	}
-	size := len(configs)
-	if p.PageSize != nil && *p.PageSize > 0 {
-		size = int(*p.PageSize)
 	}
 	out := struct {
 		Configs       []pushConfigV10 `json:"configs"`
 		NextPageToken string          `json:"nextPageToken,omitempty"`
-	}{Configs: []pushConfigV10{}}
-	for i := offset; i < len(configs) && i < offset+size; i++ {
-		out.Configs = append(out.Configs, pushV10(p.TaskID, configs[i]))
-	}
-	if end := offset + size; end < len(configs) {
-		out.NextPageToken = pageToken(end)
+	}{Configs: []pushConfigV10{}, NextPageToken: next}
+	for _, c := range configs {
+		out.Configs = append(out.Configs, pushV10(p.TaskID, c))
 	}
 	return out, nil
+}
+
+// pushPage is a page of a task's push configs: pageSize of them (all when
+// absent or 0) from pageToken's, and the next page's token ("" on the
+// last page).
+func (s *Server) pushPage(method, taskID string, pageSize *int32In, token string) ([]a2a.PushNotificationConfig, string, *a2a.RPCError) {
+	configs, rpcErr := s.pushConfigs(taskID)
+	if rpcErr != nil {
+		return nil, "", rpcErr
+	}
+	offset, rpcErr := readPageToken(method, token)
+	if rpcErr != nil {
+		return nil, "", rpcErr
+	}
+	size := len(configs)
+	if pageSize != nil && *pageSize > 0 {
+		size = int(*pageSize)
+	}
+	next := ""
+	if end := offset + size; end < len(configs) {
+		next = pageToken(end)
+	}
+	return configs[min(offset, len(configs)):min(offset+size, len(configs))], next, nil
 }
 
 // check refuses a push config without the members the proto requires:

@@ -379,7 +379,7 @@ func TestV10Tenant(t *testing.T) {
 // getCard GETs the server's card at the well-known path.
 func getCard(t *testing.T, srv *a2atest.Server) string {
 	t.Helper()
-	resp, err := http.Get(strings.TrimSuffix(srv.URL, "/a2a/jsonrpc") + a2a.AgentCardPath)
+	resp, err := http.Get(srv.BaseURL() + a2a.AgentCardPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -249,9 +249,10 @@ type listTasksOut struct {
 
 // errorInfo is a google.rpc.ErrorInfo detail as ProtoJSON writes an Any.
 type errorInfo struct {
-	Type   string `json:"@type"`
-	Reason string `json:"reason"`
-	Domain string `json:"domain"`
+	Type     string            `json:"@type"`
+	Reason   string            `json:"reason"`
+	Domain   string            `json:"domain"`
+	Metadata map[string]string `json:"metadata,omitempty"`
 }
 
 // errorReasons are the ErrorInfo reasons of the codes (A2A v1.0, error
