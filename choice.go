@@ -72,8 +72,8 @@ type choice struct {
 // allow; read as 1.0, as a2a-python reads it), or of a v0.3 card whose
 // version this package does not know (read as 0.3, which the card's shape
 // is), is taken only when no other is left; with rule.selector, an
-// HTTP+JSON entry is taken only when no JSON-RPC one is left (and
-// NewClientFromCard then refuses the selector). Entries of a v1.0 card in
+// HTTP+JSON entry is taken only when no JSON-RPC one is left (its
+// requests have no envelope to carry the selector). Entries of a v1.0 card in
 // another major version (2.0) are skipped. It returns
 // ErrNoSupportedInterface when nothing is left.
 func chooseInterface(card *AgentCard, rule choiceRule) (choice, error) {
