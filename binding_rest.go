@@ -35,8 +35,8 @@ type restRequest struct {
 	otherVerb string
 }
 
-// errBadSegment is the error of an id that cannot be a path segment.
-var errBadSegment = errors.New(`is "." or "..", which URL normalisers take as a path step, not a name`)
+// errBadSegment is the error of a value that cannot be a path segment.
+var errBadSegment = errors.New(`cannot be sent as a URL path segment: "." and ".." are path steps to every URL normaliser, not names`)
 
 // pathSegment escapes s as one path segment, as the HTTP+JSON binding's
 // single-segment variables ({id}, {task_id}, {tenant}) are escaped: every
@@ -76,11 +76,11 @@ func tenantPath(tenant string) (string, error) {
 	var b strings.Builder
 	for piece := range strings.SplitSeq(tenant, "/") {
 		if piece == "" {
-			return "", fmt.Errorf("a2a: tenant %q has an empty path segment", tenant)
+			return "", fmt.Errorf("tenant %q has an empty path segment (a leading, trailing or doubled \"/\")", tenant)
 		}
 		seg, err := pathSegment(piece)
 		if err != nil {
-			return "", fmt.Errorf("a2a: tenant %q: a segment %w", tenant, err)
+			return "", fmt.Errorf("tenant %q: its segment %q %w", tenant, piece, err)
 		}
 		b.WriteByte('/')
 		b.WriteString(seg)
@@ -91,7 +91,7 @@ func tenantPath(tenant string) (string, error) {
 // restPath joins the tenant's prefix and the segments of an operation's
 // path: literal pieces as they are, and each id (a value given in ids'
 // order for each "{}" in pattern) escaped as one segment. Its error names
-// what is wrong.
+// what is wrong, without the "a2a: " prefix its caller adds.
 func restPath(tenant, pattern string, ids ...string) (string, error) {
 	prefix, err := tenantPath(tenant)
 	if err != nil {
@@ -105,9 +105,12 @@ func restPath(tenant, pattern string, ids ...string) (string, error) {
 		if !ok {
 			panic("a2a: restPath: more ids than {} in " + pattern)
 		}
+		if id == "" { // the path would name another resource
+			return "", errors.New("an id is empty")
+		}
 		seg, err := pathSegment(id)
 		if err != nil {
-			return "", fmt.Errorf("a2a: id %q %w", id, err)
+			return "", fmt.Errorf("id %q %w", id, err)
 		}
 		b.WriteString(before)
 		b.WriteString(seg)
@@ -119,7 +122,9 @@ func restPath(tenant, pattern string, ids ...string) (string, error) {
 
 // restTarget is the URL of a call: the interface URL base with path
 // appended to its escaped path (a trailing "/" of base dropped) and query
-// merged into base's own query.
+// appended to base's own query, which is kept byte for byte (a signed
+// URL's "?sig=…" stays valid), its values percent-encoded; base's
+// fragment is dropped.
 func restTarget(base *url.URL, path string, query url.Values) string {
 	u := *base
 	u.Fragment, u.RawFragment = "", ""
@@ -127,12 +132,13 @@ func restTarget(base *url.URL, path string, query url.Values) string {
 	if p, err := url.PathUnescape(escaped); err == nil {
 		u.Path, u.RawPath = p, escaped
 	}
-	if len(query) > 0 {
-		q := base.Query()
-		for k, vs := range query {
-			q[k] = append(q[k], vs...)
+	// RFC 3986 escapes (A2A v1.0 §11.5): a space as %20, not the form
+	// encoding's "+", which Encode writes only for a space.
+	if q := strings.ReplaceAll(query.Encode(), "+", "%20"); q != "" {
+		if u.RawQuery != "" {
+			q = u.RawQuery + "&" + q
 		}
-		u.RawQuery = q.Encode()
+		u.RawQuery, u.ForceQuery = q, false
 	}
 	return u.String()
 }
@@ -145,7 +151,12 @@ type rest10 struct {
 
 func (rest10) transport() string { return TransportHTTPJSON }
 
+// withTenant's error is for a tenant that cannot be a path prefix
+// (tenantPath): an empty segment, "." or "..".
 func (rest10) withTenant(tenant string) (binding, error) {
+	if _, err := tenantPath(tenant); err != nil {
+		return nil, fmt.Errorf("a2a: %w", err)
+	}
 	return rest10{v10{tenantName: tenant}}, nil
 }
 

@@ -324,6 +324,9 @@ func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 	if cfg.tenant != "" && cfg.version != ProtocolV10 {
 		return nil, errTenantV03
 	}
+	if err := cfg.checkTransport(); err != nil {
+		return nil, err
+	}
 	c := newClient(endpoint, u, cfg)
 	if err := cfg.mayCarryCredentials(card.origin, u, c.red); err != nil {
 		return nil, err

@@ -65,6 +65,9 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	if cfg.tenant != "" && cfg.version != ProtocolV10 {
 		return nil, errTenantV03
 	}
+	if err := cfg.checkTransport(); err != nil {
+		return nil, err
+	}
 	return newClient(endpoint, u, cfg), nil
 }
 

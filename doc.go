@@ -84,19 +84,23 @@
 // errors.As:
 //
 //   - [*RPCError]: the agent's JSON-RPC error object, whatever the HTTP
-//     status it came with; errors.Is matches it by code against
-//     [ErrTaskNotFound], [ErrMethodNotFound] and the other sentinels; an
-//     A2A v1.0 agent's typed details are in [RPCError.Details];
+//     status it came with, or an HTTP+JSON agent's A2A error (below);
+//     errors.Is matches it by code against [ErrTaskNotFound],
+//     [ErrMethodNotFound] and the other sentinels; an A2A v1.0 agent's
+//     typed details are in [RPCError.Details];
 //   - [*HTTPError]: an HTTP failure whose body is not a JSON-RPC response
-//     (a gateway's 502 page, a 401), with the status, Retry-After, the
-//     authentication challenge and a redacted body excerpt;
+//     or an A2A error (a gateway's 502 page, a 401), with the status,
+//     Retry-After, the authentication challenge and a redacted body
+//     excerpt;
 //   - [*ProtocolError]: a reply that breaks JSON-RPC or A2A, with a reason
 //     and the whole body: not JSON, a wrong id, both or neither of result
 //     and error, a null or mistyped result, a known member name repeated or
 //     in another case ("Status" beside "status"), a body in an encoding
 //     that cannot be read, a result that would take more memory to decode
 //     than its size allows (4× its bytes and 2 MiB); one for a reply in
-//     the other protocol version's shape matches [ErrVersionMismatch];
+//     the other protocol version's shape matches [ErrVersionMismatch],
+//     one for a reply of the other transport (a JSON-RPC response to an
+//     HTTP+JSON request, or the reverse) [ErrTransportMismatch];
 //   - [*BodyTooLargeError]: a reply over the size cap ([WithMaxResponseBytes]);
 //   - [*TransportError]: the request could not be made or no reply came
 //     (refused, reset, timed out), after any retries;
@@ -127,6 +131,29 @@
 //     option given bad input, an empty task id, a message without parts or
 //     one whose parts cannot be encoded, a nil or zero Client, a
 //     SendStreamingMessage sequence ranged over a second time.
+//
+// An HTTP+JSON (REST) agent's error is read by its shape, never by its
+// Content-Type (A2A v1.0 §11.6): a google.rpc.Status
+// ({"error":{"code","status","message","details"}}), an RFC 9457 problem
+// ({"type","title","status","detail"}), or an A2A v0.3-era body with a
+// string "message" ({"code":-32001,"message":…}, {"message":…},
+// {"error":"<class>","message":…}) is an [*RPCError] whose Code is the
+// JSON-RPC code of the A2A error it names, so the same sentinels match on
+// both transports. The name comes from the Status's ErrorInfo reason
+// ("TASK_NOT_FOUND"; [RPCError.Reason], [RPCError.Details]), the problem's
+// type URI (https://a2a-protocol.org/errors/task-not-found) or the v0.3
+// body's JSON-RPC code; [RPCError.Status] keeps the status name or the
+// type URI and [RPCError.StatusCode] the HTTP status. One that names no A2A
+// error is an [*HTTPError] when its status is 401, 403, 407, 408, 429,
+// 502, 503 or 504 (an authentication, rate or gateway failure), and
+// otherwise an [*RPCError] whose code the HTTP status stands for (404 task
+// not found, 409 not cancelable, 415 content type not supported, 500
+// internal, 501 unsupported operation; any other status, code 0). A body
+// of any other shape (an HTML 404 from a wrong path, a proxy's page, an
+// empty 401, {"error":"Not Found"}) is an [*HTTPError]: a bare 404 is not
+// taken for a missing task. In a stream, an event named "error", or whose
+// data is an object with an object "error" and no payload, is read the
+// same way.
 //
 // The helpers on values ([Artifact.DecodeData], [DataPart.Decode],
 // [FileContent.Decode], [Timestamp.Time]) return the errors their own docs

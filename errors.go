@@ -58,6 +58,15 @@ var (
 // versioning.
 var ErrVersionMismatch = errors.New("a2a: the agent speaks another A2A version than the client")
 
+// ErrTransportMismatch matches every error that says the agent speaks
+// another transport at the client's URL than the client
+// ([WithTransports]): a *[ProtocolError] for a JSON-RPC response to an
+// HTTP+JSON request, and for an HTTP+JSON reply (a bare {"task": …}, or a
+// google.rpc.Status naming an A2A error) to a JSON-RPC request. Its
+// Reason names the option to set. Spec: A2A v1.0 §5 (protocol bindings),
+// §11 (HTTP+JSON).
+var ErrTransportMismatch = errors.New("a2a: the agent speaks another transport than the client at this URL")
+
 // ErrReceiverClosed is the error of a [PushWait] ended by
 // [PushReceiver.Close], and of [PushReceiver.SendMessage] and
 // [PushReceiver.WatchTask] on a closed receiver.
@@ -108,8 +117,13 @@ const maxMessageInError = 200
 // "message" string, or the text of a message of another type, or the bare
 // string an error was. Data is the optional "data" member exactly as
 // received (any JSON value), nil when absent; when it is A2A v1.0's array
-// of typed details, Details holds them decoded. Spec: A2A v0.3 §6.11
-// (JSONRPCError) and §8; A2A v1.0, error handling (error details).
+// of typed details, Details holds them decoded. An HTTP+JSON agent's A2A
+// error (a google.rpc.Status, an RFC 9457 problem or an A2A v0.3-era
+// body; the package documentation says which) is an RPCError too: Code is
+// the JSON-RPC code of the error it names, Data the Status object or the
+// whole body, Details the Status's details, Status its status name or the
+// problem's type. Spec: A2A v0.3 §6.11 (JSONRPCError) and §8; A2A v1.0,
+// error handling (error details), §11.6 (HTTP+JSON errors).
 type RPCError struct {
 	// Method is the JSON-RPC method that failed as the client's protocol
 	// version spells it: "tasks/get" in A2A v0.3, "GetTask" in v1.0.
@@ -119,8 +133,9 @@ type RPCError struct {
 	Data    json.RawMessage
 	// Details is Data decoded when it is an array of objects each with an
 	// "@type" (google.protobuf.Any in ProtoJSON), as A2A v1.0 agents send,
-	// of at most 64 KiB; nil otherwise (Data keeps it whole). An element
-	// that is not such an object is left out.
+	// of at most 64 KiB (for an HTTP+JSON error, the google.rpc.Status's
+	// "details" so decoded); nil otherwise (Data keeps it whole). An
+	// element that is not such an object is left out.
 	Details []ErrorDetail
 	// StatusCode is the HTTP status the error came with (200 for most
 	// JSON-RPC agents).
@@ -196,9 +211,12 @@ func (e *RPCError) Is(target error) bool {
 	return target == ErrVersionMismatch && (e.Code == codeVersionNotSupported || e.Code == -32601 && e.Hint != "" && len(e.Details) > 0)
 }
 
-// HTTPError is an HTTP reply that is not a JSON-RPC response: a gateway's
-// HTML 502 page, a 401 from an auth proxy, a 429 with no JSON body. It is
-// returned after retries, carrying the last reply.
+// HTTPError is an HTTP reply that is not a JSON-RPC response, nor, from an
+// HTTP+JSON agent, an A2A error: a gateway's HTML 502 page, a 401 from an
+// auth proxy, a 429 with no JSON body, a router's HTML 404; and an
+// HTTP+JSON error naming no A2A error with status 401, 403, 407, 408,
+// 429, 502, 503 or 504. It is returned after retries, carrying the last
+// reply.
 type HTTPError struct {
 	// Method is the call as the client's protocol version spells it:
 	// "tasks/get" in A2A v0.3, "GetTask" in v1.0 ("agent card" for

@@ -101,7 +101,13 @@ func errorTexts(err error) []string {
 		texts = append(texts, string(e.Body), e.ContentType, e.Challenge)
 	}
 	if e, ok := errors.AsType[*a2a.RPCError](err); ok {
-		texts = append(texts, e.Message, string(e.Data))
+		texts = append(texts, e.Message, string(e.Data), e.Status)
+		for _, d := range e.Details {
+			texts = append(texts, d.Type, d.Reason, d.Domain, string(d.Raw))
+			for k, v := range d.Metadata {
+				texts = append(texts, k, v)
+			}
+		}
 	}
 	if e, ok := errors.AsType[*a2a.ProtocolError](err); ok {
 		texts = append(texts, e.Reason, string(e.Body))

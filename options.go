@@ -158,7 +158,10 @@ func WithHeader(name, value string) Option {
 // body, tasks/get and tasks/cancel (GetTask, CancelTask on v1.0) included,
 // on either protocol version, to select the agent behind a
 // gateway. It cannot be combined with [WithAgentCode]. It returns an error
-// from NewClient when id is empty or holds a control character.
+// from NewClient when id is empty or holds a control character, and when
+// the client speaks HTTP+JSON ([WithTransports]): its requests have no
+// envelope to carry the member, and its gateways select the agent by URL
+// or tenant ([WithTenant]).
 func WithAgentID(id string) Option {
 	return clientOption(func(c *clientConfig) error {
 		if err := checkHeaderValue("agent id", id); err != nil {
@@ -172,7 +175,8 @@ func WithAgentID(id string) Option {
 // WithAgentCode puts "agent_code": code at the top level of every JSON-RPC
 // request body, to select the agent behind a gateway. It cannot be
 // combined with [WithAgentID]. It returns an error from NewClient when code
-// is empty or holds a control character.
+// is empty or holds a control character, and, as for [WithAgentID], when
+// the client speaks HTTP+JSON.
 func WithAgentCode(code string) Option {
 	return clientOption(func(c *clientConfig) error {
 		if err := checkHeaderValue("agent code", code); err != nil {
@@ -389,6 +393,27 @@ func transportsOption(name string, transports []string, clientOrder bool) Option
 		c.transports, c.transport, c.clientOrder = out, out[0], clientOrder
 		return nil
 	})
+}
+
+// errSelectorREST is the error for an agent selector on an HTTP+JSON
+// client.
+var errSelectorREST = errors.New("a2a: WithAgentID and WithAgentCode put a member in the JSON-RPC request envelope, " +
+	"which HTTP+JSON requests do not have; an HTTP+JSON agent behind a gateway is selected by its URL or its tenant (WithTenant)")
+
+// checkTransport checks what the transport the client speaks allows: on
+// HTTP+JSON no agent selector (errSelectorREST), and a tenant that can be
+// a path prefix (tenantPath).
+func (cfg clientConfig) checkTransport() error {
+	if cfg.transport != TransportHTTPJSON {
+		return nil
+	}
+	if cfg.agentID != "" || cfg.agentCode != "" {
+		return errSelectorREST
+	}
+	if _, err := tenantPath(cfg.tenant); err != nil {
+		return fmt.Errorf("a2a: WithTenant: %w", err)
+	}
+	return nil
 }
 
 // canonicalTransport is the spelling of a transport this package speaks,

@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
 	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
 // The call path's HTTP+JSON half: a call's request is a verb on a URL with
@@ -39,16 +41,19 @@ func (c *Client) newRESTCall(spec callSpec) (*call, error) {
 
 // refusedVerb reports whether att shows the agent refusing the call's
 // verb where the binding knows another (subscribe: POST or GET): a 405,
-// or a 404 whose body names the ":subscribe" path (a server that routed
-// it as a GetTask of an id ending in ":subscribe"). It then switches the
-// call to the other verb, for this call and the client's later ones, and
-// the caller sends it again, once.
+// or a 404 whose body names the task's ":subscribe" path (a server that
+// routed it as a GetTask of the id "<id>:subscribe", as a2a-js servers
+// before 0.3.14 did). It then switches the call to the other verb, for
+// this call and the client's later ones (Client.swapVerb), and the caller
+// sends it again: once per call, so two servers refusing each other's
+// verb cannot make a loop.
 func (cl *call) refusedVerb(att *attempt) bool {
 	r := cl.spec.rest
 	if r == nil || r.otherVerb == "" || cl.triedOther {
 		return false
 	}
-	if att.status != http.StatusMethodNotAllowed && (att.status != http.StatusNotFound || !bytes.Contains(att.Body, []byte(":subscribe"))) {
+	named := att.status == http.StatusNotFound && cl.task != "" && bytes.Contains(att.Body, []byte(cl.task+":subscribe"))
+	if att.status != http.StatusMethodNotAllowed && !named {
 		return false
 	}
 	cl.triedOther = true
@@ -60,6 +65,11 @@ func (cl *call) refusedVerb(att *attempt) bool {
 	cl.c.swapVerb.Store(other == r.otherVerb)
 	return true
 }
+
+// restGotJSONRPC is the reason of the *ProtocolError for a JSON-RPC
+// response to an HTTP+JSON request.
+const restGotJSONRPC = `reply is a JSON-RPC response (it has "jsonrpc") where an HTTP+JSON reply is due: ` +
+	`the agent speaks JSON-RPC at this URL; make the client with WithTransports(TransportJSONRPC), or give it the URL of the agent's HTTP+JSON interface`
 
 // restTopNames are the top-level members checkRESTReply looks at.
 var restTopNames = jsonread.NewNameSet("jsonrpc", "error", "task", "message", "statusUpdate", "artifactUpdate", "id")
@@ -107,7 +117,7 @@ func (cl *call) checkRESTReply(att *attempt, body []byte, errEvent bool) (*reply
 		d.Release()
 		switch {
 		case rpc:
-			return nil, rep.fault(`reply is a JSON-RPC response ("jsonrpc" member) where an HTTP+JSON reply is due: the agent speaks JSON-RPC at this URL`, nil)
+			return nil, rep.fault(restGotJSONRPC, ErrTransportMismatch)
 		case errObj && !payload:
 			return nil, cl.restError(att, body)
 		}
@@ -118,40 +128,66 @@ func (cl *call) checkRESTReply(att *attempt, body []byte, errEvent bool) (*reply
 
 // The members of the error bodies restError reads.
 var (
-	restErrorNames  = jsonread.NewNameSet("error", "type", "title", "status", "detail", "code", "message")
+	restErrorNames  = jsonread.NewNameSet("error", "type", "title", "status", "detail", "code", "message", "jsonrpc")
 	rpcStatusNames  = jsonread.NewNameSet("code", "status", "message", "details")
 	problemTypeBase = "https://a2a-protocol.org/errors/"
 )
 
+// a2aDomain is the ErrorInfo domain of A2A's errors (A2A v1.0 §11.6).
+const a2aDomain = "a2a-protocol.org"
+
 // restError reads an HTTP+JSON error reply by its shape, whatever its
-// Content-Type, in this order (A2A v1.0 §11.6 and what servers send):
+// Content-Type: body is att's body, or an event of its stream that is an
+// error (named "error", or an object whose "error" is an object and that
+// holds no payload). The shapes, in this order (A2A v1.0 §11.6, and what
+// servers send):
 //
 //   - an object whose "error" is an object: a google.rpc.Status (code,
-//     status, message, details), its ErrorInfo reason deciding the code;
-//   - an RFC 9457 problem ("type", "title", "status", "detail"), its type
-//     https://a2a-protocol.org/errors/<kebab-name> deciding the code;
-//   - the v0.3-era shapes: {"code": <JSON-RPC code>, "message": …},
-//     {"message": …}, {"error": "<class>", "message": …};
+//     status, message, details); the reason of its ErrorInfo detail
+//     decides the code (the first A2A one: domain a2a-protocol.org and a
+//     reason this package knows, else the first known reason);
+//   - an RFC 9457 problem ("type", "title", "status", "detail"); its type
+//     https://a2a-protocol.org/errors/<kebab-name> decides the code;
+//   - the A2A v0.3-era shapes, each with a string "message":
+//     {"code": <JSON-RPC code>, "message": …} (a2a-js),
+//     {"message": …} (a2a-python), {"error": "<class>", "message": …}
+//     (a2a-java);
 //
 // each an *RPCError whose Code is the JSON-RPC code of the A2A error it
-// names, so the same sentinels match on both transports. Where it names
-// none, an authentication, rate or gateway status (401, 403, 407, 408,
-// 429, 502, 503, 504) makes it an *HTTPError, as is any reply of another
-// shape (an HTML 404 from a wrong path, a proxy's 502, an empty 401);
-// otherwise the HTTP status decides the code (404 task not found, 409
-// not cancelable, 415 content type, 500 internal, 501 unsupported
-// operation), or leaves it 0.
+// names, so the same sentinels (ErrTaskNotFound, …) match on both
+// transports; Status keeps the status name or problem type, Details the
+// decoded details, Data the error object (the whole problem, extension
+// members included), all redacted. Where the reply names no A2A error (no
+// known reason or type, no JSON-RPC code), the HTTP status decides: 401,
+// 403, 407, 408, 429, 502, 503 and 504 make it an *HTTPError (an
+// authentication, rate or gateway failure, with Challenge and
+// RetryAfter), and otherwise the status stands for the code (404 task not
+// found, 409 not cancelable, 415 content type, 500 internal, 501
+// unsupported operation), or the code stays 0. A reply of any other shape
+// (an HTML 404 from a wrong path, a proxy's 502, an empty 401, a body with
+// a member repeated) is an *HTTPError. A JSON-RPC response is a
+// *ProtocolError matching ErrTransportMismatch. An error event (a 2xx
+// reply) that is not an error of these shapes is a *ProtocolError; the
+// status its body names stands for the HTTP status.
 func (cl *call) restError(att *attempt, body []byte) error {
-	e := &RPCError{Method: cl.spec.method, StatusCode: att.status}
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' || jsonSyntax(trimmed) != nil {
+	ok2xx := httpbody.Is2xx(att.status)
+	rep := &reply{asked: cl.asked(), status: att.status, body: body}
+	// notA2A is the error of a reply that is no A2A error by its shape.
+	notA2A := func(reason string) error {
+		if ok2xx {
+			return rep.fault(reason, nil)
+		}
 		return cl.httpError(att)
 	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' || jsonSyntax(trimmed) != nil {
+		return notA2A("error event is not a JSON object")
+	}
+	e := &RPCError{Method: cl.spec.method, StatusCode: att.status}
 	var (
 		errStatus, problemType, title, detail, message []byte
-		errString                                      string
-		shape                                          bool
-		bodyStatus                                     int
+		rpc                                            bool
+		code, bodyStatus                               int
 	)
 	d := jsonread.NewReader(trimmed)
 	d.Object(restErrorNames, nil, func(i int) {
@@ -160,9 +196,7 @@ func (cl *call) restError(att *attempt, body []byte) error {
 			switch d.Peek() {
 			case '{':
 				errStatus = d.Raw()
-			case '"':
-				errString = d.Str()
-			default:
+			default: // {"error": "Not Found"} alone is no A2A error
 				d.Skip()
 			}
 		case "type":
@@ -174,46 +208,47 @@ func (cl *call) restError(att *attempt, body []byte) error {
 		case "status":
 			bodyStatus = readCode(d.Raw())
 		case "code":
-			e.Code = readCode(d.Raw())
-			shape = shape || e.Code != 0
+			if c := readCode(d.Raw()); c >= -32768 && c <= -32000 { // JSON-RPC's, not an HTTP status
+				code = c
+			}
 		case "message":
-			message = d.Raw()
-			shape = true
+			if d.Peek() == '"' {
+				message = d.Raw()
+			} else {
+				d.Skip()
+			}
+		case "jsonrpc":
+			rpc = true
+			d.Skip()
 		}
 	})
 	fault := d.Fault()
 	d.Release()
-	if fault != "" {
-		return (&reply{asked: cl.asked(), status: att.status, body: body}).fault(fault, nil)
+	switch {
+	case fault != "":
+		return notA2A(fault)
+	case rpc:
+		return rep.fault(restGotJSONRPC, ErrTransportMismatch)
 	}
 	reason := ""
 	switch {
 	case errStatus != nil:
-		e.Code = 0
-		reason, bodyStatus = cl.readRPCStatus(e, errStatus)
+		reason, bodyStatus = readRPCStatus(e, errStatus)
 		e.Data = errStatus
 	case problemType != nil || title != nil || detail != nil:
-		e.Code = 0
-		e.Message = textOf(detail)
-		if e.Message == "" {
-			e.Message = textOf(title)
-		}
-		if t := textOf(problemType); strings.HasPrefix(t, problemTypeBase) {
-			reason = strings.ToUpper(strings.ReplaceAll(strings.TrimPrefix(t, problemTypeBase), "-", "_"))
-		}
+		e.Message = cmp.Or(textOf(detail), textOf(title))
 		e.Status = textOf(problemType)
-		e.Data = trimmed
-	case shape || errString != "":
-		e.Message = textOf(message)
-		if errString != "" && e.Message == "" {
-			e.Message = errString
+		if t, ok := strings.CutPrefix(e.Status, problemTypeBase); ok {
+			reason = strings.ToUpper(strings.ReplaceAll(t, "-", "_"))
 		}
 		e.Data = trimmed
+	case message != nil:
+		e.Message, e.Code, e.Data = textOf(message), code, trimmed
 	default:
-		return cl.httpError(att)
+		return notA2A("error event is neither a google.rpc.Status, an RFC 9457 problem nor an A2A v0.3 error")
 	}
-	if code, ok := reasonCodes[reason]; ok {
-		e.Code = code
+	if c, ok := reasonCodes[reason]; ok {
+		e.Code = c
 	}
 	if e.Code == 0 {
 		switch att.status {
@@ -222,25 +257,25 @@ func (cl *call) restError(att *attempt, body []byte) error {
 			return cl.httpError(att)
 		}
 		status := att.status
-		if httpbody.Is2xx(status) { // an error event: the status it names
+		if ok2xx { // an error event: the status it names
 			status = bodyStatus
 		}
 		e.Code = statusCodes[status]
 	}
 	e.Message, e.Data, e.Status = cl.red.Str(e.Message), cl.red.Bytes(e.Data), cl.red.Str(e.Status)
-	if len(e.Details) > 0 {
-		for i := range e.Details {
-			e.Details[i] = redactDetail(cl, e.Details[i])
-		}
+	for i := range e.Details {
+		e.Details[i] = redactDetail(cl.red, e.Details[i])
 	}
 	return e
 }
 
 // readRPCStatus reads a google.rpc.Status into e (its message, its status
-// name, its details) and returns the reason of its first ErrorInfo whose
-// reason this package knows (any domain: servers disagree on it), or of
-// its first ErrorInfo, and its code (the HTTP status it names).
-func (cl *call) readRPCStatus(e *RPCError, raw []byte) (reason string, code int) {
+// name, its details) and returns the reason that decides its code (the
+// first A2A ErrorInfo: domain a2a-protocol.org and a reason reasonCodes
+// knows; else the first ErrorInfo with a known reason, any domain, as
+// servers disagree on it; else the first ErrorInfo's) and its code (the
+// HTTP status it names).
+func readRPCStatus(e *RPCError, raw []byte) (reason string, code int) {
 	var details []byte
 	d := jsonread.NewReader(raw)
 	d.Object(rpcStatusNames, nil, func(i int) {
@@ -257,25 +292,30 @@ func (cl *call) readRPCStatus(e *RPCError, raw []byte) (reason string, code int)
 	})
 	d.Release()
 	e.Details = errorDetails(details)
+	known := ""
 	for _, dt := range e.Details {
 		if dt.Type != errorInfoType {
 			continue
 		}
-		if _, ok := reasonCodes[dt.Reason]; ok {
+		_, ok := reasonCodes[dt.Reason]
+		switch {
+		case ok && dt.Domain == a2aDomain:
 			return dt.Reason, code
-		}
-		if reason == "" {
+		case ok && known == "":
+			known = dt.Reason
+		case reason == "":
 			reason = dt.Reason
 		}
 	}
-	return reason, code
+	return cmp.Or(known, reason), code
 }
 
-// redactDetail redacts the text of one error detail.
-func redactDetail(cl *call, dt ErrorDetail) ErrorDetail {
-	dt.Reason, dt.Domain, dt.Raw = cl.red.Str(dt.Reason), cl.red.Str(dt.Domain), cl.red.Bytes(dt.Raw)
+// redactDetail redacts the text of one error detail: its reason,
+// domain, metadata values and raw JSON.
+func redactDetail(red *redact.Redactor, dt ErrorDetail) ErrorDetail {
+	dt.Type, dt.Reason, dt.Domain, dt.Raw = red.Str(dt.Type), red.Str(dt.Reason), red.Str(dt.Domain), red.Bytes(dt.Raw)
 	for k, v := range dt.Metadata {
-		dt.Metadata[k] = cl.red.Str(v)
+		dt.Metadata[k] = red.Str(v)
 	}
 	return dt
 }
@@ -324,3 +364,43 @@ var statusCodes = map[int]int{
 	http.StatusInternalServerError:  -32603,
 	http.StatusNotImplemented:       -32004,
 }
+
+// restReplyNames are the members that make a reply to a JSON-RPC request
+// an HTTP+JSON one (restShaped).
+var restReplyNames = jsonread.NewNameSet("task", "message", "statusUpdate", "artifactUpdate", "tasks", "contextId", "error")
+
+// restShaped reports whether body, a reply to a JSON-RPC request that is
+// no JSON-RPC response, is an HTTP+JSON reply: an object holding a
+// SendMessageResponse's or StreamResponse's member, a Task's contextId or
+// a ListTasksResponse's tasks, or a google.rpc.Status ("error" an object)
+// whose ErrorInfo names an A2A error (a gateway's own Status does not).
+func restShaped(body []byte) bool {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return false
+	}
+	found := false
+	d := jsonread.NewReader(trimmed)
+	d.Object(restReplyNames, nil, func(i int) {
+		if restReplyNames.Name(i) != "error" {
+			found = true
+			d.Skip()
+			return
+		}
+		if d.Peek() != '{' {
+			d.Skip()
+			return
+		}
+		reason, _ := readRPCStatus(&RPCError{}, d.Raw())
+		_, known := reasonCodes[reason]
+		found = found || known
+	})
+	ok := d.Fault() == "" && d.SyntaxError() == nil
+	d.Release()
+	return found && ok
+}
+
+// restReplyReason is the reason of the *ProtocolError for an HTTP+JSON
+// reply to a JSON-RPC request.
+const restReplyReason = `reply is an HTTP+JSON (REST) reply, not a JSON-RPC response: the agent speaks HTTP+JSON at this URL; ` +
+	`make the client with WithTransports(TransportHTTPJSON) and WithProtocolVersion(ProtocolV10), or give it the URL of the agent's JSON-RPC interface`

@@ -78,17 +78,23 @@ func (c *Client) retryable(class retryClass, resp *http.Response, att *attempt, 
 	return class != retryUnsafe || !att.TooLarge && att.Fault == nil && !mayBeAgentReply(att.Body)
 }
 
-// mayBeAgentReply reports whether body might be a JSON-RPC reply from the
-// agent, however malformed: JSON-looking text that mentions "jsonrpc" or
-// "result" in any case. A gateway's own page or error object does not;
-// when in doubt a message/send is not re-sent.
+// mayBeAgentReply reports whether body might be the agent's answer to a
+// send, however malformed: JSON-looking text that mentions "jsonrpc" or
+// "result" (a JSON-RPC reply), or "task" or "messageId" (an HTTP+JSON
+// one), in any case. A gateway's own page or error object, and an
+// HTTP+JSON error, do not; when in doubt a message/send is not re-sent.
 func mayBeAgentReply(body []byte) bool {
 	b := bytes.TrimLeft(body, " \t\r\n\ufeff")
 	if len(b) == 0 || (b[0] != '{' && b[0] != '[') {
 		return false
 	}
 	lower := bytes.ToLower(b)
-	return bytes.Contains(lower, []byte(`"jsonrpc"`)) || bytes.Contains(lower, []byte(`"result"`))
+	for _, name := range []string{`"jsonrpc"`, `"result"`, `"task"`, `"messageid"`} {
+		if bytes.Contains(lower, []byte(name)) {
+			return true
+		}
+	}
+	return false
 }
 
 // isDialError reports whether err happened before a connection existed, so

@@ -413,8 +413,10 @@ func readEnvelope(body []byte) (env envelope, isObject bool, fault string, synta
 // response is believed whatever the HTTP status (a failed task comes as a
 // result; some agents send errors with 4xx/5xx); a non-2xx reply whose body
 // is not one is an *HTTPError, a 2xx one a *ProtocolError. The envelope and
-// the id are checked here, before the binding decodes the result. Errors:
-// *RPCError, *HTTPError, *ProtocolError.
+// the id are checked here, before the binding decodes the result. An
+// HTTP+JSON reply (restShaped: {"task": …}, or a google.rpc.Status naming
+// an A2A error, whatever the status) is a *ProtocolError matching
+// ErrTransportMismatch. Errors: *RPCError, *HTTPError, *ProtocolError.
 func (cl *call) checkReply(att *attempt, body []byte) (*reply, error) {
 	if cl.spec.rest != nil {
 		return cl.checkRESTReply(att, body, false)
@@ -431,6 +433,8 @@ func (cl *call) checkReply(att *attempt, body []byte) (*reply, error) {
 	}
 	if !looksRPC {
 		switch {
+		case syntax == nil && restShaped(body):
+			return nil, rep.fault(restReplyReason, ErrTransportMismatch)
 		case !ok2xx:
 			return nil, cl.httpError(att)
 		case len(bytes.TrimSpace(body)) == 0:
@@ -444,6 +448,8 @@ func (cl *call) checkReply(att *attempt, body []byte) (*reply, error) {
 	switch {
 	case fault != "":
 		return nil, rep.fault(fault, nil)
+	case env.jsonrpc == nil && env.result == nil && restShaped(body):
+		return nil, rep.fault(restReplyReason, ErrTransportMismatch) // an HTTP+JSON error object, or an event
 	case env.jsonrpc == nil:
 		return nil, rep.fault(`"jsonrpc" member is missing`, nil)
 	case *env.jsonrpc != "2.0":

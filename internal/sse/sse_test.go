@@ -82,3 +82,33 @@ func TestTooLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestSSEName: Name is the "event" field of the event Next returned last,
+// "" for an unnamed one; a name given to an event without data does not
+// carry over to the next, nor one event's name to the event after it; the
+// last "event" line of an event wins; CR, LF and CRLF alike.
+func TestSSEName(t *testing.T) {
+	for _, end := range []string{"\n", "\r\n", "\r"} {
+		raw := strings.Join([]string{
+			"event: error", "data: 1", "",
+			"data: 2", "",
+			"event: lost", "", // no data: not dispatched, its name dropped
+			"data: 3", "",
+			"event: a", "id: 7", "event:error", ": comment", "data: 4", "",
+			"event", "data: 5", "",
+		}, end) + end
+		r := NewReader(strings.NewReader(raw), 1<<10)
+		var got []string
+		for {
+			data, err := r.Next()
+			if err != nil {
+				break
+			}
+			got = append(got, string(data)+"="+r.Name())
+		}
+		want := "1=error 2= 3= 4=error 5="
+		if s := strings.Join(got, " "); s != want {
+			t.Errorf("line end %q: events %q, want %q", end, s, want)
+		}
+	}
+}
