@@ -274,7 +274,8 @@ var ErrNoSupportedInterface = errors.New("a2a: agent card offers no interface th
 //     entry of a known version is left;
 //   - with an agent selector ([WithAgentID], [WithAgentCode]), a member
 //     of the JSON-RPC envelope that HTTP+JSON requests have no place for,
-//     an HTTP+JSON entry is taken only when no JSON-RPC one is left.
+//     an HTTP+JSON entry is taken only when no JSON-RPC one is left, and
+//     then NewClientFromCard refuses the selector as [NewClient] does.
 //
 // [WithTenant] overrides the entry's tenant. The client knows the card: it
 // refuses, without sending anything, calls the card says the agent cannot

@@ -255,3 +255,14 @@ func TestClientFromCardRESTOtherOrigin(t *testing.T) {
 		t.Errorf("without credentials: %v", err)
 	}
 }
+
+// TestChooseSelectorREST: an agent selector on a card whose only interface
+// is HTTP+JSON chooses it, and NewClientFromCard then refuses the selector
+// (HTTP+JSON requests have no envelope to carry it) rather than pass it
+// over in silence.
+func TestChooseSelectorREST(t *testing.T) {
+	card := &a2a.AgentCard{SupportedInterfaces: []a2a.AgentInterface{rest("https://a/rest", "1.0")}}
+	if _, err := a2a.NewClientFromCard(card, a2a.WithAgentID("agent-7")); err == nil || !strings.Contains(err.Error(), "WithAgentID") {
+		t.Errorf("NewClientFromCard = %v; want the selector refused", err)
+	}
+}

@@ -159,3 +159,21 @@ func TestTransportFlagErrors(t *testing.T) {
 		t.Errorf("requests sent: %q", agent.requests())
 	}
 }
+
+// TestTransportSelector: --agent-id with --transport http+json is refused
+// before anything is sent (HTTP+JSON has no envelope for it); without
+// --transport, an agent selector puts the card's JSON-RPC interface first.
+func TestTransportSelector(t *testing.T) {
+	t.Parallel()
+	agent := newRESTAgent(t)
+	r := a2aCmd(t, "get", "--transport", "http+json", "--agent-id", "agent-7", agent.URL+"/rest", "task-1")
+	r.wantCode(t, exitUsage)
+	card := a2aCmd(t, "card", "--agent-id", "agent-7", agent.URL)
+	card.wantCode(t, exitOK)
+	if want := "* " + agent.URL + "/rpc  JSONRPC 1.0\n"; !strings.Contains(card.stdout, want) {
+		t.Errorf("card does not mark %q:\n%s", want, card.stdout)
+	}
+	if len(agent.requests()) != 0 {
+		t.Errorf("requests sent: %q", agent.requests())
+	}
+}
