@@ -218,7 +218,7 @@ func TestClientFromCardREST(t *testing.T) {
 	if task.ID != "t/1" || task.Status.State != a2a.TaskStateCompleted {
 		t.Errorf("task %+v", task)
 	}
-	want := []seen{{"GET", "/a2a/rest/projects/p%201/tasks/t%2F1", "historyLength=2&region=eu", "1.0", "k-1"}}
+	want := []seen{{"GET", "/a2a/rest/projects/p%201/tasks/t%2F1", "region=eu&historyLength=2", "1.0", "k-1"}}
 	mu.Lock()
 	defer mu.Unlock()
 	if diff := cmp.Diff(want, got); diff != "" {
