@@ -97,10 +97,14 @@ func (cl *call) checkRESTReply(att *attempt, body []byte, errEvent bool) (*reply
 		}
 		return nil, rep.fault(fmt.Sprintf("empty body with HTTP %d", status), nil)
 	}
-	if syntax := jsonSyntax(trimmed); syntax != nil {
-		return nil, rep.notJSON(att.header.Get("Content-Type"), syntax)
-	}
-	if trimmed[0] == '{' {
+	if trimmed[0] != '{' {
+		if syntax := jsonSyntax(trimmed); syntax != nil {
+			return nil, rep.notJSON(att.header.Get("Content-Type"), syntax)
+		}
+	} else {
+		// One validating pass over an object: its top-level members read,
+		// every value skipped (and so validated), the end checked; the
+		// decoder's is the only other.
 		var rpc, errObj, payload bool
 		d := jsonread.NewReader(trimmed)
 		d.Object(restTopNames, nil, func(i int) {
@@ -114,8 +118,12 @@ func (cl *call) checkRESTReply(att *attempt, body []byte, errEvent bool) (*reply
 			}
 			d.Skip()
 		})
+		d.End()
+		syntax := d.SyntaxError()
 		d.Release()
 		switch {
+		case syntax != nil:
+			return nil, rep.notJSON(att.header.Get("Content-Type"), syntax)
 		case rpc:
 			return nil, rep.fault(restGotJSONRPC, ErrTransportMismatch)
 		case errObj && !payload:

@@ -19,8 +19,8 @@ import (
 // package: the two packages' types differ, so one function cannot serve
 // both.
 func init() {
-	clients = append(clients, client{name: "before", make: func(url string, hc *http.Client) caller {
-		c, err := before.NewClient(url, before.WithHTTPClient(hc))
+	clients = append(clients, client{name: "before", make: func(base string, hc *http.Client) caller {
+		c, err := before.NewClient(base+jsonrpcPath, before.WithHTTPClient(hc))
 		if err != nil {
 			panic(err)
 		}

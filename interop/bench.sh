@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Measures this SDK beside a hand-written floor (net/http + encoding/json)
-# and a2a-go v0.3.15, the clients taking turns round after round in one
-# process (TestInterleaved), and writes ../BENCHMARKS.md with the medians.
+# Measures this SDK beside a hand-written floor (net/http + encoding/json),
+# the limit (the HTTP exchange alone) and the official Go clients (a2a-go
+# v0.3.15 for A2A v0.3, a2a-go/v2 v2.4.0 for v1.0, over JSON-RPC and
+# HTTP+JSON), the clients taking turns round after round in one process
+# (TestInterleaved), and writes ../BENCHMARKS.md with the medians.
 # Usage: interop/bench.sh
 #   ROUNDS=8 BENCHTIME=300ms     rounds, and the length of each run
 #   BEFORE=<commit>              also measure the root package as it was at
@@ -33,6 +35,7 @@ if [ -n "${BEFORE:-}" ]; then
   tags=(-tags before) modfile=(-modfile "$work/bench.mod")
 fi
 
+load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
 echo "measuring: $ROUNDS rounds of $BENCHTIME runs, clients interleaved (several minutes)" >&2
 A2A_BENCH_ROUNDS=$ROUNDS A2A_BENCH_TIME=$BENCHTIME A2A_BENCH_OUT="$work/bench.txt" \
   go test "${tags[@]}" "${modfile[@]}" -run '^TestInterleaved$' -count 1 -timeout 60m . >&2
@@ -42,7 +45,9 @@ go test -run '^$' -bench 'BenchmarkPollerEfficiency' -benchtime 3x -count 1 -tim
 for _ in $(seq "$ROUNDS"); do
   "$work/push.test" -test.run '^$' -test.bench '^BenchmarkCollect$' -test.benchtime 1x -test.count 1
 done | tee "$work/push.txt" >&2
-go run ./benchreport -bench "$work/bench.txt" -poll "$work/poll.txt" -push "$work/push.txt" -notes bench_notes.md > ../BENCHMARKS.md
+load_end=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
+go run ./benchreport -bench "$work/bench.txt" -poll "$work/poll.txt" -push "$work/push.txt" -notes bench_notes.md \
+  -load "$load_start at the start, $load_end at the end" > ../BENCHMARKS.md
 if [ -n "${BENCH_RAW:-}" ]; then # keep the raw runs, e.g. to rebuild the report with new notes
   cp "$work/bench.txt" "$BENCH_RAW" && cp "$work/poll.txt" "$BENCH_RAW.poll" && cp "$work/push.txt" "$BENCH_RAW.push"
 fi

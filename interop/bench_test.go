@@ -1,10 +1,13 @@
 package interop
 
 // Benchmarks: this SDK side by side with a hand-written floor (net/http +
-// encoding/json, no retries) and the official Go client
-// (github.com/a2aproject/a2a-go v0.3.15 a2aclient JSON-RPC transport), all
-// against one loopback server that serves fixed bodies, or decoding stored
-// bytes. TestInterleaved runs them with the clients taking turns, round
+// encoding/json, no retries), the limit (the HTTP exchange and the body
+// read, nothing decoded) and the official Go clients
+// (github.com/a2aproject/a2a-go v0.3.15 a2aclient JSON-RPC transport for
+// A2A v0.3; github.com/a2aproject/a2a-go/v2 v2.4.0 a2aclient JSON-RPC and
+// REST transports for A2A v1.0), all against one loopback server that
+// serves fixed bodies, over JSON-RPC and HTTP+JSON (REST), or decoding
+// stored bytes. TestInterleaved runs them with the clients taking turns, round
 // after round (bench.sh, which writes BENCHMARKS.md); the Benchmark
 // functions run the same cases under go test -bench. They measure; they
 // assert nothing about time.
@@ -21,8 +24,10 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -36,6 +41,8 @@ import (
 
 	peer "github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2aclient"
+	peer10 "github.com/a2aproject/a2a-go/v2/a2a"
+	peer10client "github.com/a2aproject/a2a-go/v2/a2aclient"
 )
 
 // ---- bodies -------------------------------------------------------------
@@ -47,6 +54,7 @@ type workload struct {
 	send   bool   // message/send instead of tasks/get
 	taskID string // the result's id: what tasks/get asks about
 	v10    bool   // the result is A2A v1.0 JSON, asked for with GetTask
+	rest   bool   // asked for over HTTP+JSON (GET /tasks/{id}), the body the bare task (v1.0 only)
 }
 
 var (
@@ -73,9 +81,13 @@ func benchWorkloads() []workload {
 			{name: "Get200Artifacts", result: manyArtifacts(200)},
 			{name: "Send", result: small.Bytes(), send: true},
 		}
-		// The same tasks as an A2A v1.0 agent sends them.
-		for _, w := range workloads[1:4] {
-			workloads = append(workloads, workload{name: w.name + "-v1.0", result: toV10(w.result), v10: true})
+		// The same tasks as an A2A v1.0 agent sends them, each asked for
+		// over JSON-RPC and, in the row after, over HTTP+JSON.
+		for _, w := range workloads[:4] {
+			v10 := toV10(w.result)
+			workloads = append(workloads,
+				workload{name: w.name + "-v1.0", result: v10, v10: true},
+				workload{name: w.name + "-v1.0-REST", result: v10, v10: true, rest: true})
 		}
 		for i := range workloads {
 			var task struct{ ID string }
@@ -206,8 +218,44 @@ func requestID(body []byte) []byte {
 	return env.ID
 }
 
-// benchServer serves result to every POST, echoing the request id, and
-// counts the connections it accepts.
+// The interface URLs the clients are given, under the server's URL.
+const (
+	jsonrpcPath = "/a2a/jsonrpc"
+	restPath    = "/a2a/rest"
+)
+
+// endpoint is the interface URL of w's binding under the server's base
+// URL.
+func endpoint(base string, w workload) string {
+	if w.rest {
+		return base + restPath
+	}
+	return base + jsonrpcPath
+}
+
+// benchReply is the body answering r: for a GET under restPath + "/tasks/" (an
+// HTTP+JSON GetTask) result itself, for a POST to jsonrpcPath the JSON-RPC
+// response carrying it with the request's id; ok is false for any other
+// request.
+func benchReply(r *http.Request, result []byte) (out []byte, ok bool, err error) {
+	var body []byte
+	if r.Body != nil {
+		if body, err = io.ReadAll(r.Body); err != nil {
+			return nil, false, err
+		}
+	}
+	switch {
+	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.EscapedPath(), restPath+"/tasks/"):
+		return result, true, nil
+	case r.Method == http.MethodPost && r.URL.Path == jsonrpcPath:
+		return response(requestID(body), result), true, nil
+	}
+	return nil, false, nil
+}
+
+// benchServer serves result to every JSON-RPC POST, echoing the request
+// id, and to every HTTP+JSON GET of a task, and counts the connections it
+// accepts.
 type benchServer struct {
 	*httptest.Server
 	result atomic.Pointer[[]byte]
@@ -217,8 +265,11 @@ type benchServer struct {
 func newBenchServer(tb testing.TB) *benchServer {
 	s := &benchServer{}
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		out := response(requestID(body), *s.result.Load())
+		out, ok, _ := benchReply(r, *s.result.Load())
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 		w.Write(out)
@@ -357,9 +408,12 @@ func (t *floorTaskV10) state() string {
 	return t.Status.State
 }
 
-func floorCaller(url string, hc *http.Client) caller {
+func floorCaller(base string, hc *http.Client) caller {
 	var id atomic.Int64
 	return func(ctx context.Context, w workload) (string, error) {
+		if w.rest {
+			return floorREST(ctx, hc, endpoint(base, w), w)
+		}
 		type request struct {
 			JSONRPC string `json:"jsonrpc"`
 			ID      int64  `json:"id"`
@@ -379,7 +433,7 @@ func floorCaller(url string, hc *http.Client) caller {
 		if err != nil {
 			return "", err
 		}
-		hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+		hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint(base, w), bytes.NewReader(body))
 		if err != nil {
 			return "", err
 		}
@@ -404,25 +458,88 @@ func floorCaller(url string, hc *http.Client) caller {
 	}
 }
 
-func oursCaller(url string, hc *http.Client) caller {
-	c, err := a2a.NewClient(url, a2a.WithHTTPClient(hc))
+// floorREST is the floor's HTTP+JSON GetTask: a GET of /tasks/{id} under
+// the interface URL (the id escaped as a path segment), the status
+// checked, the body decoded in one pass into the v1.0 structs.
+func floorREST(ctx context.Context, hc *http.Client, iface string, w workload) (string, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, iface+"/tasks/"+url.PathEscape(w.taskID), nil)
 	if err != nil {
-		panic(err)
+		return "", err
 	}
-	c10, err := a2a.NewClient(url, a2a.WithHTTPClient(hc), a2a.WithProtocolVersion(a2a.ProtocolV10))
+	resp, err := hc.Do(hreq)
 	if err != nil {
-		panic(err)
+		return "", err
 	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	var t floorTaskV10
+	if err := json.NewDecoder(resp.Body).Decode(&t); err != nil {
+		return "", err
+	}
+	return t.state(), nil
+}
+
+// limitCaller is the physical limit: the floor's HTTP exchange (the same
+// verb, URL and request body, written without an encoder) with the reply
+// read to its end and nothing decoded. Only the loopback rows (HTTP/*)
+// run it.
+func limitCaller(base string, hc *http.Client) caller {
 	return func(ctx context.Context, w workload) (string, error) {
-		if w.v10 {
-			c := c10
-			t, err := c.GetTask(ctx, w.taskID)
-			if err != nil {
-				return "", err
-			}
-			return string(t.Status.State), nil
+		verb, body := http.MethodGet, io.Reader(nil)
+		target := endpoint(base, w)
+		switch {
+		case w.rest:
+			target += "/tasks/" + url.PathEscape(w.taskID)
+		case w.send:
+			verb, body = http.MethodPost, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"这个二维码是什么？"}]},"configuration":{"blocking":true}}}`)
+		case w.v10:
+			verb, body = http.MethodPost, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"`+w.taskID+`"}}`)
+		default:
+			verb, body = http.MethodPost, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"`+w.taskID+`"}}`)
 		}
-		if w.send {
+		hreq, err := http.NewRequestWithContext(ctx, verb, target, body)
+		if err != nil {
+			return "", err
+		}
+		if body != nil {
+			hreq.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := hc.Do(hreq)
+		if err != nil {
+			return "", err
+		}
+		defer resp.Body.Close()
+		if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+			return "", err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return "", fmt.Errorf("HTTP %d", resp.StatusCode)
+		}
+		return "completed", nil
+	}
+}
+
+func oursCaller(base string, hc *http.Client) caller {
+	newClient := func(url string, opts ...a2a.Option) *a2a.Client {
+		c, err := a2a.NewClient(url, append(opts, a2a.WithHTTPClient(hc))...)
+		if err != nil {
+			panic(err)
+		}
+		return c
+	}
+	c := newClient(base + jsonrpcPath)
+	c10 := newClient(base+jsonrpcPath, a2a.WithProtocolVersion(a2a.ProtocolV10))
+	rest10 := newClient(base+restPath, a2a.WithProtocolVersion(a2a.ProtocolV10), a2a.WithTransports(a2a.TransportHTTPJSON))
+	return func(ctx context.Context, w workload) (string, error) {
+		c := c
+		switch {
+		case w.rest:
+			c = rest10
+		case w.v10:
+			c = c10
+		case w.send:
 			t, err := c.SendText(ctx, "这个二维码是什么？")
 			if err != nil {
 				return "", err
@@ -437,9 +554,29 @@ func oursCaller(url string, hc *http.Client) caller {
 	}
 }
 
-func peerCaller(url string, hc *http.Client) caller {
-	tr := a2aclient.NewJSONRPCTransport(url, hc)
+// peerCaller is the official Go client: a2a-go v0.3.15's JSON-RPC
+// transport for A2A v0.3, a2a-go/v2 v2.4.0's JSON-RPC and REST transports
+// for A2A v1.0.
+func peerCaller(base string, hc *http.Client) caller {
+	tr := a2aclient.NewJSONRPCTransport(base+jsonrpcPath, hc)
+	tr10 := peer10client.NewJSONRPCTransport(base+jsonrpcPath, hc)
+	restURL, err := url.Parse(base + restPath)
+	if err != nil {
+		panic(err)
+	}
+	rest10 := peer10client.NewRESTTransport(restURL, hc)
 	return func(ctx context.Context, w workload) (string, error) {
+		if w.v10 {
+			tr10 := tr10
+			if w.rest {
+				tr10 = rest10
+			}
+			t, err := tr10.GetTask(ctx, nil, &peer10.GetTaskRequest{ID: peer10.TaskID(w.taskID)})
+			if err != nil {
+				return "", err
+			}
+			return peer10State(t.Status.State), nil
+		}
 		if w.send {
 			res, err := tr.SendMessage(ctx, &peer.MessageSendParams{Message: peer.NewMessage(peer.MessageRoleUser, peer.TextPart{Text: "这个二维码是什么？"})})
 			if err != nil {
@@ -459,15 +596,26 @@ func peerCaller(url string, hc *http.Client) caller {
 	}
 }
 
-// client is one client under test: make returns its caller for an
-// endpoint, stored decodes a task kept as bytes (json.Unmarshal into its
-// task type) and returns the task's state; v10 says it speaks A2A v1.0
-// (the v1.0 workloads are run by those only).
+// peer10State is a2a-go/v2's state as the v0.3 floor spells it.
+func peer10State(s peer10.TaskState) string {
+	if s == peer10.TaskStateCompleted {
+		return "completed"
+	}
+	return string(s)
+}
+
+// client is one client under test: make returns its caller for a
+// server's base URL (the interfaces are jsonrpcPath and restPath under
+// it), stored decodes a task kept as bytes (json.Unmarshal into its task
+// type) and returns the task's state (nil: no Stored rows); v10 says it
+// speaks A2A v1.0 (the v1.0 workloads are run by those only); loopback
+// says it runs the HTTP/* rows alone.
 type client struct {
-	name   string
-	make   func(url string, hc *http.Client) caller
-	stored func(raw []byte) (string, error)
-	v10    bool
+	name     string
+	make     func(base string, hc *http.Client) caller
+	stored   func(raw []byte) (string, error)
+	v10      bool
+	loopback bool
 }
 
 // clients are compared in this order; before_test.go adds a "before"
@@ -488,11 +636,17 @@ var clients = []client{
 		err := json.Unmarshal(raw, &t)
 		return string(t.Status.State), err
 	}},
-	{name: "a2a-go", make: peerCaller, stored: func(raw []byte) (string, error) {
-		var t peer.Task
+	{name: "a2a-go", make: peerCaller, v10: true, stored: func(raw []byte) (string, error) {
+		if bytes.Contains(raw[:min(len(raw), 64)], []byte(`"kind"`)) {
+			var t peer.Task
+			err := json.Unmarshal(raw, &t)
+			return string(t.Status.State), err
+		}
+		var t peer10.Task
 		err := json.Unmarshal(raw, &t)
-		return string(t.Status.State), err
+		return peer10State(t.Status.State), err
 	}},
+	{name: "limit", make: limitCaller, v10: true, loopback: true},
 }
 
 // ---- cases ----------------------------------------------------------------
@@ -519,26 +673,26 @@ func benchCases(tb testing.TB) []benchCase {
 				srv.result.Store(&w.result)
 				tr := newTransport()
 				defer tr.CloseIdleConnections()
-				runCalls(b, cl.make(srv.URL+"/a2a/jsonrpc", &http.Client{Transport: tr}), w)
+				runCalls(b, cl.make(srv.URL, &http.Client{Transport: tr}), w)
 			}})
 		}
 	}
 	for _, w := range benchWorkloads() {
 		for _, cl := range clients {
-			if w.v10 && !cl.v10 {
+			if w.v10 && !cl.v10 || cl.loopback {
 				continue
 			}
 			cases = append(cases, benchCase{"Decode/" + w.name, cl.name, func(b *testing.B) {
-				runCalls(b, cl.make("http://bench.invalid/a2a/jsonrpc", &http.Client{Transport: memTransport{w.result}}), w)
+				runCalls(b, cl.make("http://bench.invalid", &http.Client{Transport: memTransport{w.result}}), w)
 			}})
 		}
 	}
 	for _, w := range benchWorkloads() {
-		if w.send {
+		if w.send || w.rest { // a REST row's task is its JSON-RPC twin's bytes
 			continue
 		}
 		for _, cl := range clients {
-			if w.v10 && !cl.v10 {
+			if w.v10 && !cl.v10 || cl.stored == nil {
 				continue
 			}
 			cases = append(cases, benchCase{"Stored/" + w.name, cl.name, func(b *testing.B) {
@@ -553,21 +707,32 @@ func benchCases(tb testing.TB) []benchCase {
 		}
 	}
 	for _, cl := range clients {
+		if cl.loopback {
+			continue
+		}
 		cases = append(cases, benchCase{"Parallel1000", cl.name, func(b *testing.B) { runParallel(b, cl) }})
 	}
 	return cases
 }
 
-// runCalls times call(w) once per op; every call must end completed.
+// runCalls times call(w) once per op; every call must end completed. It
+// also reports the process's CPU time per op ("cpu-ns/op": user and
+// system, the in-process server's included), which a busy machine
+// inflates far less than the time on the clock.
 func runCalls(b *testing.B, call caller, w workload) {
 	ctx := context.Background()
 	b.SetBytes(int64(len(w.result)))
 	b.ReportAllocs()
 	b.ResetTimer()
+	start, n := cpuTime(), 0
 	for b.Loop() {
 		if state, err := call(ctx, w); err != nil || state != "completed" {
 			b.Fatalf("%s: %v", state, err)
 		}
+		n++
+	}
+	if used := cpuTime() - start; used > 0 && n > 0 {
+		b.ReportMetric(float64(used)/float64(n), "cpu-ns/op")
 	}
 }
 
@@ -576,12 +741,16 @@ func runCalls(b *testing.B, call caller, w workload) {
 type memTransport struct{ result []byte }
 
 func (m memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	body, err := io.ReadAll(r.Body)
+	out, ok, err := benchReply(r, m.result)
+	if r.Body != nil {
+		r.Body.Close()
+	}
 	if err != nil {
 		return nil, err
 	}
-	r.Body.Close()
-	out := response(requestID(body), m.result)
+	if !ok {
+		return nil, fmt.Errorf("memTransport: no reply to %s %s", r.Method, r.URL)
+	}
 	return &http.Response{
 		StatusCode: 200, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header:        http.Header{"Content-Type": {"application/json"}},
@@ -599,7 +768,7 @@ func runParallel(b *testing.B, cl client) {
 	srv.result.Store(&w.result)
 	tr := newTransport()
 	defer tr.CloseIdleConnections()
-	call := cl.make(srv.URL+"/a2a/jsonrpc", &http.Client{Transport: tr})
+	call := cl.make(srv.URL, &http.Client{Transport: tr})
 	b.ReportAllocs()
 	b.SetParallelism(max(1, 1000/max(1, runtime.GOMAXPROCS(0))))
 	b.ResetTimer()
@@ -629,9 +798,11 @@ func BenchmarkClients(b *testing.B) {
 // turns: each round runs every case of a group once, the first client
 // moving on by one each round, so a drift in the machine's speed (±10–25 %
 // here) falls on every client alike. Set A2A_BENCH_ROUNDS (8 or more) to
-// run it; A2A_BENCH_TIME is each run's length (default 300ms) and
+// run it; A2A_BENCH_TIME is each run's length (default 300ms),
 // A2A_BENCH_OUT the file for one line per run in go test -bench format
-// (default: the test log), which benchreport turns into medians.
+// (default: the test log), which benchreport turns into medians, and
+// A2A_BENCH_GROUPS a regular expression that the groups to run match
+// (default: every group), for more rounds of a few.
 func TestInterleaved(t *testing.T) {
 	rounds, _ := strconv.Atoi(os.Getenv("A2A_BENCH_ROUNDS"))
 	if rounds < 1 {
@@ -649,9 +820,16 @@ func TestInterleaved(t *testing.T) {
 		defer f.Close()
 		out = f
 	}
+	only, err := regexp.Compile(os.Getenv("A2A_BENCH_GROUPS"))
+	if err != nil {
+		t.Fatalf("A2A_BENCH_GROUPS: %v", err)
+	}
 	fmt.Fprintf(out, "goos: %s\ngoarch: %s\ncpu: %s\n", runtime.GOOS, runtime.GOARCH, cpuName())
 	var groups [][]benchCase
 	for _, c := range benchCases(t) {
+		if !only.MatchString(c.group) {
+			continue
+		}
 		if n := len(groups); n > 0 && groups[n-1][0].group == c.group {
 			groups[n-1] = append(groups[n-1], c)
 		} else {
