@@ -339,26 +339,8 @@ func (rest03) pushConfigs(r *reply) ([]TaskPushNotificationConfig, string, error
 	return out, next, nil
 }
 
-// taskPage reads a ListTasksResponse of v0.3 proto tasks; missing
-// members are their defaults.
-func (rest03) taskPage(r *reply) (*ListTasksResponse, error) {
-	if isNull(r.result) {
-		return nil, r.fault("result is null where a ListTasksResponse is due", nil)
-	}
-	l, err := decodeAs(r, listTasksPBFields, "ListTasks result")
-	if err != nil {
-		return nil, err
-	}
-	if l.Tasks == nil {
-		l.Tasks = []*Task{}
-	}
-	for _, t := range l.Tasks {
-		if t.ID == "" {
-			return nil, r.fault(`a task in the ListTasks result has no "id"`, nil)
-		}
-	}
-	return l, nil
-}
+// taskPage reads a ListTasksResponse of v0.3 proto tasks.
+func (rest03) taskPage(r *reply) (*ListTasksResponse, error) { return readTaskPage(r, listTasksPBFields) }
 
 // extendedCardResult reads GET /v1/card: the v0.3 proto's AgentCard in
 // ProtoJSON, or the v0.3 JSON card Python v0.3 agents serve there; both

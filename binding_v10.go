@@ -327,13 +327,18 @@ func (v10) hint(e *RPCError) {
 	}
 }
 
-// taskPage reads a ListTasksResponse. Missing members are their
-// defaults (ProtoJSON writers leave them out): no tasks, the last page.
-func (v10) taskPage(r *reply) (*ListTasksResponse, error) {
+// taskPage reads a ListTasksResponse.
+func (v10) taskPage(r *reply) (*ListTasksResponse, error) { return readTaskPage(r, listTasksV10Fields) }
+
+// readTaskPage reads a ListTasksResponse with t, the version's table.
+// Missing members are their defaults (ProtoJSON writers leave them out):
+// no tasks, the last page. A null result and a task without an id are
+// *ProtocolErrors.
+func readTaskPage(r *reply, t jsonread.Table[ListTasksResponse]) (*ListTasksResponse, error) {
 	if isNull(r.result) {
 		return nil, r.fault("result is null where a ListTasksResponse is due", nil)
 	}
-	l, err := decodeAs(r, listTasksV10Fields, "ListTasks result")
+	l, err := decodeAs(r, t, "ListTasks result")
 	if err != nil {
 		return nil, err
 	}
