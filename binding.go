@@ -21,11 +21,14 @@ const (
 
 // bindingFor returns the binding of a version dialectOf returned and a
 // transport (TransportJSONRPC or TransportHTTPJSON), with the tenant a
-// v1.0 request carries.
+// v1.0 request carries: JSON-RPC v0.3 (v03) or v1.0 (v10), HTTP+JSON
+// v0.3 (rest03: /v1/ paths, the v0.3 proto's JSON) or v1.0 (rest10).
 func bindingFor(version, transport, tenant string) binding {
 	switch {
 	case transport == TransportHTTPJSON && version == ProtocolV10:
 		return rest10{v10{tenantName: tenant}}
+	case transport == TransportHTTPJSON:
+		return rest03{}
 	case version == ProtocolV10:
 		return v10{tenantName: tenant}
 	}

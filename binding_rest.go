@@ -166,7 +166,16 @@ func (rest10) withTenant(tenant string) (binding, error) {
 // puts it in the spec (callSpec.err), and the call path returns it before
 // sending.
 func (b rest10) rest(method, verb string, body any, pattern string, ids ...string) (*restRequest, error) {
-	path, err := restPath(b.tenantName, pattern, ids...)
+	return newRESTRequest(b.tenantName, method, verb, body, pattern, ids...)
+}
+
+// newRESTRequest is the request of an HTTP+JSON call of either version:
+// verb on the path of pattern with ids (restPath) under tenant; method
+// names the call in its error, which is for an id or tenant that cannot
+// be a path. The request is never nil, so a spec builder may set fields
+// of it before the call path returns the error.
+func newRESTRequest(tenant, method, verb string, body any, pattern string, ids ...string) (*restRequest, error) {
+	path, err := restPath(tenant, pattern, ids...)
 	if err != nil {
 		return &restRequest{verb: verb}, fmt.Errorf("a2a: %s: %w", method, err)
 	}
@@ -236,6 +245,13 @@ func (b rest10) listTasks(req ListTasksRequest, historyLength *int) (callSpec, e
 	if spec.rest, err = b.rest(spec.method, http.MethodGet, nil, "/tasks"); err != nil {
 		return callSpec{}, err
 	}
+	spec.rest.query = listTasksQuery(p)
+	return spec, nil
+}
+
+// listTasksQuery is ListTasksRequest as query parameters (A2A v1.0
+// §11.5): camelCase names, unset fields left out.
+func listTasksQuery(p listTasksRequest) url.Values {
 	q := url.Values{}
 	set := func(name, v string) {
 		if v != "" {
@@ -255,8 +271,7 @@ func (b rest10) listTasks(req ListTasksRequest, historyLength *int) (callSpec, e
 	if p.IncludeArtifacts != nil {
 		q.Set("includeArtifacts", strconv.FormatBool(*p.IncludeArtifacts))
 	}
-	spec.rest.query = q
-	return spec, nil
+	return q
 }
 
 func (b rest10) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) {

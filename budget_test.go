@@ -150,7 +150,7 @@ func TestMemoryBound(t *testing.T) {
 // gets it, and what the call must return.
 type memRow struct {
 	name   string
-	call   string // get, send, card, pushList, stream, list (ListTasksPage), extCard; +chunked
+	call   string // get, send, card, pushList, stream, list (ListTasksPage), extCard; +chunked; +rest: the body is the result itself (HTTP+JSON)
 	result string // the result, or the whole body for a card
 	want   string // "ok", "refused" (a *ProtocolError), or "" for either: within the bound both are right
 	wrong  bool   // answer with another request's id
@@ -164,11 +164,14 @@ func runMemoryRows(t *testing.T, rows []memRow, opts ...a2a.Option) {
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
-			call, chunked := strings.CutSuffix(row.call, "+chunked")
+			call, rest := strings.CutSuffix(row.call, "+rest")
+			call, chunked := strings.CutSuffix(call, "+chunked")
 			var bodies [][]byte
 			for id := 1; id <= 2; id++ {
 				switch {
-				case call == "card" || call == "page":
+				case rest && call == "stream":
+					bodies = append(bodies, []byte("data: "+row.result+"\n\n"))
+				case call == "card" || call == "page" || rest:
 					bodies = append(bodies, []byte(row.result))
 				case call == "stream" && strings.HasPrefix(row.result, "<"):
 					bodies = append(bodies, []byte("data: "+row.result+"\n\n"))

@@ -15,7 +15,8 @@ const (
 
 // Binding names of [AgentInterface] and [AgentCard.PreferredTransport]
 // (A2A v0.3 §5.5.5 calls them transports; A2A v1.0, AgentInterface
-// (protocolBinding) bindings). This package speaks JSON-RPC only.
+// (protocolBinding) bindings). This package speaks JSON-RPC and HTTP+JSON
+// ([WithTransports]); cards name them in any case.
 const (
 	TransportJSONRPC  = "JSONRPC"
 	TransportGRPC     = "GRPC"
@@ -35,7 +36,8 @@ const (
 //     dual) and its endpoints are SupportedInterfaces alone, whatever v0.3
 //     fields it also has;
 //   - [AgentCard.Interfaces] lists the endpoints of either kind alike, and
-//     [AgentCard.JSONRPCInterface] chooses the one to call.
+//     [NewClientFromCard] chooses the one to call ([Client.Interface]
+//     says which).
 //
 // Decoding maps v1.0 members that have a v0.3 field onto it:
 // securityRequirements (when security is absent) onto Security, a
@@ -245,33 +247,56 @@ type OAuthFlow struct {
 
 // ErrNoSupportedInterface is returned by [NewClientFromCard] and
 // [AgentCard.JSONRPCInterface] for an agent card that offers no interface
-// this package speaks: a JSON-RPC endpoint in A2A 0.x or 1.x.
-var ErrNoSupportedInterface = errors.New("a2a: agent card offers no interface this client speaks (JSON-RPC, A2A v0.3 or v1.0)")
+// this package speaks (and the options allow): a JSON-RPC or HTTP+JSON
+// endpoint in A2A 0.x or 1.x.
+var ErrNoSupportedInterface = errors.New("a2a: agent card offers no interface this client speaks (JSON-RPC or HTTP+JSON, A2A v0.3 or v1.0)")
 
-// NewClientFromCard returns a client for the card's JSON-RPC endpoint
-// ([AgentCard.JSONRPCInterface]: an A2A v1.0 interface when the card offers
-// one, else a v0.3 one) that speaks that interface's protocol version and
-// sends its tenant (v1.0), unless opts name them ([WithProtocolVersion],
-// [WithTenant]). The client knows the card: it refuses, without sending
-// anything, calls the card says the agent cannot take (streaming and push
-// notification config when those capabilities are false, the extended card
-// when neither supportsAuthenticatedExtendedCard nor
-// capabilities.extendedAgentCard is true) with an
-// *[UnsupportedByCardError]. opts are as for [NewClient].
+// NewClientFromCard returns a client for the interface of the card it
+// chooses, speaking that interface's binding and protocol version at its
+// URL and sending its tenant (v1.0); [Client.Interface] says which it
+// chose. The rule (A2A v1.0 §8.3.2):
+//
+//   - the candidates are the entries of [AgentCard.Interfaces] (a v1.0
+//     card's supportedInterfaces; a v0.3 card's url with its
+//     preferredTransport, then its additionalInterfaces) with a URL, a
+//     binding this package speaks, JSONRPC or HTTP+JSON (named in any
+//     case), and a version it speaks, 0.x or 1.x (a patch is allowed:
+//     "1.0.1"); gRPC, custom bindings and other major versions are
+//     skipped;
+//   - [WithTransports] allows only the transports it names, and
+//     [WithProtocolVersion] only the entries of that version (an entry's
+//     URL is never spoken to in another entry's version or binding);
+//   - the first candidate in card order wins, the agent's preference; with
+//     [WithPreferredTransports], the first of the caller's most wanted
+//     transport that the card offers;
+//   - an entry without a version (which A2A v1.0 does not allow), read as
+//     1.0 on a v1.0 card and as 0.3 on a v0.3 card, is taken only when no
+//     entry of a known version is left;
+//   - with an agent selector ([WithAgentID], [WithAgentCode]), a member
+//     of the JSON-RPC envelope that HTTP+JSON requests have no place for,
+//     an HTTP+JSON entry is taken only when no JSON-RPC one is left, and
+//     then NewClientFromCard refuses the selector as [NewClient] does.
+//
+// [WithTenant] overrides the entry's tenant. The client knows the card: it
+// refuses, without sending anything, calls the card says the agent cannot
+// take (streaming and push notification config when those capabilities
+// are false, the extended card when neither
+// supportsAuthenticatedExtendedCard nor capabilities.extendedAgentCard is
+// true) with an *[UnsupportedByCardError]. opts are as for [NewClient].
 //
 // A card names its endpoint itself, so credentials are sent there only
-// where the card came from. When opts carry credentials ([WithAPIKey],
-// [WithBearerToken], or any [WithHeader]: no list of names knows every
-// vendor's credential header) and the card was read by [ResolveAgentCard]
-// or [Client.GetExtendedAgentCard], the endpoint must be on the
-// origin (scheme, host and port) the card was read from (or, for a card
-// read over http on port 80, https on port 443 of the same host), or on a
-// host named with [WithTrustedHosts]; and a card read over https never
-// sends them over http, trusted host or not. Otherwise it returns an
-// *[UntrustedEndpointError] naming both. A card built or decoded by the
-// caller has no origin: the caller vouches for its URL. Credentials that an
-// [http.Client] given to [WithHTTPClient] adds itself are beyond this
-// check.
+// where the card came from, whatever the chosen binding. When opts carry
+// credentials ([WithAPIKey], [WithBearerToken], or any [WithHeader]: no
+// list of names knows every vendor's credential header) and the card was
+// read by [ResolveAgentCard] or [Client.GetExtendedAgentCard], the
+// endpoint must be on the origin (scheme, host and port) the card was
+// read from (or, for a card read over http on port 80, https on port 443
+// of the same host), or on a host named with [WithTrustedHosts]; and a
+// card read over https never sends them over http, trusted host or not.
+// Otherwise it returns an *[UntrustedEndpointError] naming both. A card
+// built or decoded by the caller has no origin: the caller vouches for
+// its URL. Credentials that an [http.Client] given to [WithHTTPClient]
+// adds itself are beyond this check.
 //
 // It also returns [ErrNoSupportedInterface] or NewClient's errors.
 func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
@@ -279,18 +304,18 @@ func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A version named in opts picks that version's interface: an entry's
-	// URL is never spoken to in another entry's version.
-	in, version, err := chooseJSONRPC(card, cfg.version)
+	ch, err := chooseInterface(card, choiceRule{transports: cfg.transports, clientOrder: cfg.clientOrder, version: cfg.version,
+		selector: cfg.agentID != "" || cfg.agentCode != ""})
 	if err != nil {
 		return nil, err
 	}
+	in := ch.entry
 	endpoint := in.URL
 	u, cfg, err := checkInput(endpoint, opts)
 	if err != nil {
 		return nil, err
 	}
-	cfg.version = version
+	cfg.version, cfg.transport = ch.version, ch.transport
 	if cfg.tenant == "" && cfg.version == ProtocolV10 && in.Tenant != "" {
 		if err := checkHeaderValue("tenant of the card's interface", in.Tenant); err != nil {
 			return nil, err

@@ -13,8 +13,8 @@ import (
 
 // Agent cards of both versions: reading A2A v0.3, A2A v1.0 and dual cards
 // onto the one AgentCard (the wire forms below and their UnmarshalJSON),
-// the card's endpoints whatever its shape (Interfaces), and the choice of
-// the JSON-RPC endpoint and the dialect to speak there (chooseJSONRPC).
+// the card's endpoints whatever its shape (Interfaces), and the versions
+// their entries name (dialectOf); choice.go chooses among them.
 //
 // The wire forms are what encoding/json decodes a card through: the model
 // type's own fields (an embedded copy of the type without its methods)
@@ -57,6 +57,8 @@ type cardFields AgentCard
 // names that land in a v0.3 field.
 type cardWire struct {
 	cardFields
+	// Security is read in either form (securityEntry).
+	Security             []securityEntry       `json:"security"`
 	SecurityRequirements []securityRequirement `json:"securityRequirements"`
 	// SupportsExtendedAgentCard is a misspelling of
 	// supportsAuthenticatedExtendedCard in the A2A v1.0 specification's
@@ -75,6 +77,7 @@ func (c *AgentCard) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*c = AgentCard(w.cardFields)
+	c.Security = entries(w.Security)
 	if c.Security == nil {
 		c.Security = requirements(w.SecurityRequirements)
 	}
@@ -89,6 +92,7 @@ type skillFields AgentSkill
 // skillWire is the wire form of a skill.
 type skillWire struct {
 	skillFields
+	Security             []securityEntry       `json:"security"`
 	SecurityRequirements []securityRequirement `json:"securityRequirements"`
 }
 
@@ -103,6 +107,7 @@ func (s *AgentSkill) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*s = AgentSkill(w.skillFields)
+	s.Security = entries(w.Security)
 	if s.Security == nil {
 		s.Security = requirements(w.SecurityRequirements)
 	}
@@ -113,6 +118,51 @@ func (s *AgentSkill) UnmarshalJSON(b []byte) error {
 // scopes, under "schemes".
 type securityRequirement struct {
 	Schemes schemeScopes `json:"schemes"`
+}
+
+// securityEntry is one entry of a card's or skill's "security": the v0.3
+// JSON form, scheme name → scopes ({"oauth": ["read"]}), or the v0.3
+// proto's Security message as ProtoJSON writes it ({"schemes": {"oauth":
+// {"list": ["read"]}}}, what GET /v1/card of A2A v0.3 HTTP+JSON serves by
+// its proto). The second is an object whose one member "schemes" is an
+// object, which the first cannot be (its values are arrays).
+type securityEntry map[string][]string
+
+func (*securityEntry) wireForms() []reflect.Type {
+	return []reflect.Type{reflect.TypeFor[map[string]scopeForms]()}
+}
+
+// UnmarshalJSON reads an entry in either form; its errors are
+// schemeScopes' and encoding/json's.
+func (e *securityEntry) UnmarshalJSON(b []byte) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(b, &members); err != nil {
+		return err
+	}
+	if s := members["schemes"]; len(members) == 1 && len(s) > 0 && s[0] == '{' {
+		b = s
+	}
+	var m schemeScopes
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	*e = securityEntry(m)
+	return nil
+}
+
+// entries is a "security" list as the card keeps it: nil for none.
+func entries(list []securityEntry) []map[string][]string {
+	if list == nil {
+		return nil
+	}
+	out := make([]map[string][]string, len(list))
+	for i, e := range list {
+		out[i] = e
+		if out[i] == nil {
+			out[i] = map[string][]string{}
+		}
+	}
+	return out
 }
 
 // requirements converts v1.0 security requirements to the v0.3 shape of
@@ -344,79 +394,6 @@ func (c *AgentCard) Interfaces() []AgentInterface {
 		out = append(out, AgentInterface{URL: in.URL, Transport: in.Transport, ProtocolBinding: in.Transport, ProtocolVersion: version})
 	}
 	return out
-}
-
-// JSONRPCInterface returns the card's JSON-RPC endpoint to call, and says
-// which protocol version to speak there. Among the entries of
-// [AgentCard.Interfaces] with a URL whose binding is JSONRPC (in any
-// case), it prefers an A2A v1.0 one (protocol version 1.x) to an A2A v0.3
-// one (0.x), as the official SDKs do, and otherwise takes card order, the
-// agent's preference (A2A v1.0 §8.3.1, §8.3.2). A version may
-// carry a patch ("0.3.0", "1.0.1"); entries of other major versions are
-// skipped. An entry whose version is empty, which A2A v1.0 does not allow,
-// is taken only when no entry of a known version is left: as 1.0 on a v1.0
-// card (as a2a-python reads it) and as 0.3 on a v0.3 card (whose
-// endpoints are v0.3 by the card's shape, as are those of a v0.3 card
-// with a version this package does not know). On a v0.3 card it is URL
-// when PreferredTransport is JSONRPC or empty, else the first JSONRPC
-// entry of AdditionalInterfaces.
-//
-// The entry is returned as the card gives it except for ProtocolVersion,
-// which is the version to speak, "1.0" or "0.3" (send it as the
-// A2A-Version header), and Tenant, which is what to send in every request
-// (A2A v1.0 §8.3.2, AgentInterface (tenant)): empty for 0.3, which has
-// no tenant. It returns [ErrNoSupportedInterface] when there is no such entry
-// (for a nil card too).
-func (c *AgentCard) JSONRPCInterface() (AgentInterface, error) {
-	in, dialect, err := chooseJSONRPC(c, "")
-	if err != nil {
-		return AgentInterface{}, err
-	}
-	in.ProtocolVersion = dialect
-	if dialect != ProtocolV10 {
-		in.Tenant = ""
-	}
-	return in, nil
-}
-
-// chooseJSONRPC chooses the JSON-RPC endpoint to call on card, by the rule
-// [AgentCard.JSONRPCInterface] documents, and returns it as the card gives
-// it ([AgentCard.Interfaces]: ProtocolVersion possibly empty or with a
-// patch, Tenant as given) with the dialect to speak there, ProtocolV10 or
-// ProtocolV03; with want set, only an entry of that dialect. It returns
-// ErrNoSupportedInterface when there is none.
-func chooseJSONRPC(card *AgentCard, want string) (AgentInterface, string, error) {
-	// rank: 3 a 1.x entry, 2 a 0.x entry, 1 an entry of unknown version
-	// (on a v0.3 card, of any version not 0.x or 1.x), 0 none. The first
-	// of the highest rank wins.
-	var chosen AgentInterface
-	var dialect string
-	best := 0
-	v10 := card.isV10()
-	for _, in := range card.Interfaces() {
-		if in.URL == "" || !strings.EqualFold(in.ProtocolBinding, TransportJSONRPC) {
-			continue
-		}
-		d, known := dialectOf(in.ProtocolVersion)
-		rank := 0
-		switch {
-		case known && d == ProtocolV10:
-			rank = 3
-		case known:
-			rank = 2
-		case v10 && in.ProtocolVersion == "":
-			rank, d = 1, ProtocolV10
-		case !v10:
-			rank, d = 1, ProtocolV03
-		}
-		if rank > best && (want == "" || d == want) {
-			chosen, dialect, best = in, d, rank
-		}
-	}
-	if best == 0 {
-		return AgentInterface{}, "", ErrNoSupportedInterface
-	}
-	return chosen, dialect, nil
 }
 
 // dialectOf returns the dialect that speaks protocol version v,

@@ -97,8 +97,8 @@ func TestCardShapes(t *testing.T) {
 		},
 		{
 			// a2a-python's merged card: each scheme has the wrapper key and
-			// the v0.3 members; the 0.3 interface comes first, the 1.0 one
-			// is chosen.
+			// the v0.3 members; the 0.3 interface comes first and is chosen
+			// (card order, A2A v1.0 §8.3.2; before 0.2.0 the 1.0 one was).
 			file: "card_dual_python.json",
 			want: &a2a.AgentCard{
 				ProtocolVersion: "0.3", Name: "Python Agent", Description: "a2a-python card: v1.0 with the v0.3 rendering merged in", Version: "0.9.0",
@@ -120,7 +120,7 @@ func TestCardShapes(t *testing.T) {
 				{URL: "https://py.example/a2a", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3"},
 				{URL: "https://py.example/a2a", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0", Tenant: "t-1"},
 			},
-			choice: a2a.AgentInterface{URL: "https://py.example/a2a", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0", Tenant: "t-1"},
+			choice: a2a.AgentInterface{URL: "https://py.example/a2a", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3"},
 		},
 		{
 			// a2a-js's legacy card with a copy of supportedInterfaces that
@@ -339,9 +339,9 @@ func TestInterfaces(t *testing.T) {
 	}
 }
 
-// TestJSONRPCInterface: the choice of endpoint and dialect: v1.0 preferred
-// whatever the order, then card order; versions with a patch; other
-// majors skipped; an empty version last, by the card's shape.
+// TestJSONRPCInterface: the choice of endpoint and dialect: card order
+// whatever the versions; versions with a patch; other majors skipped; an
+// empty version last, by the card's shape.
 func TestJSONRPCInterface(t *testing.T) {
 	v10 := func(ifaces ...a2a.AgentInterface) *a2a.AgentCard { return &a2a.AgentCard{SupportedInterfaces: ifaces} }
 	chosen := func(url, version, tenant string) a2a.AgentInterface {
@@ -352,11 +352,14 @@ func TestJSONRPCInterface(t *testing.T) {
 		card *a2a.AgentCard
 		want a2a.AgentInterface // zero: ErrNoSupportedInterface
 	}{
-		{"1.0 after 0.3", v10(jsonrpc("https://a/v0", "0.3"), jsonrpc("https://a/v1", "1.0")), chosen("https://a/v1", "1.0", "")},
+		{"0.3 before 1.0: card order", v10(jsonrpc("https://a/v0", "0.3"), jsonrpc("https://a/v1", "1.0")), chosen("https://a/v0", "0.3", "")},
+		{"1.0 before 0.3", v10(jsonrpc("https://a/v1", "1.0"), jsonrpc("https://a/v0", "0.3")), chosen("https://a/v1", "1.0", "")},
+		{"JSON-RPC after HTTP+JSON", v10(a2a.AgentInterface{URL: "https://a/rest", ProtocolBinding: "HTTP+JSON", ProtocolVersion: "1.0"}, jsonrpc("https://a/v0", "0.3")),
+			chosen("https://a/v0", "0.3", "")},
 		{"card order within a version", v10(jsonrpc("https://a/1", "1.0"), jsonrpc("https://a/2", "1.0")), chosen("https://a/1", "1.0", "")},
 		{"only GRPC", v10(a2a.AgentInterface{URL: "grpc://a", ProtocolBinding: "GRPC", ProtocolVersion: "1.0"}), a2a.AgentInterface{}},
 		{"0.3.0", v10(jsonrpc("https://a", "0.3.0")), chosen("https://a", "0.3", "")},
-		{"1.0.1 over 0.3", v10(jsonrpc("https://a/v0", "0.3"), jsonrpc("https://a/v1", "1.0.1")), chosen("https://a/v1", "1.0", "")},
+		{"1.0.1 before 0.3", v10(jsonrpc("https://a/v1", "1.0.1"), jsonrpc("https://a/v0", "0.3")), chosen("https://a/v1", "1.0", "")},
 		{"1.1", v10(jsonrpc("https://a", "1.1")), chosen("https://a", "1.0", "")},
 		{"0.2 read as 0.3", v10(jsonrpc("https://a", "0.2")), chosen("https://a", "0.3", "")},
 		{"2.0 skipped", v10(jsonrpc("https://a/v2", "2.0"), jsonrpc("https://a/v0", "0.3")), chosen("https://a/v0", "0.3", "")},

@@ -108,6 +108,24 @@ func (c *Client) Tenant() string {
 	return c.proto.tenant()
 }
 
+// Interface returns the interface the client speaks to, as it speaks it:
+// URL is the endpoint as given ([NewClient]'s, or the URL of the card's
+// entry that [NewClientFromCard] chose; any userinfo or key in it kept, so
+// not for logs), ProtocolBinding and Transport the binding
+// ([TransportJSONRPC] or [TransportHTTPJSON], spelt so whatever the card's
+// case), ProtocolVersion the version ([Client.ProtocolVersion]: "0.3" or
+// "1.0", without the card's patch) and Tenant the tenant every request
+// carries ([Client.Tenant]). A per-call [Tenant] does not change it. It
+// returns the zero AgentInterface for a Client not made by NewClient or
+// NewClientFromCard.
+func (c *Client) Interface() AgentInterface {
+	if c.usable() != nil {
+		return AgentInterface{}
+	}
+	t := c.proto.transport()
+	return AgentInterface{URL: c.endpoint, Transport: t, ProtocolBinding: t, ProtocolVersion: c.proto.version(), Tenant: c.proto.tenant()}
+}
+
 // bind returns the binding for a call with cfg: the client's, or for a
 // call with its own [Tenant], a v1.0 binding with that tenant. Its error
 // is for a non-empty tenant on a v0.3 client.

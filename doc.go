@@ -29,19 +29,29 @@
 // [WithAgentID] or [WithAgentCode]; the selector goes into every request
 // body, get and cancel included, on either protocol version.
 //
-// # Protocol versions
+// # Bindings and protocol versions
 //
-// A client speaks one version, which decides its method names
-// ("message/send" or "SendMessage"), request and result shapes and
-// A2A-Version header; the Go types, the errors and the behaviour are the
-// same for both, so code written for a v0.3 agent runs against a v1.0
-// one. The version is chosen so:
+// A client speaks one binding: a transport, JSON-RPC 2.0 or HTTP+JSON
+// (REST, A2A v1.0 §11), in one protocol version, A2A v0.3 or v1.0. The
+// binding decides the method names ("message/send", "SendMessage") or the
+// HTTP verbs and paths, the request and result shapes and the A2A-Version
+// header; the Go types, the errors and the behaviour are the same for
+// all, so code written for a v0.3 JSON-RPC agent runs against a v1.0
+// HTTP+JSON one. [Client.Interface] says which binding a client speaks,
+// and where. The binding is chosen so:
 //
-//   - [NewClient] speaks [ProtocolV03] (Caoliao agents and gateways)
-//     unless [WithProtocolVersion] names [ProtocolV10];
-//   - [NewClientFromCard] takes the card's JSON-RPC interface, preferring
-//     one of version 1.0 when the card offers both, with its URL and
-//     tenant; WithProtocolVersion overrides the version.
+//   - [NewClient] speaks JSON-RPC v0.3 at its URL (Caoliao agents and
+//     gateways) unless [WithProtocolVersion] names [ProtocolV10] or
+//     [WithTransports] names [TransportHTTPJSON] first;
+//   - [NewClientFromCard] takes the first of the card's interfaces, in
+//     card order (A2A v1.0 §8.3.2: the agent's preference), whose binding
+//     (JSONRPC or HTTP+JSON, in any case) and version (0.x or 1.x) it
+//     speaks, with that entry's URL, version and tenant together; gRPC
+//     entries are skipped. [WithTransports] allows only the transports it
+//     names, [WithPreferredTransports] also puts the caller's order before
+//     the card's, and WithProtocolVersion keeps the entries of one
+//     version. An agent selector ([WithAgentID]) is a JSON-RPC member: with
+//     one, JSON-RPC entries come first.
 //
 // The client does not switch versions by itself: an agent that answers
 // like one of the other version (-32009, or a v1.0 agent's "method not
@@ -183,7 +193,7 @@
 // # Discovery, streaming, push
 //
 // [ResolveAgentCard] reads an agent's card and [NewClientFromCard] builds a
-// client for its JSON-RPC endpoint that refuses calls the card rules out,
+// client for the interface it chooses that refuses calls the card rules out,
 // and sends credentials only to the card's own origin or hosts named with
 // [WithTrustedHosts].
 // [Client.SendStreamingMessage] and [Client.SubscribeToTask] yield

@@ -377,7 +377,8 @@ func (e *UnsupportedByCardError) Error() string {
 type UntrustedEndpointError struct {
 	// CardOrigin is where the card was read, e.g. "https://agent.example:443".
 	CardOrigin string
-	// Endpoint is the JSON-RPC endpoint the card names, without userinfo,
+	// Endpoint is the endpoint the card names (the interface chosen,
+	// whatever its binding), without userinfo,
 	// query or fragment, redacted.
 	Endpoint string
 	// Downgrade is true when the card came over https and the endpoint is

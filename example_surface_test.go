@@ -27,7 +27,7 @@ func ExampleResolveAgentCard() {
 	}
 	fmt.Println(card.Name, card.Skills[0].ID, card.Capabilities.Streaming)
 
-	c, err := a2a.NewClientFromCard(card) // the card's JSON-RPC endpoint
+	c, err := a2a.NewClientFromCard(card) // the card's first interface it speaks
 	if err != nil {
 		log.Fatal(err)
 	}

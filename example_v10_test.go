@@ -51,8 +51,9 @@ func ExampleWithProtocolVersion() {
 	// 1.0 completed 数控车床-A08-03-06;建档组织:草料二维码;状态:设备运行状态=正常;账本 1 条;属性 7 项;可执行操作 2 个
 }
 
-// ExampleNewClientFromCard: a v1.0 agent's card names its JSON-RPC
-// interface, version and tenant; the client takes all three.
+// ExampleNewClientFromCard: a v1.0 agent's card names its interfaces,
+// each with its binding, version and tenant; the client takes the first
+// it speaks, all three together, and says which.
 func ExampleNewClientFromCard() {
 	agent := a2atest.NewServer(a2atest.V10(), a2atest.RequireTenant("acme"), a2atest.OnSend(a2atest.Caoliao))
 	defer agent.Close()
@@ -64,16 +65,13 @@ func ExampleNewClientFromCard() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	in, err := card.JSONRPCInterface() // v1.0 preferred when the card offers both
+	c, err := a2a.NewClientFromCard(card) // the card's first interface it speaks, in card order
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(in.ProtocolVersion, in.Tenant)
+	in := c.Interface() // what it chose: binding, version, tenant
+	fmt.Println(in.ProtocolBinding, in.ProtocolVersion, in.Tenant)
 
-	c, err := a2a.NewClientFromCard(card) // speaks 1.0 and sends "tenant": "acme"
-	if err != nil {
-		log.Fatal(err)
-	}
 	task, err := c.SendText(ctx, "这个二维码是什么？https://qr71.cn/okDISU/qssTnoy")
 	if err != nil {
 		log.Fatal(err)
@@ -82,7 +80,7 @@ func ExampleNewClientFromCard() {
 	// snippet end
 
 	// Output:
-	// 1.0 acme
+	// JSONRPC 1.0 acme
 	// completed
 }
 
@@ -106,4 +104,43 @@ func ExampleRPCError_Hint() {
 	// Output:
 	// -32009 VERSION_NOT_SUPPORTED
 	// the agent answers as an A2A v1.0 agent: make the client with WithProtocolVersion(ProtocolV10), or from its agent card with NewClientFromCard
+}
+
+// ExampleNewClientFromCard_bindings: the same code against an agent's
+// HTTP+JSON interface and its JSON-RPC one. The card lists HTTP+JSON
+// first, so the client speaks it; WithTransports keeps JSON-RPC alone.
+func ExampleNewClientFromCard_bindings() {
+	agent := a2atest.NewServer(a2atest.V10(), a2atest.Bindings(a2a.TransportHTTPJSON, a2a.TransportJSONRPC), a2atest.OnSend(a2atest.Caoliao))
+	defer agent.Close()
+	baseURL := agent.BaseURL()
+	ctx := context.Background()
+
+	// snippet: both-bindings
+	card, err := a2a.ResolveAgentCard(ctx, baseURL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, opts := range [][]a2a.Option{
+		nil, // the card's order: its first interface this client speaks
+		{a2a.WithTransports(a2a.TransportJSONRPC)}, // JSON-RPC alone
+	} {
+		c, err := a2a.NewClientFromCard(card, opts...)
+		if err != nil {
+			log.Fatal(err)
+		}
+		task, err := c.SendText(ctx, "这个二维码是什么？https://qr71.cn/okDISU/qssTnoy")
+		if err != nil {
+			log.Fatal(err)
+		}
+		again, err := c.GetTask(ctx, task.ID)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(c.Interface().ProtocolBinding, again.Status.State, task.Artifact("entity").Text())
+	}
+	// snippet end
+
+	// Output:
+	// HTTP+JSON completed 数控车床-A08-03-06;建档组织:草料二维码;状态:设备运行状态=正常;账本 1 条;属性 7 项;可执行操作 2 个
+	// JSONRPC completed 数控车床-A08-03-06;建档组织:草料二维码;状态:设备运行状态=正常;账本 1 条;属性 7 项;可执行操作 2 个
 }

@@ -53,6 +53,7 @@ type clientConfig struct {
 	tenant                    string
 	transport                 string // "" until WithTransports: the card's choice, or TransportJSONRPC
 	transports                []string
+	clientOrder               bool // WithPreferredTransports: the caller's order of transports wins on a card
 }
 
 // newClientConfig applies opts over the defaults.
@@ -336,32 +337,60 @@ func WithProtocolVersion(v string) Option {
 	})
 }
 
-// WithTransports names the transports the client may speak, most wanted
-// first: [TransportJSONRPC] (JSON-RPC 2.0, the default) and
-// [TransportHTTPJSON] (HTTP+JSON, also called REST; A2A v1.0 §11), in any
-// case. [NewClient] speaks the first at its URL: with
-// WithTransports(TransportHTTPJSON) the URL is the agent's HTTP+JSON
-// interface, the one its card lists (paths such as /message:send and
-// /tasks/{id} are appended to it; A2A v0.3's /v1/ paths when the client
-// speaks v0.3). NewClient returns an error for an empty list, a transport
-// this package does not speak (gRPC among them) or one named twice.
+// WithTransports names the transports (bindings) the client may speak:
+// [TransportJSONRPC] (JSON-RPC 2.0) and [TransportHTTPJSON] (HTTP+JSON,
+// also called REST; A2A v1.0 §11), in any case.
+//
+// [NewClientFromCard] then chooses among the card's interfaces of these
+// transports alone, in the card's order, the agent's preference (A2A v1.0
+// §8.3.2): the order of the list does not matter there;
+// [WithPreferredTransports] makes it count. Without either option a card's
+// interfaces of both transports are candidates.
+//
+// [NewClient] speaks the first transport named at its URL (JSON-RPC
+// without this option): with WithTransports(TransportHTTPJSON) the URL is
+// the agent's HTTP+JSON interface, the one its card lists (paths such as
+// /message:send and /tasks/{id} are appended to it; A2A v0.3's /v1/ paths
+// when the client speaks v0.3).
+//
+// NewClient and NewClientFromCard return an error for an empty list, a
+// transport this package does not speak (gRPC among them) or one named
+// twice. Of WithTransports and WithPreferredTransports, the last given
+// counts.
 func WithTransports(transports ...string) Option {
+	return transportsOption("WithTransports", transports, false)
+}
+
+// WithPreferredTransports is [WithTransports] with the caller's order
+// winning over the card's: [NewClientFromCard] takes the card's first
+// interface of the first transport named that the card offers (card order
+// only among the interfaces of one transport), as a2a-python's
+// use_client_preference does. Everything else is as for WithTransports:
+// only the transports named are allowed, and [NewClient] speaks the
+// first.
+func WithPreferredTransports(transports ...string) Option {
+	return transportsOption("WithPreferredTransports", transports, true)
+}
+
+// transportsOption is WithTransports (clientOrder false) and
+// WithPreferredTransports (true); name names it in errors.
+func transportsOption(name string, transports []string, clientOrder bool) Option {
 	return clientOption(func(c *clientConfig) error {
 		if len(transports) == 0 {
-			return errors.New("a2a: WithTransports: no transport named")
+			return fmt.Errorf("a2a: %s: no transport named", name)
 		}
 		var out []string
 		for _, t := range transports {
 			canon, ok := canonicalTransport(t)
 			if !ok {
-				return fmt.Errorf("a2a: WithTransports: transport %q is not one this client speaks (%s or %s)", t, TransportJSONRPC, TransportHTTPJSON)
+				return fmt.Errorf("a2a: %s: transport %q is not one this client speaks (%s or %s)", name, t, TransportJSONRPC, TransportHTTPJSON)
 			}
 			if slices.Contains(out, canon) {
-				return fmt.Errorf("a2a: WithTransports: transport %q is named twice", t)
+				return fmt.Errorf("a2a: %s: transport %q is named twice", name, t)
 			}
 			out = append(out, canon)
 		}
-		c.transports, c.transport = out, out[0]
+		c.transports, c.transport, c.clientOrder = out, out[0], clientOrder
 		return nil
 	})
 }

@@ -71,8 +71,12 @@ func (cl *call) refusedVerb(att *attempt) bool {
 const restGotJSONRPC = `reply is a JSON-RPC response (it has "jsonrpc") where an HTTP+JSON reply is due: ` +
 	`the agent speaks JSON-RPC at this URL; make the client with WithTransports(TransportJSONRPC), or give it the URL of the agent's HTTP+JSON interface`
 
-// restTopNames are the top-level members checkRESTReply looks at.
-var restTopNames = jsonread.NewNameSet("jsonrpc", "error", "task", "message", "statusUpdate", "artifactUpdate", "id")
+// restTopNames are the top-level members checkRESTReply looks at: the
+// payload members of either version's StreamResponse and
+// SendMessageResponse, under their JSON and proto names (the v0.3
+// proto's message field is msg), and a bare Task's id.
+var restTopNames = jsonread.NewNameSet("jsonrpc", "error", "task", "message", "statusUpdate", "artifactUpdate", "id",
+	"msg", "status_update", "artifact_update")
 
 // checkRESTReply is checkReply for an HTTP+JSON call: body is the reply
 // att brought (att.Body) or one event of its stream, named errEvent when
@@ -270,6 +274,7 @@ func (cl *call) restError(att *attempt, body []byte) error {
 		}
 		e.Code = statusCodes[status]
 	}
+	cl.c.proto.hint(e)
 	e.Message, e.Data, e.Status = cl.red.Str(e.Message), cl.red.Bytes(e.Data), cl.red.Str(e.Status)
 	for i := range e.Details {
 		e.Details[i] = redactDetail(cl.red, e.Details[i])

@@ -131,8 +131,9 @@ func TestVersionHeader(t *testing.T) {
 }
 
 // TestClientFromCardVersion: NewClientFromCard speaks the version of the
-// interface it takes (v1.0 preferred, whatever the card order) and sends
-// its tenant; WithProtocolVersion and WithTenant override them.
+// interface it takes (card order, whatever the versions) and sends its
+// tenant; WithProtocolVersion picks another entry, WithTenant overrides
+// the entry's tenant.
 func TestClientFromCardVersion(t *testing.T) {
 	const dual = `{"name":"a","description":"d","version":"1","capabilities":{},"defaultInputModes":[],"defaultOutputModes":[],"skills":[],
 		"supportedInterfaces":[{"url":"https://agent.example/v03","protocolBinding":"JSONRPC","protocolVersion":"0.3"},
@@ -148,8 +149,10 @@ func TestClientFromCardVersion(t *testing.T) {
 		path            string // the endpoint's: an entry's URL with its own version
 		err             string
 	}{
-		{name: "card's choice", version: a2a.ProtocolV10, tenant: `"tenant":"acme"`, path: "/v10"},
-		{name: "own tenant", opts: []a2a.Option{a2a.WithTenant("other")}, version: a2a.ProtocolV10, tenant: `"tenant":"other"`, path: "/v10"},
+		{name: "card's choice", version: a2a.ProtocolV03, path: "/v03"},
+		{name: "v1.0 named", opts: []a2a.Option{a2a.WithProtocolVersion("1.0")}, version: a2a.ProtocolV10, tenant: `"tenant":"acme"`, path: "/v10"},
+		{name: "own tenant", opts: []a2a.Option{a2a.WithProtocolVersion("1.0"), a2a.WithTenant("other")}, version: a2a.ProtocolV10, tenant: `"tenant":"other"`, path: "/v10"},
+		{name: "own tenant on the card's v0.3 choice", opts: []a2a.Option{a2a.WithTenant("other")}, err: "v1.0"},
 		{name: "v0.3 named", opts: []a2a.Option{a2a.WithProtocolVersion("0.3")}, version: a2a.ProtocolV03, path: "/v03"},
 		{name: "v0.3 named with a tenant", opts: []a2a.Option{a2a.WithProtocolVersion("0.3"), a2a.WithTenant("x")}, err: "v1.0"},
 	} {

@@ -254,14 +254,20 @@ type v10Fields[T any] struct {
 
 // newV10Fields makes the table of fs, adding for each field whose JSON
 // name is lowerCamelCase the proto's snake_case name with the same reader.
-func newV10Fields[T any](fs []field[T]) *v10Fields[T] {
+func newV10Fields[T any](fs []field[T]) *v10Fields[T] { return newProtoFields(fs, nil) }
+
+// newProtoFields is newV10Fields for a proto whose field names are not
+// always the snake_case of their JSON names: protoNames maps a JSON name
+// to its field's name where a json_name option set it apart (the v0.3
+// proto's TaskStatus "message", field update).
+func newProtoFields[T any](fs []field[T], protoNames map[string]string) *v10Fields[T] {
 	all := slices.Clone(fs)
 	var alias []int
 	for i, f := range fs {
 		alias = append(alias, -1)
-		if snake := snakeCase(f.name); snake != f.name {
+		if other := cmp.Or(protoNames[f.name], snakeCase(f.name)); other != f.name {
 			alias[i] = len(all)
-			all = append(all, field[T]{snake, f.read})
+			all = append(all, field[T]{other, f.read})
 		}
 	}
 	for i := len(fs); i < len(all); i++ {
@@ -302,7 +308,35 @@ func snakeCase(s string) string {
 	return b.String()
 }
 
-var messageV10Fields = newV10Fields(messageV10Members)
+// messageV10Fields reads a v1.0 Message; one without "parts" but with
+// "content" is the v0.3 proto's (HTTP+JSON in A2A v0.3), an
+// ErrVersionMismatch rather than a message without parts.
+var messageV10Fields = otherShape{newV10Fields(messageV10Members), "content", errContentInV10}
+
+// errContentInV10 is the error of a v1.0 message shaped as the v0.3
+// proto's.
+var errContentInV10 = fmt.Errorf(`message has "content" and no "parts": an A2A v0.3 HTTP+JSON message (make the client with WithProtocolVersion(ProtocolV03)): %w`, ErrVersionMismatch)
+
+// otherShape is a Message table that knows the other proto's name for
+// the parts: a message without parts (Parts nil) that has other is of
+// the other version, and fails with err. Only such a message is looked at
+// again, so the check costs nothing on a message with parts.
+type otherShape struct {
+	t     jsonread.Table[Message]
+	other string
+	err   error
+}
+
+func (s otherShape) Decode(d *jsonread.Reader, m *Message) bool {
+	d.Peek()
+	start := d.Pos()
+	ok := s.t.Decode(d, m)
+	if ok && m.Parts == nil && !jsonread.LacksMember(d.Since(start), s.other) {
+		d.SetMistype(s.err)
+		return false
+	}
+	return ok
+}
 
 // messageStoredFields reads a stored message (Message.UnmarshalJSON): a
 // v0.3 one stops at its "kind".
@@ -372,30 +406,36 @@ var artifactEventV10Fields = newV10Fields([]field[TaskArtifactUpdateEvent]{
 	{"metadata", func(d *jsonread.Reader, e *TaskArtifactUpdateEvent) { e.Metadata = d.Raw() }},
 })
 
-// listTasksV10Fields reads ListTasksResponse. Its tasks are decoded one by
-// one, each keeping its own bytes as Raw.
-var listTasksV10Fields = newV10Fields([]field[ListTasksResponse]{
-	{"tasks", func(d *jsonread.Reader, l *ListTasksResponse) {
-		l.Tasks = []*Task{}
-		d.Array(reflect.TypeFor[[]Task](), func() {
-			var ok bool
-			if l.Tasks, ok = jsonread.Grow(d, l.Tasks); !ok || !d.Charge(int64(reflect.TypeFor[Task]().Size())) {
-				return
-			}
-			if d.Peek() == 'n' {
-				d.Null()
-				d.Mistyped("a task is null")
-				return
-			}
-			start := d.Pos()
-			t := new(Task)
-			if taskV10Fields.Decode(d, t) {
-				t.raw = d.Since(start)
-				l.Tasks = append(l.Tasks, t)
-			}
-		})
-	}},
-	{"nextPageToken", func(d *jsonread.Reader, l *ListTasksResponse) { l.NextPageToken = d.Str() }},
-	{"pageSize", func(d *jsonread.Reader, l *ListTasksResponse) { l.PageSize = readInt32(d) }},
-	{"totalSize", func(d *jsonread.Reader, l *ListTasksResponse) { l.TotalSize = readInt32(d) }},
-})
+// listTasksV10Fields reads ListTasksResponse.
+var listTasksV10Fields = listTasksFields(taskV10Fields)
+
+// listTasksFields is the table of a ListTasksResponse whose tasks tasks
+// reads. Its tasks are decoded one by one, each keeping its own bytes as
+// Raw.
+func listTasksFields(tasks jsonread.Table[Task]) *v10Fields[ListTasksResponse] {
+	return newV10Fields([]field[ListTasksResponse]{
+		{"tasks", func(d *jsonread.Reader, l *ListTasksResponse) {
+			l.Tasks = []*Task{}
+			d.Array(reflect.TypeFor[[]Task](), func() {
+				var ok bool
+				if l.Tasks, ok = jsonread.Grow(d, l.Tasks); !ok || !d.Charge(int64(reflect.TypeFor[Task]().Size())) {
+					return
+				}
+				if d.Peek() == 'n' {
+					d.Null()
+					d.Mistyped("a task is null")
+					return
+				}
+				start := d.Pos()
+				t := new(Task)
+				if tasks.Decode(d, t) {
+					t.raw = d.Since(start)
+					l.Tasks = append(l.Tasks, t)
+				}
+			})
+		}},
+		{"nextPageToken", func(d *jsonread.Reader, l *ListTasksResponse) { l.NextPageToken = d.Str() }},
+		{"pageSize", func(d *jsonread.Reader, l *ListTasksResponse) { l.PageSize = readInt32(d) }},
+		{"totalSize", func(d *jsonread.Reader, l *ListTasksResponse) { l.TotalSize = readInt32(d) }},
+	})
+}

@@ -33,7 +33,6 @@ func TestJSPeerREST(t *testing.T) {
 		tr.CloseIdleConnections()
 	})
 
-	skipWithoutREST03(t)
 	c := dialREST(srv.URL+guard.prefix, a2a.ProtocolV03)(t, peerUser)
 	runScenarios03(t, c)
 

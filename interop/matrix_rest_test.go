@@ -55,7 +55,6 @@ func TestGoPeerREST(t *testing.T) {
 	})
 
 	t.Run("v0.3 through the compat layer", func(t *testing.T) {
-		skipWithoutREST03(t)
 		matrix(t, rest03Prefix, "rest03", dialREST(p.url(rest03Prefix), a2a.ProtocolV03))
 	})
 
@@ -64,14 +63,13 @@ func TestGoPeerREST(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dial := dialFromCard(card, a2a.ProtocolV10)
+		dial := dialFromCard(card, p.url(restPrefix), a2a.ProtocolV10)
 		before, rest := p.jsonrpc.Load(), len(p.guards[restPrefix].requests())
 		if _, err := dial(t, peerUser).GetTask(testCtx(t), "probe"); !errors.Is(err, a2a.ErrTaskNotFound) {
 			t.Fatalf("GetTask of an unknown task from the card's client: %v", err)
 		}
 		if p.jsonrpc.Load() != before || len(p.guards[restPrefix].requests()) == rest {
-			t.Skip("NewClientFromCard spoke JSON-RPC, the card's second interface, though the card lists HTTP+JSON 1.0 first: " +
-				"the binding chosen by card order (A2A v1.0 §8.3.2; branch binding-choice) is not on main yet")
+			t.Fatal("NewClientFromCard spoke JSON-RPC, the card's second interface, though the card lists HTTP+JSON 1.0 first (A2A v1.0 §8.3.2)")
 		}
 		runMatrixV10(t, p.gates, "card", dial)
 		if n := p.jsonrpc.Load() - before; n != 0 {
@@ -80,16 +78,12 @@ func TestGoPeerREST(t *testing.T) {
 	})
 
 	t.Run("v0.3 from the card, whose preferredTransport is HTTP+JSON", func(t *testing.T) {
-		skipWithoutREST03(t)
 		card, err := a2a.ResolveAgentCard(testCtx(t), p.url(card03Prefix))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a2a.NewClientFromCard(card); errors.Is(err, a2a.ErrNoSupportedInterface) {
-			t.Skipf("NewClientFromCard: %v: the binding chosen across JSON-RPC and HTTP+JSON (branch binding-choice) is not on main yet", err)
-		}
 		before := len(p.guards[rest03Prefix].requests())
-		runMatrixV10(t, p.gates, "card03", dialFromCard(card, a2a.ProtocolV03))
+		runMatrixV10(t, p.gates, "card03", dialFromCard(card, p.url(rest03Prefix), a2a.ProtocolV03))
 		if len(p.guards[rest03Prefix].requests()) == before {
 			t.Error("no request reached the v0.3 REST interface")
 		}
@@ -119,7 +113,6 @@ func TestGoPeerREST(t *testing.T) {
 	t.Run("ids that try to leave their path segment name only themselves", func(t *testing.T) {
 		t.Run("v1.0", func(t *testing.T) { escapingIDs(t, dialREST(p.url(restPrefix), a2a.ProtocolV10)(t, peerUser)) })
 		t.Run("v0.3", func(t *testing.T) {
-			skipWithoutREST03(t)
 			escapingIDs(t, dialREST(p.url(rest03Prefix), a2a.ProtocolV03)(t, peerUser))
 		})
 	})

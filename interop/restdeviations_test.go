@@ -228,7 +228,6 @@ func TestGoPeerRESTDeviations(t *testing.T) {
 			!strings.Contains(got.body, `"reason":"TASK_NOT_FOUND"`) {
 			t.Fatalf("peer: %d %q %s", got.status, got.contentType, got.body)
 		}
-		skipWithoutREST03(t)
 		c03 := dialREST(p.url(rest03Prefix), a2a.ProtocolV03)(t, peerUser)
 		if _, err := c03.GetTask(ctx, "nope"); !errors.Is(err, a2a.ErrTaskNotFound) {
 			t.Errorf("client: %v, want ErrTaskNotFound", err)

@@ -2,7 +2,6 @@ package interop
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"maps"
@@ -19,6 +18,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/google/go-cmp/cmp"
 )
 
 // The HTTP+JSON (REST) peer: a2a-go v2.4.0's REST handlers, in-process on a
@@ -246,16 +246,17 @@ func ownHTTPClient(t *testing.T) *http.Client {
 }
 
 // dialFromCard makes a client of this SDK with NewClientFromCard on card,
-// as user; the client must speak version.
-func dialFromCard(card *a2a.AgentCard, version string) func(t *testing.T, user string) *a2a.Client {
+// as user; the client must say it speaks HTTP+JSON in version at iface.
+func dialFromCard(card *a2a.AgentCard, iface, version string) func(t *testing.T, user string) *a2a.Client {
 	return func(t *testing.T, user string) *a2a.Client {
 		t.Helper()
 		c, err := a2a.NewClientFromCard(card, a2a.WithHTTPClient(ownHTTPClient(t)), a2a.WithBearerToken(user))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := c.ProtocolVersion(); v != version {
-			t.Fatalf("a client from the card speaks %q, want %q", v, version)
+		want := a2a.AgentInterface{URL: iface, Transport: a2a.TransportHTTPJSON, ProtocolBinding: a2a.TransportHTTPJSON, ProtocolVersion: version}
+		if diff := cmp.Diff(want, c.Interface()); diff != "" {
+			t.Fatalf("the interface a client from the card chose (-want +got):\n%s", diff)
 		}
 		return c
 	}
@@ -273,52 +274,5 @@ func dialREST(iface, version string, opts ...a2a.Option) func(t *testing.T, user
 			t.Fatal(err)
 		}
 		return c
-	}
-}
-
-// firstRequest returns the verb and path of the request a client made by
-// newClient for the interface URL and HTTP client it is given sends for
-// GetTask("probe"),
-// from a loopback server that answers 404; "" when none came. It tells
-// which binding a client speaks without naming an API for it.
-func firstRequest(t *testing.T, newClient func(iface string, hc *http.Client) (*a2a.Client, error)) string {
-	t.Helper()
-	var mu sync.Mutex
-	got := ""
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		if got == "" {
-			got = r.Method + " " + r.URL.EscapedPath()
-		}
-		mu.Unlock()
-		http.NotFound(w, r)
-	}))
-	defer srv.Close()
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	defer tr.CloseIdleConnections()
-	c, err := newClient(srv.URL+"/iface", &http.Client{Transport: tr})
-	if err != nil {
-		return ""
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	_, _ = c.GetTask(ctx, "probe")
-	mu.Lock()
-	defer mu.Unlock()
-	return got
-}
-
-// skipWithoutREST03 skips t when this SDK does not yet speak A2A v0.3
-// over HTTP+JSON: a client made with WithTransports(TransportHTTPJSON)
-// and WithProtocolVersion(ProtocolV03) must send GetTask("probe") as
-// GET {url}/v1/tasks/probe.
-func skipWithoutREST03(t *testing.T) {
-	t.Helper()
-	got := firstRequest(t, func(iface string, hc *http.Client) (*a2a.Client, error) {
-		return a2a.NewClient(iface, a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithProtocolVersion(a2a.ProtocolV03), a2a.WithHTTPClient(hc))
-	})
-	if got != "GET /iface/v1/tasks/probe" {
-		t.Skipf("v0.3 HTTP+JSON is not on main yet (branch rest03): a client made with WithTransports(TransportHTTPJSON) and "+
-			"WithProtocolVersion(ProtocolV03) sends GetTask(\"probe\") as %q, not GET {url}/v1/tasks/probe", got)
 	}
 }

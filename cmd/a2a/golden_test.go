@@ -335,7 +335,7 @@ func TestTasksLimit(t *testing.T) {
 	if !ok || token == "" {
 		t.Fatalf("no page token in %q", line)
 	}
-	if !strings.HasPrefix(line, "--protocol 1.0 --page-size 1 --limit 2 ") {
+	if !strings.HasPrefix(line, "--page-size 1 --limit 2 ") {
 		t.Errorf("the command to list on drops the listing's flags: %q", line)
 	}
 	rest := a2aCmd(t, "tasks", "--page-size", "1", "--page-token", strings.Trim(token, "'"), agent.URL)

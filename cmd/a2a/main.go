@@ -1,7 +1,8 @@
 // Command a2a calls A2A agents from a shell: it reads an agent's card,
 // sends a message and waits for the task to finish, reads, cancels and
 // lists tasks, follows a stream of events, and manages push notification
-// configs, over A2A v0.3 or v1.0 JSON-RPC. It is built on the package
+// configs, over JSON-RPC or HTTP+JSON in A2A v0.3 or v1.0 (the binding
+// chosen from the card, or with --transport). It is built on the package
 // github.com/caoliao-a2a/a2a-go alone, so it keeps the package's
 // behaviour: the gateway's agent selector in every request, retries only
 // where they are safe, bounded polling with backoff, unknown states never

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,8 @@ type options struct {
 	apiKey, bearer, workspace, agentID, agentCode string
 	headers                                       headerList
 	protocol, tenant                              string
+	autoVersion                                   string // with --protocol auto, the one version a command can use ("" for any)
+	transport                                     transportList
 	timeout                                       time.Duration
 	retries                                       int
 	maxBytes                                      int64
@@ -90,6 +93,8 @@ func newOptions(name string, e env) *options {
 	fs.StringVar(&o.agentCode, "agent-code", get("A2A_AGENT_CODE"), `"agent_code" in every body (A2A_AGENT_CODE)`)
 	fs.Var(&o.headers, "header", "extra header K=V, repeatable (A2A_HEADERS: K=V;K2=V2)")
 	fs.StringVar(&o.protocol, "protocol", or(get("A2A_PROTOCOL"), "auto"), "auto, 0.3 or 1.0 (A2A_PROTOCOL)")
+	o.transport.fromEnv(get("A2A_TRANSPORT"))
+	fs.Var(&o.transport, "transport", "auto, or jsonrpc and http+json, most wanted first: comma-separated or repeated (A2A_TRANSPORT)")
 	fs.StringVar(&o.tenant, "tenant", get("A2A_TENANT"), "tenant of a v1.0 endpoint (A2A_TENANT)")
 	fs.DurationVar(&o.timeout, "timeout", envDuration(get("A2A_TIMEOUT"), 2*time.Minute), "bound on the whole command (A2A_TIMEOUT)")
 	fs.IntVar(&o.retries, "retries", envInt(get("A2A_RETRIES"), 3 /* the SDK's default too */), "retries of a safe request (A2A_RETRIES)")
@@ -209,6 +214,8 @@ func (o *options) check() error {
 		return errors.New("--max-bytes (or A2A_MAX_BYTES) must be positive")
 	case o.protocol != "auto" && o.protocol != "0.3" && o.protocol != "1.0":
 		return fmt.Errorf("--protocol %q: want auto, 0.3 or 1.0", o.protocol)
+	case o.transport.bad != "":
+		return fmt.Errorf("--transport (or A2A_TRANSPORT): %s", o.transport.bad)
 	case o.agentID != "" && o.agentCode != "":
 		return errors.New("--agent-id and --agent-code are exclusive")
 	case o.fs.Lookup("max-attempts") != nil && o.maxAttempts < 1:
@@ -228,13 +235,14 @@ func (o *options) check() error {
 	if o.headers.bad {
 		return errNotShown
 	}
-	_, err := a2a.NewClient("http://127.0.0.1/", o.clientOptions(a2a.ProtocolV10)...) // the options' own checks
+	_, err := a2a.NewClient("http://127.0.0.1/", o.clientOptions(a2a.ProtocolV10, o.transport.only())...) // the options' own checks
 	return err
 }
 
 // clientOptions are the SDK options the flags make, for a client that
-// speaks version (the tenant only for v1.0).
-func (o *options) clientOptions(version string) []a2a.Option {
+// speaks version (the tenant only for v1.0) over transport ("" for the
+// SDK's default, JSON-RPC).
+func (o *options) clientOptions(version, transport string) []a2a.Option {
 	opts := []a2a.Option{a2a.WithMaxRetries(o.retries), a2a.WithMaxResponseBytes(o.maxBytes), a2a.WithUserAgent("a2a-cli (caoliao-a2a-go)")}
 	if o.apiKey != "" {
 		opts = append(opts, a2a.WithAPIKey(o.apiKey))
@@ -257,6 +265,9 @@ func (o *options) clientOptions(version string) []a2a.Option {
 	if version != "" {
 		opts = append(opts, a2a.WithProtocolVersion(version))
 	}
+	if transport != "" {
+		opts = append(opts, a2a.WithTransports(transport))
+	}
 	if o.tenant != "" && version == a2a.ProtocolV10 {
 		opts = append(opts, a2a.WithTenant(o.tenant))
 	}
@@ -275,52 +286,174 @@ func (o *options) checkURL(raw string) error {
 	return nil
 }
 
-// client makes the client for endpoint in the version --protocol says:
-// with auto, the version of the card's interface for this endpoint when
-// the agent has a card, else v0.3. It reports the choice with -v.
+// client makes the client for endpoint in the version --protocol says,
+// over the transport --transport says. With --protocol auto, or several
+// transports to choose among, it takes the binding (and the tenant) of
+// the card's interface for this URL (cardChoice); otherwise, or without a
+// card, the version named or v0.3, over the transport named or JSON-RPC.
+// It reports the choice with -v.
 func (o *options) client(ctx context.Context, endpoint string) (*a2a.Client, error) {
 	if err := o.checkURL(endpoint); err != nil {
 		return nil, err
 	}
-	version := o.protocol
-	if version == "auto" {
-		version = o.cardVersion(ctx, endpoint)
+	in := a2a.AgentInterface{ProtocolVersion: o.protocol, ProtocolBinding: o.transport.only()}
+	if in.ProtocolVersion == "auto" || len(o.transport.names) > 1 {
+		in = o.cardChoice(ctx, endpoint)
 	}
+	version := in.ProtocolVersion
 	if o.tenant != "" && version != a2a.ProtocolV10 {
 		return nil, usagef("--tenant needs an A2A v1.0 endpoint; this one speaks v%s (--protocol 1.0 to insist)", version)
 	}
-	return a2a.NewClient(endpoint, o.clientOptions(version)...)
+	opts := o.clientOptions(version, in.ProtocolBinding)
+	if o.tenant == "" && in.Tenant != "" {
+		opts = append(opts, a2a.WithTenant(in.Tenant))
+	}
+	return a2a.NewClient(endpoint, opts...)
 }
 
-// cardVersion is the version the agent's card gives endpoint: the
-// version of its JSON-RPC interface at that URL, or the card's choice;
-// v0.3 when there is no card.
-func (o *options) cardVersion(ctx context.Context, endpoint string) string {
+// cardChoice is the interface the agent's card gives endpoint, its
+// binding and version chosen as NewClientFromCard chooses (card order;
+// --transport's order first when it names transports; --protocol's
+// version alone when it names one): among the card's interfaces at this
+// URL (with the entry's tenant), else among all of them (spoken at
+// endpoint, without a tenant). Without a card, or one with nothing that
+// fits, it is the version named or v0.3, over the first transport named
+// or JSON-RPC.
+func (o *options) cardChoice(ctx context.Context, endpoint string) a2a.AgentInterface {
 	ctx, cancel := context.WithTimeout(ctx, min(o.timeout, 10*time.Second))
 	defer cancel()
-	opts := append(o.clientOptions(""), a2a.WithMaxRetries(0))
+	opts := append(o.clientOptions("", ""), a2a.WithMaxRetries(0))
+	what := "no agent card"
 	for _, base := range []string{endpoint, siteOf(endpoint)} {
 		card, err := a2a.ResolveAgentCard(ctx, base, opts...)
 		if err != nil {
 			continue
 		}
-		for _, in := range card.Interfaces() {
-			if in.URL == endpoint && strings.EqualFold(in.ProtocolBinding, a2a.TransportJSONRPC) {
-				if strings.HasPrefix(in.ProtocolVersion, "1.") {
-					o.debugf("protocol: v1.0, from the card's interface for %s", o.shownURL(endpoint))
-					return a2a.ProtocolV10
-				}
-				o.debugf("protocol: v0.3, from the card's interface for %s", o.shownURL(endpoint))
-				return a2a.ProtocolV03
-			}
+		what = "no interface of the card fits"
+		if c, err := a2a.NewClientFromCard(atEndpoint(card, endpoint), o.choiceOptions()...); err == nil {
+			in := c.Interface()
+			o.debugf("protocol: v%s, from the card's interface for %s (%s)", in.ProtocolVersion, o.shownURL(endpoint), in.ProtocolBinding)
+			return in
 		}
-		if in, err := card.JSONRPCInterface(); err == nil {
-			o.debugf("protocol: v%s, the card's choice", in.ProtocolVersion)
-			return in.ProtocolVersion
+		if c, err := a2a.NewClientFromCard(card, o.choiceOptions()...); err == nil {
+			in := c.Interface()
+			o.debugf("protocol: v%s, the card's choice (%s)", in.ProtocolVersion, in.ProtocolBinding)
+			return a2a.AgentInterface{ProtocolVersion: in.ProtocolVersion, ProtocolBinding: in.ProtocolBinding}
 		}
 	}
-	o.debugf("protocol: v0.3 (no agent card)")
-	return a2a.ProtocolV03
+	in := a2a.AgentInterface{ProtocolVersion: or(o.autoVersion, a2a.ProtocolV03), ProtocolBinding: a2a.TransportJSONRPC}
+	if o.protocol != "auto" {
+		in.ProtocolVersion = o.protocol
+	}
+	if len(o.transport.names) > 0 {
+		in.ProtocolBinding = o.transport.names[0]
+	}
+	o.debugf("protocol: v%s (%s; %s)", in.ProtocolVersion, what, in.ProtocolBinding)
+	return in
+}
+
+// choiceOptions are the SDK options that choose an interface on a card
+// as the flags ask: --transport's order (with an agent selector and no
+// --transport, JSON-RPC first: HTTP+JSON has no place for it) and
+// --protocol's version (or, with auto, the one the command can use).
+func (o *options) choiceOptions() []a2a.Option {
+	var opts []a2a.Option
+	switch {
+	case len(o.transport.names) > 0:
+		opts = append(opts, a2a.WithPreferredTransports(o.transport.names...))
+	case o.agentID != "" || o.agentCode != "":
+		opts = append(opts, a2a.WithPreferredTransports(a2a.TransportJSONRPC, a2a.TransportHTTPJSON))
+	}
+	switch {
+	case o.protocol != "auto":
+		opts = append(opts, a2a.WithProtocolVersion(o.protocol))
+	case o.autoVersion != "":
+		opts = append(opts, a2a.WithProtocolVersion(o.autoVersion))
+	}
+	return opts
+}
+
+// atEndpoint is card with only its interfaces at endpoint, in the card's
+// shape (a v1.0 card's list, or a v0.3 card's additional interfaces with
+// its version), for NewClientFromCard to choose among.
+func atEndpoint(card *a2a.AgentCard, endpoint string) *a2a.AgentCard {
+	var ins []a2a.AgentInterface
+	for _, in := range card.Interfaces() {
+		if in.URL == endpoint {
+			ins = append(ins, in)
+		}
+	}
+	if len(card.SupportedInterfaces) > 0 {
+		return &a2a.AgentCard{SupportedInterfaces: ins}
+	}
+	return &a2a.AgentCard{ProtocolVersion: card.ProtocolVersion, AdditionalInterfaces: ins}
+}
+
+// transportList is --transport: the transports to speak, most wanted
+// first, named in any case, comma-separated or the flag repeated; none
+// for auto (the card's choice). The command line replaces the
+// environment's list. A bad name is kept for check to report.
+type transportList struct {
+	names   []string // a2a.TransportJSONRPC, a2a.TransportHTTPJSON
+	bad     string
+	flagged bool // set from the command line
+}
+
+func (l *transportList) String() string {
+	if l == nil || len(l.names) == 0 {
+		return "auto"
+	}
+	return strings.Join(l.names, ",")
+}
+
+func (l *transportList) Set(v string) error {
+	if !l.flagged {
+		*l = transportList{flagged: true}
+	}
+	l.add(v)
+	return nil
+}
+
+// fromEnv sets the list from A2A_TRANSPORT.
+func (l *transportList) fromEnv(v string) {
+	if v != "" {
+		l.add(v)
+	}
+}
+
+func (l *transportList) add(v string) {
+	for name := range strings.SplitSeq(v, ",") {
+		name = strings.TrimSpace(name)
+		canon := ""
+		switch {
+		case strings.EqualFold(name, "auto"):
+			if l.bad == "" && (len(l.names) > 0 || strings.Contains(v, ",")) {
+				l.bad = "auto stands alone: it is the card's choice"
+			}
+			continue
+		case strings.EqualFold(name, a2a.TransportJSONRPC):
+			canon = a2a.TransportJSONRPC
+		case strings.EqualFold(name, a2a.TransportHTTPJSON):
+			canon = a2a.TransportHTTPJSON
+		}
+		switch {
+		case l.bad != "":
+		case canon == "":
+			l.bad = fmt.Sprintf("%s: want auto, or jsonrpc and http+json in the order wanted", quote(name))
+		case slices.Contains(l.names, canon):
+			l.bad = fmt.Sprintf("%s is named twice", quote(name))
+		default:
+			l.names = append(l.names, canon)
+		}
+	}
+}
+
+// only is the one transport named, or "" for auto or several.
+func (l *transportList) only() string {
+	if len(l.names) == 1 {
+		return l.names[0]
+	}
+	return ""
 }
 
 // siteOf is the scheme and host of raw: where a site's card is.

@@ -206,11 +206,16 @@ func (o *options) printCard(card *a2a.AgentCard) {
 		o.outf("  provider: %s %s\n", card.Provider.Organization, o.shownURL(card.Provider.URL))
 	}
 	o.outf("  endpoints:\n")
-	chosen, err := card.JSONRPCInterface()
+	var chosen a2a.AgentInterface
+	c, err := a2a.NewClientFromCard(card, o.choiceOptions()...)
+	if err == nil {
+		chosen = c.Interface()
+	}
+	marked := false
 	for _, in := range card.Interfaces() {
 		mark := " "
-		if err == nil && in.URL == chosen.URL && strings.EqualFold(in.ProtocolBinding, chosen.ProtocolBinding) && versionOf(in) == chosen.ProtocolVersion {
-			mark = "*"
+		if err == nil && !marked && in.URL == chosen.URL && strings.EqualFold(in.ProtocolBinding, chosen.ProtocolBinding) && versionOf(in) == chosen.ProtocolVersion {
+			mark, marked = "*", true
 		}
 		tenant := ""
 		if in.Tenant != "" {
@@ -219,7 +224,7 @@ func (o *options) printCard(card *a2a.AgentCard) {
 		o.outf("   %s %s  %s %s%s\n", mark, o.shownURL(in.URL), in.ProtocolBinding, or(in.ProtocolVersion, "(no version)"), tenant)
 	}
 	if err == nil {
-		o.outf("    (* the one a client made from this card calls)\n")
+		o.outf("    (* the one a2a calls: the first, in card order, that --transport and --protocol allow)\n")
 	} else {
 		o.outf("    (%v)\n", err)
 	}

@@ -128,12 +128,17 @@ func TestTenant(t *testing.T) {
 	r.wantCode(t, exitOK)
 	env := invocation{env: map[string]string{"A2A_TENANT": "acme"}}.run(t, "get", agent.URL, "task-1")
 	env.wantCode(t, exitOK)
-	none := a2aCmd(t, "get", agent.URL, "task-1")
+	// --protocol 1.0 reads no card: no tenant, and the agent refuses.
+	none := a2aCmd(t, "get", "--protocol", "1.0", agent.URL, "task-1")
 	none.wantCode(t, exitError)
 	if !strings.Contains(none.stderr, "(code -32602)") {
 		t.Errorf("stderr does not show the agent's refusal:\n%s", none.stderr)
 	}
-	if got := calls(agent); !slices.Equal(got, []string{"SendMessage", "GetTask", "GetTask"}) {
+	// --protocol auto sends the tenant of the card's interface (A2A v1.0
+	// §8.3.2).
+	fromCard := a2aCmd(t, "get", agent.URL, "task-1")
+	fromCard.wantCode(t, exitOK)
+	if got := calls(agent); !slices.Equal(got, []string{"SendMessage", "GetTask", "GetTask", "GetTask"}) {
 		t.Fatalf("JSON-RPC calls = %q", got)
 	}
 	var bodies []string
@@ -142,7 +147,7 @@ func TestTenant(t *testing.T) {
 			bodies = append(bodies, string(req.Body))
 		}
 	}
-	for i, want := range []bool{true, true, false} {
+	for i, want := range []bool{true, true, false, true} {
 		if got := strings.Contains(bodies[i], `"tenant":"acme"`); got != want {
 			t.Errorf("call %d has the tenant: %v, want %v: %s", i+1, got, want, bodies[i])
 		}

@@ -96,7 +96,7 @@ func run(ctx context.Context, args []string, e env) int {
 // variables and the exit codes.
 func usage(e env) {
 	w := e.stdout
-	fmt.Fprint(w, `a2a calls A2A agents (JSON-RPC, A2A v0.3 and v1.0) from a shell.
+	fmt.Fprint(w, `a2a calls A2A agents (JSON-RPC and HTTP+JSON, A2A v0.3 and v1.0) from a shell.
 
 Usage: a2a COMMAND [flags] ARGS...   (flags may come before or after ARGS)
 
@@ -112,7 +112,7 @@ Commands:
 		fmt.Fprintf(w, "  %-12s %s\n  %-12s   %s\n", n, c.summary, "", strings.TrimSpace(n+" "+c.args))
 	}
 	fmt.Fprint(w, `
-URL is the agent's JSON-RPC endpoint (for "card", the agent's site or card URL).
+URL is the agent's endpoint (for "card", the agent's site or card URL).
 "a2a COMMAND -h" lists a command's own flags.
 
 Common flags (each also read from the environment variable shown):
@@ -123,6 +123,8 @@ Common flags (each also read from the environment variable shown):
   --agent-code CODE    "agent_code" in every request body      A2A_AGENT_CODE
   --header K=V         an extra header; repeatable             A2A_HEADERS (K=V;K2=V2)
   --protocol P         auto, 0.3 or 1.0 (default auto)         A2A_PROTOCOL
+  --transport T,...    auto, or jsonrpc and http+json, most    A2A_TRANSPORT
+                       wanted first (default auto)
   --tenant T           the tenant of a v1.0 endpoint           A2A_TENANT
   --timeout D          bound on the whole command (default 2m) A2A_TIMEOUT
   --retries N          retries of a safe request (default 3)   A2A_RETRIES
@@ -131,8 +133,11 @@ Common flags (each also read from the environment variable shown):
   -v                   log each attempt to stderr              A2A_VERBOSE (1)
 
 --protocol auto reads the agent's card (at the endpoint, then at its site) and
-speaks the version of the card's interface for that endpoint; without a card it
-speaks v0.3 and, if the agent answers as a v1.0 agent, says so and speaks v1.0.
+speaks the binding (transport and version) of the card's first interface for
+that endpoint, in card order; --transport names the transports allowed, most
+wanted first. Without a card it speaks v0.3 over the first transport named
+(JSON-RPC by default) and, if the agent answers as a v1.0 agent, says so and
+speaks v1.0.
 
 Exit codes:
   0    done: the task completed, or the command did what it was asked

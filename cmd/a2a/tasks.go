@@ -31,7 +31,7 @@ func (o *options) call(ctx context.Context, endpoint string, do func(ctx context
 	code := do(ctx, c)
 	if o.askAgain && refusedVersion(o.lastErr) {
 		o.errf("a2a: the agent answers as an A2A v1.0 agent; asking again in v1.0 (--protocol 1.0 skips this)\n")
-		c10, err := a2a.NewClient(endpoint, o.clientOptions(a2a.ProtocolV10)...)
+		c10, err := a2a.NewClient(endpoint, o.clientOptions(a2a.ProtocolV10, c.Interface().ProtocolBinding)...)
 		if err != nil {
 			return o.fail(err)
 		}
@@ -303,15 +303,19 @@ func (o *options) resume(endpoint string, task *a2a.Task, verb string) {
 
 // sameAgent is the flags, each word quoted and with a space before it,
 // that make a printed command reach the agent as this one did: the
-// protocol version when one was chosen, the tenant, the agent selector
-// and the workspace (the key, the token and the headers are the user's
-// to give again: they are secrets).
+// protocol version and the transports when they were named (not auto),
+// the tenant, the agent selector and the workspace (the key, the token
+// and the headers are the user's to give again: they are secrets).
 func (o *options) sameAgent() string {
 	protocol := o.protocol
 	if protocol == "auto" {
 		protocol = "" // the default: nothing chosen
 	}
-	return flagWords("protocol", protocol, "tenant", o.tenant, "agent-id", o.agentID,
+	transport := ""
+	if len(o.transport.names) > 0 {
+		transport = o.transport.String()
+	}
+	return flagWords("protocol", protocol, "transport", transport, "tenant", o.tenant, "agent-id", o.agentID,
 		"agent-code", o.agentCode, "workspace", o.workspace)
 }
 
@@ -385,7 +389,7 @@ func (o *options) writeData(task *a2a.Task) error {
 
 func runTasks(ctx context.Context, o *options, args []string) int {
 	if o.protocol == "auto" {
-		o.protocol = a2a.ProtocolV10 // ListTasks is v1.0's: nothing to choose
+		o.autoVersion = a2a.ProtocolV10 // ListTasks is v1.0's: the card's v1.0 interfaces alone
 	}
 	if o.listLimit < 1 {
 		return o.fail(usagef("--limit must be positive"))

@@ -84,11 +84,12 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 	}
 	fmt.Fprintf(w, "  streaming=%v pushNotifications=%v\n", card.Capabilities.Streaming, card.Capabilities.PushNotifications)
 
-	c, err := a2a.NewClientFromCard(card, opts...) // endpoint and A2A version from the card
+	c, err := a2a.NewClientFromCard(card, opts...) // the card's first interface it speaks
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "client: A2A v%s\n", c.ProtocolVersion())
+	in := c.Interface() // its binding and version, chosen in card order
+	fmt.Fprintf(w, "client: %s, A2A v%s\n", in.ProtocolBinding, in.ProtocolVersion)
 	task, err := c.SendText(ctx, "这个二维码是什么？https://qr71.cn/okDISU/qssTnoy")
 	if err != nil {
 		return err

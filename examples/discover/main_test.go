@@ -55,7 +55,7 @@ func want(version string) string {
   skill entity: What a code is
   skill records: Records kept on a code
   streaming=false pushNotifications=false
-client: A2A v` + version + `
+client: JSONRPC, A2A v` + version + `
 send: completed: 数控车床-A08-03-06;建档组织:草料二维码;状态:设备运行状态=正常;账本 1 条;属性 7 项;可执行操作 2 个
 stream: refused without a request (capabilities.streaming is false)
 `
