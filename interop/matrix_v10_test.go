@@ -632,8 +632,10 @@ func runMatrixV10(t *testing.T, gates *gates, run string, newClient func(t *test
 		} {
 			if !tt.req.StatusTimestampAfter.IsZero() && c.ProtocolVersion() == a2a.ProtocolV03 {
 				// The v0.3 proto's filter is lastUpdatedTime, a2a-go's
-				// compat server reads lastUpdatedAfter: no name works for both.
-				t.Logf("%s: not on v0.3", tt.name)
+				// compat server reads lastUpdatedAfter, and the client sends
+				// v1.0's statusTimestampAfter: no name works for all.
+				t.Logf("%s: not run on v0.3: the client sends statusTimestampAfter, which is no field of the v0.3 proto "+
+					"(lastUpdatedTime); a2a-go's compat server reads lastUpdatedAfter", tt.name)
 				continue
 			}
 			if diff := cmp.Diff(tt.want, ids(tt.req), byID); diff != "" {
