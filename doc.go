@@ -27,7 +27,8 @@
 //
 // For a gateway add [WithAPIKey], [WithWorkspace] and
 // [WithAgentID] or [WithAgentCode]; the selector goes into every request
-// body, get and cancel included, on either protocol version.
+// body, get and cancel included, on either protocol version (over
+// JSON-RPC: an HTTP+JSON request has no envelope to carry it).
 //
 // # Bindings and protocol versions
 //
