@@ -366,19 +366,26 @@ func (cl *call) httpError(att *attempt) *HTTPError {
 	e := &HTTPError{
 		Method:      cl.spec.method,
 		StatusCode:  att.status,
-		ContentType: cl.red.Str(h.Get("Content-Type")),
+		ContentType: cl.headerExcerpt(h.Get("Content-Type")),
 		Body:        cl.red.Excerpt(att.Body, maxBodyExcerpt),
 	}
 	switch att.status {
 	case http.StatusUnauthorized:
-		e.Challenge = cl.red.Str(h.Get("WWW-Authenticate"))
+		e.Challenge = cl.headerExcerpt(h.Get("WWW-Authenticate"))
 	case http.StatusProxyAuthRequired:
-		e.Challenge = cl.red.Str(h.Get("Proxy-Authenticate"))
+		e.Challenge = cl.headerExcerpt(h.Get("Proxy-Authenticate"))
 	}
 	if d, ok := backoff.RetryAfter(h.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d
 	}
 	return e
+}
+
+// headerExcerpt is a reply header's value as an error keeps it: redacted,
+// and its start alone past maxBodyExcerpt bytes (an agent may send
+// megabytes in one header).
+func (cl *call) headerExcerpt(v string) string {
+	return string(cl.red.Excerpt([]byte(v), maxBodyExcerpt))
 }
 
 // envelope is a JSON-RPC response envelope as read; nil members were
