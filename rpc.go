@@ -18,28 +18,35 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
-// The one call path. A client method asks the protocol binding for a
-// callSpec, then:
+// The one call path, for every binding. A client method asks the
+// protocol binding for a callSpec, then:
 //
-//	newCall   encodes the JSON-RPC envelope once (id, agent selector), so
-//	          every retry sends the same bytes;
+//	newCall   encodes the JSON-RPC envelope once (id, agent selector), or
+//	          for an HTTP+JSON spec the target URL and body
+//	          (newRESTCall, restcall.go), so every retry sends the same
+//	          bytes;
 //	send      makes the HTTP attempts through go-retryablehttp; its
 //	          CheckRetry (call.checkRetry) ends each attempt: it reads the
 //	          body, bounded (internal/httpbody), and decides on a retry
 //	          (retry.go); send returns the last attempt (an attempt value);
 //	checkReply takes that attempt and checks the envelope (jsonrpc, the
-//	          id, result or error) before anything decodes the result;
+//	          id, result or error) before anything decodes the result; an
+//	          HTTP+JSON reply, which has no envelope, is checked by its
+//	          status and shape instead (checkRESTReply, restcall.go);
 //
 // and the binding decodes the result into the SDK's types, knowing of the
 // call only what it asked (an asked value in the reply). Streams take the
-// same path with spec.stream set, and check each event's envelope with
-// checkReply; an agent card GET shares send.
+// same path with spec.stream set, and check each event with checkReply;
+// an agent card GET shares send. This file is the path and its JSON-RPC
+// half; restcall.go is its HTTP+JSON half.
 
-// callSpec is one JSON-RPC call as a binding prepares it.
+// callSpec is one call as a binding prepares it, for either transport.
 type callSpec struct {
-	// method is the JSON-RPC method as the binding spells it.
+	// method is the call as the binding spells it: the JSON-RPC method,
+	// or over HTTP+JSON the proto's RPC name; errors and logs name it.
 	method string
-	// params is encoded as the envelope's "params"; nil leaves it out.
+	// params is encoded as the envelope's "params"; nil leaves it out
+	// (and an HTTP+JSON spec, whose body is in rest, has none).
 	params any
 	// class says when the request may be sent again.
 	class retryClass
@@ -159,10 +166,13 @@ func (c *Client) newGet(method, target string) *call {
 		httpMethod: http.MethodGet, target: target, version: ProtocolV10}
 }
 
-// start is the first half of every JSON-RPC call, unary or streaming: it
-// refuses what the client's card rules out (an *UnsupportedByCardError),
-// encodes the call and sends it, returning the call and its last attempt
-// (send). Errors: those and send's.
+// start is the first half of every call, unary or streaming, on either
+// transport: it returns the error the binding found building spec (before
+// anything is sent), refuses what the client's card rules out (an
+// *UnsupportedByCardError), encodes the call and sends it, once more with
+// the other verb when an HTTP+JSON agent refused the first (refusedVerb,
+// restcall.go), returning the call and its last attempt (send). Errors:
+// those and send's.
 func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, error) {
 	if spec.err != nil {
 		return nil, attempt{}, spec.err
@@ -437,7 +447,9 @@ func readEnvelope(body []byte) (env envelope, isObject bool, fault string, synta
 // the id are checked here, before the binding decodes the result. An
 // HTTP+JSON reply (restShaped: {"task": …}, or a google.rpc.Status naming
 // an A2A error, whatever the status) is a *ProtocolError matching
-// ErrTransportMismatch. Errors: *RPCError, *HTTPError, *ProtocolError.
+// ErrTransportMismatch. The reply of an HTTP+JSON call (spec.rest) is
+// handed to checkRESTReply (restcall.go) instead. Errors: *RPCError,
+// *HTTPError, *ProtocolError.
 func (cl *call) checkReply(att *attempt, body []byte) (*reply, error) {
 	if cl.spec.rest != nil {
 		return cl.checkRESTReply(att, body, false)
