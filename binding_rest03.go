@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/google/uuid"
 	"net/http"
 	"net/url"
 	"strconv"
 
 	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
+	"github.com/google/uuid"
 )
 
 // The HTTP+JSON binding of A2A v0.3 (A2A v0.3 §3.5.6; the google.api.http
