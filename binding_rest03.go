@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/google/uuid"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -198,8 +199,15 @@ type createPushPB struct {
 	Config   pushConfigPB `json:"config"`
 }
 
+// setPushConfig: the v0.3 proto's configId is required (and the config's
+// resource name holds it), where the other bindings let the agent assign
+// one; a config without an id is given a fresh UUID, sent as configId,
+// in the name and as the config's id, once for every retry.
 func (b rest03) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) {
 	p := cfg.PushNotificationConfig
+	if p.ID == "" {
+		p.ID = uuid.NewString()
+	}
 	body := createPushPB{Parent: pushName(cfg.TaskID, ""), ConfigID: p.ID,
 		Config: pushConfigPB{Name: pushName(cfg.TaskID, p.ID), Config: &p}}
 	spec := pushSpec(methodSetPushConfigV10, cfg, nil)
@@ -277,99 +285,18 @@ var (
 	streamPBNames = jsonread.NewNameSet("task", "message", "msg", "statusUpdate", "artifactUpdate", "status_update", "artifact_update", "kind")
 )
 
-// taskPBResult decodes a Task result, which must have an id and be about
-// the task asked about; its Raw is the Task's bytes.
-func taskPBResult(r *reply) (*Task, error) {
-	t, err := taskResult(r, taskPBFields)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.sameTask(t.ID, false); err != nil {
-		return nil, err
-	}
-	return t, nil
-}
+// v03pbResults reads the v0.3 proto's results.
+var v03pbResults = protoResults{sendNames: sendPBNames, streamNames: streamPBNames, task: taskPBFields,
+	message: messagePBFields, status: statusEventPBFields, artifact: artifactEventPBFields}
 
-func (rest03) sendResult(r *reply) (SendResult, error) {
-	name, sub, err := unwrap(r, sendPBNames, `{"task": …} or {"message": …}`)
-	switch {
-	case err != nil:
-		return nil, err
-	case name == "":
-		return nil, r.fault(`result has neither "task" nor "message"`, nil)
-	case name == "task":
-		t, err := taskPBResult(sub)
-		if err != nil {
-			return nil, err // not a typed nil beside it
-		}
-		return t, nil
-	}
-	m, err := decodeAs(sub, messagePBFields, "message result")
-	if err != nil {
-		return nil, err
-	}
-	if err := r.sameTask(m.TaskID, true); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
+func (rest03) sendResult(r *reply) (SendResult, error) { return v03pbResults.sendResult(r) }
 
 // task reads GetTask's and CancelTask's result: a bare Task.
-func (rest03) task(r *reply) (*Task, error) {
-	switch name, _, err := unwrap(r, bareTaskNames, "Task"); {
-	case err != nil:
-		return nil, err
-	case name == "task":
-		return nil, r.fault(`result is wrapped as {"task": …} where a bare Task is due`, nil)
-	}
-	return taskPBResult(r)
-}
+func (rest03) task(r *reply) (*Task, error) { return v03pbResults.bareTask(r) }
 
-// event reads a StreamResponse. A status update's "final" is the
-// agent's; the stream also ends at a terminal or interrupted state
-// (streamEnd.over).
-func (rest03) event(r *reply) (Event, error) {
-	name, sub, err := unwrap(r, streamPBNames, "stream event")
-	switch {
-	case err != nil:
-		return nil, err
-	case name == "":
-		return nil, r.fault("event holds none of task, message, statusUpdate, artifactUpdate", nil)
-	}
-	var ev Event
-	var taskID string
-	optional := false
-	switch name {
-	case "task":
-		t, err := taskPBResult(sub)
-		if err != nil {
-			return nil, err
-		}
-		return t, nil
-	case "message", "msg":
-		m, err := decodeAs(sub, messagePBFields, "message event")
-		if err != nil {
-			return nil, err
-		}
-		ev, taskID, optional = m, m.TaskID, true
-	case "statusUpdate", "status_update":
-		e, err := decodeAs(sub, statusEventPBFields, "statusUpdate event")
-		if err != nil {
-			return nil, err
-		}
-		ev, taskID = e, e.TaskID
-	default:
-		e, err := decodeAs(sub, artifactEventPBFields, "artifactUpdate event")
-		if err != nil {
-			return nil, err
-		}
-		ev, taskID = e, e.TaskID
-	}
-	if err := r.sameTask(taskID, optional); err != nil {
-		return nil, err
-	}
-	return ev, nil
-}
+// event reads a StreamResponse; a status update's "final" is the
+// agent's, and set at a terminal or interrupted state too.
+func (rest03) event(r *reply) (Event, error) { return v03pbResults.event(r) }
 
 // pushConfig reads a TaskPushNotificationConfig (pushConfigPB.public).
 func (rest03) pushConfig(r *reply) (*TaskPushNotificationConfig, error) {
@@ -420,25 +347,9 @@ func (rest03) pushConfigs(r *reply) ([]TaskPushNotificationConfig, string, error
 	return out, next, nil
 }
 
-// taskPage reads a ListTasksResponse of v0.3 proto tasks; missing
-// members are their defaults.
+// taskPage reads a ListTasksResponse of v0.3 proto tasks.
 func (rest03) taskPage(r *reply) (*ListTasksResponse, error) {
-	if isNull(r.result) {
-		return nil, r.fault("result is null where a ListTasksResponse is due", nil)
-	}
-	l, err := decodeAs(r, listTasksPBFields, "ListTasks result")
-	if err != nil {
-		return nil, err
-	}
-	if l.Tasks == nil {
-		l.Tasks = []*Task{}
-	}
-	for _, t := range l.Tasks {
-		if t.ID == "" {
-			return nil, r.fault(`a task in the ListTasks result has no "id"`, nil)
-		}
-	}
-	return l, nil
+	return readTaskPage(r, listTasksPBFields)
 }
 
 // extendedCardResult reads GET /v1/card: the v0.3 proto's AgentCard in

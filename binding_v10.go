@@ -292,106 +292,17 @@ func unwrap(r *reply, names *jsonread.NameSet, what string) (string, *reply, err
 	return set[0], &sub, nil
 }
 
-func (v10) sendResult(r *reply) (SendResult, error) {
-	name, sub, err := unwrap(r, sendNames, `{"task": …} or {"message": …}`)
-	switch {
-	case err != nil:
-		return nil, err
-	case name == "":
-		return nil, r.fault(`result has neither "task" nor "message"`, nil)
-	case name == "task":
-		t, err := taskV10Result(sub)
-		if err != nil {
-			return nil, err // not a typed nil beside it
-		}
-		return t, nil
-	}
-	m, err := decodeAs(sub, messageV10Fields, "message result")
-	if err != nil {
-		return nil, err
-	}
-	if err := r.sameTask(m.TaskID, true); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
+// v10Results reads v1.0's results, on both transports.
+var v10Results = protoResults{sendNames: sendNames, streamNames: streamNames, task: taskV10Fields,
+	message: messageV10Fields, status: statusEventV10Fields, artifact: artifactEventV10Fields}
 
-// taskV10Result decodes a v1.0 Task result, which must have an id and be
-// about the task asked about; its Raw is the Task's bytes.
-func taskV10Result(r *reply) (*Task, error) {
-	t, err := taskResult(r, taskV10Fields)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.sameTask(t.ID, false); err != nil {
-		return nil, err
-	}
-	return t, nil
-}
+func (v10) sendResult(r *reply) (SendResult, error) { return v10Results.sendResult(r) }
 
 // task reads GetTask's and CancelTask's result: a bare Task. A v0.3 task
-// ("kind") matches [ErrVersionMismatch]; a task wrapped as {"task": …} is
-// a *ProtocolError (the proto returns it bare).
-func (v10) task(r *reply) (*Task, error) {
-	switch name, _, err := unwrap(r, bareTaskNames, "Task"); {
-	case err != nil:
-		return nil, err
-	case name == "task":
-		return nil, r.fault(`result is wrapped as {"task": …} where a bare Task is due`, nil)
-	}
-	return taskV10Result(r)
-}
+// ("kind") matches [ErrVersionMismatch].
+func (v10) task(r *reply) (*Task, error) { return v10Results.bareTask(r) }
 
-func (v10) event(r *reply) (Event, error) {
-	name, sub, err := unwrap(r, streamNames, "stream event")
-	switch {
-	case err != nil:
-		return nil, err
-	case name == "":
-		return nil, r.fault("event holds none of task, message, statusUpdate, artifactUpdate", nil)
-	}
-	var ev Event
-	var taskID string
-	switch name {
-	case "task":
-		t, err := taskV10Result(sub)
-		if err != nil {
-			return nil, err // not a typed nil beside it
-		}
-		return t, nil
-	case "message":
-		m, err := decodeAs(sub, messageV10Fields, "message event")
-		if err != nil {
-			return nil, err
-		}
-		ev, taskID = m, m.TaskID
-		if err := r.sameTask(taskID, true); err != nil {
-			return nil, err
-		}
-		return ev, nil
-	case "statusUpdate", "status_update":
-		e, err := decodeAs(sub, statusEventV10Fields, "statusUpdate event")
-		if err != nil {
-			return nil, err
-		}
-		// v1.0 has no "final": the stream ends when the agent closes it.
-		// A terminal or interrupted state is the last event a2a-go's
-		// servers send; others keep an interrupted stream open, so the
-		// client stops reading there.
-		e.Final = e.Final || e.Status.State.final()
-		ev, taskID = e, e.TaskID
-	default:
-		e, err := decodeAs(sub, artifactEventV10Fields, "artifactUpdate event")
-		if err != nil {
-			return nil, err
-		}
-		ev, taskID = e, e.TaskID
-	}
-	if err := r.sameTask(taskID, false); err != nil {
-		return nil, err
-	}
-	return ev, nil
-}
+func (v10) event(r *reply) (Event, error) { return v10Results.event(r) }
 
 func (v10) extendedCardResult(r *reply) (*AgentCard, error) {
 	return jsonResult[AgentCard](r, "result", false)
@@ -416,13 +327,18 @@ func (v10) hint(e *RPCError) {
 	}
 }
 
-// taskPage reads a ListTasksResponse. Missing members are their
-// defaults (ProtoJSON writers leave them out): no tasks, the last page.
-func (v10) taskPage(r *reply) (*ListTasksResponse, error) {
+// taskPage reads a ListTasksResponse.
+func (v10) taskPage(r *reply) (*ListTasksResponse, error) { return readTaskPage(r, listTasksV10Fields) }
+
+// readTaskPage reads a ListTasksResponse with t, the version's table.
+// Missing members are their defaults (ProtoJSON writers leave them out):
+// no tasks, the last page. A null result and a task without an id are
+// *ProtocolErrors.
+func readTaskPage(r *reply, t jsonread.Table[ListTasksResponse]) (*ListTasksResponse, error) {
 	if isNull(r.result) {
 		return nil, r.fault("result is null where a ListTasksResponse is due", nil)
 	}
-	l, err := decodeAs(r, listTasksV10Fields, "ListTasks result")
+	l, err := decodeAs(r, t, "ListTasks result")
 	if err != nil {
 		return nil, err
 	}

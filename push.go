@@ -12,7 +12,9 @@ import (
 // (userinfo, query values), are redacted from the errors it returns; they travel in request bodies, and configs the agent returns
 // (get, list) carry them as the agent stored them.
 type PushNotificationConfig struct {
-	// ID tells several webhooks of one task apart; the agent may assign it.
+	// ID tells several webhooks of one task apart; the agent may assign it
+	// (on A2A v0.3's HTTP+JSON binding, which requires one, the client
+	// assigns a fresh UUID to a config created without).
 	ID  string `json:"id,omitempty"`
 	URL string `json:"url"`
 	// Token is echoed to the webhook so it can check the call.

@@ -351,6 +351,13 @@ func restErrorRows() []restRow {
 				io.WriteString(w, `{"task":`+restTask+`}`)
 			},
 			want: restAll(restTaskIs(a2a.TaskStateCompleted), restSameRequests)},
+		{name: "503 with a Status naming an A2A error on send: not re-sent, the agent answered", call: "send", status: 503,
+			body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"overloaded","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INTERNAL_ERROR","domain":"a2a-protocol.org"}]}}`,
+			want: func(t *testing.T, o restOutcome) {
+				if !errors.Is(o.err, a2a.ErrInternal) {
+					t.Errorf("err = %v, want ErrInternal", o.err)
+				}
+			}},
 		{name: "429 with a task on send: not re-sent, the agent may have acted", call: "send", status: 429,
 			body: `{"task":` + restTask + `}`, want: restHTTPErr(429)},
 		{name: "429 with a long Retry-After: given back", status: 429, header: map[string]string{"Retry-After": "3600"},

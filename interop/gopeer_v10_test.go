@@ -230,6 +230,21 @@ const (
 	v10ExtendedName = "Interop Peer (Go, A2A v1.0, extended)"
 )
 
+// newV10Handler is the peer's request handler, whatever binding serves
+// it: v10Executor behind gates, the capabilities of card checked,
+// push config in an in-memory store, an extended card (card named
+// v10ExtendedName) and the bearerUser middleware.
+func newV10Handler(card *a2a.AgentCard, gates *gates) a2asrv.RequestHandler {
+	extended := *card
+	extended.Name = v10ExtendedName
+	return a2asrv.NewHandler(&v10Executor{gates: gates},
+		a2asrv.WithCapabilityChecks(&card.Capabilities),
+		a2asrv.WithPushNotifications(push.NewInMemoryStore(), noPushV10{}),
+		a2asrv.WithExtendedAgentCard(&extended),
+		a2asrv.WithCallInterceptors(bearerUser{}),
+		a2asrv.WithLogger(slog.New(slog.DiscardHandler)))
+}
+
 // startV10Peer serves a2a-go v2's JSON-RPC handler at /a2a/v1 and its card
 // (one JSONRPC interface, protocolVersion "1.0") at the well-known path,
 // with streaming, push config (in-memory store), an extended card and the
@@ -245,16 +260,8 @@ func startV10Peer(t *testing.T) *v10Peer {
 		DefaultInputModes:   []string{"text/plain"}, DefaultOutputModes: []string{"text/plain", "application/json"},
 		Skills: []a2a.AgentSkill{{ID: "lookup", Name: "Lookup", Description: "Looks up a QR code", Tags: []string{"qr"}}},
 	}
-	extended := *card
-	extended.Name = v10ExtendedName
-	handler := a2asrv.NewHandler(&v10Executor{gates: p.gates},
-		a2asrv.WithCapabilityChecks(&card.Capabilities),
-		a2asrv.WithPushNotifications(push.NewInMemoryStore(), noPushV10{}),
-		a2asrv.WithExtendedAgentCard(&extended),
-		a2asrv.WithCallInterceptors(bearerUser{}),
-		a2asrv.WithLogger(slog.New(slog.DiscardHandler)))
 	mux := http.NewServeMux()
-	mux.Handle("/a2a/v1", a2asrv.NewJSONRPCHandler(handler))
+	mux.Handle("/a2a/v1", a2asrv.NewJSONRPCHandler(newV10Handler(card, p.gates)))
 	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
 	srv.Config.Handler = mux
 	srv.Start()

@@ -52,9 +52,9 @@ func (r *recorder) captured() [][]byte {
 	return append([][]byte(nil), r.bodies...)
 }
 
-// runMatrix runs scenarios (a)–(h) against a peer's JSON-RPC endpoint,
-// asserting exact values, then validates every request sent against the
-// A2A v0.3.0 schema.
+// runMatrix runs scenarios (a)–(h) against a peer's JSON-RPC endpoint
+// (runScenarios03), then validates every request sent against the A2A
+// v0.3.0 schema.
 func runMatrix(t *testing.T, endpoint string) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	defer tr.CloseIdleConnections()
@@ -63,6 +63,15 @@ func runMatrix(t *testing.T, endpoint string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	runScenarios03(t, c)
+	t.Run("requests valid against the v0.3.0 schema", func(t *testing.T) {
+		validateRequests(t, rec.captured())
+	})
+}
+
+// runScenarios03 runs scenarios (a)–(h) with c, a client of a peer
+// scripted like js/server.js, asserting exact values.
+func runScenarios03(t *testing.T, c *a2a.Client) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
@@ -204,10 +213,6 @@ func runMatrix(t *testing.T, endpoint string) {
 		if diff := cmp.Diff(full.History[len(full.History)-1].MessageID, one.History[0].MessageID); diff != "" {
 			t.Errorf("historyLength 1 is not the latest message (-want +got):\n%s", diff)
 		}
-	})
-
-	t.Run("requests valid against the v0.3.0 schema", func(t *testing.T) {
-		validateRequests(t, rec.captured())
 	})
 }
 

@@ -135,9 +135,11 @@ func TestGoPeerV10(t *testing.T) {
 	seen := &validatedSet{methods: map[string]bool{}}
 
 	var ran, total int
-	t.Run("NewClient", func(t *testing.T) { ran, total = runMatrixV10(t, p, seen, "endpoint", dialEndpoint(p)) })
+	t.Run("NewClient", func(t *testing.T) {
+		ran, total = runMatrixV10(t, p.gates, "endpoint", recordedDial(seen, dialEndpoint(p)))
+	})
 	t.Run("NewClientFromCard", func(t *testing.T) {
-		runMatrixV10(t, p, seen, "card", dialCard(resolveV10Card(t, p, seen)))
+		runMatrixV10(t, p.gates, "card", recordedDial(seen, dialCard(resolveV10Card(t, p, seen))))
 	})
 
 	t.Run("ListTasks from an anonymous caller is refused with -31401", func(t *testing.T) {
@@ -207,13 +209,31 @@ func TestGoPeerV10(t *testing.T) {
 	}
 }
 
-// runMatrixV10 runs the scenarios with clients from dial; run names the
-// run, to keep the users of the two runs' ListTasks apart. It returns how
-// many scenarios ran (a -run pattern may leave some out) of how many.
-func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial dialV10) (ran, total int) {
-	newClient := func(t *testing.T, user string) *a2a.Client {
+// recordedDial is dial with an HTTP client of recordedV10: every request
+// a scenario's client sends is checked against the v1.0 proto when the
+// scenario ends.
+func recordedDial(seen *validatedSet, dial dialV10) func(t *testing.T, user string) *a2a.Client {
+	return func(t *testing.T, user string) *a2a.Client {
 		return dial(t, recordedV10(t, seen), user)
 	}
+}
+
+// skipUnlisted skips t when c's version has no ListTasks (A2A v0.3: the
+// runs of the matrix on a v0.3 binding).
+func skipUnlisted(t *testing.T, ctx context.Context, c *a2a.Client) {
+	t.Helper()
+	var unsupported *a2a.UnsupportedByVersionError
+	if _, err := c.ListTasksPage(ctx, a2a.ListTasksRequest{PageSize: 1}); errors.As(err, &unsupported) {
+		t.Skipf("ListTasks: %v", err)
+	}
+}
+
+// runMatrixV10 runs the scenarios against a peer running v10Executor
+// behind gates, each with a client from newClient made for the user it
+// names; run names the run, to keep the users of several runs' ListTasks
+// apart. It returns how many scenarios ran (a -run pattern may leave some
+// out) of how many.
+func runMatrixV10(t *testing.T, gates *gates, run string, newClient func(t *testing.T, user string) *a2a.Client) (ran, total int) {
 	scenario := func(name string, f func(t *testing.T)) {
 		total++
 		t.Run(name, func(t *testing.T) { ran++; f(t) })
@@ -293,7 +313,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 		if s := task.Status.State; s.Terminal() || s.Interrupted() {
 			t.Fatalf("non-blocking send returned state %q", s)
 		}
-		p.gates.open(task.ID)
+		gates.open(task.ID)
 		done, err := c.WaitTask(ctx, task.ID, a2a.PollInterval(20*time.Millisecond), a2a.PollTimeout(15*time.Second))
 		if err != nil {
 			t.Fatal(err)
@@ -398,7 +418,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 				// a2a-go answers -32001 when no execution is running
 				// (A2A v1.0 reference §4, §13 trap 9): read the task.
 				t.Logf("SubscribeToTask: %v; reading the task instead", err)
-				p.gates.open(task.ID)
+				gates.open(task.ID)
 				done, err := c.WaitTask(ctx, task.ID, a2a.PollInterval(20*time.Millisecond))
 				if err != nil {
 					t.Fatal(err)
@@ -410,7 +430,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 				t.Fatal(err)
 			}
 			if len(got) == 0 {
-				p.gates.open(task.ID) // subscribed: let the task go on
+				gates.open(task.ID) // subscribed: let the task go on
 			}
 			got = append(got, describe(ev))
 			task.Apply(ev)
@@ -518,6 +538,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 		// A user of its own sees only its own tasks (bearerUser).
 		c := newClient(t, "lister-"+run)
 		ctx := testCtx(t)
+		skipUnlisted(t, ctx, c)
 		var created []string
 		for range 5 {
 			task, err := c.SendText(ctx, "entity")
@@ -534,7 +555,9 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 			if err != nil {
 				t.Fatal(err)
 			}
-			if page.TotalSize != 5 || page.PageSize != 2 {
+			// A v0.3 ListTasksResponse has no pageSize, and a2a-go's
+			// compat server leaves out totalSize.
+			if v03 := c.ProtocolVersion() == a2a.ProtocolV03; !v03 && (page.TotalSize != 5 || page.PageSize != 2) {
 				t.Errorf("page %d: totalSize %d pageSize %d, want 5 and 2", len(sizes), page.TotalSize, page.PageSize)
 			}
 			sizes = append(sizes, len(page.Tasks))
@@ -573,6 +596,7 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 	scenario("ListTasks filters by state, context and time, and adds artifacts when asked", func(t *testing.T) {
 		c := newClient(t, "filter-"+run)
 		ctx := testCtx(t)
+		skipUnlisted(t, ctx, c)
 		byText := map[string]*a2a.Task{}
 		for _, text := range []string{"entity", "fail", "ask"} {
 			task, err := c.SendText(ctx, text)
@@ -606,6 +630,14 @@ func runMatrixV10(t *testing.T, p *v10Peer, seen *validatedSet, run string, dial
 			{"changed after an hour ago", a2a.ListTasksRequest{StatusTimestampAfter: now.Add(-time.Hour)}, []string{byText["entity"].ID, byText["fail"].ID, byText["ask"].ID}},
 			{"changed after an hour from now", a2a.ListTasksRequest{StatusTimestampAfter: now.Add(time.Hour)}, []string{}},
 		} {
+			if !tt.req.StatusTimestampAfter.IsZero() && c.ProtocolVersion() == a2a.ProtocolV03 {
+				// The v0.3 proto's filter is lastUpdatedTime, a2a-go's
+				// compat server reads lastUpdatedAfter, and the client sends
+				// v1.0's statusTimestampAfter: no name works for all.
+				t.Logf("%s: not run on v0.3: the client sends statusTimestampAfter, which is no field of the v0.3 proto "+
+					"(lastUpdatedTime); a2a-go's compat server reads lastUpdatedAfter", tt.name)
+				continue
+			}
 			if diff := cmp.Diff(tt.want, ids(tt.req), byID); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 			}

@@ -1,8 +1,11 @@
-// A2A v0.3 JSON-RPC interoperability test peer built on @a2a-js/sdk.
+// A2A v0.3 JSON-RPC and HTTP+JSON interoperability test peer built on
+// @a2a-js/sdk.
 //
 // The Go client SDK's interop tests start this process, read the single line
 // "LISTENING <port>" from its stdout, and then talk JSON-RPC to
-// http://127.0.0.1:<port>/a2a/jsonrpc. Everything else (logs) goes to stderr.
+// http://127.0.0.1:<port>/a2a/jsonrpc, or v0.3 HTTP+JSON to the interface
+// http://127.0.0.1:<port>/a2a/rest (paths /v1/...). Everything else (logs)
+// goes to stderr.
 //
 // The agent is scripted by the text of the first text part of the user
 // message; see README.md next to this file for the scenarios. It also serves
@@ -37,7 +40,7 @@ import {
   InMemoryPushNotificationStore,
   InMemoryTaskStore,
 } from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
 // stdout carries exactly one line ("LISTENING <port>"); route every console
 // method that would write to stdout (including the SDK's) to stderr instead.
@@ -47,6 +50,7 @@ for (const m of ['log', 'info', 'debug']) {
 
 const HOST = '127.0.0.1';
 const JSONRPC_PATH = '/a2a/jsonrpc';
+const REST_PATH = '/a2a/rest';
 const LEGACY_AGENT_CARD_PATH = '.well-known/agent.json';
 const SLOW_DELAY_MS = 400;
 const STREAM_SLOW_STEP_MS = 500;
@@ -406,6 +410,8 @@ const app = express();
 app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
 app.use(`/${LEGACY_AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
 app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+// The same agent over A2A v0.3 HTTP+JSON (the v0.3 proto's JSON under /v1/).
+app.use(REST_PATH, restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
 // The test's side of the push scripts' gates (204, no body).
 app.post('/push/release-all', (req, res) => {
   gates.releaseAll();
