@@ -86,8 +86,9 @@ func checkInput(endpoint string, opts []Option) (*url.URL, clientConfig, error) 
 	return u, cfg, err
 }
 
-// errTenantV03 is the error for a tenant on a client that speaks v0.3.
-var errTenantV03 = errors.New("a2a: a tenant is A2A v1.0's; this client speaks v0.3 (use WithProtocolVersion(ProtocolV10), or WithAgentID/WithAgentCode for a gateway's agent selector)")
+// errTenantV03 is the error for a tenant on a client that speaks v0.3:
+// its advice holds on either transport (the agent selector is JSON-RPC's).
+var errTenantV03 = errors.New("a2a: a tenant is A2A v1.0's; this client speaks v0.3 (use WithProtocolVersion(ProtocolV10); a JSON-RPC gateway's agent selector is WithAgentID/WithAgentCode)")
 
 // ProtocolVersion returns the A2A version the client speaks: [ProtocolV03]
 // or [ProtocolV10].

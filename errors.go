@@ -227,14 +227,16 @@ type HTTPError struct {
 	// at most 24 hours (a longer one reads as 24 hours), or 0 when absent
 	// or unreadable.
 	RetryAfter time.Duration
-	// ContentType is the reply's Content-Type header.
+	// ContentType is the reply's Content-Type header, redacted and, past
+	// 512 bytes, cut (as Body).
 	ContentType string
 	// Challenge is the authentication challenge of a 401 (its
 	// WWW-Authenticate header) or a 407 (Proxy-Authenticate), e.g.
-	// `Bearer realm="a2a", error="invalid_token"`, redacted like Body; ""
-	// for other statuses.
+	// `Bearer realm="a2a", error="invalid_token"`, redacted and cut like
+	// Body; "" for other statuses.
 	Challenge string
-	// Body is the start of the reply body, at most 512 bytes, with the
+	// Body is the start of the reply body, at most 512 bytes (and a
+	// trailing "…" where it was cut), with the
 	// client's API key, bearer token, URL credentials and the values of
 	// its extra headers ([WithHeader]) replaced by "[REDACTED]".
 	Body []byte

@@ -398,7 +398,7 @@ func transportsOption(name string, transports []string, clientOrder bool) Option
 // errSelectorREST is the error for an agent selector on an HTTP+JSON
 // client.
 var errSelectorREST = errors.New("a2a: WithAgentID and WithAgentCode put a member in the JSON-RPC request envelope, " +
-	"which HTTP+JSON requests do not have; an HTTP+JSON agent behind a gateway is selected by its URL or its tenant (WithTenant)")
+	"which HTTP+JSON requests do not have; an HTTP+JSON agent behind a gateway is selected by its URL (or, in A2A v1.0, its tenant: WithTenant)")
 
 // checkTransport checks what the transport the client speaks allows: on
 // HTTP+JSON no agent selector (errSelectorREST), and a tenant that can be

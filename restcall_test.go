@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -465,5 +466,19 @@ func restErrorRows() []restRow {
 				io.WriteString(w, restTask)
 			},
 			want: restTaskIs(a2a.TaskStateCompleted)},
+	}
+}
+
+// TestRESTLogHasNoRPCID: an HTTP+JSON call's debug records carry no
+// JSON-RPC id (it has none; "id=0" misled).
+func TestRESTLogHasNoRPCID(t *testing.T) {
+	_, url := serveREST(t, answerWith(200, ctA2A, restTask))
+	var logs bytes.Buffer
+	c := restClient(t, url, a2a.WithLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	if _, err := c.GetTask(context.Background(), "t1"); err != nil {
+		t.Fatal(err)
+	}
+	if logs.Len() == 0 || strings.Contains(logs.String(), `"id":`) {
+		t.Errorf("debug log of an HTTP+JSON call:\n%s\nwant records without an \"id\"", logs.String())
 	}
 }

@@ -130,8 +130,13 @@ type attempt struct {
 // newCall encodes spec's envelope with a fresh id and the agent selector;
 // or for an HTTP+JSON call (spec.rest), its target URL and body.
 func (c *Client) newCall(spec callSpec) (*call, error) {
-	if spec.rest != nil {
+	switch {
+	case spec.rest != nil:
 		return c.newRESTCall(spec)
+	case c.proto.transport() != TransportJSONRPC:
+		// A binding method that forgot its transport: never send a
+		// JSON-RPC envelope to an HTTP+JSON interface.
+		return nil, fmt.Errorf("a2a: %s: no %s request for this call (a bug in this package)", spec.method, c.proto.transport())
 	}
 	env := request{JSONRPC: "2.0", ID: c.nextID.Add(1), Method: spec.method, Params: spec.params,
 		AgentID: c.agentID, AgentCode: c.agentCode}
@@ -253,7 +258,7 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 		return att, cl.noReply(ctx, att.n, cl.connFault(ctx, att.n, err))
 	}
 	if att.stream != nil {
-		c.log.LogAttrs(ctx, slog.LevelDebug, "a2a stream opened", slog.String("method", cl.spec.method), slog.Int64("id", cl.id),
+		c.log.LogAttrs(ctx, slog.LevelDebug, "a2a stream opened", slog.String("method", cl.spec.method), cl.idAttr(),
 			slog.Int("attempts", att.n), slog.Duration("elapsed", time.Since(cl.start)))
 		return att, nil
 	}
@@ -261,7 +266,7 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 		return att, cl.noReply(ctx, att.n, cl.connFault(ctx, att.n, att.Err))
 	}
 	c.log.LogAttrs(ctx, slog.LevelDebug, "a2a reply",
-		slog.String("method", cl.spec.method), slog.Int64("id", cl.id), slog.Int("status", att.status),
+		slog.String("method", cl.spec.method), cl.idAttr(), slog.Int("status", att.status),
 		slog.Int("bytes", len(att.Body)), slog.Int("attempts", att.n), slog.Duration("elapsed", time.Since(cl.start)))
 	switch {
 	case att.TooLarge:
@@ -312,7 +317,16 @@ func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) 
 // set when debug logging is on. It only logs: never the URL or headers.
 func (cl *call) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int) {
 	cl.c.log.LogAttrs(req.Context(), slog.LevelDebug, "a2a request",
-		slog.String("method", cl.spec.method), slog.Int64("id", cl.id), slog.Int("attempt", retry+1))
+		slog.String("method", cl.spec.method), cl.idAttr(), slog.Int("attempt", retry+1))
+}
+
+// idAttr is the log attribute of the call's JSON-RPC id; an HTTP+JSON
+// call has none (an empty attribute, which handlers leave out).
+func (cl *call) idAttr() slog.Attr {
+	if cl.spec.rest != nil {
+		return slog.Attr{}
+	}
+	return slog.Int64("id", cl.id)
 }
 
 // connFault is the error for a call whose connection failed (err) after
@@ -328,7 +342,7 @@ func (cl *call) connFault(ctx context.Context, attempts int, err error) error {
 // noReply logs a call that got no usable reply after attempts attempts
 // (its error is already redacted) and returns the error.
 func (cl *call) noReply(ctx context.Context, attempts int, fail error) error {
-	cl.c.log.LogAttrs(ctx, slog.LevelDebug, "a2a no reply", slog.String("method", cl.spec.method), slog.Int64("id", cl.id),
+	cl.c.log.LogAttrs(ctx, slog.LevelDebug, "a2a no reply", slog.String("method", cl.spec.method), cl.idAttr(),
 		slog.Int("attempts", attempts), slog.Duration("elapsed", time.Since(cl.start)), slog.String("error", fail.Error()))
 	return fail
 }
@@ -342,19 +356,26 @@ func (cl *call) httpError(att *attempt) *HTTPError {
 	e := &HTTPError{
 		Method:      cl.spec.method,
 		StatusCode:  att.status,
-		ContentType: cl.red.Str(h.Get("Content-Type")),
+		ContentType: cl.headerExcerpt(h.Get("Content-Type")),
 		Body:        cl.red.Excerpt(att.Body, maxBodyExcerpt),
 	}
 	switch att.status {
 	case http.StatusUnauthorized:
-		e.Challenge = cl.red.Str(h.Get("WWW-Authenticate"))
+		e.Challenge = cl.headerExcerpt(h.Get("WWW-Authenticate"))
 	case http.StatusProxyAuthRequired:
-		e.Challenge = cl.red.Str(h.Get("Proxy-Authenticate"))
+		e.Challenge = cl.headerExcerpt(h.Get("Proxy-Authenticate"))
 	}
 	if d, ok := backoff.RetryAfter(h.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d
 	}
 	return e
+}
+
+// headerExcerpt is a reply header's value as an error keeps it: redacted,
+// and its start alone past maxBodyExcerpt bytes (an agent may send
+// megabytes in one header).
+func (cl *call) headerExcerpt(v string) string {
+	return string(cl.red.Excerpt([]byte(v), maxBodyExcerpt))
 }
 
 // envelope is a JSON-RPC response envelope as read; nil members were
