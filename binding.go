@@ -41,11 +41,17 @@ var bindings = []binding{v03{}, v10{}}
 
 // readNotification reads a push notification's body, an event that is no
 // JSON-RPC reply (A2A v0.3: a Task or another stream event; A2A v1.0: a
-// StreamResponse), with first's decoder, or, when it has the other
-// version's shape, that version's (a v1.0 agent may send v0.3 bodies to
-// webhooks registered in v0.3, and the reverse). a is what the decoders
-// know of it (what to call it in errors, the redactor), as of a call.
+// StreamResponse), with the decoder of first's version, or, when it has
+// the other version's shape, that version's (a v1.0 agent may send v0.3
+// bodies to webhooks registered in v0.3, and the reverse). The body is in
+// the JSON of the version's JSON-RPC binding whatever first's transport:
+// an A2A v0.3 HTTP+JSON agent posts the task as v0.3 JSON-RPC writes it
+// ("kind": "task"; a2a-python 0.3's push sender posts its Task model), not
+// in the v0.3 proto's JSON of that binding's requests. a is what the
+// decoders know of it (what to call it in errors, the redactor), as of a
+// call.
 func readNotification(first binding, body []byte, a asked) (Event, *ProtocolError) {
+	first = bindingFor(first.version(), TransportJSONRPC, "")
 	rep := &reply{asked: a, body: body, result: bytes.TrimSpace(body)}
 	ev, err := first.event(rep)
 	for _, b := range bindings {
