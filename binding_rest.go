@@ -49,12 +49,15 @@ func pathSegment(s string) (string, error) {
 	if s == "." || s == ".." {
 		return "", errBadSegment
 	}
+	if !strings.ContainsFunc(s, func(r rune) bool { return !unreserved(r) }) {
+		return s, nil // nothing to escape, nothing allocated
+	}
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
+		case unreserved(rune(c)):
 			b.WriteByte(c)
 		default:
 			b.WriteByte('%')
@@ -63,6 +66,13 @@ func pathSegment(s string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// unreserved reports whether r is one of RFC 3986's unreserved
+// characters, [-_.~0-9A-Za-z], the only ones a path segment keeps as they
+// are.
+func unreserved(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_' || r == '.' || r == '~'
 }
 
 // tenantPath is the path prefix of tenant: "" for none, else "/" and the
@@ -120,27 +130,37 @@ func restPath(tenant, pattern string, ids ...string) (string, error) {
 	return b.String(), nil
 }
 
-// restTarget is the URL of a call: the interface URL base with path
-// appended to its escaped path (a trailing "/" of base dropped) and query
-// appended to base's own query, which is kept byte for byte (a signed
-// URL's "?sig=…" stays valid), its values percent-encoded; base's
-// fragment is dropped.
-func restTarget(base *url.URL, path string, query url.Values) string {
+// restBase is what every HTTP+JSON call's URL starts with: the interface
+// URL base without its query and fragment, a trailing "/" of its path
+// dropped; the query (base.RawQuery) is restTarget's.
+func restBase(base *url.URL) string {
 	u := *base
-	u.Fragment, u.RawFragment = "", ""
-	escaped := strings.TrimSuffix(base.EscapedPath(), "/") + path
+	u.Fragment, u.RawFragment, u.RawQuery, u.ForceQuery = "", "", "", false
+	escaped := strings.TrimSuffix(base.EscapedPath(), "/")
 	if p, err := url.PathUnescape(escaped); err == nil {
 		u.Path, u.RawPath = p, escaped
 	}
+	return u.String()
+}
+
+// restTarget is the URL of a call: prefix (restBase of the interface URL)
+// and path, then baseQuery, the interface URL's own query kept byte for
+// byte (a signed URL's "?sig=…" stays valid), and query appended, its
+// values percent-encoded.
+func restTarget(prefix, baseQuery, path string, query url.Values) string {
 	// RFC 3986 escapes (A2A v1.0 §11.5): a space as %20, not the form
 	// encoding's "+", which Encode writes only for a space.
-	if q := strings.ReplaceAll(query.Encode(), "+", "%20"); q != "" {
-		if u.RawQuery != "" {
-			q = u.RawQuery + "&" + q
+	q := baseQuery
+	if extra := strings.ReplaceAll(query.Encode(), "+", "%20"); extra != "" {
+		if q != "" {
+			q += "&"
 		}
-		u.RawQuery, u.ForceQuery = q, false
+		q += extra
 	}
-	return u.String()
+	if q == "" {
+		return prefix + path
+	}
+	return prefix + path + "?" + q
 }
 
 // rest10 is the A2A v1.0 HTTP+JSON binding: v10's results and card, its

@@ -30,7 +30,8 @@ import (
 // the errors each method can return.
 type Client struct {
 	endpoint string
-	base     *url.URL    // endpoint parsed: what HTTP+JSON paths are appended to
+	base     *url.URL    // endpoint parsed
+	restBase string      // restBase(base): what HTTP+JSON paths are appended to
 	origin   string      // the endpoint's, as originOf writes it
 	header   http.Header // sent with every request
 	// The agent selector put at the top level of every request body; at
@@ -150,6 +151,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 	c := &Client{
 		endpoint:   endpoint,
 		base:       u,
+		restBase:   restBase(u),
 		origin:     originOf(u),
 		agentID:    cfg.agentID,
 		agentCode:  cfg.agentCode,

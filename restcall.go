@@ -25,7 +25,7 @@ import (
 func (c *Client) newRESTCall(spec callSpec) (*call, error) {
 	r := spec.rest
 	cl := &call{c: c, spec: spec, red: c.red.With(spec.secrets, spec.secretURLs), httpMethod: r.verb,
-		target: restTarget(c.base, r.path, r.query), task: spec.taskID}
+		target: restTarget(c.restBase, c.base.RawQuery, r.path, r.query), task: spec.taskID}
 	if r.otherVerb != "" && c.swapVerb.Load() {
 		cl.httpMethod = r.otherVerb
 	}
