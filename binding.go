@@ -41,11 +41,17 @@ var bindings = []binding{v03{}, v10{}}
 
 // readNotification reads a push notification's body, an event that is no
 // JSON-RPC reply (A2A v0.3: a Task or another stream event; A2A v1.0: a
-// StreamResponse), with first's decoder, or, when it has the other
-// version's shape, that version's (a v1.0 agent may send v0.3 bodies to
-// webhooks registered in v0.3, and the reverse). a is what the decoders
-// know of it (what to call it in errors, the redactor), as of a call.
+// StreamResponse), with the decoder of first's version, or, when it has
+// the other version's shape, that version's (a v1.0 agent may send v0.3
+// bodies to webhooks registered in v0.3, and the reverse). The body is in
+// the JSON of the version's JSON-RPC binding whatever first's transport:
+// an A2A v0.3 HTTP+JSON agent posts the task as v0.3 JSON-RPC writes it
+// ("kind": "task"; a2a-python 0.3's push sender posts its Task model), not
+// in the v0.3 proto's JSON of that binding's requests. a is what the
+// decoders know of it (what to call it in errors, the redactor), as of a
+// call.
 func readNotification(first binding, body []byte, a asked) (Event, *ProtocolError) {
+	first = bindingFor(first.version(), TransportJSONRPC, "")
 	rep := &reply{asked: a, body: body, result: bytes.TrimSpace(body)}
 	ev, err := first.event(rep)
 	for _, b := range bindings {
@@ -66,32 +72,44 @@ func readNotification(first binding, body []byte, a asked) (Event, *ProtocolErro
 	return ev, nil
 }
 
-// binding is one wire version of A2A's JSON-RPC binding, and the only code
-// that knows how that version spells things: its method names, how params
-// are encoded, how a result becomes the SDK's types (Task, Message, the
-// parts, the events), its enum spellings and its agent card. Everything
-// around it is version-neutral:
+// binding is one of A2A's bindings as this package speaks it: a transport
+// (JSON-RPC 2.0 or HTTP+JSON) in a protocol version (A2A v0.3 or v1.0),
+// and the only code that knows how it spells things: its method names or
+// verbs and paths, how params or bodies are encoded, how a result becomes
+// the SDK's types (Task, Message, the parts, the events), its enum
+// spellings and its agent card. Everything around it is neutral:
 //
-//	client methods (client.go, push.go, card.go, stream.go, poll.go)
+//	client methods (client.go, push.go, card.go, stream.go, poll.go, list.go)
 //	    check the caller's input and ask the binding for a callSpec;
-//	the call path (rpc.go)
-//	    sends the spec (JSON-RPC envelope, agent selector, retries, bounded
-//	    body reading) and checks the reply's envelope and id;
+//	the call path (rpc.go: start, send, retries, bounded body reading)
+//	    sends the spec in one of two halves and checks the reply: a
+//	    JSON-RPC spec in rpc.go (the envelope with the agent selector;
+//	    the reply's envelope and id checked), an HTTP+JSON spec
+//	    (spec.rest) in restcall.go (the verb on the escaped path and
+//	    query, the bare body; the reply checked by status and shape, an
+//	    error read by its shape, a refused subscribe verb swapped once);
 //	the binding
-//	    decodes the checked result with its own wire decoder (wire_v03.go,
-//	    wire_v10.go).
+//	    decodes the checked result with its own wire decoder.
 //
-// Two implement it: A2A v0.3 (binding_v03.go with wire_v03.go) and A2A
-// v1.0 (binding_v10.go with wire_v10.go: method names such as
-// "SendMessage", params in ProtoJSON, results wrapped as {"task": …},
-// parts without "kind", enums such as "TASK_STATE_COMPLETED"), decoding
-// onto the same types. NewClient and NewClientFromCard pick one
-// (bindingFor) and send its version in the A2A-Version header; errors,
-// retries, polling, redaction and body reading are the same for both. The
-// model types' UnmarshalJSON tell the two formats of stored bytes apart by
-// a top-level "kind" (unmarshalStored, table.go). The JSON-RPC envelope is
-// the call path's (rpc.go): a binding of another transport (HTTP+JSON)
-// needs a call path of its own beside it.
+// Four implement it, decoding onto the same types:
+//
+//   - v03, JSON-RPC v0.3 (binding_v03.go with wire_v03.go);
+//   - v10, JSON-RPC v1.0 (binding_v10.go with wire_v10.go: method names
+//     such as "SendMessage", params in ProtoJSON, results wrapped as
+//     {"task": …}, parts without "kind", enums such as
+//     "TASK_STATE_COMPLETED");
+//   - rest10, HTTP+JSON v1.0 (binding_rest.go: v10's request structs as
+//     bodies and query parameters, the tenant as a path prefix; v10's
+//     decoders, since its results are v10's without the envelope);
+//   - rest03, HTTP+JSON v0.3 (binding_rest03.go with wire_v03pb.go: /v1/
+//     paths, the v0.3 proto's JSON; results read by protoresults.go, as
+//     v10's are).
+//
+// NewClient and NewClientFromCard pick one (bindingFor; choice.go for a
+// card) and send its version in the A2A-Version header; errors, retries,
+// polling, redaction and body reading are the same for all. The model
+// types' UnmarshalJSON tell v0.3 and v1.0 stored bytes apart by a
+// top-level "kind" (unmarshalStored, table.go).
 type binding interface {
 	// version is the protocol version, sent as the A2A-Version header.
 	version() string

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
+	"github.com/google/uuid"
 )
 
 // The HTTP+JSON binding of A2A v0.3 (A2A v0.3 §3.5.6; the google.api.http
@@ -198,8 +199,15 @@ type createPushPB struct {
 	Config   pushConfigPB `json:"config"`
 }
 
+// setPushConfig: the v0.3 proto's configId is required (and the config's
+// resource name holds it), where the other bindings let the agent assign
+// one; a config without an id is given a fresh UUID, sent as configId,
+// in the name and as the config's id, once for every retry.
 func (b rest03) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) {
 	p := cfg.PushNotificationConfig
+	if p.ID == "" {
+		p.ID = uuid.NewString()
+	}
 	body := createPushPB{Parent: pushName(cfg.TaskID, ""), ConfigID: p.ID,
 		Config: pushConfigPB{Name: pushName(cfg.TaskID, p.ID), Config: &p}}
 	spec := pushSpec(methodSetPushConfigV10, cfg, nil)
@@ -340,7 +348,9 @@ func (rest03) pushConfigs(r *reply) ([]TaskPushNotificationConfig, string, error
 }
 
 // taskPage reads a ListTasksResponse of v0.3 proto tasks.
-func (rest03) taskPage(r *reply) (*ListTasksResponse, error) { return readTaskPage(r, listTasksPBFields) }
+func (rest03) taskPage(r *reply) (*ListTasksResponse, error) {
+	return readTaskPage(r, listTasksPBFields)
+}
 
 // extendedCardResult reads GET /v1/card: the v0.3 proto's AgentCard in
 // ProtoJSON, or the v0.3 JSON card Python v0.3 agents serve there; both

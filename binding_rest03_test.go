@@ -340,6 +340,16 @@ func TestREST03AgainstFake(t *testing.T) {
 	if err := c.DeleteTaskPushNotificationConfig(ctx, task.ID, "p1"); err != nil {
 		t.Errorf("delete push: %v", err)
 	}
+	// Without an id (the agent may assign one on the other bindings): the
+	// v0.3 proto's configId is required, so the client names one.
+	anon := a2a.TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://hook.example/y"}}
+	created, err = c.CreateTaskPushNotificationConfig(ctx, anon)
+	if err != nil || created.PushNotificationConfig.ID == "" {
+		t.Fatalf("create push without an id: %+v, %v", created, err)
+	}
+	if got, err := c.GetTaskPushNotificationConfig(ctx, task.ID, created.PushNotificationConfig.ID); err != nil || got.PushNotificationConfig.URL != anon.PushNotificationConfig.URL {
+		t.Errorf("get push created without an id: %+v, %v", got, err)
+	}
 	for _, r := range srv.Requests() {
 		if !strings.HasPrefix(r.Path, "/a2a/rest/v1/") {
 			t.Errorf("request %s %s", r.HTTPMethod, r.Path)

@@ -91,9 +91,12 @@ func RetrySend() CallOption {
 	return callOption(func(c *callConfig) error { c.retrySend = true; return nil })
 }
 
-// Tenant sends tenant as the request's "tenant" for this call instead of
-// the client's ([WithTenant]); an empty tenant sends none. A2A v1.0 only:
-// on a v0.3 client a non-empty tenant makes the call fail before sending.
+// Tenant sends tenant for this call instead of the client's
+// ([WithTenant]): on JSON-RPC as the request's "tenant", on HTTP+JSON as
+// the path's first segments (split at "/", each escaped as one segment);
+// an empty tenant sends none. A2A v1.0 only: on a v0.3 client a non-empty
+// tenant makes the call fail before sending, and so on HTTP+JSON does one
+// with an empty, "." or ".." segment.
 // Every method that sends a request uses it; CancelTask, SubscribeToTask,
 // GetExtendedAgentCard and the push-config methods use no other call
 // option.

@@ -376,8 +376,9 @@ func (c *Client) requireCapability(spec callSpec) error {
 
 // GetExtendedAgentCard fetches the card the agent shows to
 // authenticated callers (agent/getAuthenticatedExtendedCard, A2A v0.3
-// §7.10; GetExtendedAgentCard in A2A v1.0, with the tenant) and makes it
-// the client's known card. The client keeps its endpoint and version. The client's credentials
+// §7.10; GetExtendedAgentCard in A2A v1.0, with the tenant; over
+// HTTP+JSON GET /extendedAgentCard, v0.3: GET /v1/card) and makes it the
+// client's known card. The client keeps its endpoint and binding. The client's credentials
 // options authenticate the call. A client built by [NewClientFromCard] from
 // a card with neither supportsAuthenticatedExtendedCard nor
 // capabilities.extendedAgentCard refuses with an

@@ -14,10 +14,12 @@ import (
 	"github.com/google/uuid"
 )
 
-// Client calls one A2A agent over JSON-RPC 2.0 on HTTP, in A2A v0.3 or
-// v1.0 ([Client.ProtocolVersion]): send, get and cancel a task (A2A v0.3
-// §7; A2A v1.0 §3.1), streaming, push notification config, the extended
-// card, and on v1.0 listing tasks. It is safe for concurrent use and holds
+// Client calls one A2A agent in one binding ([Client.Interface]):
+// JSON-RPC 2.0 or HTTP+JSON (REST), in A2A v0.3 or v1.0
+// ([Client.ProtocolVersion]): send, get and cancel a task (A2A v0.3 §7;
+// A2A v1.0 §3.1), streaming, push notification config, the extended card,
+// and listing tasks (on v1.0, and on v0.3 HTTP+JSON where the agent
+// serves it). It is safe for concurrent use and holds
 // nothing to close: every client made without [WithHTTPClient] shares one
 // pool of connections ([CloseIdleConnections]), so clients may be made and
 // dropped as needed (one per agent is usual).
@@ -52,11 +54,17 @@ type Client struct {
 	swapVerb atomic.Bool
 }
 
-// NewClient returns a client for the A2A JSON-RPC endpoint at endpoint, for
+// NewClient returns a client for the A2A endpoint at endpoint, for
 // example "https://a2a.objqr.com/a2a/jsonrpc" (the Caoliao agent) or a
-// gateway's ".../agents/a2a". It does no network I/O. It returns an error
-// when endpoint is not an absolute http or https URL, or an option is
-// given bad input.
+// gateway's ".../agents/a2a". It speaks JSON-RPC in A2A v0.3 there unless
+// [WithProtocolVersion] names [ProtocolV10] or [WithTransports] names
+// [TransportHTTPJSON] first; an HTTP+JSON endpoint is the interface URL
+// its agent card lists, under which the operations' paths are appended
+// ("/tasks/{id}", or "/v1/tasks/{id}" on v0.3). [NewClientFromCard]
+// chooses the binding from the agent's card instead. It does no network
+// I/O. It returns an error when endpoint is not an absolute http or https
+// URL, or an option is given bad input (among them a tenant on v0.3, an
+// agent selector on HTTP+JSON, a tenant that cannot be a path prefix).
 func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	u, cfg, err := checkInput(endpoint, opts)
 	if err != nil {
@@ -86,8 +94,9 @@ func checkInput(endpoint string, opts []Option) (*url.URL, clientConfig, error) 
 	return u, cfg, err
 }
 
-// errTenantV03 is the error for a tenant on a client that speaks v0.3.
-var errTenantV03 = errors.New("a2a: a tenant is A2A v1.0's; this client speaks v0.3 (use WithProtocolVersion(ProtocolV10), or WithAgentID/WithAgentCode for a gateway's agent selector)")
+// errTenantV03 is the error for a tenant on a client that speaks v0.3:
+// its advice holds on either transport (the agent selector is JSON-RPC's).
+var errTenantV03 = errors.New("a2a: a tenant is A2A v1.0's; this client speaks v0.3 (use WithProtocolVersion(ProtocolV10); a JSON-RPC gateway's agent selector is WithAgentID/WithAgentCode)")
 
 // ProtocolVersion returns the A2A version the client speaks: [ProtocolV03]
 // or [ProtocolV10].
@@ -198,8 +207,8 @@ func (c *Client) usable() error {
 	return nil
 }
 
-// SendResult is what message/send returns: a [*Task] or a [*Message] (A2A
-// v0.3 §7.1: the agent chooses). Switch on the type; both must be handled:
+// SendResult is what a send (message/send, SendMessage) returns: a
+// [*Task] or a [*Message] (A2A v0.3 §7.1: the agent chooses). Switch on the type; both must be handled:
 //
 //	switch r := res.(type) {
 //	case *a2a.Task:
@@ -213,7 +222,8 @@ func (*Task) isSendResult()    {}
 func (*Message) isSendResult() {}
 
 // SendMessage sends msg with message/send (A2A v0.3 §7.1; SendMessage in
-// A2A v1.0) and returns the [*Task] or [*Message] the agent answered with. An empty msg.MessageID is
+// A2A v1.0; over HTTP+JSON POST /message:send, v0.3: POST
+// /v1/message:send) and returns the [*Task] or [*Message] the agent answered with. An empty msg.MessageID is
 // filled with a fresh UUID and an empty Role with [RoleUser], both before any
 // retry. v0.3's configuration.blocking is always sent (true unless
 // [Blocking] says otherwise); v1.0's returnImmediately only with
@@ -222,15 +232,19 @@ func (*Message) isSendResult() {}
 // A task in state failed, canceled or rejected is returned with a nil error.
 // A v0.3 result without "kind" is read by its shape (a string id and an
 // object status make a Task; a string messageId and an array of parts a
-// Message); a v1.0 result must hold exactly one of "task" and "message".
+// Message); a v1.0 result, and a v0.3 HTTP+JSON one, must hold exactly
+// one of "task" and "message" (v0.3 HTTP+JSON: or "msg").
 // Errors: *[RPCError], *[HTTPError], *[ProtocolError] (including a result of
 // another kind, of no recognisable shape or null, and a result in the other
-// version's shape, which matches [ErrVersionMismatch]), *[BodyTooLargeError],
-// *[TransportError], ctx's error;
+// version's shape, which matches [ErrVersionMismatch], and a reply of the
+// other transport, which matches [ErrTransportMismatch]),
+// *[BodyTooLargeError], *[TransportError], ctx's error;
 // and, before anything is sent, an error for a message without parts, a
 // part that cannot be encoded (a [DataPart] holding invalid JSON, an empty
-// [UnknownPart]; on v1.0 a [FilePart] without exactly one of bytes and uri,
-// or an UnknownPart of a v0.3 kind) or a CallOption's validation error
+// [UnknownPart]; on v1.0 and v0.3 HTTP+JSON a [FilePart] without exactly
+// one of bytes and uri, on v1.0 an UnknownPart of a v0.3 kind; on v0.3
+// HTTP+JSON ReferenceTaskIDs, a DataPart that is not a JSON object or an
+// UnknownPart with a kind) or a CallOption's validation error
 // (a [Tenant] on a v0.3 client among them). The result is nil
 // whenever the error is not.
 func (c *Client) SendMessage(ctx context.Context, msg Message, opts ...CallOption) (SendResult, error) {
@@ -260,7 +274,7 @@ func (c *Client) sendSpec(msg Message, opts []CallOption, stream bool) (callSpec
 	return b.sendMessage(msg, cfg, stream)
 }
 
-// SendText sends text as a one-part user message with message/send and
+// SendText sends text as a one-part user message with a send and
 // returns the task, for agents that always answer with a task (the
 // Caoliao agent does). A failed task is returned with a nil error; check
 // task.Status.State. When the agent answers with a Message instead,
@@ -279,7 +293,7 @@ func (c *Client) SendText(ctx context.Context, text string, opts ...CallOption) 
 
 // SendFollowUp answers a task that waits for input (state input-required,
 // or auth-required once credentials are in place): it sends msg with
-// message/send carrying task's taskId and contextId (A2A v0.3 §7.1,
+// a send carrying task's taskId and contextId (A2A v0.3 §7.1,
 // multi-turn). An answer about another task is a *[ProtocolError]. It
 // returns an error without sending when task is nil or has no id; other
 // errors are those of [Client.SendMessage].
@@ -295,8 +309,9 @@ func (c *Client) SendFollowUp(ctx context.Context, task *Task, msg Message, opts
 }
 
 // GetTask reads a task again with tasks/get (A2A v0.3 §7.3; GetTask in
-// A2A v1.0). historyLength
-// is sent only when [HistoryLength] is given. Behind a gateway the agent
+// A2A v1.0; over HTTP+JSON GET /tasks/{id}, v0.3: GET /v1/tasks/{id}).
+// historyLength is sent (over HTTP+JSON as a query parameter) only when
+// [HistoryLength] is given. Behind a gateway the agent
 // selector configured on the client is sent too. The Caoliao agent keeps
 // tasks in memory: after a service restart this returns an error matching
 // [ErrTaskNotFound].
@@ -319,7 +334,9 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 }
 
 // CancelTask asks the agent to stop a task with tasks/cancel (A2A v0.3
-// §7.4; CancelTask in A2A v1.0) and returns the task in the state the agent reports after the attempt.
+// §7.4; CancelTask in A2A v1.0; over HTTP+JSON POST /tasks/{id}:cancel,
+// v0.3: POST /v1/tasks/{id}:cancel) and returns the task in the state the
+// agent reports after the attempt.
 // Cancellation does not undo side effects already made. A task that is
 // already terminal gives an error matching [ErrTaskNotCancelable]; the
 // Caoliao agent's synchronous tasks always are.

@@ -1,9 +1,9 @@
-// Package a2a is a client for A2A (Agent2Agent) agents that speak JSON-RPC
-// 2.0 over HTTP, built for Caoliao-style agents: synchronous agents whose
-// message/send returns a task that is already completed or failed, and
-// gateways that add API-key headers, an agent selector in every body, and
-// tasks that must be polled. It speaks the A2A v0.3 and A2A v1.0 JSON-RPC
-// bindings with one set of Go types.
+// Package a2a is a client for A2A (Agent2Agent) agents over HTTP, built
+// for Caoliao-style agents: synchronous agents whose message/send returns
+// a task that is already completed or failed, and gateways that add
+// API-key headers, an agent selector in every body, and tasks that must be
+// polled. It speaks four bindings with one set of Go types: JSON-RPC 2.0
+// and HTTP+JSON (REST), each in A2A v0.3 and A2A v1.0; gRPC is not spoken.
 //
 // # Getting started
 //
@@ -27,18 +27,35 @@
 //
 // For a gateway add [WithAPIKey], [WithWorkspace] and
 // [WithAgentID] or [WithAgentCode]; the selector goes into every request
-// body, get and cancel included, on either protocol version.
+// body, get and cancel included, on either protocol version (over
+// JSON-RPC: an HTTP+JSON request has no envelope to carry it).
 //
 // # Bindings and protocol versions
 //
 // A client speaks one binding: a transport, JSON-RPC 2.0 or HTTP+JSON
-// (REST, A2A v1.0 §11), in one protocol version, A2A v0.3 or v1.0. The
-// binding decides the method names ("message/send", "SendMessage") or the
-// HTTP verbs and paths, the request and result shapes and the A2A-Version
-// header; the Go types, the errors and the behaviour are the same for
-// all, so code written for a v0.3 JSON-RPC agent runs against a v1.0
-// HTTP+JSON one. [Client.Interface] says which binding a client speaks,
-// and where. The binding is chosen so:
+// (REST), in one protocol version, A2A v0.3 or v1.0. That makes four:
+//
+//   - JSON-RPC v0.3 (A2A v0.3 §7): methods such as "message/send" and
+//     "tasks/get", one POST to the endpoint each;
+//   - JSON-RPC v1.0 (A2A v1.0, JSON-RPC binding): methods such as
+//     "SendMessage" and "GetTask", params and results in ProtoJSON;
+//   - HTTP+JSON v1.0 (A2A v1.0 §11): an HTTP verb on a path under the
+//     interface URL ("POST /message:send", "GET /tasks/{id}"), the tenant
+//     as the path's first segments, the v1.0 ProtoJSON bodies without an
+//     envelope;
+//   - HTTP+JSON v0.3 (A2A v0.3 §3.5.6 and the google.api.http options of
+//     the v0.3 proto): the same operations under /v1/ ("POST
+//     /v1/message:send", "GET /v1/tasks/{id}"), no tenant, bodies in the
+//     v0.3 proto's JSON (parts under "content"), what hosted agents such
+//     as Vertex AI Agent Engine serve.
+//
+// The binding decides the method names or the HTTP verbs and paths, the
+// request and result shapes and the A2A-Version header; the Go types, the
+// errors and the behaviour are the same for all, so code written for a
+// v0.3 JSON-RPC agent runs against a v1.0 HTTP+JSON one. Each id in a
+// path is escaped as one segment, so no id can address another resource.
+// [Client.Interface] says which binding a client speaks, and where. The
+// binding is chosen so:
 //
 //   - [NewClient] speaks JSON-RPC v0.3 at its URL (Caoliao agents and
 //     gateways) unless [WithProtocolVersion] names [ProtocolV10] or
@@ -57,8 +74,10 @@
 // like one of the other version (-32009, or a v1.0 agent's "method not
 // found" to a v0.3 method) gives an [*RPCError] matching
 // [ErrVersionMismatch] whose [RPCError.Hint] names the option to set.
-// A2A v1.0 adds [Client.ListTasks] and the tenant ([WithTenant],
-// [Tenant]); on a v0.3 client they fail before sending.
+// A2A v1.0 adds the tenant ([WithTenant], [Tenant]), which a v0.3 client
+// refuses before sending, and [Client.ListTasks], which a v0.3 JSON-RPC
+// client refuses before sending (a v0.3 HTTP+JSON client sends GET
+// /v1/tasks, which few agents serve).
 //
 // # Results
 //
@@ -117,7 +136,8 @@
 //   - [*UnsupportedByCardError]: before anything is sent, a call the
 //     client's agent card rules out ([NewClientFromCard]);
 //   - [*UnsupportedByVersionError]: before anything is sent, a call the
-//     client's protocol version does not have ([Client.ListTasks] on v0.3);
+//     client's binding does not have ([Client.ListTasks] on JSON-RPC
+//     v0.3);
 //   - [*UntrustedEndpointError]: [NewClientFromCard] would send the
 //     client's credentials to an endpoint off the card's own origin, or
 //     over http from a card read over https;
@@ -179,7 +199,7 @@
 // # Waiting
 //
 // The waits for a task to finish follow one naming rule: [Client.WaitTask]
-// waits for a task by id, polling it (tasks/get, GetTask on v1.0) with
+// waits for a task by id, polling it (tasks/get; GetTask elsewhere) with
 // backoff until the task is terminal (completed, failed, canceled,
 // rejected) or interrupted (input-required, auth-required), within an
 // overall timeout and a maximum number of attempts;

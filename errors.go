@@ -125,8 +125,9 @@ const maxMessageInError = 200
 // problem's type. Spec: A2A v0.3 §6.11 (JSONRPCError) and §8; A2A v1.0,
 // error handling (error details), §11.6 (HTTP+JSON errors).
 type RPCError struct {
-	// Method is the JSON-RPC method that failed as the client's protocol
-	// version spells it: "tasks/get" in A2A v0.3, "GetTask" in v1.0.
+	// Method is the call that failed as the client's binding spells it:
+	// the JSON-RPC method, "tasks/get" in A2A v0.3 and "GetTask" in v1.0;
+	// over HTTP+JSON the proto's RPC name in either version ("GetTask").
 	Method  string
 	Code    int
 	Message string
@@ -218,23 +219,27 @@ func (e *RPCError) Is(target error) bool {
 // 429, 502, 503 or 504. It is returned after retries, carrying the last
 // reply.
 type HTTPError struct {
-	// Method is the call as the client's protocol version spells it:
-	// "tasks/get" in A2A v0.3, "GetTask" in v1.0 ("agent card" for
-	// ResolveAgentCard, "push notification" for a PushWait).
+	// Method is the call as the client's binding spells it: the JSON-RPC
+	// method, "tasks/get" in A2A v0.3 and "GetTask" in v1.0; over
+	// HTTP+JSON the proto's RPC name in either version ("GetTask");
+	// "agent card" for ResolveAgentCard, "push notification" for a
+	// PushWait.
 	Method     string
 	StatusCode int
 	// RetryAfter is the server's Retry-After delay (seconds or HTTP date),
 	// at most 24 hours (a longer one reads as 24 hours), or 0 when absent
 	// or unreadable.
 	RetryAfter time.Duration
-	// ContentType is the reply's Content-Type header.
+	// ContentType is the reply's Content-Type header, redacted and, past
+	// 512 bytes, cut (as Body).
 	ContentType string
 	// Challenge is the authentication challenge of a 401 (its
 	// WWW-Authenticate header) or a 407 (Proxy-Authenticate), e.g.
-	// `Bearer realm="a2a", error="invalid_token"`, redacted like Body; ""
-	// for other statuses.
+	// `Bearer realm="a2a", error="invalid_token"`, redacted and cut like
+	// Body; "" for other statuses.
 	Challenge string
-	// Body is the start of the reply body, at most 512 bytes, with the
+	// Body is the start of the reply body, at most 512 bytes (and a
+	// trailing "…" where it was cut), with the
 	// client's API key, bearer token, URL credentials and the values of
 	// its extra headers ([WithHeader]) replaced by "[REDACTED]".
 	Body []byte
@@ -255,9 +260,11 @@ func (e *HTTPError) Error() string {
 // ("response is not JSON", "response id 7 does not match request id 3",
 // "result is null where a Task is due", …).
 type ProtocolError struct {
-	// Method is the call as the client's protocol version spells it:
-	// "tasks/get" in A2A v0.3, "GetTask" in v1.0 ("agent card" for
-	// ResolveAgentCard, "push notification" for a PushWait).
+	// Method is the call as the client's binding spells it: the JSON-RPC
+	// method, "tasks/get" in A2A v0.3 and "GetTask" in v1.0; over
+	// HTTP+JSON the proto's RPC name in either version ("GetTask");
+	// "agent card" for ResolveAgentCard, "push notification" for a
+	// PushWait.
 	Method string
 	Reason string
 	// StatusCode is the HTTP status of the reply.
@@ -291,9 +298,11 @@ func (e *ProtocolError) Unwrap() error { return e.Err }
 // BodyTooLargeError is a reply body larger than the client's cap
 // ([WithMaxResponseBytes], default 10 MiB). Reading stops at the cap.
 type BodyTooLargeError struct {
-	// Method is the call as the client's protocol version spells it:
-	// "tasks/get" in A2A v0.3, "GetTask" in v1.0 ("agent card" for
-	// ResolveAgentCard, "push notification" for a PushWait).
+	// Method is the call as the client's binding spells it: the JSON-RPC
+	// method, "tasks/get" in A2A v0.3 and "GetTask" in v1.0; over
+	// HTTP+JSON the proto's RPC name in either version ("GetTask");
+	// "agent card" for ResolveAgentCard, "push notification" for a
+	// PushWait.
 	Method string
 	// Limit is the cap in bytes.
 	Limit int64
@@ -311,9 +320,11 @@ func (e *BodyTooLargeError) Error() string {
 // underlying error, stripped of the request URL (which may carry
 // credentials). Attempts counts the HTTP attempts made (1 + retries).
 type TransportError struct {
-	// Method is the call as the client's protocol version spells it:
-	// "tasks/get" in A2A v0.3, "GetTask" in v1.0 ("agent card" for
-	// ResolveAgentCard, "push notification" for a PushWait).
+	// Method is the call as the client's binding spells it: the JSON-RPC
+	// method, "tasks/get" in A2A v0.3 and "GetTask" in v1.0; over
+	// HTTP+JSON the proto's RPC name in either version ("GetTask");
+	// "agent card" for ResolveAgentCard, "push notification" for a
+	// PushWait.
 	Method   string
 	Attempts int
 	Err      error
@@ -355,8 +366,9 @@ func (e *MessageReplyError) Error() string {
 // UnsupportedByCardError is returned, before anything is sent, by a call the
 // client's agent card says the agent cannot take.
 type UnsupportedByCardError struct {
-	// Method is the call as the client's protocol version spells it:
-	// "message/stream" in A2A v0.3, "SendStreamingMessage" in v1.0.
+	// Method is the call as the client's binding spells it:
+	// "message/stream" in A2A v0.3 JSON-RPC, "SendStreamingMessage" in
+	// v1.0 and over HTTP+JSON.
 	Method string
 	// Capability is the card field that is false, e.g.
 	// "capabilities.streaming".
@@ -419,7 +431,7 @@ type PollError struct {
 	// [Client.SendMessageAndWait] the task the send answered with ("" if
 	// there is none).
 	LastState TaskState
-	// Attempts is the number of tasks/get calls started.
+	// Attempts is the number of tasks/get (GetTask) calls started.
 	Attempts int
 	// Elapsed is the time spent polling.
 	Elapsed time.Duration
@@ -457,8 +469,8 @@ func (e *PollError) Error() string {
 func (e *PollError) Unwrap() error { return e.Err }
 
 // UnsupportedByVersionError is the error, returned before anything is
-// sent, of a call the client's protocol version does not have:
-// [Client.ListTasks] on a client that speaks A2A v0.3. It matches
+// sent, of a call the client's binding does not have: [Client.ListTasks]
+// on a client that speaks A2A v0.3 over JSON-RPC. It matches
 // [ErrUnsupportedOperation].
 type UnsupportedByVersionError struct {
 	// Method is the call, e.g. "ListTasks"; Version the client's version.

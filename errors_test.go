@@ -193,3 +193,28 @@ func TestTransportErrorPrintableBuilt(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
+
+// TestHTTPErrorHeadersBounded: the headers an *HTTPError keeps
+// (Challenge, ContentType) are excerpts, as Body is, whatever the agent
+// sends: an 8 MiB WWW-Authenticate does not land whole in the error.
+func TestHTTPErrorHeadersBounded(t *testing.T) {
+	huge := "Bearer realm=\"" + strings.Repeat("r", 8<<20) + "\""
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", huge)
+		w.Header().Set("Content-Type", "text/plain; x="+strings.Repeat("c", 64<<10))
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	c, err := a2a.NewClient(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.GetTask(context.Background(), "t1")
+	he, ok := errors.AsType[*a2a.HTTPError](err)
+	if !ok || he.StatusCode != 401 {
+		t.Fatalf("err = %v, want an HTTPError 401", err)
+	}
+	if len(he.Challenge) > 520 || !strings.HasPrefix(he.Challenge, "Bearer realm=") || len(he.ContentType) > 520 {
+		t.Errorf("Challenge %d bytes, ContentType %d bytes: want excerpts of at most 512 and a mark", len(he.Challenge), len(he.ContentType))
+	}
+}

@@ -10,7 +10,8 @@ import (
 )
 
 // ListTasksRequest filters and pages [Client.ListTasks] (A2A v1.0,
-// ListTasksRequest). Zero fields are not sent: the server's defaults apply.
+// ListTasksRequest; over HTTP+JSON its query parameters). Zero fields are
+// not sent: the server's defaults apply.
 type ListTasksRequest struct {
 	// ContextID keeps the tasks of one context.
 	ContextID string
@@ -50,9 +51,13 @@ type ListTasksResponse struct {
 const maxPageSize = 100
 
 // ListTasksPage reads one page of the tasks the agent lets the caller see,
-// with ListTasks (A2A v1.0). Use [HistoryLength] for each task's history.
-// A2A v0.3 has no such call: on a client that speaks v0.3 it returns an
-// *[UnsupportedByVersionError] without sending. Errors: those of
+// with ListTasks (A2A v1.0; over HTTP+JSON GET /tasks, the request's
+// fields as query parameters). Use [HistoryLength] for each task's
+// history. A2A v0.3's JSON-RPC binding has no such call: on a client that
+// speaks it, it returns an *[UnsupportedByVersionError] without sending.
+// A v0.3 HTTP+JSON client sends GET /v1/tasks, which only the v0.3
+// specification's table has (the v0.3 proto has no such rpc), so most
+// v0.3 agents answer it with an error. Errors: those of
 // [Client.GetTask] (a task without an id is a *[ProtocolError]), and
 // before sending an error for a PageSize outside 0..100 or a Status that
 // is unknown or has no v1.0 name.

@@ -323,8 +323,9 @@ func WithTrustedHosts(hosts ...string) Option {
 // With [NewClientFromCard] it picks the card's interface of that version
 // (an endpoint is never spoken to in another entry's version), and
 // NewClientFromCard returns [ErrNoSupportedInterface] when the card has
-// none. The version decides the method names, the request and result
-// shapes and the A2A-Version header; the Go types are the same for both.
+// none. The version decides the method names (or, over HTTP+JSON, the
+// paths: /v1/ on v0.3), the request and result shapes and the A2A-Version
+// header; the Go types are the same for both.
 // It returns an error from NewClient for any other version.
 func WithProtocolVersion(v string) Option {
 	return clientOption(func(c *clientConfig) error {
@@ -339,7 +340,7 @@ func WithProtocolVersion(v string) Option {
 
 // WithTransports names the transports (bindings) the client may speak:
 // [TransportJSONRPC] (JSON-RPC 2.0) and [TransportHTTPJSON] (HTTP+JSON,
-// also called REST; A2A v1.0 §11), in any case.
+// also called REST; A2A v1.0 §11, A2A v0.3 §3.5.6), in any case.
 //
 // [NewClientFromCard] then chooses among the card's interfaces of these
 // transports alone, in the card's order, the agent's preference (A2A v1.0
@@ -398,7 +399,7 @@ func transportsOption(name string, transports []string, clientOrder bool) Option
 // errSelectorREST is the error for an agent selector on an HTTP+JSON
 // client.
 var errSelectorREST = errors.New("a2a: WithAgentID and WithAgentCode put a member in the JSON-RPC request envelope, " +
-	"which HTTP+JSON requests do not have; an HTTP+JSON agent behind a gateway is selected by its URL or its tenant (WithTenant)")
+	"which HTTP+JSON requests do not have; an HTTP+JSON agent behind a gateway is selected by its URL (or, in A2A v1.0, its tenant: WithTenant)")
 
 // checkTransport checks what the transport the client speaks allows: on
 // HTTP+JSON no agent selector (errSelectorREST), and a tenant that can be
@@ -429,12 +430,16 @@ func canonicalTransport(t string) (string, bool) {
 	return "", false
 }
 
-// WithTenant sends tenant as the "tenant" of every request (A2A v1.0,
-// multi-tenancy: one endpoint serving several agents or tenants).
+// WithTenant sends tenant with every request (A2A v1.0, multi-tenancy:
+// one endpoint serving several agents or tenants): on JSON-RPC as the
+// params' "tenant", on HTTP+JSON as the path's first segments, the tenant
+// split at "/" and each piece escaped as one segment
+// ("projects/p/locations/l" gives .../projects/p/locations/l/tasks/{id}).
 // [NewClientFromCard] takes it from the card's interface unless this option
 // is given. [Tenant] overrides it for one call. A2A v0.3 has no tenant:
-// NewClient returns an error when the client speaks v0.3, and when tenant
-// is empty or holds a control character. The Caoliao gateway's agent
+// NewClient returns an error when the client speaks v0.3, when tenant
+// is empty or holds a control character, and on HTTP+JSON when a piece
+// is empty (a leading, trailing or doubled "/"), "." or "..". The Caoliao gateway's agent
 // selector is [WithAgentID] or [WithAgentCode], on either version.
 func WithTenant(tenant string) Option {
 	return clientOption(func(c *clientConfig) error {

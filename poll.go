@@ -162,7 +162,8 @@ type PollAttempt struct {
 	Next time.Duration
 }
 
-// WaitTask polls a task with tasks/get until it is terminal (completed,
+// WaitTask polls a task with [Client.GetTask] (tasks/get; GetTask on v1.0;
+// over HTTP+JSON GET /tasks/{id}) until it is terminal (completed,
 // failed, canceled, rejected) or interrupted (input-required, auth-required),
 // and returns it with a nil error: a failed task is a value. A state that is
 // unknown, absent, submitted or working keeps it polling; it is never taken

@@ -12,7 +12,9 @@ import (
 // (userinfo, query values), are redacted from the errors it returns; they travel in request bodies, and configs the agent returns
 // (get, list) carry them as the agent stored them.
 type PushNotificationConfig struct {
-	// ID tells several webhooks of one task apart; the agent may assign it.
+	// ID tells several webhooks of one task apart; the agent may assign it
+	// (on A2A v0.3's HTTP+JSON binding, which requires one, the client
+	// assigns a fresh UUID to a config created without).
 	ID  string `json:"id,omitempty"`
 	URL string `json:"url"`
 	// Token is echoed to the webhook so it can check the call.
@@ -39,7 +41,9 @@ type TaskPushNotificationConfig struct {
 // CreateTaskPushNotificationConfig registers a webhook for a task with
 // tasks/pushNotificationConfig/set (A2A v0.3 §7.5;
 // CreateTaskPushNotificationConfig in A2A v1.0, whose config carries one
-// authentication scheme: Schemes must then hold exactly one) and returns
+// authentication scheme: Schemes must then hold exactly one; over
+// HTTP+JSON POST /tasks/{id}/pushNotificationConfigs, v0.3: POST
+// /v1/tasks/{id}/pushNotificationConfigs) and returns
 // the config as the agent stored it (with its id). It is retried as a
 // send is, only where the agent cannot have acted (connection not made,
 // 429, 503): a second create could register the webhook twice. Errors:
@@ -66,8 +70,11 @@ func (c *Client) CreateTaskPushNotificationConfig(ctx context.Context, cfg TaskP
 
 // GetTaskPushNotificationConfig reads a task's webhook config with
 // tasks/pushNotificationConfig/get (A2A v0.3 §7.6;
-// GetTaskPushNotificationConfig in A2A v1.0); configID may be empty for the
-// task's only config on v0.3, not on v1.0 (an error without sending). Errors: as [Client.CreateTaskPushNotificationConfig].
+// GetTaskPushNotificationConfig in A2A v1.0; over HTTP+JSON GET
+// /tasks/{id}/pushNotificationConfigs/{configId}, v0.3: under /v1/).
+// configID may be empty for the task's only config on v0.3 JSON-RPC, not
+// on v1.0 nor on v0.3 HTTP+JSON, whose paths name it (an error without
+// sending). Errors: as [Client.CreateTaskPushNotificationConfig].
 func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, configID string, opts ...CallOption) (*TaskPushNotificationConfig, error) {
 	b, _, err := c.callBinding(opts)
 	if err != nil {
@@ -86,7 +93,9 @@ func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, conf
 // ListTaskPushNotificationConfigs returns every webhook config of a task
 // with tasks/pushNotificationConfig/list (A2A v0.3 §7.7;
 // ListTaskPushNotificationConfigs in A2A v1.0, whose pages it follows to
-// the last, a repeated page token being a *[ProtocolError]); none (an empty
+// the last, a repeated page token being a *[ProtocolError]; over
+// HTTP+JSON GET /tasks/{id}/pushNotificationConfigs, v0.3: under /v1/,
+// pages followed too); none (an empty
 // array, or null) is an empty slice. Errors: as [Client.CreateTaskPushNotificationConfig].
 func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID string, opts ...CallOption) ([]TaskPushNotificationConfig, error) {
 	b, _, err := c.callBinding(opts)
@@ -121,9 +130,11 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 
 // DeleteTaskPushNotificationConfig removes a task's webhook config with
 // tasks/pushNotificationConfig/delete (A2A v0.3 §7.8;
-// DeleteTaskPushNotificationConfig in A2A v1.0). The agent's "result": null
-// is success, and so are {} (any object) and a reply without "result"
-// (a2a-go sends one, on v0.3 and v1.0, against JSON-RPC 2.0 §5); another
+// DeleteTaskPushNotificationConfig in A2A v1.0; over HTTP+JSON DELETE
+// /tasks/{id}/pushNotificationConfigs/{configId}, v0.3: under /v1/). The
+// agent's "result": null is success, and so are {} (any object) and a
+// reply without "result" (a2a-go sends one, on v0.3 and v1.0, against
+// JSON-RPC 2.0 §5), and over HTTP+JSON an empty 2xx body; another
 // result is a *[ProtocolError]. Errors: as
 // [Client.CreateTaskPushNotificationConfig], and an error for an empty task
 // or config id.

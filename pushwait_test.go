@@ -453,3 +453,55 @@ func TestPushReceiverOnePollAtATime(t *testing.T) {
 		t.Fatalf("%v %v", res, err)
 	}
 }
+
+// Over HTTP+JSON the agent posts what it posts to a JSON-RPC client's
+// webhook: in v0.3 the task as v0.3 JSON-RPC writes it ("kind": "task",
+// as a2a-python 0.3's push sender does), not the v0.3 proto's JSON of the
+// binding's requests; in v1.0 a StreamResponse. Every notification is
+// taken (2xx) and ends the wait without a GetTask.
+func TestPushReceiverSendOverHTTPJSON(t *testing.T) {
+	for _, version := range []string{a2a.ProtocolV03, a2a.ProtocolV10} {
+		t.Run(version, func(t *testing.T) {
+			opts := []a2atest.Option{a2atest.Bindings(a2a.TransportHTTPJSON), a2atest.OnSend(func(a2a.Message) a2atest.Reply {
+				return a2atest.Reply{Task: a2atest.CompletedTask("records", map[string]int{"n": 2}, "2 条"),
+					States:   []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateWorking, a2a.TaskStateCompleted},
+					Interval: 10 * time.Millisecond}
+			})}
+			if version == a2a.ProtocolV10 {
+				opts = append(opts, a2atest.V10())
+			}
+			srv := a2atest.NewServer(opts...)
+			t.Cleanup(srv.Close)
+			c, err := a2a.NewClient(srv.URL, a2a.WithTransports(a2a.TransportHTTPJSON), a2a.WithProtocolVersion(version))
+			if err != nil {
+				t.Fatal(err)
+			}
+			recv := newReceiver(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			w, err := recv.SendMessage(ctx, c, a2a.NewTextMessage("本月巡检记录"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := w.Wait(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if task := res.(*a2a.Task); task.Status.State != a2a.TaskStateCompleted || task.Artifact("records").Text() != "2 条" {
+				t.Errorf("result %+v", task)
+			}
+			ds := srv.Deliveries()
+			if len(ds) == 0 {
+				t.Fatal("no notification delivered")
+			}
+			for _, d := range ds {
+				if d.Err != "" || d.StatusCode != http.StatusNoContent {
+					t.Errorf("delivery of %s: %d %s", d.State, d.StatusCode, d.Err)
+				}
+			}
+			if n := getCalls(srv); n != 0 {
+				t.Errorf("%d GetTask calls; a pushed task needs none", n)
+			}
+		})
+	}
+}

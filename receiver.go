@@ -15,7 +15,8 @@ import (
 
 // The receiving side of push notifications (A2A v0.3 §9.5; A2A v1.0
 // §4.3.3 and §13.2): an http.Handler that takes an agent's webhook POSTs,
-// checks their token, reads them with the client's own decoders and hands
+// checks their token, reads them with the decoders of the client's version
+// (its JSON-RPC binding's, whatever its transport: readNotification) and hands
 // each to the wait it belongs to (pushwait.go).
 
 // defaultFallbackAfter is how long a [PushWait] goes without news of its

@@ -416,4 +416,4 @@ func restShaped(body []byte) bool {
 // restReplyReason is the reason of the *ProtocolError for an HTTP+JSON
 // reply to a JSON-RPC request.
 const restReplyReason = `reply is an HTTP+JSON (REST) reply, not a JSON-RPC response: the agent speaks HTTP+JSON at this URL; ` +
-	`make the client with WithTransports(TransportHTTPJSON) and WithProtocolVersion(ProtocolV10), or give it the URL of the agent's JSON-RPC interface`
+	`make the client from the agent's card (NewClientFromCard), or with WithTransports(TransportHTTPJSON) and the agent's WithProtocolVersion, or give it the URL of the agent's JSON-RPC interface`

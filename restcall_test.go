@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -351,6 +352,13 @@ func restErrorRows() []restRow {
 				io.WriteString(w, `{"task":`+restTask+`}`)
 			},
 			want: restAll(restTaskIs(a2a.TaskStateCompleted), restSameRequests)},
+		{name: "503 with a Status naming an A2A error on send: not re-sent, the agent answered", call: "send", status: 503,
+			body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"overloaded","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INTERNAL_ERROR","domain":"a2a-protocol.org"}]}}`,
+			want: func(t *testing.T, o restOutcome) {
+				if !errors.Is(o.err, a2a.ErrInternal) {
+					t.Errorf("err = %v, want ErrInternal", o.err)
+				}
+			}},
 		{name: "429 with a task on send: not re-sent, the agent may have acted", call: "send", status: 429,
 			body: `{"task":` + restTask + `}`, want: restHTTPErr(429)},
 		{name: "429 with a long Retry-After: given back", status: 429, header: map[string]string{"Retry-After": "3600"},
@@ -458,5 +466,19 @@ func restErrorRows() []restRow {
 				io.WriteString(w, restTask)
 			},
 			want: restTaskIs(a2a.TaskStateCompleted)},
+	}
+}
+
+// TestRESTLogHasNoRPCID: an HTTP+JSON call's debug records carry no
+// JSON-RPC id (it has none; "id=0" misled).
+func TestRESTLogHasNoRPCID(t *testing.T) {
+	_, url := serveREST(t, answerWith(200, ctA2A, restTask))
+	var logs bytes.Buffer
+	c := restClient(t, url, a2a.WithLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	if _, err := c.GetTask(context.Background(), "t1"); err != nil {
+		t.Fatal(err)
+	}
+	if logs.Len() == 0 || strings.Contains(logs.String(), `"id":`) {
+		t.Errorf("debug log of an HTTP+JSON call:\n%s\nwant records without an \"id\"", logs.String())
 	}
 }

@@ -80,16 +80,18 @@ func (c *Client) retryable(class retryClass, resp *http.Response, att *attempt, 
 
 // mayBeAgentReply reports whether body might be the agent's answer to a
 // send, however malformed: JSON-looking text that mentions "jsonrpc" or
-// "result" (a JSON-RPC reply), or "task" or "messageId" (an HTTP+JSON
-// one), in any case. A gateway's own page or error object, and an
-// HTTP+JSON error, do not; when in doubt a message/send is not re-sent.
+// "result" (a JSON-RPC reply), "task" or "messageId" (an HTTP+JSON one),
+// or the A2A error domain "a2a-protocol.org" (an HTTP+JSON error an A2A
+// server wrote), in any case. A gateway's own page or error object (a
+// google.rpc.Status of no A2A error) does not; when in doubt a send is not
+// re-sent.
 func mayBeAgentReply(body []byte) bool {
 	b := bytes.TrimLeft(body, " \t\r\n\ufeff")
 	if len(b) == 0 || (b[0] != '{' && b[0] != '[') {
 		return false
 	}
 	lower := bytes.ToLower(b)
-	for _, name := range []string{`"jsonrpc"`, `"result"`, `"task"`, `"messageid"`} {
+	for _, name := range []string{`"jsonrpc"`, `"result"`, `"task"`, `"messageid"`, `a2a-protocol.org`} {
 		if bytes.Contains(lower, []byte(name)) {
 			return true
 		}

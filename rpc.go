@@ -18,28 +18,35 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
-// The one call path. A client method asks the protocol binding for a
-// callSpec, then:
+// The one call path, for every binding. A client method asks the
+// protocol binding for a callSpec, then:
 //
-//	newCall   encodes the JSON-RPC envelope once (id, agent selector), so
-//	          every retry sends the same bytes;
+//	newCall   encodes the JSON-RPC envelope once (id, agent selector), or
+//	          for an HTTP+JSON spec the target URL and body
+//	          (newRESTCall, restcall.go), so every retry sends the same
+//	          bytes;
 //	send      makes the HTTP attempts through go-retryablehttp; its
 //	          CheckRetry (call.checkRetry) ends each attempt: it reads the
 //	          body, bounded (internal/httpbody), and decides on a retry
 //	          (retry.go); send returns the last attempt (an attempt value);
 //	checkReply takes that attempt and checks the envelope (jsonrpc, the
-//	          id, result or error) before anything decodes the result;
+//	          id, result or error) before anything decodes the result; an
+//	          HTTP+JSON reply, which has no envelope, is checked by its
+//	          status and shape instead (checkRESTReply, restcall.go);
 //
 // and the binding decodes the result into the SDK's types, knowing of the
 // call only what it asked (an asked value in the reply). Streams take the
-// same path with spec.stream set, and check each event's envelope with
-// checkReply; an agent card GET shares send.
+// same path with spec.stream set, and check each event with checkReply;
+// an agent card GET shares send. This file is the path and its JSON-RPC
+// half; restcall.go is its HTTP+JSON half.
 
-// callSpec is one JSON-RPC call as a binding prepares it.
+// callSpec is one call as a binding prepares it, for either transport.
 type callSpec struct {
-	// method is the JSON-RPC method as the binding spells it.
+	// method is the call as the binding spells it: the JSON-RPC method,
+	// or over HTTP+JSON the proto's RPC name; errors and logs name it.
 	method string
-	// params is encoded as the envelope's "params"; nil leaves it out.
+	// params is encoded as the envelope's "params"; nil leaves it out
+	// (and an HTTP+JSON spec, whose body is in rest, has none).
 	params any
 	// class says when the request may be sent again.
 	class retryClass
@@ -130,8 +137,13 @@ type attempt struct {
 // newCall encodes spec's envelope with a fresh id and the agent selector;
 // or for an HTTP+JSON call (spec.rest), its target URL and body.
 func (c *Client) newCall(spec callSpec) (*call, error) {
-	if spec.rest != nil {
+	switch {
+	case spec.rest != nil:
 		return c.newRESTCall(spec)
+	case c.proto.transport() != TransportJSONRPC:
+		// A binding method that forgot its transport: never send a
+		// JSON-RPC envelope to an HTTP+JSON interface.
+		return nil, fmt.Errorf("a2a: %s: no %s request for this call (a bug in this package)", spec.method, c.proto.transport())
 	}
 	env := request{JSONRPC: "2.0", ID: c.nextID.Add(1), Method: spec.method, Params: spec.params,
 		AgentID: c.agentID, AgentCode: c.agentCode}
@@ -154,10 +166,13 @@ func (c *Client) newGet(method, target string) *call {
 		httpMethod: http.MethodGet, target: target, version: ProtocolV10}
 }
 
-// start is the first half of every JSON-RPC call, unary or streaming: it
-// refuses what the client's card rules out (an *UnsupportedByCardError),
-// encodes the call and sends it, returning the call and its last attempt
-// (send). Errors: those and send's.
+// start is the first half of every call, unary or streaming, on either
+// transport: it returns the error the binding found building spec (before
+// anything is sent), refuses what the client's card rules out (an
+// *UnsupportedByCardError), encodes the call and sends it, once more with
+// the other verb when an HTTP+JSON agent refused the first (refusedVerb,
+// restcall.go), returning the call and its last attempt (send). Errors:
+// those and send's.
 func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, error) {
 	if spec.err != nil {
 		return nil, attempt{}, spec.err
@@ -253,7 +268,7 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 		return att, cl.noReply(ctx, att.n, cl.connFault(ctx, att.n, err))
 	}
 	if att.stream != nil {
-		c.log.LogAttrs(ctx, slog.LevelDebug, "a2a stream opened", slog.String("method", cl.spec.method), slog.Int64("id", cl.id),
+		c.log.LogAttrs(ctx, slog.LevelDebug, "a2a stream opened", slog.String("method", cl.spec.method), cl.idAttr(),
 			slog.Int("attempts", att.n), slog.Duration("elapsed", time.Since(cl.start)))
 		return att, nil
 	}
@@ -261,7 +276,7 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 		return att, cl.noReply(ctx, att.n, cl.connFault(ctx, att.n, att.Err))
 	}
 	c.log.LogAttrs(ctx, slog.LevelDebug, "a2a reply",
-		slog.String("method", cl.spec.method), slog.Int64("id", cl.id), slog.Int("status", att.status),
+		slog.String("method", cl.spec.method), cl.idAttr(), slog.Int("status", att.status),
 		slog.Int("bytes", len(att.Body)), slog.Int("attempts", att.n), slog.Duration("elapsed", time.Since(cl.start)))
 	switch {
 	case att.TooLarge:
@@ -312,7 +327,16 @@ func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) 
 // set when debug logging is on. It only logs: never the URL or headers.
 func (cl *call) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int) {
 	cl.c.log.LogAttrs(req.Context(), slog.LevelDebug, "a2a request",
-		slog.String("method", cl.spec.method), slog.Int64("id", cl.id), slog.Int("attempt", retry+1))
+		slog.String("method", cl.spec.method), cl.idAttr(), slog.Int("attempt", retry+1))
+}
+
+// idAttr is the log attribute of the call's JSON-RPC id; an HTTP+JSON
+// call has none (an empty attribute, which handlers leave out).
+func (cl *call) idAttr() slog.Attr {
+	if cl.spec.rest != nil {
+		return slog.Attr{}
+	}
+	return slog.Int64("id", cl.id)
 }
 
 // connFault is the error for a call whose connection failed (err) after
@@ -328,7 +352,7 @@ func (cl *call) connFault(ctx context.Context, attempts int, err error) error {
 // noReply logs a call that got no usable reply after attempts attempts
 // (its error is already redacted) and returns the error.
 func (cl *call) noReply(ctx context.Context, attempts int, fail error) error {
-	cl.c.log.LogAttrs(ctx, slog.LevelDebug, "a2a no reply", slog.String("method", cl.spec.method), slog.Int64("id", cl.id),
+	cl.c.log.LogAttrs(ctx, slog.LevelDebug, "a2a no reply", slog.String("method", cl.spec.method), cl.idAttr(),
 		slog.Int("attempts", attempts), slog.Duration("elapsed", time.Since(cl.start)), slog.String("error", fail.Error()))
 	return fail
 }
@@ -342,19 +366,26 @@ func (cl *call) httpError(att *attempt) *HTTPError {
 	e := &HTTPError{
 		Method:      cl.spec.method,
 		StatusCode:  att.status,
-		ContentType: cl.red.Str(h.Get("Content-Type")),
+		ContentType: cl.headerExcerpt(h.Get("Content-Type")),
 		Body:        cl.red.Excerpt(att.Body, maxBodyExcerpt),
 	}
 	switch att.status {
 	case http.StatusUnauthorized:
-		e.Challenge = cl.red.Str(h.Get("WWW-Authenticate"))
+		e.Challenge = cl.headerExcerpt(h.Get("WWW-Authenticate"))
 	case http.StatusProxyAuthRequired:
-		e.Challenge = cl.red.Str(h.Get("Proxy-Authenticate"))
+		e.Challenge = cl.headerExcerpt(h.Get("Proxy-Authenticate"))
 	}
 	if d, ok := backoff.RetryAfter(h.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d
 	}
 	return e
+}
+
+// headerExcerpt is a reply header's value as an error keeps it: redacted,
+// and its start alone past maxBodyExcerpt bytes (an agent may send
+// megabytes in one header).
+func (cl *call) headerExcerpt(v string) string {
+	return string(cl.red.Excerpt([]byte(v), maxBodyExcerpt))
 }
 
 // envelope is a JSON-RPC response envelope as read; nil members were
@@ -416,7 +447,9 @@ func readEnvelope(body []byte) (env envelope, isObject bool, fault string, synta
 // the id are checked here, before the binding decodes the result. An
 // HTTP+JSON reply (restShaped: {"task": …}, or a google.rpc.Status naming
 // an A2A error, whatever the status) is a *ProtocolError matching
-// ErrTransportMismatch. Errors: *RPCError, *HTTPError, *ProtocolError.
+// ErrTransportMismatch. The reply of an HTTP+JSON call (spec.rest) is
+// handed to checkRESTReply (restcall.go) instead. Errors: *RPCError,
+// *HTTPError, *ProtocolError.
 func (cl *call) checkReply(att *attempt, body []byte) (*reply, error) {
 	if cl.spec.rest != nil {
 		return cl.checkRESTReply(att, body, false)

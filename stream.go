@@ -61,8 +61,10 @@ func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 }
 
 // SendStreamingMessage sends msg with message/stream (A2A v0.3 §7.2;
-// SendStreamingMessage in A2A v1.0) and yields the
-// agent's events as they arrive, over Server-Sent Events:
+// SendStreamingMessage in A2A v1.0; over HTTP+JSON POST /message:stream,
+// v0.3: POST /v1/message:stream) and yields the agent's events as they
+// arrive, over Server-Sent Events (each event's data a JSON-RPC response
+// on JSON-RPC, a bare StreamResponse on HTTP+JSON):
 //
 //	for ev, err := range c.SendStreamingMessage(ctx, msg) {
 //		if err != nil { … }
@@ -80,8 +82,9 @@ func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 // stream, or the connection broke or went idle, before the task was final
 // (it carries the task folded from the events and the ids to continue
 // with [Client.SubscribeToTask] or [Client.WaitTask]; a broken connection's
-// *[TransportError] is wrapped in it); a JSON-RPC error inside the stream
-// or instead of it (*[RPCError]), an *[HTTPError], a *[ProtocolError] (a
+// *[TransportError] is wrapped in it); the agent's error inside the stream
+// or instead of it (*[RPCError]: a JSON-RPC error, or on HTTP+JSON an
+// "error" event or an A2A error body), an *[HTTPError], a *[ProtocolError] (a
 // malformed event, a wrong id), a *[BodyTooLargeError] (an event over the
 // size cap), a *[TransportError] (the stream could not be opened), ctx's
 // error — each of these, once an event has named the task (or for
@@ -96,7 +99,8 @@ func (e TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 // be (the agent cannot have acted). The stream is not retried once it has opened; ctx bounds its
 // length (and the Timeout of a client given to [WithHTTPClient]), and
 // [WithStreamIdleTimeout] how long the client waits for its next event. A
-// plain JSON-RPC result instead of a stream is yielded as the one event
+// plain result instead of a stream (a JSON-RPC result, or an HTTP+JSON
+// JSON reply) is yielded as the one event
 // (followed by a *StreamCutError when it is a task not yet final). The sequence sends the message when it is ranged over,
 // once: ranging over it again yields only an error (call SendStreamingMessage
 // again to send again).
@@ -118,12 +122,18 @@ func (c *Client) SendStreamingMessage(ctx context.Context, msg Message, opts ...
 
 // SubscribeToTask reopens the event stream of a running task with
 // tasks/resubscribe (A2A v0.3 §7.9; SubscribeToTask in A2A v1.0, whose
-// first event is the task as it stands), after a dropped connection. Whether
+// first event is the task as it stands), after a dropped connection. Over
+// HTTP+JSON it is POST /tasks/{id}:subscribe on v1.0 (as the
+// specification's prose and the official clients send it) and GET
+// /v1/tasks/{id}:subscribe on v0.3 (as the v0.3 proto says); an agent
+// that refuses that verb with 405 (or a 404 naming the ":subscribe"
+// path) gets the other verb once, and the client's later subscribes
+// start with that verb (remembered per client). Whether
 // events sent while disconnected are replayed is up to the agent. Events,
 // ends and errors are as for [Client.SendStreamingMessage] (a
 // *[StreamCutError] names taskID even when no event came); an unknown task
 // gives an *[RPCError] matching [ErrTaskNotFound]. Until the stream opens it is
-// retried like tasks/get: a failed attempt, or one whose reply does not
+// retried like [Client.GetTask]: a failed attempt, or one whose reply does not
 // open within [WithAttemptTimeout], is tried again, up to
 // [WithMaxRetries] times.
 func (c *Client) SubscribeToTask(ctx context.Context, taskID string, opts ...CallOption) iter.Seq2[Event, error] {

@@ -1,8 +1,13 @@
 // Package a2atest provides a scripted fake A2A agent for tests and demos:
-// an [httptest] server on loopback that speaks JSON-RPC 2.0 like a
-// Caoliao-style agent (synchronous, completed or failed) or a
-// gateway (headers, agent selector, tasks that move through
-// states over successive tasks/get calls).
+// an [httptest] server on loopback that acts like a Caoliao-style agent
+// (synchronous, completed or failed) or a gateway (headers, agent
+// selector, tasks that move through states over successive tasks/get
+// calls). It speaks any of the four bindings the a2a package does:
+// JSON-RPC 2.0 (the default) or HTTP+JSON ([HTTPJSON], [Bindings]), each
+// in A2A v0.3 or v1.0 ([V10]). These docs name operations by their v0.3
+// JSON-RPC methods (message/send, tasks/get, …); each stands for the same
+// operation in every binding (tasks/get: GetTask, GET /tasks/{id}, GET
+// /v1/tasks/{id}).
 //
 // A server speaks A2A v0.3, as Caoliao agents do, unless made with [V10]:
 // then it speaks A2A v1.0 (method names such as SendMessage, ProtoJSON
@@ -37,11 +42,12 @@
 // JSON-RPC and HTTP+JSON side by side on one task store, with a card
 // listing both in the order given.
 //
-// It checks every request envelope (jsonrpc "2.0", an id, a method, params
-// shaped per its version) and, when configured, the X-API-Key,
-// X-Workspace-ID and Authorization headers, the agent selector and the
-// tenant; a request that fails a check gets the error a strict server would
-// send, so a client bug shows up as a test failure.
+// It checks every JSON-RPC request envelope (jsonrpc "2.0", an id, a
+// method, params shaped per its version), every HTTP+JSON request as said
+// above, and, when configured, the X-API-Key, X-Workspace-ID and
+// Authorization headers, the agent selector (JSON-RPC only) and the
+// tenant; a request that fails a check gets the error a strict server
+// would send, so a client bug shows up as a test failure.
 //
 // The server delivers push notifications. A webhook registered for a task
 // (tasks/pushNotificationConfig/set, or configuration.pushNotificationConfig
@@ -193,7 +199,10 @@ func RequireBearer(token string) Option {
 }
 
 // RequireAgentID makes the server refuse (JSON-RPC -32602) a request whose
-// top-level "agent_id" is not id, for every method (gateway style).
+// top-level "agent_id" is not id, for every method (gateway style). The
+// selector is a member of the JSON-RPC envelope: [NewServer] panics when
+// the server serves no JSON-RPC, and its HTTP+JSON requests, if it serves
+// both ([Bindings]), are not checked for it.
 func RequireAgentID(id string) Option {
 	return func(s *Server) { s.selectorKey, s.selectorVal = "agent_id", id }
 }

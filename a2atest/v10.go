@@ -51,10 +51,17 @@ func V10() Option {
 	return func(s *Server) { s.v10 = true }
 }
 
-// RequireTenant makes a v1.0 server ([V10]) refuse (JSON-RPC -32602) a
-// request whose params.tenant is not tenant, for every method, and name
-// tenant in its card's interface. A2A v0.3 has no tenant: [NewServer]
-// panics when RequireTenant is given without V10.
+// RequireTenant makes a v1.0 server ([V10]) require tenant in every
+// request, for every method, and name tenant in its card's interfaces.
+// Over JSON-RPC it refuses (-32602) a request whose params.tenant is not
+// tenant. Over HTTP+JSON the tenant is the path's prefix, one segment or
+// several ("/a2a/rest/projects/p/tasks/t1" for tenant "projects/p"): a
+// request under another prefix or none gets a 400 google.rpc.Status
+// INVALID_ARGUMENT, reason INVALID_PARAMS (-32602 to the a2a client),
+// naming the tenant it found (without RequireTenant, a
+// prefixed path names no operation and gets a plain-text 404). A2A v0.3
+// has no tenant: [NewServer] panics when RequireTenant is given without
+// V10.
 func RequireTenant(tenant string) Option {
 	return func(s *Server) { s.tenant = tenant }
 }

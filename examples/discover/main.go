@@ -1,14 +1,19 @@
 // Command discover finds an agent from its base URL: it reads the agent card
 // (/.well-known/agent-card.json, falling back to /.well-known/agent.json),
-// prints what the agent says about itself, builds a client for its JSON-RPC
-// endpoint and calls it. The client takes the endpoint and the A2A version
-// (0.3 or 1.0) from the card, and knows what the card allows, so a call the
-// card rules out (streaming, on an agent like Caoliao's) is refused before
-// anything is sent.
+// prints what the agent says about itself, builds a client for the first
+// interface the card lists that the client speaks (JSON-RPC or HTTP+JSON,
+// A2A v0.3 or v1.0) and calls it. The client takes the endpoint, the
+// binding and the version from the card, and knows what the card allows,
+// so a call the card rules out (streaming, on an agent like Caoliao's) is
+// refused before anything is sent.
 //
-//	go run ./examples/discover                       # an offline fake agent (A2A v0.3)
+//	go run ./examples/discover                       # an offline fake agent (JSON-RPC, A2A v0.3)
 //	go run ./examples/discover -version 1.0          # the same agent speaking A2A v1.0
+//	go run ./examples/discover -transport http+json  # ... over HTTP+JSON (REST), v0.3 or with -version 1.0
 //	go run ./examples/discover -base https://a2a.objqr.com
+//
+// The code after the offline agent is the same whatever the agent's
+// binding: the card says which.
 package main
 
 import (
@@ -36,12 +41,13 @@ func main() {
 }
 
 // offlineCard describes the fake agent the way Caoliao's card does: no
-// streaming, no push notifications.
-func offlineCard() *a2a.AgentCard {
+// streaming, no push notifications. Its interface is at the agent's URL, of
+// transport (JSONRPC or HTTP+JSON).
+func offlineCard(transport string) *a2a.AgentCard {
 	return &a2a.AgentCard{
 		ProtocolVersion: "0.3.0", Name: "草料二维码 (offline)", Version: "1.0.0",
 		Description:        "Answers what a QR code is, from the organisation that owns it",
-		PreferredTransport: a2a.TransportJSONRPC,
+		PreferredTransport: transport,
 		DefaultInputModes:  []string{"text/plain"}, DefaultOutputModes: []string{"application/json", "text/plain"},
 		Skills: []a2a.AgentSkill{
 			{ID: "entity", Name: "Entity", Description: "What a code is", Tags: []string{"qr"}},
@@ -57,17 +63,22 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 	base := fs.String("base", "", "base URL of a real agent (default: an offline fake agent)")
 	apiKey := fs.String("api-key", "", "X-API-Key header, if the agent wants one")
 	version := fs.String("version", a2a.ProtocolV03, "A2A version of the offline fake agent: 0.3 or 1.0")
+	transport := fs.String("transport", a2a.TransportJSONRPC, "transport of the offline fake agent: JSONRPC or HTTP+JSON (REST)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *base == "" {
-		agentOpts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao), a2atest.WithCard(offlineCard())}
+		binding := strings.ToUpper(*transport) // the names in any case: http+json
+		if binding != a2a.TransportJSONRPC && binding != a2a.TransportHTTPJSON {
+			return fmt.Errorf("-transport %s: want JSONRPC or HTTP+JSON", *transport)
+		}
+		agentOpts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao), a2atest.Bindings(binding), a2atest.WithCard(offlineCard(binding))}
 		if *version == a2a.ProtocolV10 {
 			agentOpts = append(agentOpts, a2atest.V10())
 		}
 		agent := a2atest.NewServer(agentOpts...)
 		defer agent.Close()
-		*base = strings.TrimSuffix(agent.URL, "/a2a/jsonrpc")
+		*base = agent.BaseURL() // where its card is
 	}
 	var opts []a2a.Option
 	if *apiKey != "" {

@@ -1,17 +1,23 @@
 // Command failed shows how to tell apart every way a call can end without a
 // usable result: a failed task (a value, with its reason), a canceled or
 // rejected task, a task the agent lost, an HTTP error from a gateway, and a
-// poll that ran out of time. It runs against an offline fake agent.
+// poll that ran out of time. It runs against an offline fake agent, on any
+// binding: the same code tells the same cases apart over JSON-RPC and
+// HTTP+JSON (REST), where errors arrive as HTTP statuses with a
+// google.rpc.Status body instead of JSON-RPC error objects.
 //
 //	go run ./examples/failed
+//	go run ./examples/failed -transport http+json -version 1.0
 package main
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
@@ -19,7 +25,8 @@ import (
 )
 
 func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
+	// -h prints the usage and succeeds.
+	if err := run(context.Background(), os.Stdout, os.Args[1:]); err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "failed:", err)
 		os.Exit(1)
 	}
@@ -60,8 +67,20 @@ func describe(task *a2a.Task, err error) string {
 	}
 }
 
-func run(ctx context.Context, w io.Writer) error {
-	agent := a2atest.NewServer(a2atest.OnSend(func(m a2a.Message) a2atest.Reply {
+func run(ctx context.Context, w io.Writer, args []string) error {
+	fs := flag.NewFlagSet("failed", flag.ContinueOnError)
+	fs.SetOutput(w)
+	version := fs.String("version", a2a.ProtocolV03, "A2A protocol version of the offline agent: 0.3 or 1.0")
+	transport := fs.String("transport", a2a.TransportJSONRPC, "transport of the offline agent: JSONRPC or HTTP+JSON (REST)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	binding := strings.ToUpper(*transport) // the names in any case: http+json
+	if binding != a2a.TransportJSONRPC && binding != a2a.TransportHTTPJSON {
+		return fmt.Errorf("-transport %s: want JSONRPC or HTTP+JSON", *transport)
+	}
+
+	agentOpts := []a2atest.Option{a2atest.Bindings(binding), a2atest.OnSend(func(m a2a.Message) a2atest.Reply {
 		switch m.Parts.Text() {
 		case "reject me":
 			return a2atest.Reply{Task: a2atest.StatusTask(a2a.TaskStateRejected, "只读服务，不执行写入")}
@@ -69,9 +88,15 @@ func run(ctx context.Context, w io.Writer) error {
 			return a2atest.Reply{Task: a2atest.StatusTask(a2a.TaskStateWorking, ""), States: []a2a.TaskState{a2a.TaskStateWorking}}
 		}
 		return a2atest.Caoliao(m)
-	}))
+	})}
+	if *version == a2a.ProtocolV10 {
+		agentOpts = append(agentOpts, a2atest.V10())
+	}
+	agent := a2atest.NewServer(agentOpts...)
 	defer agent.Close()
-	c, err := a2a.NewClient(agent.URL, a2a.WithMaxRetries(0))
+	// WithTransports and WithProtocolVersion name the binding; the rest of
+	// the code is the same on every one.
+	c, err := a2a.NewClient(agent.URL, a2a.WithTransports(binding), a2a.WithProtocolVersion(*version), a2a.WithMaxRetries(0))
 	if err != nil {
 		return err
 	}

@@ -5,14 +5,22 @@
 // against an offline fake agent that checks all of those.
 //
 //	go run ./examples/poll
+//	go run ./examples/poll -version 1.0
+//	go run ./examples/poll -transport http+json   # -version 1.0 too
+//
+// Over HTTP+JSON (REST) the calls and the polling are the same; the agent
+// selector is not sent, as that binding has no request envelope to carry it
+// (a REST gateway names the agent in its URL).
 package main
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
@@ -20,22 +28,47 @@ import (
 )
 
 func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
+	// -h prints the usage and succeeds.
+	if err := run(context.Background(), os.Stdout, os.Args[1:]); err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "poll:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, w io.Writer) error {
-	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao),
-		a2atest.RequireAPIKey("demo-key"), a2atest.RequireWorkspace("ws-1"), a2atest.RequireAgentCode("inspection-records"))
+func run(ctx context.Context, w io.Writer, args []string) error {
+	fs := flag.NewFlagSet("poll", flag.ContinueOnError)
+	fs.SetOutput(w)
+	version := fs.String("version", a2a.ProtocolV03, "A2A protocol version of the offline agent: 0.3 or 1.0")
+	transport := fs.String("transport", a2a.TransportJSONRPC, "transport of the offline agent: JSONRPC or HTTP+JSON (REST)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	binding := strings.ToUpper(*transport) // the names in any case: http+json
+	if binding != a2a.TransportJSONRPC && binding != a2a.TransportHTTPJSON {
+		return fmt.Errorf("-transport %s: want JSONRPC or HTTP+JSON", *transport)
+	}
+	jsonrpc := binding == a2a.TransportJSONRPC
+
+	agentOpts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao), a2atest.Bindings(binding),
+		a2atest.RequireAPIKey("demo-key"), a2atest.RequireWorkspace("ws-1")}
+	if jsonrpc {
+		agentOpts = append(agentOpts, a2atest.RequireAgentCode("inspection-records"))
+	}
+	if *version == a2a.ProtocolV10 {
+		agentOpts = append(agentOpts, a2atest.V10())
+	}
+	agent := a2atest.NewServer(agentOpts...)
 	defer agent.Close()
 
-	c, err := a2a.NewClient(agent.URL,
+	opts := []a2a.Option{
+		a2a.WithTransports(binding), a2a.WithProtocolVersion(*version), // the binding
 		a2a.WithAPIKey("demo-key"),
 		a2a.WithWorkspace("ws-1"),
-		a2a.WithAgentCode("inspection-records"), // also sent with every tasks/get
-	)
+	}
+	if jsonrpc { // a member of the JSON-RPC request body: HTTP+JSON has none
+		opts = append(opts, a2a.WithAgentCode("inspection-records")) // also sent with every tasks/get
+	}
+	c, err := a2a.NewClient(agent.URL, opts...)
 	if err != nil {
 		return err
 	}
@@ -73,12 +106,15 @@ func run(ctx context.Context, w io.Writer) error {
 		fmt.Fprintf(w, "  %s %s\n", r.ID, r.Result)
 	}
 
-	gets := 0
+	gets, checked := 0, "the headers"
 	for _, r := range agent.Requests() {
-		if r.Method == "tasks/get" {
+		if r.Method == "tasks/get" || r.Method == "GetTask" { // v0.3's name, v1.0's
 			gets++
 		}
 	}
-	fmt.Fprintf(w, "tasks/get calls: %d, each with the headers and agent_code checked\n", gets)
+	if jsonrpc {
+		checked += " and agent_code"
+	}
+	fmt.Fprintf(w, "tasks/get calls: %d, each with %s checked\n", gets, checked)
 	return nil
 }

@@ -8,6 +8,10 @@
 //	go run ./examples/push
 //	go run ./examples/push -poll
 //	go run ./examples/push -n 100 -version 1.0
+//	go run ./examples/push -n 100 -transport http+json   # HTTP+JSON (REST), v0.3 or with -version 1.0
+//
+// The code is the same on every binding; only the two client options that
+// name it differ.
 package main
 
 import (
@@ -21,6 +25,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,6 +40,7 @@ func main() {
 	flag.DurationVar(&cfg.maxDelay, "max-delay", 2*time.Second, "longest time a task takes")
 	flag.BoolVar(&cfg.poll, "poll", false, "wait with WaitTask per task instead of push notifications")
 	flag.StringVar(&cfg.version, "version", a2a.ProtocolV03, "A2A version the agent speaks: 0.3 or 1.0")
+	flag.StringVar(&cfg.transport, "transport", a2a.TransportJSONRPC, "transport the agent speaks: JSONRPC or HTTP+JSON (REST)")
 	flag.Parse()
 	st, err := run(context.Background(), cfg)
 	if err != nil {
@@ -45,10 +51,11 @@ func main() {
 }
 
 type config struct {
-	n        int
-	maxDelay time.Duration
-	poll     bool
-	version  string
+	n         int
+	maxDelay  time.Duration
+	poll      bool
+	version   string
+	transport string // JSONRPC or HTTP+JSON, in any case
 }
 
 // stats is what one run measured.
@@ -73,6 +80,10 @@ func (s stats) print(w io.Writer, cfg config) {
 }
 
 func run(ctx context.Context, cfg config) (stats, error) {
+	binding := strings.ToUpper(cfg.transport) // the names in any case: http+json
+	if binding != a2a.TransportJSONRPC && binding != a2a.TransportHTTPJSON {
+		return stats{}, fmt.Errorf("-transport %s: want JSONRPC or HTTP+JSON", cfg.transport)
+	}
 	// The fake agent: every task is submitted, then working, then
 	// completed, on the agent's own clock, after a random delay.
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -86,13 +97,14 @@ func run(ctx context.Context, cfg config) (stats, error) {
 			States:   []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateWorking, a2a.TaskStateCompleted},
 			Interval: delay / 2,
 		}
-	})}
+	}), a2atest.Bindings(binding)}
 	if cfg.version == a2a.ProtocolV10 {
 		opts = append(opts, a2atest.V10())
 	}
 	agent := a2atest.NewServer(opts...)
 	defer agent.Close()
-	c, err := a2a.NewClient(agent.URL, a2a.WithProtocolVersion(cfg.version))
+	// The two options that differ between bindings.
+	c, err := a2a.NewClient(agent.URL, a2a.WithTransports(binding), a2a.WithProtocolVersion(cfg.version))
 	if err != nil {
 		return stats{}, err
 	}

@@ -14,13 +14,23 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
+// bindings are the four bindings the program runs on: -transport and
+// -version.
+var bindings = []struct{ transport, version string }{
+	{a2a.TransportJSONRPC, a2a.ProtocolV03}, // the default
+	{a2a.TransportJSONRPC, a2a.ProtocolV10},
+	{"http+json", a2a.ProtocolV10},
+	{"http+json", a2a.ProtocolV03},
+}
+
 // The example as it runs by default: 1,000 tasks, every one collected by
-// push, none polled.
+// push, none polled; the same on every binding.
 func TestPush(t *testing.T) {
-	for _, version := range []string{a2a.ProtocolV03, a2a.ProtocolV10} {
-		t.Run(version, func(t *testing.T) {
-			cfg := config{n: 1000, maxDelay: 2 * time.Second, version: version}
-			if version == a2a.ProtocolV10 {
+	for i, b := range bindings {
+		t.Run(b.transport+" "+b.version, func(t *testing.T) {
+			t.Parallel() // each waits up to 2s for its tasks
+			cfg := config{n: 1000, maxDelay: 2 * time.Second, transport: b.transport, version: b.version}
+			if i > 0 {
 				cfg.n = 200 // the same path; fewer tasks keep the run short
 			}
 			st, err := run(context.Background(), cfg)
@@ -54,14 +64,26 @@ goroutines: 0 started to wait, … in the process (agent included)
 	}
 }
 
+// -poll, on every binding.
 func TestPoll(t *testing.T) {
-	cfg := config{n: 100, maxDelay: 500 * time.Millisecond, poll: true, version: a2a.ProtocolV03}
-	st, err := run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
+	for _, b := range bindings {
+		t.Run(b.transport+" "+b.version, func(t *testing.T) {
+			t.Parallel()
+			cfg := config{n: 50, maxDelay: 500 * time.Millisecond, poll: true, transport: b.transport, version: b.version}
+			st, err := run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.completed != cfg.n || st.gets < cfg.n || st.waiters != cfg.n || st.notifications != 0 {
+				t.Errorf("%+v: want every task completed, polled at least once each, by a goroutine each", st)
+			}
+		})
 	}
-	if st.completed != cfg.n || st.gets < cfg.n || st.waiters != cfg.n || st.notifications != 0 {
-		t.Errorf("%+v: want every task completed, polled at least once each, by a goroutine each", st)
+}
+
+func TestPushBadTransport(t *testing.T) {
+	if _, err := run(context.Background(), config{n: 1, transport: "grpc", version: a2a.ProtocolV03}); err == nil {
+		t.Error("-transport grpc: no error")
 	}
 }
 
@@ -77,7 +99,7 @@ func BenchmarkCollect(b *testing.B) {
 			name = "poll"
 		}
 		b.Run(name, func(b *testing.B) {
-			cfg := config{n: 1000, maxDelay: 2 * time.Second, poll: poll, version: a2a.ProtocolV03}
+			cfg := config{n: 1000, maxDelay: 2 * time.Second, poll: poll, transport: a2a.TransportJSONRPC, version: a2a.ProtocolV03}
 			var sum stats
 			for range b.N {
 				st, err := run(context.Background(), cfg)

@@ -6,7 +6,9 @@
 // By default it starts an offline fake agent (package a2atest) in-process:
 //
 //	go run ./examples/quickstart
-//	go run ./examples/quickstart -version 1.0   # the same calls in A2A v1.0
+//	go run ./examples/quickstart -version 1.0                       # the same calls in A2A v1.0
+//	go run ./examples/quickstart -transport http+json -version 1.0  # over HTTP+JSON (REST)
+//	go run ./examples/quickstart -transport http+json               # A2A v0.3 over HTTP+JSON
 //
 // To call a real agent instead:
 //
@@ -14,9 +16,11 @@
 //	go run ./examples/quickstart -url "$PRODUCT_API_BASE_URL/agents/a2a" \
 //	    -api-key "$PRODUCT_API_KEY" -workspace "$WORKSPACE_ID" -agent-id "$AGENT_ID"
 //
-// The protocol version is the one client option that changes between an
-// A2A v0.3 agent (Caoliao's) and a v1.0 one; the rest of the code is the
-// same.
+// The binding (transport and protocol version) is the one thing that
+// changes between an A2A v0.3 JSON-RPC agent (Caoliao's), a v1.0 one, and
+// an agent that speaks HTTP+JSON: two client options; the rest of the code
+// is the same. The agent selector (-agent-id) is a member of the JSON-RPC
+// envelope, which HTTP+JSON does not have.
 package main
 
 import (
@@ -26,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
@@ -52,18 +57,23 @@ type entityCard struct {
 func run(ctx context.Context, w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("quickstart", flag.ContinueOnError)
 	fs.SetOutput(w)
-	url := fs.String("url", "", "JSON-RPC endpoint of a real agent (default: an offline fake agent)")
+	url := fs.String("url", "", "endpoint of a real agent, of the -transport binding (default: an offline fake agent)")
 	apiKey := fs.String("api-key", "", "X-API-Key header (gateway style)")
 	workspace := fs.String("workspace", "", "X-Workspace-ID header (gateway style)")
 	agentID := fs.String("agent-id", "", `"agent_id" selector sent in every request body (gateway style)`)
 	version := fs.String("version", a2a.ProtocolV03, "A2A protocol version the agent speaks: 0.3 or 1.0")
+	transport := fs.String("transport", a2a.TransportJSONRPC, "transport the agent speaks: JSONRPC or HTTP+JSON (REST)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	binding := strings.ToUpper(*transport) // the names in any case: http+json
+	if binding != a2a.TransportJSONRPC && binding != a2a.TransportHTTPJSON {
+		return fmt.Errorf("-transport %s: want JSONRPC or HTTP+JSON", *transport)
 	}
 
 	endpoint := *url
 	if endpoint == "" {
-		agentOpts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao)}
+		agentOpts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao), a2atest.Bindings(binding)}
 		if *version == a2a.ProtocolV10 {
 			agentOpts = append(agentOpts, a2atest.V10())
 		}
@@ -71,7 +81,8 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 		defer agent.Close()
 		endpoint = agent.URL
 	}
-	opts := []a2a.Option{a2a.WithProtocolVersion(*version)} // the one option that differs between versions
+	// The two options that differ between bindings.
+	opts := []a2a.Option{a2a.WithTransports(binding), a2a.WithProtocolVersion(*version)}
 	if *apiKey != "" {
 		opts = append(opts, a2a.WithAPIKey(*apiKey))
 	}
@@ -86,7 +97,11 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 		return err
 	}
 	if *url == "" {
-		fmt.Fprintf(w, "(using the offline fake agent, A2A v%s; pass -url to call a real one)\n", c.ProtocolVersion())
+		over := "" // JSON-RPC, the default, goes unsaid
+		if in := c.Interface(); in.ProtocolBinding != a2a.TransportJSONRPC {
+			over = " over " + in.ProtocolBinding
+		}
+		fmt.Fprintf(w, "(using the offline fake agent, A2A v%s%s; pass -url to call a real one)\n", c.ProtocolVersion(), over)
 	}
 
 	// 1. A synchronous query: the task comes back completed.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/caoliao-a2a/a2a-go/a2atest"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
@@ -15,23 +16,35 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
+// bindings are the four bindings the program runs on: the flags that pick
+// each (none: JSON-RPC, A2A v0.3) and how its first line names it.
+var bindings = []struct {
+	transport, version string
+	args               []string
+	banner             string
+}{
+	{a2a.TransportJSONRPC, a2a.ProtocolV03, nil, "A2A v0.3"},
+	{a2a.TransportJSONRPC, a2a.ProtocolV10, []string{"-version", "1.0"}, "A2A v1.0"},
+	{a2a.TransportHTTPJSON, a2a.ProtocolV10, []string{"-transport", "http+json", "-version", "1.0"}, "A2A v1.0 over HTTP+JSON"},
+	{a2a.TransportHTTPJSON, a2a.ProtocolV03, []string{"-transport", "HTTP+JSON"}, "A2A v0.3 over HTTP+JSON"},
+}
+
 // TestQuickstart runs the program against its offline agent, as
-// `go run ./examples/quickstart` and `go run ./examples/quickstart -version
-// 1.0` do, and checks everything it prints: the same for both versions.
+// `go run ./examples/quickstart` does, on each binding, and checks
+// everything it prints: the same calls and results on all four.
 func TestQuickstart(t *testing.T) {
-	for _, version := range []string{"0.3", "1.0"} {
-		var out bytes.Buffer
-		args := []string{"-version", version}
-		if version == "0.3" {
-			args = nil // the default
-		}
-		if err := run(context.Background(), &out, args); err != nil {
-			t.Fatal(err)
-		}
-		want := "(using the offline fake agent, A2A v" + version + "; pass -url to call a real one)\n" + wantCalls
-		if diff := cmp.Diff(want, out.String()); diff != "" {
-			t.Errorf("-version %s: output (-want +got):\n%s", version, diff)
-		}
+	for _, b := range bindings {
+		t.Run(b.banner, func(t *testing.T) {
+			t.Parallel() // each waits for its polls
+			var out bytes.Buffer
+			if err := run(context.Background(), &out, b.args); err != nil {
+				t.Fatal(err)
+			}
+			want := "(using the offline fake agent, " + b.banner + "; pass -url to call a real one)\n" + wantCalls
+			if diff := cmp.Diff(want, out.String()); diff != "" {
+				t.Errorf("%q: output (-want +got):\n%s", b.args, diff)
+			}
+		})
 	}
 }
 
@@ -56,30 +69,48 @@ const wantCalls = `
 `
 
 // TestQuickstartGateway runs the README's gateway command line against an
-// agent that refuses any request without those headers and selector, in
-// either version.
+// agent that refuses any request without those headers and selector, on
+// each binding. HTTP+JSON has no envelope to carry the agent selector (the
+// client refuses -agent-id there: TestQuickstartBadFlag), so over it the
+// agent checks the headers alone.
 func TestQuickstartGateway(t *testing.T) {
-	for _, version := range []string{"0.3", "1.0"} {
-		opts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao), a2atest.RequireAPIKey("key-1"),
-			a2atest.RequireWorkspace("ws-1"), a2atest.RequireAgentID("agent-1")}
-		if version == "1.0" {
-			opts = append(opts, a2atest.V10())
-		}
-		agent := a2atest.NewServer(opts...)
-		defer agent.Close()
-		var out bytes.Buffer
-		args := []string{"-url", agent.URL, "-api-key", "key-1", "-workspace", "ws-1", "-agent-id", "agent-1", "-version", version}
-		if err := run(context.Background(), &out, args); err != nil {
-			t.Fatalf("-version %s: %v", version, err)
-		}
-		if diff := cmp.Diff(wantCalls, out.String()); diff != "" {
-			t.Errorf("-version %s: output (-want +got):\n%s", version, diff)
-		}
+	for _, b := range bindings {
+		t.Run(b.banner, func(t *testing.T) {
+			t.Parallel()
+			rest := b.transport == a2a.TransportHTTPJSON
+			opts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao), a2atest.Bindings(b.transport),
+				a2atest.RequireAPIKey("key-1"), a2atest.RequireWorkspace("ws-1")}
+			if !rest {
+				opts = append(opts, a2atest.RequireAgentID("agent-1"))
+			}
+			if b.version == a2a.ProtocolV10 {
+				opts = append(opts, a2atest.V10())
+			}
+			agent := a2atest.NewServer(opts...)
+			defer agent.Close()
+			args := append([]string{"-url", agent.URL, "-api-key", "key-1", "-workspace", "ws-1"}, b.args...)
+			if !rest {
+				args = append(args, "-agent-id", "agent-1")
+			}
+			var out bytes.Buffer
+			if err := run(context.Background(), &out, args); err != nil {
+				t.Fatalf("%q: %v", args, err)
+			}
+			if diff := cmp.Diff(wantCalls, out.String()); diff != "" {
+				t.Errorf("%q: output (-want +got):\n%s", args, diff)
+			}
+			for _, r := range agent.Requests() {
+				if r.Header.Get("X-API-Key") != "key-1" {
+					t.Errorf("%s %s without the API key", r.HTTPMethod, r.Path)
+				}
+			}
+		})
 	}
 }
 
 func TestQuickstartBadFlag(t *testing.T) {
-	for _, args := range [][]string{{"-url", "not a url"}, {"-version", "2.0"}} {
+	for _, args := range [][]string{{"-url", "not a url"}, {"-version", "2.0"}, {"-transport", "grpc"},
+		{"-transport", "http+json", "-agent-id", "agent-1"}} { // a JSON-RPC envelope member
 		var out bytes.Buffer
 		if err := run(context.Background(), &out, args); err == nil || out.String() != "" {
 			t.Errorf("%q: err %v, output %q; want an error before any call", args, err, out.String())

@@ -9,6 +9,11 @@
 //
 //	go run ./examples/stream
 //	go run ./examples/stream -version 1.0
+//	go run ./examples/stream -transport http+json -version 1.0   # HTTP+JSON (REST)
+//	go run ./examples/stream -transport http+json                # A2A v0.3 over HTTP+JSON
+//
+// The code is the same on every binding; only the two client options that
+// name it differ.
 package main
 
 import (
@@ -38,8 +43,9 @@ func main() {
 // offlineAgent streams the task, a working status and the first chunk of
 // its summary, then drops the connection; a resubscription delivers the
 // rest from the task it keeps (the whole artifact, then the final status).
-// It speaks A2A v1.0 when version is "1.0", else v0.3.
-func offlineAgent(version string) *a2atest.Server {
+// It speaks A2A v1.0 when version is "1.0", else v0.3, over transport
+// (JSONRPC or HTTP+JSON).
+func offlineAgent(transport, version string) *a2atest.Server {
 	summary := a2a.Artifact{ArtifactID: "summary", Name: "entity",
 		Parts: a2a.Parts{a2a.TextPart{Text: "数控车床-A08-03-06;"}, a2a.TextPart{Text: "状态:设备运行状态=正常"}}}
 	firstChunk := summary
@@ -54,7 +60,7 @@ func offlineAgent(version string) *a2atest.Server {
 				&a2a.TaskArtifactUpdateEvent{TaskID: "task-1", ContextID: "ctx-1", Artifact: firstChunk},
 			},
 		}
-	})}
+	}), a2atest.Bindings(transport)}
 	if version == a2a.ProtocolV10 {
 		opts = append(opts, a2atest.V10())
 	}
@@ -83,12 +89,18 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("stream", flag.ContinueOnError)
 	fs.SetOutput(w)
 	version := fs.String("version", a2a.ProtocolV03, "A2A protocol version of the offline agent: 0.3 or 1.0")
+	transport := fs.String("transport", a2a.TransportJSONRPC, "transport of the offline agent: JSONRPC or HTTP+JSON (REST)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	agent := offlineAgent(*version)
+	binding := strings.ToUpper(*transport) // the names in any case: http+json
+	if binding != a2a.TransportJSONRPC && binding != a2a.TransportHTTPJSON {
+		return fmt.Errorf("-transport %s: want JSONRPC or HTTP+JSON", *transport)
+	}
+	agent := offlineAgent(binding, *version)
 	defer agent.Close()
-	c, err := a2a.NewClient(agent.URL, a2a.WithProtocolVersion(*version))
+	// The two options that differ between bindings.
+	c, err := a2a.NewClient(agent.URL, a2a.WithTransports(binding), a2a.WithProtocolVersion(*version))
 	if err != nil {
 		return err
 	}
