@@ -66,21 +66,21 @@ func (o *options) fail(err error) int {
 	case o.askAgain && refusedVersion(err):
 		return exitError // call asks again in v1.0
 	}
-	// The package's text, without its "a2a: " (the command's name comes
-	// first), without a hint that names Go options (the command line has
-	// its own, below), and with every other Go option written as its flag
-	// (inFlags).
 	var uv *a2a.UnsupportedByVersionError
 	if errors.As(err, &uv) {
-		// The call is in other bindings: say which, in flags.
+		// Not sent: the call is in other bindings. Say which, in flags.
 		o.errf("a2a %s: %s is not in A2A v%s over %s, the binding spoken", o.name, uv.Method, uv.Version, o.spokenTransport)
-		if !canList(uv.Version, a2a.TransportHTTPJSON) || uv.Method != "ListTasks" {
+		if uv.Method != "ListTasks" {
 			o.errf(" (if the agent speaks v1.0, add --protocol 1.0)\n")
 			return exitError
 		}
 		o.errf("; it is in A2A v1.0 (--protocol 1.0) and in v0.3 over HTTP+JSON (--transport http+json)\n")
 		return exitError
 	}
+	// The package's text, without its "a2a: " (the command's name comes
+	// first), without a hint that names Go options (the command line has
+	// its own, below), and with every other Go option written as its flag
+	// (inFlags).
 	text := strings.TrimPrefix(err.Error(), "a2a: ")
 	var rpcErr *a2a.RPCError
 	if errors.As(err, &rpcErr) && rpcErr.Hint != "" {
