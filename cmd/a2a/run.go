@@ -85,7 +85,7 @@ func run(ctx context.Context, args []string, e env) int {
 		return exitUsage
 	}
 	if err := o.check(); err != nil {
-		o.errf("a2a %s: %v\n", name, err)
+		o.errf("a2a %s: %s\n", name, strings.TrimPrefix(inFlags(err.Error()), "a2a: ")) // the package's prefix: the command's comes first
 		return exitUsage
 	}
 	o.args = append([]string{}, pos...) // the redactor is complete

@@ -379,7 +379,7 @@ func TestTransportErrorsSpeakFlags(t *testing.T) {
 		{[]string{"send", "--protocol", "0.3", "--transport", "http+json", agent.URL, "你好"}, exitError,
 			"the agent speaks JSON-RPC at this URL; use --transport jsonrpc, or give the URL of the agent's HTTP+JSON interface"},
 		{[]string{"get", "--transport", "http+json", "--agent-id", "agent-7", agent.URL, "task-1"}, exitUsage,
-			"a2a get: a2a: --agent-id and --agent-code put a member in the JSON-RPC request envelope, which HTTP+JSON requests do not have; an HTTP+JSON agent behind a gateway is selected by its URL or its tenant (--tenant)\n"},
+			"a2a get: --agent-id and --agent-code put a member in the JSON-RPC request envelope, which HTTP+JSON requests do not have"},
 		{[]string{"get", "--header", "A2A-Version=1.0", agent.URL, "task-1"}, exitUsage,
 			"use --protocol\n"},
 	} {
