@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"iter"
 	"strings"
 	"time"
@@ -176,10 +177,21 @@ func runPush(ctx context.Context, o *options, args []string) int {
 }
 
 // runFakeAgent serves a2atest's Caoliao-style agent on loopback, with a
-// card, until ctx ends (Ctrl-C), printing its URLs and what to try.
+// card, until ctx ends (Ctrl-C), printing its URLs and what to try. It
+// speaks the version --version names, or --protocol (its flag or
+// A2A_PROTOCOL) when --version is not given, and serves the transports
+// --transport names, in that order on its card (JSON-RPC alone for auto).
 func runFakeAgent(ctx context.Context, o *options, _ []string) int {
-	opts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao)}
-	switch o.fakeVersion {
+	version, err := o.fakeAgentVersion()
+	if err != nil {
+		return o.fail(err)
+	}
+	bindings := o.transport.names
+	if len(bindings) == 0 {
+		bindings = []string{a2a.TransportJSONRPC}
+	}
+	opts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao), a2atest.Bindings(bindings...)}
+	switch version {
 	case "0.3":
 		opts = append(opts, a2atest.WithCard(&a2a.AgentCard{
 			Name: "草料二维码 (offline fake)", Description: "Answers like the Caoliao agent: what a QR code is, inspection records, device questions.",
@@ -189,13 +201,19 @@ func runFakeAgent(ctx context.Context, o *options, _ []string) int {
 		}))
 	case "1.0":
 		opts = append(opts, a2atest.V10())
-	default:
-		return o.fail(usagef("--version %q: want 0.3 or 1.0", o.fakeVersion))
 	}
 	agent := a2atest.NewServer(opts...)
 	defer agent.Close()
-	site := strings.TrimSuffix(agent.URL, "/a2a/jsonrpc")
-	o.outf("An offline A2A v%s agent is listening (Ctrl-C stops it)\n  endpoint: %s\n  card:     %s\n\ntry:\n", o.fakeVersion, agent.URL, site+a2a.AgentCardPath)
+	site := siteOf(agent.URL)
+	o.outf("An offline A2A v%s agent is listening (Ctrl-C stops it)\n", version)
+	for _, b := range bindings {
+		binding := ""
+		if len(bindings) > 1 || b != a2a.TransportJSONRPC {
+			binding = " (" + b + ")"
+		}
+		o.outf("  endpoint: %s%s\n", agent.Endpoint(b), binding)
+	}
+	o.outf("  card:     %s\n\ntry:\n", site+a2a.AgentCardPath)
 	for _, c := range []string{"card " + site, "send " + agent.URL + " " + quote("这个二维码是什么？"+a2atest.SeedQRCode), "send --wait " + agent.URL + " 本月巡检记录",
 		"stream " + agent.URL + " 本月巡检记录", "send " + agent.URL + " 查一台设备"} {
 		o.outf("  a2a %s\n", c)
@@ -204,4 +222,21 @@ func runFakeAgent(ctx context.Context, o *options, _ []string) int {
 	// Give a last answer in flight a moment to go out.
 	time.Sleep(10 * time.Millisecond)
 	return exitOK
+}
+
+// fakeAgentVersion is the version fake-agent speaks: --version's, or,
+// when it is not given, --protocol's (0.3 for auto). A --protocol on the
+// command line that --version contradicts is a usage error.
+func (o *options) fakeAgentVersion() (string, error) {
+	set := map[string]bool{}
+	o.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case o.fakeVersion != "0.3" && o.fakeVersion != "1.0":
+		return "", usagef("--version %q: want 0.3 or 1.0", o.fakeVersion)
+	case o.protocol == "auto" || set["version"] && !set["protocol"]:
+		return o.fakeVersion, nil
+	case set["version"] && o.protocol != o.fakeVersion:
+		return "", usagef("--protocol %s and --version %s disagree: give one", o.protocol, o.fakeVersion)
+	}
+	return o.protocol, nil
 }

@@ -109,3 +109,44 @@ func TestFakeAgent(t *testing.T) {
 	bad := a2aCmd(t, "fake-agent", "--version", "2")
 	bad.wantCode(t, exitUsage)
 }
+
+// TestFakeAgentTransport: fake-agent serves the transports --transport
+// names, in that order on its card, and the version --protocol names
+// when --version is not given; the two contradicting each other is a
+// usage error.
+func TestFakeAgentTransport(t *testing.T) {
+	t.Parallel()
+	endpoint, stop := startFakeAgent(t, "--transport", "http+json,jsonrpc", "--protocol", "1.0")
+	if !strings.HasSuffix(endpoint, "/a2a/rest") {
+		t.Errorf("first endpoint %s, want the HTTP+JSON one", endpoint)
+	}
+	card := a2aCmd(t, "card", siteOf(endpoint))
+	card.wantCode(t, exitOK)
+	for _, want := range []string{"   * " + endpoint + "  HTTP+JSON 1.0\n", "     " + strings.TrimSuffix(endpoint, "/rest") + "/jsonrpc  JSONRPC 1.0\n"} {
+		if !strings.Contains(card.stdout, want) {
+			t.Errorf("card does not list %q:\n%s", want, card.stdout)
+		}
+	}
+	send := a2aCmd(t, "send", "--wait", "-v", endpoint, "本月巡检记录")
+	send.wantCode(t, exitOK)
+	if want := "a2a: protocol: v1.0, from the card's interface for " + endpoint + " (HTTP+JSON)\n"; !strings.Contains(send.stderr, want) {
+		t.Errorf("-v does not say %q:\n%s", want, send.stderr)
+	}
+	fake := stop()
+	fake.wantCode(t, exitOK)
+	for _, want := range []string{"An offline A2A v1.0 agent", "  endpoint: " + endpoint + " (HTTP+JSON)\n", "/a2a/jsonrpc (JSONRPC)\n"} {
+		if !strings.Contains(fake.stdout, want) {
+			t.Errorf("fake-agent does not print %q:\n%s", want, fake.stdout)
+		}
+	}
+
+	// Refused before it serves: with a context already done, an agent
+	// that served would stop at once, with exit 0.
+	done, cancel := context.WithCancel(t.Context())
+	cancel()
+	bad := invocation{ctx: done}.run(t, "fake-agent", "--protocol", "1.0", "--version", "0.3")
+	bad.wantCode(t, exitUsage)
+	if want := "a2a fake-agent: --protocol 1.0 and --version 0.3 disagree: give one\n"; bad.stderr != want {
+		t.Errorf("stderr %q, want %q", bad.stderr, want)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -26,7 +27,7 @@ type options struct {
 	apiKey, bearer, workspace, agentID, agentCode string
 	headers                                       headerList
 	protocol, tenant                              string
-	autoVersion                                   string // with --protocol auto, the one version a command can use ("" for any)
+	autoVersion                                   string // with --protocol auto and no card, the version to speak ("" for v0.3)
 	transport                                     transportList
 	timeout                                       time.Duration
 	retries                                       int
@@ -48,8 +49,15 @@ type options struct {
 	args []string
 	red  *redact.Redactor
 
-	// The version the client of the call speaks, for hints.
-	spoken string
+	// usable reports whether the command can use a binding (version
+	// ProtocolV03 or ProtocolV10, transport), for the card's choice; nil
+	// for every one. usableText says which it can use, after "no
+	// interface of the card", for -v.
+	usable     func(version, transport string) bool
+	usableText string
+
+	// The version and transport the client of the call speaks, for hints.
+	spoken, spokenTransport string
 	// How the last call ended, and whether call asks again in v1.0 when
 	// it ended in a refusal of v0.3 (refusedVersion).
 	lastErr  error
@@ -181,7 +189,7 @@ func pushFlags(o *options) {
 }
 
 func fakeFlags(o *options) {
-	o.fs.StringVar(&o.fakeVersion, "version", "0.3", "the A2A version the agent speaks: 0.3 or 1.0")
+	o.fs.StringVar(&o.fakeVersion, "version", "0.3", "the A2A version the agent speaks: 0.3 or 1.0 (else --protocol's)")
 }
 
 // parse parses args, flags anywhere among the positional arguments ("--"
@@ -289,16 +297,20 @@ func (o *options) checkURL(raw string) error {
 // client makes the client for endpoint in the version --protocol says,
 // over the transport --transport says. With --protocol auto, or several
 // transports to choose among, it takes the binding (and the tenant) of
-// the card's interface for this URL (cardChoice); otherwise, or without a
-// card, the version named or v0.3, over the transport named or JSON-RPC.
-// It reports the choice with -v.
+// the card's interface for this URL (cardChoice), at the URL the card
+// gives it; otherwise, or without a card, the version named or v0.3, over
+// the transport named or JSON-RPC, at endpoint. It reports the choice
+// with -v.
 func (o *options) client(ctx context.Context, endpoint string) (*a2a.Client, error) {
 	if err := o.checkURL(endpoint); err != nil {
 		return nil, err
 	}
 	in := a2a.AgentInterface{ProtocolVersion: o.protocol, ProtocolBinding: o.transport.only()}
 	if in.ProtocolVersion == "auto" || len(o.transport.names) > 1 {
-		in = o.cardChoice(ctx, endpoint)
+		var err error
+		if in, err = o.cardChoice(ctx, endpoint); err != nil {
+			return nil, err
+		}
 	}
 	version := in.ProtocolVersion
 	if o.tenant != "" && version != a2a.ProtocolV10 {
@@ -308,18 +320,29 @@ func (o *options) client(ctx context.Context, endpoint string) (*a2a.Client, err
 	if o.tenant == "" && in.Tenant != "" {
 		opts = append(opts, a2a.WithTenant(in.Tenant))
 	}
-	return a2a.NewClient(endpoint, opts...)
+	return a2a.NewClient(cmp.Or(in.URL, endpoint), opts...)
 }
 
 // cardChoice is the interface the agent's card gives endpoint, its
 // binding and version chosen as NewClientFromCard chooses (card order;
 // --transport's order first when it names transports; --protocol's
-// version alone when it names one): among the card's interfaces at this
-// URL (with the entry's tenant), else among all of them (spoken at
-// endpoint, without a tenant). Without a card, or one with nothing that
-// fits, it is the version named or v0.3, over the first transport named
-// or JSON-RPC.
-func (o *options) cardChoice(ctx context.Context, endpoint string) a2a.AgentInterface {
+// version alone when it names one; only those the command can use,
+// usable), read at endpoint, then at its site:
+//   - among the card's interfaces at this URL (sameEndpoint: a trailing
+//     slash aside), the entry chosen, with its URL and tenant;
+//   - when endpoint is one of the card's interfaces but none there fits
+//     (--transport jsonrpc at its HTTP+JSON URL), the entry the card
+//     gives the binding asked for, with its URL and tenant, when it is
+//     on endpoint's origin (the credentials go nowhere else); on another
+//     origin, a usage error naming its URL;
+//   - when endpoint is not on the card (a gateway's URL), the card's
+//     choice of binding and version, spoken at endpoint (URL empty),
+//     without a tenant.
+//
+// Without a card, or one with nothing that fits, it is the version named
+// (or the command's, autoVersion) or v0.3, over the first transport
+// named or JSON-RPC, at endpoint.
+func (o *options) cardChoice(ctx context.Context, endpoint string) (a2a.AgentInterface, error) {
 	ctx, cancel := context.WithTimeout(ctx, min(o.timeout, 10*time.Second))
 	defer cancel()
 	opts := append(o.clientOptions("", ""), a2a.WithMaxRetries(0))
@@ -330,16 +353,35 @@ func (o *options) cardChoice(ctx context.Context, endpoint string) a2a.AgentInte
 			continue
 		}
 		what = "no interface of the card fits"
-		if c, err := a2a.NewClientFromCard(atEndpoint(card, endpoint), o.choiceOptions()...); err == nil {
-			in := c.Interface()
-			o.debugf("protocol: v%s, from the card's interface for %s (%s)", in.ProtocolVersion, o.shownURL(endpoint), in.ProtocolBinding)
-			return in
+		if o.usable != nil {
+			what = "no interface of the card " + o.usableText
 		}
-		if c, err := a2a.NewClientFromCard(card, o.choiceOptions()...); err == nil {
+		here := func(in a2a.AgentInterface) bool { return sameEndpoint(in.URL, endpoint) }
+		if c, err := a2a.NewClientFromCard(cardWith(card, func(in a2a.AgentInterface) bool { return here(in) && o.canUse(card, in) }), o.choiceOptions()...); err == nil {
 			in := c.Interface()
+			at := ""
+			if in.URL != endpoint {
+				at = ", at " + o.shownURL(in.URL) + " as the card writes it"
+			}
+			o.debugf("protocol: v%s, from the card's interface for %s (%s)%s", in.ProtocolVersion, o.shownURL(endpoint), in.ProtocolBinding, at)
+			return in, nil
+		}
+		c, err := a2a.NewClientFromCard(cardWith(card, func(in a2a.AgentInterface) bool { return o.canUse(card, in) }), o.choiceOptions()...)
+		if err != nil {
+			continue
+		}
+		in := c.Interface()
+		if !slices.ContainsFunc(card.Interfaces(), here) {
 			o.debugf("protocol: v%s, the card's choice (%s)", in.ProtocolVersion, in.ProtocolBinding)
-			return a2a.AgentInterface{ProtocolVersion: in.ProtocolVersion, ProtocolBinding: in.ProtocolBinding}
+			return a2a.AgentInterface{ProtocolVersion: in.ProtocolVersion, ProtocolBinding: in.ProtocolBinding}, nil
 		}
+		// endpoint is the card's interface for another binding than the
+		// one asked for, which the card serves at in.URL.
+		if siteOf(in.URL) != siteOf(endpoint) {
+			return in, usagef("%s is not the agent's %s v%s interface: its card gives %s; give that URL", o.shownURL(endpoint), in.ProtocolBinding, in.ProtocolVersion, o.shownURL(in.URL))
+		}
+		o.debugf("protocol: v%s, the card's %s interface, at %s (not %s)", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(in.URL), o.shownURL(endpoint))
+		return in, nil
 	}
 	in := a2a.AgentInterface{ProtocolVersion: or(o.autoVersion, a2a.ProtocolV03), ProtocolBinding: a2a.TransportJSONRPC}
 	if o.protocol != "auto" {
@@ -349,13 +391,46 @@ func (o *options) cardChoice(ctx context.Context, endpoint string) a2a.AgentInte
 		in.ProtocolBinding = o.transport.names[0]
 	}
 	o.debugf("protocol: v%s (%s; %s)", in.ProtocolVersion, what, in.ProtocolBinding)
-	return in
+	return in, nil
+}
+
+// canUse reports whether the command can use in, an interface of card:
+// any, unless the command says otherwise (usable).
+func (o *options) canUse(card *a2a.AgentCard, in a2a.AgentInterface) bool {
+	return o.usable == nil || o.usable(entryVersion(card, in), in.ProtocolBinding)
+}
+
+// entryVersion is the version a client speaks at in, an interface of
+// card: "1.0" for a 1.x entry, "0.3" for a 0.x one; on a v1.0 card
+// (supportedInterfaces) an entry without a version is 1.0, as
+// NewClientFromCard reads it; every entry of a v0.3 card is 0.3.
+func entryVersion(card *a2a.AgentCard, in a2a.AgentInterface) string {
+	if len(card.SupportedInterfaces) > 0 && (in.ProtocolVersion == "" || strings.HasPrefix(in.ProtocolVersion, "1.")) {
+		return a2a.ProtocolV10
+	}
+	return a2a.ProtocolV03
+}
+
+// sameEndpoint reports whether URLs a and b name one endpoint: equal, or
+// but for a trailing slash, or the case of their scheme and host.
+func sameEndpoint(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ua, errA := url.Parse(a)
+	ub, errB := url.Parse(b)
+	if errA != nil || errB != nil {
+		return false
+	}
+	return strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Host, ub.Host) && ua.User.String() == ub.User.String() &&
+		strings.TrimSuffix(ua.EscapedPath(), "/") == strings.TrimSuffix(ub.EscapedPath(), "/") &&
+		ua.RawQuery == ub.RawQuery && ua.Fragment == ub.Fragment
 }
 
 // choiceOptions are the SDK options that choose an interface on a card
 // as the flags ask: --transport's order (with an agent selector and no
 // --transport, JSON-RPC first: HTTP+JSON has no place for it) and
-// --protocol's version (or, with auto, the one the command can use).
+// --protocol's version.
 func (o *options) choiceOptions() []a2a.Option {
 	var opts []a2a.Option
 	switch {
@@ -364,22 +439,19 @@ func (o *options) choiceOptions() []a2a.Option {
 	case o.agentID != "" || o.agentCode != "":
 		opts = append(opts, a2a.WithPreferredTransports(a2a.TransportJSONRPC, a2a.TransportHTTPJSON))
 	}
-	switch {
-	case o.protocol != "auto":
+	if o.protocol != "auto" {
 		opts = append(opts, a2a.WithProtocolVersion(o.protocol))
-	case o.autoVersion != "":
-		opts = append(opts, a2a.WithProtocolVersion(o.autoVersion))
 	}
 	return opts
 }
 
-// atEndpoint is card with only its interfaces at endpoint, in the card's
+// cardWith is card with only the interfaces keep keeps, in the card's
 // shape (a v1.0 card's list, or a v0.3 card's additional interfaces with
 // its version), for NewClientFromCard to choose among.
-func atEndpoint(card *a2a.AgentCard, endpoint string) *a2a.AgentCard {
+func cardWith(card *a2a.AgentCard, keep func(a2a.AgentInterface) bool) *a2a.AgentCard {
 	var ins []a2a.AgentInterface
 	for _, in := range card.Interfaces() {
-		if in.URL == endpoint {
+		if keep(in) {
 			ins = append(ins, in)
 		}
 	}

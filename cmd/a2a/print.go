@@ -43,8 +43,9 @@ func (o *options) printf(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, format, shown...)
 }
 
-// shown is a value as printed: a string (of any string type), an error or
-// a Stringer redacted and made inert; an agentText likewise with its line
+// shown is a value as printed: a string (of any string type), an error
+// (its Go options written as flags: inFlags) or a Stringer redacted and
+// made inert; an agentText likewise with its line
 // breaks and tabs kept; numbers, booleans and durations as they are.
 func (o *options) shown(a any) any {
 	switch v := a.(type) {
@@ -53,7 +54,7 @@ func (o *options) shown(a any) any {
 	case agentText:
 		return o.inertText(string(v))
 	case error:
-		return inert.Printable(o.redactor().Str(v.Error()))
+		return inert.Printable(o.redactor().Str(inFlags(v.Error())))
 	case fmt.Stringer:
 		return inert.Printable(o.redactor().Str(v.String()))
 	}

@@ -42,11 +42,11 @@ func init() {
 		"get":         {args: "[--history N] URL TASKID", summary: "read a task", flags: historyFlag, nargs: [2]int{2, 2}, run: runGet},
 		"cancel":      {args: "URL TASKID", summary: "ask the agent to cancel a task", nargs: [2]int{2, 2}, run: runCancel},
 		"wait":        {args: "[--max-attempts N] [--cancel-on-interrupt] URL TASKID", summary: "poll a task until it ends or waits for input", flags: pollFlags, nargs: [2]int{2, 2}, run: runWait},
-		"tasks":       {args: "[--context ID] [--status STATE] [--page-size N] [--page-token T] [--limit N] URL", summary: "list tasks (A2A v1.0 agents)", flags: tasksFlags, nargs: [2]int{1, 1}, run: runTasks},
+		"tasks":       {args: "[--context ID] [--status STATE] [--page-size N] [--page-token T] [--limit N] URL", summary: "list tasks (A2A v1.0, or v0.3 over HTTP+JSON)", flags: tasksFlags, nargs: [2]int{1, 1}, run: runTasks},
 		"stream":      {args: "URL TEXT", summary: "send a message and print its events as they arrive", flags: streamFlags, nargs: [2]int{2, 2}, run: runStream},
 		"resubscribe": {args: "URL TASKID", summary: "follow the events of a running task again", flags: streamFlags, nargs: [2]int{2, 2}, run: runResubscribe},
 		"push":        {args: "set|get|list|delete URL TASKID [WEBHOOK|CONFIGID]", summary: "manage a task's push notification configs", flags: pushFlags, nargs: [2]int{3, 4}, run: runPush},
-		"fake-agent":  {args: "[--version 0.3|1.0]", summary: "serve an offline Caoliao-style agent on loopback until Ctrl-C", flags: fakeFlags, nargs: [2]int{0, 0}, run: runFakeAgent},
+		"fake-agent":  {args: "[--version 0.3|1.0] [--transport T,...]", summary: "serve an offline Caoliao-style agent on loopback until Ctrl-C", flags: fakeFlags, nargs: [2]int{0, 0}, run: runFakeAgent},
 	}
 }
 
@@ -85,7 +85,7 @@ func run(ctx context.Context, args []string, e env) int {
 		return exitUsage
 	}
 	if err := o.check(); err != nil {
-		o.errf("a2a %s: %v\n", name, err)
+		o.errf("a2a %s: %s\n", name, strings.TrimPrefix(inFlags(err.Error()), "a2a: ")) // the package's prefix: the command's comes first
 		return exitUsage
 	}
 	o.args = append([]string{}, pos...) // the redactor is complete
@@ -134,10 +134,12 @@ Common flags (each also read from the environment variable shown):
 
 --protocol auto reads the agent's card (at the endpoint, then at its site) and
 speaks the binding (transport and version) of the card's first interface for
-that endpoint, in card order; --transport names the transports allowed, most
-wanted first. Without a card it speaks v0.3 over the first transport named
-(JSON-RPC by default) and, if the agent answers as a v1.0 agent, says so and
-speaks v1.0.
+that endpoint (a trailing slash aside), in card order; --transport names the
+transports allowed, most wanted first. When the endpoint is the card's
+interface for another transport than those named, the card's interface for
+one of them is called instead, at its own URL on the same site (-v says so).
+Without a card it speaks v0.3 over the first transport named (JSON-RPC by
+default) and, if the agent answers as a v1.0 agent, says so and speaks v1.0.
 
 Exit codes:
   0    done: the task completed, or the command did what it was asked

@@ -26,12 +26,12 @@ func (o *options) call(ctx context.Context, endpoint string, do func(ctx context
 		return o.fail(err)
 	}
 	defer a2a.CloseIdleConnections()
-	o.spoken = c.ProtocolVersion()
+	o.spoken, o.spokenTransport = c.ProtocolVersion(), c.Interface().ProtocolBinding
 	o.askAgain = o.protocol == "auto" && c.ProtocolVersion() == a2a.ProtocolV03
 	code := do(ctx, c)
 	if o.askAgain && refusedVersion(o.lastErr) {
 		o.errf("a2a: the agent answers as an A2A v1.0 agent; asking again in v1.0 (--protocol 1.0 skips this)\n")
-		c10, err := a2a.NewClient(endpoint, o.clientOptions(a2a.ProtocolV10, c.Interface().ProtocolBinding)...)
+		c10, err := a2a.NewClient(c.Interface().URL, o.clientOptions(a2a.ProtocolV10, c.Interface().ProtocolBinding)...)
 		if err != nil {
 			return o.fail(err)
 		}
@@ -66,20 +66,34 @@ func (o *options) fail(err error) int {
 	case o.askAgain && refusedVersion(err):
 		return exitError // call asks again in v1.0
 	}
+	var uv *a2a.UnsupportedByVersionError
+	if errors.As(err, &uv) {
+		// Not sent: the call is in other bindings. Say which, in flags.
+		o.errf("a2a %s: %s is not in A2A v%s over %s, the binding spoken", o.name, uv.Method, uv.Version, o.spokenTransport)
+		if uv.Method != "ListTasks" {
+			o.errf(" (if the agent speaks v1.0, add --protocol 1.0)\n")
+			return exitError
+		}
+		o.errf("; it is in A2A v1.0 (--protocol 1.0) and in v0.3 over HTTP+JSON (--transport http+json)\n")
+		return exitError
+	}
 	// The package's text, without its "a2a: " (the command's name comes
-	// first) and without a hint that names Go options: the command line
-	// has its own.
+	// first), without a hint that names Go options (the command line has
+	// its own, below), and with every other Go option written as its flag
+	// (inFlags).
 	text := strings.TrimPrefix(err.Error(), "a2a: ")
 	var rpcErr *a2a.RPCError
 	if errors.As(err, &rpcErr) && rpcErr.Hint != "" {
 		text = strings.TrimSuffix(text, "; "+rpcErr.Hint)
 	}
-	o.errf("a2a %s: %s\n", o.name, text)
-	var uv *a2a.UnsupportedByVersionError
+	o.errf("a2a %s: %s\n", o.name, inFlags(text))
 	other := map[string]string{a2a.ProtocolV03: a2a.ProtocolV10, a2a.ProtocolV10: a2a.ProtocolV03}[o.spoken]
 	switch {
-	case errors.As(err, &uv):
-		o.errf("(spoken to in A2A v%s; if the agent speaks v1.0, add --protocol 1.0)\n", uv.Version)
+	case (errors.Is(err, a2a.ErrVersionMismatch) || errors.As(err, &rpcErr) && rpcErr.Hint != "") && other != "" &&
+		o.usable != nil && !o.usable(other, o.spokenTransport):
+		// tasks, spoken to in v1.0 over JSON-RPC: v0.3 lists over HTTP+JSON alone.
+		o.errf("(spoken to in A2A v%s over %s; if the agent speaks v%s, it lists tasks over HTTP+JSON alone: --protocol %s --transport http+json)\n",
+			o.spoken, o.spokenTransport, other, other)
 	case (errors.Is(err, a2a.ErrVersionMismatch) || errors.As(err, &rpcErr) && rpcErr.Hint != "") && other != "":
 		o.errf("(spoken to in A2A v%s; the agent may speak v%s: add --protocol %s, or --protocol auto to read its card)\n", o.spoken, other, other)
 	}
@@ -388,9 +402,11 @@ func (o *options) writeData(task *a2a.Task) error {
 }
 
 func runTasks(ctx context.Context, o *options, args []string) int {
-	if o.protocol == "auto" {
-		o.autoVersion = a2a.ProtocolV10 // ListTasks is v1.0's: the card's v1.0 interfaces alone
-	}
+	// ListTasks is in A2A v1.0 and in v0.3's HTTP+JSON, not in v0.3's
+	// JSON-RPC: the card's choice among the interfaces that have it, and
+	// v1.0 without a card.
+	o.usable, o.usableText = canList, "lists tasks (A2A v1.0, or v0.3 over HTTP+JSON)"
+	o.autoVersion = a2a.ProtocolV10
 	if o.listLimit < 1 {
 		return o.fail(usagef("--limit must be positive"))
 	}
@@ -425,6 +441,12 @@ func runTasks(ctx context.Context, o *options, args []string) int {
 		}
 		return exitOK
 	})
+}
+
+// canList reports whether a binding has ListTasks: every one but v0.3's
+// JSON-RPC.
+func canList(version, transport string) bool {
+	return version == a2a.ProtocolV10 || strings.EqualFold(transport, a2a.TransportHTTPJSON)
 }
 
 // sameListing is the flags, as sameAgent's, that ask for the same

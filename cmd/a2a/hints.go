@@ -1,0 +1,43 @@
+package main
+
+import "strings"
+
+// The package's errors say what a Go caller can do ("make the client with
+// WithTransports(TransportJSONRPC)"); a command-line user has flags
+// instead. inFlags writes the one as the other.
+
+// inFlags is text, the text of one of the package's errors, with each Go
+// option or constructor its hints name written as the flag that does the
+// same: "use --transport jsonrpc" for "make the client with
+// WithTransports(TransportJSONRPC)". TestErrorsSpeakFlags holds it to
+// every such name among the package's error texts.
+func inFlags(text string) string { return goHints.Replace(text) }
+
+// goHints are the package's Go words and their command-line equivalents,
+// the longer of two that start alike first (a Replacer takes the first
+// that matches).
+var goHints = strings.NewReplacer(
+	// A v0.3 HTTP+JSON agent exists too: the transport alone says it.
+	"make the client with WithTransports(TransportHTTPJSON) and WithProtocolVersion(ProtocolV10)", "use --transport http+json",
+	"make the client with ", "use ",
+	"or give it the URL", "or give the URL",
+	"or from its agent card with NewClientFromCard", "or --protocol auto to read its card",
+	"WithTransports(TransportJSONRPC)", "--transport jsonrpc",
+	"WithTransports(TransportHTTPJSON)", "--transport http+json",
+	"WithTransports", "--transport",
+	"WithPreferredTransports", "--transport",
+	"WithProtocolVersion(ProtocolV10)", "--protocol 1.0",
+	"WithProtocolVersion(ProtocolV03)", "--protocol 0.3",
+	"WithProtocolVersion", "--protocol",
+	"NewClientFromCard", "--protocol auto",
+	"WithAgentID/WithAgentCode", "--agent-id/--agent-code",
+	"WithAgentID", "--agent-id",
+	"WithAgentCode", "--agent-code",
+	"WithTenant", "--tenant",
+	// Not met on the command line: it reads a card for its binding and
+	// sends credentials only to the URL given or, when the card says
+	// the binding asked for is elsewhere, to its URL on the same origin
+	// (cardChoice); and it makes its clients with NewClient.
+	" and hosts given to WithTrustedHosts", "",
+	"; make one with NewClient", "",
+)
