@@ -478,9 +478,10 @@ type UnsupportedByVersionError struct {
 }
 
 // Error names the call and the version, and what to set, e.g. "a2a:
-// ListTasks is not in A2A v0.3, which this client speaks; …".
+// ListTasks is not in A2A v0.3 over JSON-RPC, which this client speaks;
+// …".
 func (e *UnsupportedByVersionError) Error() string {
-	return fmt.Sprintf("a2a: %s is not in A2A v%s, which this client speaks; an agent that speaks v1.0 takes it (WithProtocolVersion(ProtocolV10), or NewClientFromCard)", e.Method, e.Version)
+	return fmt.Sprintf("a2a: %s is not in A2A v%s over JSON-RPC, which this client speaks; an agent that speaks v1.0, or v0.3 over HTTP+JSON, takes it (WithProtocolVersion(ProtocolV10) or WithTransports(TransportHTTPJSON), or NewClientFromCard)", e.Method, e.Version)
 }
 
 // Is reports whether target is [ErrUnsupportedOperation].
