@@ -35,32 +35,45 @@ func bindingFor(version, transport, tenant string) binding {
 	return v03{}
 }
 
-// bindings is a binding of each version, for reading what may come in
-// either (push notifications).
-var bindings = []binding{v03{}, v10{}}
-
 // readNotification reads a push notification's body, an event that is no
-// JSON-RPC reply (A2A v0.3: a Task or another stream event; A2A v1.0: a
-// StreamResponse), with the decoder of first's version, or, when it has
-// the other version's shape, that version's (a v1.0 agent may send v0.3
-// bodies to webhooks registered in v0.3, and the reverse). The body is in
-// the JSON of the version's JSON-RPC binding whatever first's transport:
-// an A2A v0.3 HTTP+JSON agent posts the task as v0.3 JSON-RPC writes it
-// ("kind": "task"; a2a-python 0.3's push sender posts its Task model), not
-// in the v0.3 proto's JSON of that binding's requests. a is what the
-// decoders know of it (what to call it in errors, the redactor), as of a
-// call.
+// JSON-RPC reply, in whichever of the three JSON dialects the agent wrote
+// it, starting from the one first's version expects, so nothing is read
+// with another dialect's rules and silently lost:
+//
+//   - with a top-level "kind", or to a v0.3 JSON-RPC client, v0.3
+//     JSON-RPC's (a Task or another stream event; a2a-python 0.3's push
+//     sender posts its Task model, "kind": "task", whatever the binding
+//     the webhook was registered over);
+//   - without "kind", to a v0.3 HTTP+JSON client, the v0.3 proto's JSON (a
+//     StreamResponse, or a bare Task);
+//   - to a v1.0 client, v1.0's StreamResponse.
+//
+// A body that has another dialect's shape (ErrVersionMismatch) is read with
+// the next: v1.0, then v0.3 JSON-RPC (with "kind") or the v0.3 proto (without).
+// a is what the decoders know of it (what to call it in errors, the
+// redactor), as of a call.
 func readNotification(first binding, body []byte, a asked) (Event, *ProtocolError) {
-	first = bindingFor(first.version(), TransportJSONRPC, "")
 	rep := &reply{asked: a, body: body, result: bytes.TrimSpace(body)}
-	ev, err := first.event(rep)
-	for _, b := range bindings {
+	kind := !jsonread.LacksMember(rep.result, "kind")
+	other := v03{}.event // the v0.3 dialect a v1.0 client falls back to
+	if !kind {
+		other = protoNotification
+	}
+	var readers []func(*reply) (Event, error)
+	switch {
+	case first.version() == ProtocolV10:
+		readers = []func(*reply) (Event, error){v10{}.event, other}
+	case first.transport() == TransportHTTPJSON && !kind:
+		readers = []func(*reply) (Event, error){protoNotification, v10{}.event}
+	default:
+		readers = []func(*reply) (Event, error){v03{}.event, v10{}.event}
+	}
+	ev, err := readers[0](rep)
+	for _, read := range readers[1:] {
 		if !errors.Is(err, ErrVersionMismatch) {
 			break
 		}
-		if b.version() != first.version() {
-			ev, err = b.event(rep)
-		}
+		ev, err = read(rep)
 	}
 	if err != nil {
 		var pe *ProtocolError
@@ -70,6 +83,21 @@ func readNotification(first binding, body []byte, a asked) (Event, *ProtocolErro
 		return nil, rep.fault("body does not decode", err)
 	}
 	return ev, nil
+}
+
+// protoNotification reads a notification in the v0.3 proto's JSON: a
+// StreamResponse when it has one of its members, else a bare Task.
+func protoNotification(r *reply) (Event, error) {
+	for _, name := range []string{"task", "msg", "message", "statusUpdate", "artifactUpdate", "status_update", "artifact_update"} {
+		if !jsonread.LacksMember(r.result, name) {
+			return v03pbResults.event(r)
+		}
+	}
+	t, err := v03pbResults.taskOf(r)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // binding is one of A2A's bindings as this package speaks it: a transport

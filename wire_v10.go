@@ -111,6 +111,7 @@ type partV10 struct {
 	data, metadata              json.RawMessage
 	mediaAs                     string // the name media came as
 	kind, file                  bool   // v0.3's members are there
+	fileProto                   bool   // "file" is the v0.3 proto's (fileWithBytes, fileWithUri)
 }
 
 func (p *partV10) read(d *jsonread.Reader, i int) {
@@ -148,7 +149,9 @@ func (p *partV10) read(d *jsonread.Reader, i int) {
 		d.Skip()
 	case "file":
 		p.file = true
-		d.Skip()
+		f := d.Raw()
+		p.fileProto = !jsonread.LacksMember(f, "fileWithBytes") || !jsonread.LacksMember(f, "fileWithUri") ||
+			!jsonread.LacksMember(f, "file_with_bytes") || !jsonread.LacksMember(f, "file_with_uri")
 	}
 }
 
@@ -211,6 +214,10 @@ func readPartV10(d *jsonread.Reader) Part {
 		return nil
 	}
 	raw := d.Since(start)
+	if p.fileProto && !p.kind && p.n == 0 {
+		d.SetMistype(errFileProtoInV10)
+		return nil
+	}
 	if !p.kind && (!p.file || p.n > 0) { // a v1.0 part
 		if err != nil {
 			d.SetMistype(err)
@@ -236,6 +243,11 @@ func readPartV10(d *jsonread.Reader) Part {
 	d.SetMistype(cmp.Or(err03, err, errPartUnread))
 	return nil
 }
+
+// errFileProtoInV10 is the error of a part whose "file" holds the v0.3
+// proto's fileWithBytes or fileWithUri: read as v1.0 (or as v0.3
+// JSON-RPC), the file would come out empty.
+var errFileProtoInV10 = fmt.Errorf(`part has "file" with "fileWithBytes" or "fileWithUri", an A2A v0.3 HTTP+JSON part (make the client with WithProtocolVersion(ProtocolV03)): %w`, ErrVersionMismatch)
 
 // errPartUnread is the error of a part neither version's rules read.
 var errPartUnread = errors.New("part is neither an A2A v0.3 nor an A2A v1.0 part")
@@ -365,7 +377,13 @@ func readStatusV10(d *jsonread.Reader, s *TaskStatus) bool {
 	return ok
 }
 
-var statusV10Fields = newV10Fields(statusMembers(v10State, messageV10Fields))
+var statusV10Fields = newV10Fields(append(statusMembers(v10State, messageV10Fields),
+	field[TaskStatus]{"update", func(d *jsonread.Reader, _ *TaskStatus) { d.Skip(); d.SetMistype(errUpdateInV10) }}))
+
+// errUpdateInV10 is the error of a v1.0 status with "update", the v0.3
+// proto's name of the status message: read as v1.0, the message (a failed
+// task's reason) would be lost.
+var errUpdateInV10 = fmt.Errorf(`status has "update", the A2A v0.3 HTTP+JSON name of its message (make the client with WithProtocolVersion(ProtocolV03)): %w`, ErrVersionMismatch)
 
 var artifactV10Fields = newV10Fields(artifactMembers(readPartsV10))
 
