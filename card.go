@@ -262,7 +262,8 @@ var ErrNoSupportedInterface = errors.New("a2a: agent card offers no interface th
 //     binding this package speaks, JSONRPC or HTTP+JSON (named in any
 //     case), and a version it speaks, 0.x or 1.x (a patch is allowed:
 //     "1.0.1"); gRPC, custom bindings and other major versions are
-//     skipped;
+//     skipped, as is a 0.x entry that names a tenant (v0.3 has none to
+//     send: a call without it could reach another tenant's agent);
 //   - [WithTransports] allows only the transports it names, and
 //     [WithProtocolVersion] only the entries of that version (an entry's
 //     URL is never spoken to in another entry's version or binding);

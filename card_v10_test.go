@@ -372,7 +372,7 @@ func TestJSONRPCInterface(t *testing.T) {
 		{"binding from transport", v10(a2a.AgentInterface{URL: "https://a", Transport: "JSONRPC", ProtocolVersion: "1.0"}), chosen("https://a", "1.0", "")},
 		{"no URL skipped", v10(jsonrpc("", "1.0"), jsonrpc("https://a", "0.3")), chosen("https://a", "0.3", "")},
 		{"tenant kept for 1.0", v10(a2a.AgentInterface{URL: "https://a", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0", Tenant: "t"}), chosen("https://a", "1.0", "t")},
-		{"no tenant for 0.3", v10(a2a.AgentInterface{URL: "https://a", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3", Tenant: "t"}), chosen("https://a", "0.3", "")},
+		{"a 0.3 entry naming a tenant is not spoken (v0.3 cannot send it)", v10(a2a.AgentInterface{URL: "https://a", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3", Tenant: "t"}), a2a.AgentInterface{}},
 		// v0.3 cards: URL when it speaks JSON-RPC, else the first JSON-RPC
 		// entry of additionalInterfaces.
 		{"v0.3 preferred JSONRPC", &a2a.AgentCard{URL: "https://a/rpc", PreferredTransport: "JSONRPC"}, a2a.AgentInterface{URL: "https://a/rpc", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3"}},

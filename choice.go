@@ -20,7 +20,7 @@ import "slices"
 // which is the version to speak, "1.0" or "0.3" (send it as the
 // A2A-Version header), and Tenant, which is what to send in every request
 // (A2A v1.0 §8.3.2, AgentInterface (tenant)): empty for 0.3, which has
-// no tenant. It returns [ErrNoSupportedInterface] when there is no such entry
+// no tenant (a 0.3 entry that names one is passed over). It returns [ErrNoSupportedInterface] when there is no such entry
 // (for a nil card too).
 func (c *AgentCard) JSONRPCInterface() (AgentInterface, error) {
 	ch, err := chooseInterface(c, choiceRule{transports: []string{TransportJSONRPC}})
@@ -74,7 +74,9 @@ type choice struct {
 // is), is taken only when no other is left; with rule.selector, an
 // HTTP+JSON entry is taken only when no JSON-RPC one is left (its
 // requests have no envelope to carry the selector). Entries of a v1.0 card in
-// another major version (2.0) are skipped. It returns
+// another major version (2.0) are skipped, as are v0.3 entries that name
+// a tenant (v0.3 has none to send, and a call without it may reach
+// another tenant's agent). It returns
 // ErrNoSupportedInterface when nothing is left.
 func chooseInterface(card *AgentCard, rule choiceRule) (choice, error) {
 	allowed := rule.transports
@@ -107,6 +109,9 @@ func chooseInterface(card *AgentCard, rule choiceRule) (choice, error) {
 		}
 		if rule.version != "" && d != rule.version || !spoken(t, d) {
 			continue
+		}
+		if d == ProtocolV03 && in.Tenant != "" {
+			continue // v0.3 cannot carry the tenant; without it the call may reach another tenant's agent
 		}
 		var rank [3]int
 		if rule.selector && t == TransportHTTPJSON {

@@ -20,9 +20,12 @@ func TestChooseInterface(t *testing.T) {
 			{URL: "https://a/v1", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0.1", Tenant: "t"},
 			{URL: "https://a/v0", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3.0"}}},
 			AgentInterface{URL: "https://a/v1", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0.1", Tenant: "t"}, ProtocolV10},
-		{"0.3 keeps its tenant here", &AgentCard{SupportedInterfaces: []AgentInterface{
-			{URL: "https://a/v0", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3", Tenant: "t"}}},
-			AgentInterface{URL: "https://a/v0", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3", Tenant: "t"}, ProtocolV03},
+		{"0.3 with a tenant is not spoken: v0.3 cannot send it", &AgentCard{SupportedInterfaces: []AgentInterface{
+			{URL: "https://a/v0", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3", Tenant: "t"}}}, AgentInterface{}, ""},
+		{"0.3 REST with a tenant is passed over for the next entry", &AgentCard{SupportedInterfaces: []AgentInterface{
+			{URL: "https://a/v0", ProtocolBinding: "HTTP+JSON", ProtocolVersion: "0.3", Tenant: "acme"},
+			{URL: "https://a/v1", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0", Tenant: "acme"}}},
+			AgentInterface{URL: "https://a/v1", Transport: "JSONRPC", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0", Tenant: "acme"}, ProtocolV10},
 		{"empty version on a v1.0 card", &AgentCard{SupportedInterfaces: []AgentInterface{{URL: "https://a", ProtocolBinding: "JSONRPC"}}},
 			AgentInterface{URL: "https://a", Transport: "JSONRPC", ProtocolBinding: "JSONRPC"}, ProtocolV10},
 		{"v0.3 card", &AgentCard{URL: "https://a", ProtocolVersion: "0.3.0"},
