@@ -281,11 +281,11 @@ func unwrap(r *reply, names *jsonread.NameSet, what string) (string, *reply, err
 	case d.Fault() != "":
 		return "", nil, r.fault(d.Fault(), nil)
 	case kind:
-		return "", nil, r.fault(`result has "kind", an A2A v0.3 shape, where an A2A v1.0 `+what+" is due", ErrVersionMismatch)
+		return "", nil, r.fault(`result has "kind", A2A v0.3 JSON-RPC's shape, where a proto-shaped `+what+" is due (A2A v1.0, or v0.3 over HTTP+JSON)", ErrVersionMismatch)
 	case n == 0:
 		return "", nil, nil
 	case n > 1:
-		return "", nil, r.fault(fmt.Sprintf("result has both %q and %q; A2A v1.0 allows one", set[0], set[1]), nil)
+		return "", nil, r.fault(fmt.Sprintf("result has both %q and %q; the proto allows one", set[0], set[1]), nil)
 	}
 	sub := *r
 	sub.result = val
