@@ -73,8 +73,12 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 			return fmt.Errorf("-transport %s: want JSONRPC or HTTP+JSON", *transport)
 		}
 		agentOpts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao), a2atest.Bindings(binding), a2atest.WithCard(offlineCard(binding))}
-		if *version == a2a.ProtocolV10 {
+		switch *version {
+		case a2a.ProtocolV10:
 			agentOpts = append(agentOpts, a2atest.V10())
+		case a2a.ProtocolV03:
+		default:
+			return fmt.Errorf("-version %s: want %s or %s", *version, a2a.ProtocolV03, a2a.ProtocolV10)
 		}
 		agent := a2atest.NewServer(agentOpts...)
 		defer agent.Close()

@@ -68,9 +68,11 @@ func TestDiscoverFlags(t *testing.T) {
 }
 
 func TestDiscoverBadFlag(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(context.Background(), &out, []string{"-transport", "grpc"}); err == nil || out.String() != "" {
-		t.Errorf("err %v, output %q; want an error before any call", err, out.String())
+	for _, args := range [][]string{{"-transport", "grpc"}, {"-version", "2.0"}, {"-version", "abc"}} {
+		var out bytes.Buffer
+		if err := run(context.Background(), &out, args); err == nil || out.String() != "" {
+			t.Errorf("%q: err %v, output %q; want an error before any call", args, err, out.String())
+		}
 	}
 }
 
