@@ -1,19 +1,14 @@
 package a2a
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/caoliao-a2a/a2a-go/internal/backoff"
 	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
-	"github.com/caoliao-a2a/a2a-go/internal/inert"
-	"github.com/caoliao-a2a/a2a-go/internal/jsonread"
 	"github.com/caoliao-a2a/a2a-go/internal/redact"
 	"github.com/hashicorp/go-retryablehttp"
 )
@@ -21,24 +16,26 @@ import (
 // The one call path, for every binding. A client method asks the
 // protocol binding for a callSpec, then:
 //
-//	newCall   encodes the JSON-RPC envelope once (id, agent selector), or
-//	          for an HTTP+JSON spec the target URL and body
-//	          (newRESTCall, restcall.go), so every retry sends the same
-//	          bytes;
+//	newCall   encodes the JSON-RPC envelope once (id, agent selector:
+//	          newRPCCall, jsonrpc.go), or for an HTTP+JSON spec the
+//	          target URL and body (newRESTCall, restcall.go), so every
+//	          retry sends the same bytes;
 //	send      makes the HTTP attempts through go-retryablehttp; its
 //	          CheckRetry (call.checkRetry) ends each attempt: it reads the
 //	          body, bounded (internal/httpbody), and decides on a retry
 //	          (retry.go); send returns the last attempt (an attempt value);
 //	checkReply takes that attempt and checks the envelope (jsonrpc, the
-//	          id, result or error) before anything decodes the result; an
+//	          id, result or error: jsonrpc.go) before anything decodes the
+//	          result; an
 //	          HTTP+JSON reply, which has no envelope, is checked by its
 //	          status and shape instead (checkRESTReply, restcall.go);
 //
 // and the binding decodes the result into the SDK's types, knowing of the
 // call only what it asked (an asked value in the reply). Streams take the
 // same path with spec.stream set, and check each event with checkReply;
-// an agent card GET shares send. This file is the path and its JSON-RPC
-// half; restcall.go is its HTTP+JSON half.
+// an agent card GET shares send. This file is what both transports
+// share; jsonrpc.go is the path's JSON-RPC half, restcall.go its
+// HTTP+JSON half.
 
 // callSpec is one call as a binding prepares it, for either transport.
 type callSpec struct {
@@ -73,17 +70,6 @@ type callSpec struct {
 	// err is an error the binding found building the spec (an id that
 	// cannot be a path segment), returned before anything is sent.
 	err error
-}
-
-// request is the JSON-RPC 2.0 request envelope (JSON-RPC 2.0 §4), with a
-// gateway's agent selector at the top level.
-type request struct {
-	JSONRPC   string `json:"jsonrpc"`
-	ID        int64  `json:"id"`
-	Method    string `json:"method"`
-	Params    any    `json:"params,omitempty"`
-	AgentID   string `json:"agent_id,omitempty"`
-	AgentCode string `json:"agent_code,omitempty"`
 }
 
 // call is one call in flight: its request, encoded once, and the attempt
@@ -134,8 +120,9 @@ type attempt struct {
 	httpbody.Result
 }
 
-// newCall encodes spec's envelope with a fresh id and the agent selector;
-// or for an HTTP+JSON call (spec.rest), its target URL and body.
+// newCall makes the call of spec: its request encoded once, so every
+// retry sends the same bytes, by the half of the call path of its
+// transport (newRPCCall, newRESTCall).
 func (c *Client) newCall(spec callSpec) (*call, error) {
 	switch {
 	case spec.rest != nil:
@@ -145,14 +132,7 @@ func (c *Client) newCall(spec callSpec) (*call, error) {
 		// JSON-RPC envelope to an HTTP+JSON interface.
 		return nil, fmt.Errorf("a2a: %s: no %s request for this call (a bug in this package)", spec.method, c.proto.transport())
 	}
-	env := request{JSONRPC: "2.0", ID: c.nextID.Add(1), Method: spec.method, Params: spec.params,
-		AgentID: c.agentID, AgentCode: c.agentCode}
-	payload, err := json.Marshal(env)
-	if err != nil {
-		return nil, fmt.Errorf("a2a: %s: encode request: %w", spec.method, err)
-	}
-	return &call{c: c, spec: spec, red: c.red.With(spec.secrets, spec.secretURLs), id: env.ID,
-		httpMethod: http.MethodPost, target: c.endpoint, payload: payload, task: spec.taskID}, nil
+	return c.newRPCCall(spec)
 }
 
 // newGet is a call that GETs target (an agent card), retried like
@@ -386,151 +366,6 @@ func (cl *call) httpError(att *attempt) *HTTPError {
 // megabytes in one header).
 func (cl *call) headerExcerpt(v string) string {
 	return string(cl.red.Excerpt([]byte(v), maxBodyExcerpt))
-}
-
-// envelope is a JSON-RPC response envelope as read; nil members were
-// absent.
-type envelope struct {
-	jsonrpc    *string
-	jsonrpcBad bool // present and neither a string nor null
-	id         []byte
-	result     []byte
-	error      []byte
-}
-
-var envelopeNames = jsonread.NewNameSet("jsonrpc", "id", "result", "error")
-
-// readEnvelope reads body as a JSON-RPC response envelope in one validating
-// pass, leaving result and error unread. A member spelled in another case
-// is taken as the member (as encoding/json would take it) and reported in
-// fault. syntax is the error of a body that is not JSON.
-func readEnvelope(body []byte) (env envelope, isObject bool, fault string, syntax error) {
-	d := jsonread.NewReader(body)
-	defer d.Release()
-	isObject = d.Peek() == '{'
-	if !isObject {
-		d.Skip()
-	} else {
-		d.Object(envelopeNames, nil, func(i int) {
-			switch envelopeNames.Name(i) {
-			case "jsonrpc":
-				switch d.Peek() {
-				case '"':
-					s := d.Str()
-					env.jsonrpc, env.jsonrpcBad = &s, false
-				case 'n':
-					d.Null()
-					env.jsonrpc = nil
-				default:
-					d.Skip()
-					env.jsonrpcBad = true
-				}
-			case "id":
-				env.id = d.Raw()
-			case "result":
-				env.result = d.Raw()
-			case "error":
-				env.error = d.Raw()
-			}
-		})
-	}
-	d.End()
-	return env, isObject, d.Fault(), d.SyntaxError()
-}
-
-// checkReply is the one place that decides between a JSON-RPC result, a
-// JSON-RPC error, an HTTP error and a protocol error, for body as the reply
-// att brought (att.Body, or one event of its stream). A body that is a JSON-RPC
-// response is believed whatever the HTTP status (a failed task comes as a
-// result; some agents send errors with 4xx/5xx); a non-2xx reply whose body
-// is not one is an *HTTPError, a 2xx one a *ProtocolError. The envelope and
-// the id are checked here, before the binding decodes the result. An
-// HTTP+JSON reply (restShaped: {"task": …}, or a google.rpc.Status naming
-// an A2A error, whatever the status) is a *ProtocolError matching
-// ErrTransportMismatch. The reply of an HTTP+JSON call (spec.rest) is
-// handed to checkRESTReply (restcall.go) instead. Errors: *RPCError,
-// *HTTPError, *ProtocolError.
-func (cl *call) checkReply(att *attempt, body []byte) (*reply, error) {
-	if cl.spec.rest != nil {
-		return cl.checkRESTReply(att, body, false)
-	}
-	status := att.status
-	rep := &reply{asked: cl.asked(), status: status, body: body}
-	env, isObject, fault, syntax := readEnvelope(body)
-	ok2xx := httpbody.Is2xx(status)
-	looksRPC := syntax == nil && isObject && !env.jsonrpcBad && (env.jsonrpc != nil || env.result != nil || env.error != nil)
-	if !ok2xx && (env.jsonrpc == nil || *env.jsonrpc != "2.0") {
-		// A gateway's own JSON error ({"error":{"code":"UNAUTHORIZED"}}) on
-		// a 401/429 is an HTTP failure, not a JSON-RPC reply.
-		looksRPC = false
-	}
-	if !looksRPC {
-		switch {
-		case syntax == nil && restShaped(body):
-			return nil, rep.fault(restReplyReason, ErrTransportMismatch)
-		case !ok2xx:
-			return nil, cl.httpError(att)
-		case len(bytes.TrimSpace(body)) == 0:
-			return nil, rep.fault(fmt.Sprintf("empty body with HTTP %d", status), nil)
-		case syntax != nil:
-			return nil, rep.notJSON(att.header.Get("Content-Type"), syntax)
-		default:
-			return nil, rep.fault("response is not a JSON-RPC response object", nil)
-		}
-	}
-	switch {
-	case fault != "":
-		return nil, rep.fault(fault, nil)
-	case env.jsonrpc == nil && env.result == nil && restShaped(body):
-		return nil, rep.fault(restReplyReason, ErrTransportMismatch) // an HTTP+JSON error object, or an event
-	case env.jsonrpc == nil:
-		return nil, rep.fault(`"jsonrpc" member is missing`, nil)
-	case *env.jsonrpc != "2.0":
-		return nil, rep.fault(fmt.Sprintf(`"jsonrpc" is %s, want "2.0"`, cl.red.Quote(*env.jsonrpc)), nil)
-	}
-	// Lax servers write the absent member as null ("error": null beside a
-	// result); a null error is taken as absent.
-	if isNull(env.error) {
-		env.error = nil
-	}
-	switch {
-	case env.result != nil && env.error != nil && !isNull(env.result):
-		return nil, rep.fault("both result and error are present", nil)
-	case env.result == nil && env.error == nil && cl.spec.nullResult:
-		env.result = json.RawMessage("null")
-	case env.result == nil && env.error == nil:
-		return nil, rep.fault("neither result nor error is present", nil)
-	}
-	idOK := sameID(env.id, cl.id)
-	if env.error != nil {
-		// JSON-RPC 2.0 §5: the id is null when the server could not read ours.
-		if !idOK && !isNull(env.id) {
-			return nil, rep.fault(cl.idMismatch(env.id), nil)
-		}
-		return nil, rep.rpcError(env.error, cl.c.proto)
-	}
-	if !idOK {
-		return nil, rep.fault(cl.idMismatch(env.id), nil)
-	}
-	rep.result = env.result
-	return rep, nil
-}
-
-func (cl *call) idMismatch(got []byte) string {
-	g := string(bytes.TrimSpace(got))
-	if g == "" {
-		g = "absent"
-	}
-	return fmt.Sprintf("response id %s does not match request id %d", inert.Printable(inert.Truncate(cl.red.Str(g), 40)), cl.id)
-}
-
-// sameID reports whether a response id is the JSON number want.
-func sameID(raw []byte, want int64) bool {
-	if len(raw) == 0 || raw[0] == '"' {
-		return false
-	}
-	got, err := strconv.ParseInt(string(raw), 10, 64)
-	return err == nil && got == want
 }
 
 func isNull(raw []byte) bool { return string(raw) == "null" }
