@@ -180,13 +180,15 @@ func (rest10) withTenant(tenant string) (binding, error) {
 	return rest10{v10{tenantName: tenant}}, nil
 }
 
-// rest is the request of an HTTP+JSON call: verb on the path of pattern
-// with ids, under the binding's tenant; method (the proto's RPC name)
-// names the call in its error. A spec builder that cannot return an error
-// puts it in the spec (callSpec.err), and the call path returns it before
-// sending.
-func (b rest10) rest(method, verb string, body any, pattern string, ids ...string) (*restRequest, error) {
-	return newRESTRequest(b.tenantName, method, verb, body, pattern, ids...)
+// restSpec makes spec, the v1.0 JSON-RPC spec of a call, its HTTP+JSON
+// one: no params, the request verb on the path of pattern with ids (under
+// the binding's tenant), body sent. Its error, for an id or tenant that
+// cannot be a path, is also kept in spec.err for the builders that return
+// none.
+func (b rest10) restSpec(spec *callSpec, verb string, body any, pattern string, ids ...string) error {
+	spec.params = nil
+	spec.rest, spec.err = newRESTRequest(b.tenantName, spec.method, verb, body, pattern, ids...)
+	return spec.err
 }
 
 // newRESTRequest is the request of an HTTP+JSON call of either version:
@@ -213,8 +215,7 @@ func (b rest10) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec,
 	if stream {
 		pattern = "/message:stream"
 	}
-	spec.params = nil
-	if spec.rest, err = b.rest(spec.method, http.MethodPost, req, pattern); err != nil {
+	if err = b.restSpec(&spec, http.MethodPost, req, pattern); err != nil {
 		return callSpec{}, err
 	}
 	return spec, nil
@@ -222,8 +223,7 @@ func (b rest10) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec,
 
 func (b rest10) getTask(id string, historyLength *int) callSpec {
 	spec := b.v10.getTask(id, historyLength)
-	spec.params = nil
-	spec.rest, spec.err = b.rest(spec.method, http.MethodGet, nil, "/tasks/{}", id)
+	b.restSpec(&spec, http.MethodGet, nil, "/tasks/{}", id)
 	if historyLength != nil {
 		spec.rest.query = url.Values{"historyLength": {strconv.Itoa(*historyLength)}}
 	}
@@ -232,8 +232,7 @@ func (b rest10) getTask(id string, historyLength *int) callSpec {
 
 func (b rest10) cancelTask(id string) callSpec {
 	spec := b.v10.cancelTask(id)
-	spec.params = nil
-	spec.rest, spec.err = b.rest(spec.method, http.MethodPost, nil, "/tasks/{}:cancel", id)
+	b.restSpec(&spec, http.MethodPost, nil, "/tasks/{}:cancel", id)
 	return spec
 }
 
@@ -242,16 +241,14 @@ func (b rest10) cancelTask(id string) callSpec {
 // POST with 405.
 func (b rest10) resubscribe(id string) callSpec {
 	spec := b.v10.resubscribe(id)
-	spec.params = nil
-	spec.rest, spec.err = b.rest(spec.method, http.MethodPost, nil, "/tasks/{}:subscribe", id)
+	b.restSpec(&spec, http.MethodPost, nil, "/tasks/{}:subscribe", id)
 	spec.rest.otherVerb = http.MethodGet
 	return spec
 }
 
 func (b rest10) extendedCard() callSpec {
 	spec := b.v10.extendedCard()
-	spec.params = nil
-	spec.rest, spec.err = b.rest(spec.method, http.MethodGet, nil, "/extendedAgentCard")
+	b.restSpec(&spec, http.MethodGet, nil, "/extendedAgentCard")
 	return spec
 }
 
@@ -261,8 +258,7 @@ func (b rest10) listTasks(req ListTasksRequest, historyLength *int) (callSpec, e
 		return callSpec{}, err
 	}
 	p := spec.params.(listTasksRequest)
-	spec.params = nil
-	if spec.rest, err = b.rest(spec.method, http.MethodGet, nil, "/tasks"); err != nil {
+	if err = b.restSpec(&spec, http.MethodGet, nil, "/tasks"); err != nil {
 		return callSpec{}, err
 	}
 	spec.rest.query = listTasksQuery(p)
@@ -303,8 +299,7 @@ func (b rest10) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) 
 	// from the body alone.
 	body := spec.params.(*pushConfigV10)
 	body.Tenant = ""
-	spec.params = nil
-	if spec.rest, err = b.rest(spec.method, http.MethodPost, body, "/tasks/{}/pushNotificationConfigs", cfg.TaskID); err != nil {
+	if err = b.restSpec(&spec, http.MethodPost, body, "/tasks/{}/pushNotificationConfigs", cfg.TaskID); err != nil {
 		return callSpec{}, err
 	}
 	return spec, nil
@@ -315,8 +310,7 @@ func (b rest10) getPushConfig(taskID, configID string) (callSpec, error) {
 	if err != nil {
 		return callSpec{}, err
 	}
-	spec.params = nil
-	if spec.rest, err = b.rest(spec.method, http.MethodGet, nil, "/tasks/{}/pushNotificationConfigs/{}", taskID, configID); err != nil {
+	if err = b.restSpec(&spec, http.MethodGet, nil, "/tasks/{}/pushNotificationConfigs/{}", taskID, configID); err != nil {
 		return callSpec{}, err
 	}
 	return spec, nil
@@ -324,8 +318,7 @@ func (b rest10) getPushConfig(taskID, configID string) (callSpec, error) {
 
 func (b rest10) listPushConfigs(taskID, pageToken string) callSpec {
 	spec := b.v10.listPushConfigs(taskID, pageToken)
-	spec.params = nil
-	spec.rest, spec.err = b.rest(spec.method, http.MethodGet, nil, "/tasks/{}/pushNotificationConfigs", taskID)
+	b.restSpec(&spec, http.MethodGet, nil, "/tasks/{}/pushNotificationConfigs", taskID)
 	if pageToken != "" {
 		spec.rest.query = url.Values{"pageToken": {pageToken}}
 	}
@@ -334,8 +327,7 @@ func (b rest10) listPushConfigs(taskID, pageToken string) callSpec {
 
 func (b rest10) deletePushConfig(taskID, configID string) callSpec {
 	spec := b.v10.deletePushConfig(taskID, configID)
-	spec.params = nil
-	spec.rest, spec.err = b.rest(spec.method, http.MethodDelete, nil, "/tasks/{}/pushNotificationConfigs/{}", taskID, configID)
+	b.restSpec(&spec, http.MethodDelete, nil, "/tasks/{}/pushNotificationConfigs/{}", taskID, configID)
 	return spec
 }
 
