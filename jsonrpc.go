@@ -101,11 +101,12 @@ func readEnvelope(body []byte) (env envelope, isObject bool, fault string, synta
 // HTTP+JSON reply (restShaped: {"task": …}, or a google.rpc.Status naming
 // an A2A error, whatever the status) is a *ProtocolError matching
 // ErrTransportMismatch. The reply of an HTTP+JSON call (spec.rest) is
-// handed to checkRESTReply (restcall.go) instead. Errors: *RPCError,
-// *HTTPError, *ProtocolError.
-func (cl *call) checkReply(att *attempt, body []byte) (*reply, error) {
+// handed to checkRESTReply (restcall.go) instead, with name, the event's
+// SSE type ("" for a whole body). Errors: *RPCError, *HTTPError,
+// *ProtocolError.
+func (cl *call) checkReply(att *attempt, body []byte, name string) (*reply, error) {
 	if cl.spec.rest != nil {
-		return cl.checkRESTReply(att, body, false)
+		return cl.checkRESTReply(att, body, name == "error")
 	}
 	status := att.status
 	rep := &reply{asked: cl.asked(), status: status, body: body}

@@ -178,7 +178,7 @@ func (c *Client) invoke(ctx context.Context, spec callSpec) (*reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cl.checkReply(&att, att.Body)
+	return cl.checkReply(&att, att.Body, "")
 }
 
 // run invokes spec and decodes its checked result with decode, a binding's

@@ -224,17 +224,11 @@ func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, er
 	}
 }
 
-// event checks data, the body att brought or one event of its stream, as
-// a reply to cl and decodes its result as an event. The result is nil
-// whenever the error is not.
+// event checks data, the body att brought or one event of its stream
+// (name its SSE type), as a reply to cl and decodes its result as an
+// event. The result is nil whenever the error is not.
 func (c *Client) event(cl *call, att *attempt, data []byte, name string) (Event, error) {
-	var rep *reply
-	var err error
-	if cl.spec.rest != nil {
-		rep, err = cl.checkRESTReply(att, data, name == "error")
-	} else {
-		rep, err = cl.checkReply(att, data)
-	}
+	rep, err := cl.checkReply(att, data, name)
 	if err != nil {
 		return nil, err
 	}
