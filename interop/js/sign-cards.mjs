@@ -1,0 +1,443 @@
+// Signs A2A v1.0 agent cards with @a2a-js/sdk 1.3.0's generateAgentCardSignature
+// (npm alias a2a-js-sdk-13) and writes cross-implementation test vectors for
+// the Go verifier (package cardsig): each card as received bytes, tampered
+// variants derived from them, the public key set, and manifest.json.
+//
+//   node sign-cards.mjs [outdir]     # default ../../cardsig/testdata/a2ajs
+//
+// Keys: the Ed25519 key is the public RFC 8037 Appendix A.1 test key, so its
+// signatures (deterministic) are the same on every run; every ECDSA and RSA
+// key is generated afresh on each run, so those signatures change each time.
+// Only public keys are written (jwks.json). Never use any of these keys for
+// anything real.
+//
+// Cards are kept as token trees (see parse below) so that the bytes written
+// are exactly the bytes meant: number literals such as 1.0, 1e-7 or 1e21,
+// string escapes and member order survive, and a tampered variant differs
+// from its source in one place only.
+
+import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as jose from 'jose';
+import { canonicalizeAgentCard, generateAgentCardSignature } from 'a2a-js-sdk-13';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const outDir = resolve(process.argv[2] ?? join(here, '..', '..', 'cardsig', 'testdata', 'a2ajs'));
+const sdkVersion = JSON.parse(readFileSync(join(here, 'node_modules', 'a2a-js-sdk-13', 'package.json'), 'utf8')).version;
+const joseVersion = JSON.parse(readFileSync(join(here, 'node_modules', 'jose', 'package.json'), 'utf8')).version;
+
+// ---------------------------------------------------------------- JSON tokens
+
+// parse reads JSON text into a tree that keeps each token's source text:
+// {t:'obj', m:[[keyNode, valueNode], ...]}, {t:'arr', v:[...]},
+// {t:'str', raw, s}, {t:'num', raw}, {t:'lit', raw}. Duplicate member names
+// are kept, in order.
+function parse(text) {
+  let i = 0;
+  const ws = () => { while (i < text.length && ' \t\r\n'.includes(text[i])) i++; };
+  const fail = (why) => { throw new Error(`parse: ${why} at ${i}`); };
+  function value() {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++; const m = []; ws();
+      if (text[i] === '}') { i++; return { t: 'obj', m }; }
+      for (;;) {
+        ws(); const k = value(); if (k.t !== 'str') fail('member name');
+        ws(); if (text[i++] !== ':') fail('colon');
+        m.push([k, value()]); ws();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i++] === '}') return { t: 'obj', m };
+        fail('object');
+      }
+    }
+    if (c === '[') {
+      i++; const v = []; ws();
+      if (text[i] === ']') { i++; return { t: 'arr', v }; }
+      for (;;) {
+        v.push(value()); ws();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i++] === ']') return { t: 'arr', v };
+        fail('array');
+      }
+    }
+    if (c === '"') {
+      const start = i++;
+      while (text[i] !== '"') { if (text[i] === '\\') i++; i++; if (i >= text.length) fail('string'); }
+      i++;
+      const raw = text.slice(start, i);
+      return { t: 'str', raw, s: JSON.parse(raw) };
+    }
+    const m = /^(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i));
+    if (!m) fail('value');
+    i += m[0].length;
+    return { t: /^[-\d]/.test(m[0]) ? 'num' : 'lit', raw: m[0] };
+  }
+  const v = value(); ws();
+  if (i !== text.length) fail('trailing text');
+  return v;
+}
+
+// write renders a tree compact (indent = '') or pretty (two spaces a level).
+function write(n, indent = '', level = 0) {
+  const nl = indent ? '\n' + indent.repeat(level + 1) : '';
+  const end = indent ? '\n' + indent.repeat(level) : '';
+  const sep = indent ? ': ' : ':';
+  switch (n.t) {
+    case 'obj':
+      if (!n.m.length) return '{}';
+      return '{' + n.m.map(([k, v]) => nl + k.raw + sep + write(v, indent, level + 1)).join(',') + end + '}';
+    case 'arr':
+      if (!n.v.length) return '[]';
+      return '[' + n.v.map((v) => nl + write(v, indent, level + 1)).join(',') + end + ']';
+    default:
+      return n.raw;
+  }
+}
+const compact = (n) => write(n);
+const pretty = (n) => write(n, '  ') + '\n';
+const clone = (n) => JSON.parse(JSON.stringify(n));
+const node = (v) => parse(JSON.stringify(v));
+const str = (s) => ({ t: 'str', raw: JSON.stringify(s), s });
+// escaped rewrites every string with non-ASCII characters escaped as \uXXXX
+// and '/' as '\/': the same JSON value in other bytes.
+function escaped(n) {
+  if (n.t === 'obj') return { t: 'obj', m: n.m.map(([k, v]) => [escaped(k), escaped(v)]) };
+  if (n.t === 'arr') return { t: 'arr', v: n.v.map(escaped) };
+  if (n.t !== 'str') return n;
+  const raw = JSON.stringify(n.s).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).replace(/\//g, '\\/');
+  return { t: 'str', raw, s: n.s };
+}
+function member(obj, name) {
+  const e = obj.m.find(([k]) => k.s === name);
+  if (!e) throw new Error(`no member ${name}`);
+  return e[1];
+}
+function at(n, path) {
+  for (const p of path) n = typeof p === 'number' ? n.v[p] : member(n, p);
+  return n;
+}
+function setMember(obj, name, v) {
+  const e = obj.m.find(([k]) => k.s === name);
+  if (e) e[1] = v; else obj.m.push([str(name), v]);
+}
+const without = (obj, name) => ({ t: 'obj', m: obj.m.filter(([k]) => k.s !== name) });
+const toValue = (n) => JSON.parse(compact(n));
+
+// ---------------------------------------------------------------- cards
+
+// caoliao: a v1.0 card in the style of Caoliao's agents. It holds what
+// canonicalisers get wrong: Chinese text, an em dash, U+2028, characters
+// encoding/json would escape (<, >, &), a control character, description:"",
+// pushNotifications:false, tenant:"", a scope-less securityRequirements entry,
+// an extension whose params hold numbers written 1.0, 1e-7, 1E2, -0.0, 1e21
+// and keys whose UTF-16 order differs from their code point order (U+FF03
+// sorts after U+1F69A by code point, before it by UTF-16 code unit).
+const caoliaoText = String.raw`{
+  "name": "草料设备查询 — Caoliao Device Lookup",
+  "description": "",
+  "supportedInterfaces": [
+    {"url": "https://agent.caoliao.example/a2a/v1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+    {"url": "https://agent.caoliao.example/a2a/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0", "tenant": ""}
+  ],
+  "provider": {"organization": "草料二维码", "url": "https://caoliao.example"},
+  "version": "2.3.0",
+  "documentationUrl": "https://caoliao.example/docs/a2a",
+  "capabilities": {
+    "streaming": true,
+    "pushNotifications": false,
+    "extensions": [
+      {
+        "uri": "https://caoliao.example/ext/device-lookup/v1",
+        "description": "设备编号查询 — 返回状态与位置",
+        "required": true,
+        "params": {
+          "schemaVersion": 1.0,
+          "epsilon": 1e-7,
+          "hundred": 1E2,
+          "offset": -0.0,
+          "maxSerial": 1e21,
+          "labels": {"＃": "编号", "🚚": "物流"},
+          "regions": ["华东", "华南"],
+          "note": "A < B & C > D\tline\u2028sep\u001f",
+          "strict": false
+        }
+      }
+    ]
+  },
+  "securitySchemes": {
+    "bearerAuth": {"httpAuthSecurityScheme": {"scheme": "Bearer", "bearerFormat": "JWT"}},
+    "oauth": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": "https://auth.caoliao.example/token", "scopes": {"device:read": "读取设备状态"}}}}}
+  },
+  "securityRequirements": [
+    {"schemes": {"bearerAuth": {"list": []}}},
+    {"schemes": {"oauth": {"list": ["device:read"]}}}
+  ],
+  "defaultInputModes": ["text/plain", "application/json"],
+  "defaultOutputModes": ["text/plain", "application/json"],
+  "skills": [
+    {
+      "id": "lookup",
+      "name": "设备查询",
+      "description": "按设备编号查询状态 — 支持批量",
+      "tags": ["设备", "查询"],
+      "examples": ["查询设备 A-1024 的状态"],
+      "inputModes": ["text/plain"]
+    }
+  ],
+  "iconUrl": "https://caoliao.example/icon.png"
+}`;
+
+// minimal: only REQUIRED members, capabilities {} and skills [] empty (the
+// spec form keeps both, the a2a-js form drops both).
+const minimalText = String.raw`{
+  "name": "Minimal",
+  "description": "最小的卡片",
+  "supportedInterfaces": [{"url": "https://min.caoliao.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+  "version": "1",
+  "capabilities": {},
+  "defaultInputModes": ["text/plain"],
+  "defaultOutputModes": ["text/plain"],
+  "skills": []
+}`;
+
+// clean: no empty or default value anywhere and no member outside v1.0, so
+// the a2a-js canonical form and the spec's are the same bytes.
+const cleanText = String.raw`{
+  "name": "Clean",
+  "description": "没有空值的卡片",
+  "supportedInterfaces": [{"url": "https://clean.caoliao.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+  "version": "1.0.0",
+  "capabilities": {"streaming": true},
+  "defaultInputModes": ["text/plain"],
+  "defaultOutputModes": ["text/plain"],
+  "skills": [{"id": "echo", "name": "回声", "description": "原样返回 — verbatim", "tags": ["demo"]}]
+}`;
+
+// dual: a card served for v0.3 and v1.0 clients at once, the v0.3 members
+// (url, preferredTransport, protocolVersion, additionalInterfaces,
+// supportsAuthenticatedExtendedCard, security) beside the v1.0 ones and the
+// v0.3 keys (type, scheme) inside a security scheme object, as a2a-python
+// serves it.
+const dualText = String.raw`{
+  "name": "双版本代理",
+  "description": "同时服务 v0.3 与 v1.0 客户端",
+  "url": "https://dual.caoliao.example/a2a/v03",
+  "preferredTransport": "JSONRPC",
+  "protocolVersion": "0.3.0",
+  "additionalInterfaces": [{"url": "https://dual.caoliao.example/a2a/v03", "transport": "JSONRPC"}],
+  "supportsAuthenticatedExtendedCard": true,
+  "supportedInterfaces": [
+    {"url": "https://dual.caoliao.example/a2a/v1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+    {"url": "https://dual.caoliao.example/a2a/v03", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
+  ],
+  "version": "1.4.0",
+  "capabilities": {"streaming": true, "extendedAgentCard": true},
+  "securitySchemes": {"bearerAuth": {"httpAuthSecurityScheme": {"scheme": "Bearer"}, "type": "http", "scheme": "bearer"}},
+  "securityRequirements": [{"schemes": {"bearerAuth": {"list": []}}}],
+  "security": [{"bearerAuth": []}],
+  "defaultInputModes": ["text/plain"],
+  "defaultOutputModes": ["text/plain"],
+  "skills": [{"id": "lookup", "name": "查询", "description": "查询设备", "tags": ["设备"]}]
+}`;
+
+// ---------------------------------------------------------------- keys
+
+const keys = {}; // kid -> {alg, priv, jwk (public)}
+
+async function addKey(kid, alg, priv, publish = true) {
+  const pub = createPublicKey(priv);
+  keys[kid] = { kid, alg, priv, pub, jwk: { ...(await jose.exportJWK(pub)), kid, alg, use: 'sig' }, publish };
+}
+
+const fresh = (alg) => {
+  switch (alg) {
+    case 'ES256': return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    case 'ES384': return generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey;
+    case 'ES512': return generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey;
+    case 'RS256': case 'PS256': return generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    default: throw new Error(alg);
+  }
+};
+// RFC 8037 Appendix A.1: the published Ed25519 test key (seed d).
+const rfc8037Seed = Buffer.from('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', 'hex');
+const ed25519 = createPrivateKey({
+  key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), rfc8037Seed]),
+  format: 'der', type: 'pkcs8',
+});
+
+await addKey('ed25519-2026', 'EdDSA', ed25519);
+for (const alg of ['ES256', 'ES384', 'ES512', 'RS256', 'PS256']) {
+  await addKey(`${alg.toLowerCase()}-2026`, alg, fresh(alg));
+}
+await addKey('es256-next', 'ES256', fresh('ES256'));          // published ahead of the next rotation
+await addKey('es256-2025', 'ES256', fresh('ES256'), false);   // rotated out: not in the key set
+await addKey('es256-unlisted', 'ES256', fresh('ES256'), false); // never published
+const impostor = fresh('ES256'); // another key that claims the kid es256-2026
+
+// ---------------------------------------------------------------- signing
+
+const b64u = (b) => Buffer.from(b).toString('base64url');
+const header = (kid, alg) => ({ alg, kid, typ: 'JOSE' });
+
+// sign returns tree with one more signature from a2a-js's signer.
+async function sign(tree, kid, { priv, hdr } = {}) {
+  const k = keys[kid];
+  const signer = generateAgentCardSignature(priv ?? k.priv, hdr ?? header(kid, k.alg));
+  const signed = await signer(toValue(tree));
+  const sigs = signed.signatures.map((s) => {
+    const o = { protected: s.protected, signature: s.signature };
+    if (s.header) o.header = s.header;
+    return o;
+  });
+  const out = clone(tree);
+  setMember(out, 'signatures', node(sigs));
+  return out;
+}
+
+// handSigned builds a signature over the a2a-js canonical form without jose,
+// for headers jose refuses to sign (alg none, HS256 with a public key).
+function handSigned(tree, hdr, sigFn) {
+  const prot = b64u(JSON.stringify(hdr));
+  const input = prot + '.' + b64u(canonicalizeAgentCard(toValue(tree)));
+  const out = clone(tree);
+  setMember(out, 'signatures', node([{ protected: prot, signature: b64u(sigFn(input)) }]));
+  return out;
+}
+
+// ---------------------------------------------------------------- output
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+const vectors = [];
+function emit(file, bytes, v) {
+  writeFileSync(join(outDir, file), bytes);
+  // a2ajs: what a2a-js's own verifyAgentCardSignature says (verify-cards.mjs).
+  const a2ajs = v.expect === 'verified' ? 'verified' : 'rejected';
+  vectors.push({ name: file.replace(/\.json$/, ''), card: file, jwks: 'jwks.json', unsigned: [], a2ajs, ...v });
+}
+// both writes the pretty and the compact bytes of one card.
+function both(base, tree, v) {
+  emit(`${base}.json`, pretty(tree), { ...v, note: `${v.note} (pretty-printed)` });
+  emit(`${base}.min.json`, compact(tree), { ...v, note: `${v.note} (compact)` });
+}
+
+const caoliao = parse(caoliaoText);
+const jsForm = { expect: 'verified', form: 'a2a-js' };
+
+// Every algorithm on the Caoliao card.
+const signedBy = {};
+for (const kid of ['es256-2026', 'es384-2026', 'es512-2026', 'ed25519-2026', 'rs256-2026', 'ps256-2026']) {
+  const alg = keys[kid].alg;
+  signedBy[alg] = await sign(caoliao, kid);
+  both(`caoliao-${alg.toLowerCase()}`, signedBy[alg], { ...jsForm, alg, kid, note: `Caoliao card signed by a2a-js with ${alg}` });
+}
+emit('caoliao-eddsa.escaped.json', pretty(escaped(signedBy.EdDSA)), {
+  ...jsForm, alg: 'EdDSA', kid: 'ed25519-2026',
+  note: 'caoliao-eddsa with every non-ASCII character written as a \\uXXXX escape and / as \\/: same JSON value, other bytes',
+});
+
+both('minimal-eddsa', await sign(parse(minimalText), 'ed25519-2026'), {
+  ...jsForm, alg: 'EdDSA', kid: 'ed25519-2026',
+  note: 'minimal card (capabilities {}, skills []): a2a-js drops both, the spec form keeps both',
+});
+both('clean-es256', await sign(parse(cleanText), 'es256-2026'), {
+  expect: 'verified', form: 'spec', alg: 'ES256', kid: 'es256-2026',
+  note: 'card without empty values or non-v1.0 members: the a2a-js and spec canonical forms are the same bytes',
+});
+both('dual-es256', await sign(parse(dualText), 'es256-2026'), {
+  ...jsForm, alg: 'ES256', kid: 'es256-2026',
+  unsigned: ['/url', '/preferredTransport', '/protocolVersion', '/additionalInterfaces', '/supportsAuthenticatedExtendedCard', '/security', '/securitySchemes/bearerAuth/type', '/securitySchemes/bearerAuth/scheme'],
+  note: 'dual v0.3/v1.0 card: a2a-js signs only the v1.0 members; the v0.3 ones are unsigned',
+});
+
+// Rotation: a signature by a key no longer in the key set, then one by the current key.
+const rotated = await sign(await sign(caoliao, 'es256-2025'), 'es256-next');
+both('rotation-es256', rotated, {
+  ...jsForm, alg: 'ES256', kid: 'es256-next',
+  note: 'two signatures: es256-2025 (rotated out, not in jwks.json) then es256-next (in the key set)',
+});
+
+// ------------------------------------------------ tampered (one change each)
+
+const base = signedBy.ES256; // compact bytes of this are caoliao-es256.min.json
+const es = { alg: 'ES256', kid: 'es256-2026' };
+function tamper(name, mutate, v) {
+  const t = clone(base);
+  mutate(t);
+  emit(`tamper-${name}.json`, compact(t), { ...es, form: '', ...v });
+}
+const sig0 = (t) => at(t, ['signatures', 0]);
+function reheader(t, edit) {
+  const s = sig0(t);
+  const hdr = JSON.parse(Buffer.from(member(s, 'protected').s, 'base64url').toString());
+  setMember(s, 'protected', str(b64u(JSON.stringify(edit(hdr)))));
+}
+
+tamper('name-changed', (t) => setMember(t, 'name', str('草料设备查询 — Caoliao Device Lookup!')),
+  { expect: 'invalid', note: 'name: one character appended' });
+tamper('url-changed', (t) => setMember(at(t, ['supportedInterfaces', 0]), 'url', str('https://agent.caoliao.example.evil/a2a/v1')),
+  { expect: 'invalid', note: 'supportedInterfaces[0].url changed' });
+tamper('param-changed', (t) => setMember(at(t, ['capabilities', 'extensions', 0, 'params']), 'epsilon', { t: 'num', raw: '1e-6' }),
+  { expect: 'invalid', note: 'extension params.epsilon 1e-7 -> 1e-6' });
+tamper('added-known-member', (t) => setMember(member(t, 'capabilities'), 'extendedAgentCard', { t: 'lit', raw: 'true' }),
+  { expect: 'invalid', note: 'capabilities.extendedAgentCard:true added (a v1.0 member: a2a-js signs it)' });
+tamper('added-unknown-member', (t) => setMember(t, 'x-caoliao-tier', str('gold')),
+  { ...jsForm, unsigned: ['/x-caoliao-tier'], note: 'top-level x-caoliao-tier added: outside v1.0, so the a2a-js form never signs it; it still verifies, with that member reported unsigned' });
+tamper('streaming-as-number', (t) => setMember(member(t, 'capabilities'), 'streaming', { t: 'num', raw: '1' }),
+  { expect: 'invalid', a2ajs: 'verified', note: 'capabilities.streaming true -> 1 (not a boolean): a2a-js decodes it with Boolean(1) and still verifies' });
+tamper('interfaces-reordered', (t) => { const a = member(t, 'supportedInterfaces'); a.v.reverse(); },
+  { expect: 'invalid', note: 'supportedInterfaces elements swapped (array order is signed)' });
+tamper('members-reordered', (t) => {
+  t.m.reverse();
+  member(t, 'capabilities').m.reverse();
+  at(t, ['capabilities', 'extensions', 0, 'params']).m.reverse();
+}, { ...jsForm, note: 'object members reordered (top level, capabilities, params): JCS sorts them, still verifies' });
+tamper('scopeless-requirement-removed', (t) => { member(t, 'securityRequirements').v.shift(); },
+  { ...jsForm, note: 'the scope-less securityRequirements entry {"schemes":{"bearerAuth":{"list":[]}}} removed: the a2a-js form drops it anyway (cleanEmpty), so the signature still verifies in that form though what the agent accepts changed' });
+tamper('header-alg-swapped', (t) => reheader(t, (h) => ({ ...h, alg: 'ES384' })),
+  { expect: 'invalid', note: 'protected header alg ES256 -> ES384 (same kid, a P-256 key)' });
+tamper('header-kid-swapped', (t) => reheader(t, (h) => ({ ...h, kid: 'es256-next' })),
+  { expect: 'invalid', kid: 'es256-next', note: 'protected header kid es256-2026 -> es256-next (another ES256 key in the set)' });
+tamper('header-byte-flipped', (t) => reheader(t, (h) => ({ ...h, typ: 'JOSF' })),
+  { expect: 'invalid', note: 'protected header typ "JOSE" -> "JOSF" (one byte)' });
+tamper('signature-byte-flipped', (t) => {
+  const s = sig0(t); const b = Buffer.from(member(s, 'signature').s, 'base64url'); b[5] ^= 1;
+  setMember(s, 'signature', str(b64u(b)));
+}, { expect: 'invalid', note: 'one bit of the signature flipped' });
+// Vectors signed anew rather than edited from base.
+{
+  const t = await sign(caoliao, 'es256-2026', { priv: impostor });
+  emit('tamper-other-key-same-kid.json', compact(t), { ...es, form: '', expect: 'invalid', note: 'signed by another P-256 key that claims kid es256-2026' });
+  const u = await sign(caoliao, 'es256-unlisted');
+  emit('tamper-unknown-kid.json', compact(u), { alg: 'ES256', kid: 'es256-unlisted', form: '', expect: 'unverifiable', note: 'signed by a key whose kid es256-unlisted is not in the key set' });
+  const n = handSigned(caoliao, { alg: 'none', kid: 'es256-2026', typ: 'JOSE' }, () => Buffer.alloc(0));
+  emit('tamper-alg-none.json', compact(n), { alg: 'none', kid: 'es256-2026', form: '', expect: 'invalid', note: 'alg none (forbidden), empty signature, kid of a trusted key' });
+  const secret = keys['rs256-2026'].pub.export({ type: 'spki', format: 'pem' });
+  const h = handSigned(caoliao, { alg: 'HS256', kid: 'rs256-2026', typ: 'JOSE' }, (input) => createHmac('sha256', secret).update(input).digest());
+  emit('tamper-alg-hs256.json', compact(h), { alg: 'HS256', kid: 'rs256-2026', form: '', expect: 'invalid', note: 'HS256 (forbidden: an HMAC) with the PEM of the public key rs256-2026 as HMAC secret (key confusion)' });
+  const rs = clone(signedBy.RS256);
+  const s = at(rs, ['signatures', 0]);
+  const hdr = JSON.parse(Buffer.from(member(s, 'protected').s, 'base64url').toString());
+  setMember(s, 'protected', str(b64u(JSON.stringify({ ...hdr, alg: 'PS256' }))));
+  emit('tamper-header-rs256-as-ps256.json', compact(rs), { alg: 'PS256', kid: 'rs256-2026', form: '', expect: 'invalid', note: 'RS256 signature with its protected header alg changed to PS256 (same RSA key)' });
+  emit('absent.json', compact(caoliao), { alg: '', kid: '', form: '', expect: 'absent', note: 'the Caoliao card unsigned: no signatures member' });
+  const e = clone(caoliao); setMember(e, 'signatures', node([]));
+  emit('absent-empty-list.json', compact(e), { alg: '', kid: '', form: '', expect: 'absent', note: 'the Caoliao card with "signatures":[]' });
+  // Duplicate member: the first name is a forgery, the last the signed one.
+  // JSON.parse keeps the last, so a2a-js verifies it; I-JSON (RFC 7493, which
+  // RFC 8785 requires) forbids duplicate names.
+  const d = clone(base);
+  d.m.unshift([str('name'), str('Evil Agent')]);
+  emit('tamper-duplicate-name.json', compact(d), { ...es, form: '', expect: 'invalid', a2ajs: 'verified', note: 'a second "name" member ("Evil Agent") before the signed one: duplicate member names are not I-JSON' });
+}
+
+writeFileSync(join(outDir, 'jwks.json'), JSON.stringify({ keys: Object.values(keys).filter((k) => k.publish).map((k) => k.jwk) }, null, 2) + '\n');
+writeFileSync(join(outDir, 'manifest.json'), JSON.stringify({
+  generator: `a2a-js ${sdkVersion} generateAgentCardSignature, jose ${joseVersion}`,
+  keys: 'EdDSA: RFC 8037 A.1 test key (deterministic signatures); ECDSA and RSA: fresh keys each run',
+  vectors,
+}, null, 2) + '\n');
+process.stderr.write(`wrote ${vectors.length} vectors to ${outDir}\n`);
