@@ -17,7 +17,7 @@
 // from its source in one place only.
 
 import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as jose from 'jose';
@@ -309,8 +309,10 @@ function handSigned(tree, hdr, sigFn) {
 
 // ---------------------------------------------------------------- output
 
-rmSync(outDir, { recursive: true, force: true });
+// The directory's JSON files are all this script's: the last run's go (a
+// vector renamed or dropped leaves nothing behind); README.md stays.
 mkdirSync(outDir, { recursive: true });
+for (const f of readdirSync(outDir)) if (f.endsWith('.json')) rmSync(join(outDir, f));
 const vectors = [];
 function emit(file, bytes, v) {
   writeFileSync(join(outDir, file), bytes);
