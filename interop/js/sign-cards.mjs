@@ -362,6 +362,101 @@ both('rotation-es256', rotated, {
   note: 'two signatures: es256-2025 (rotated out, not in jwks.json) then es256-next (in the key set)',
 });
 
+// ------------------------------------------------ spec form (not a2a-js)
+
+// The A2A v1.0.1 canonical form (§8.4.1, §5.7, specification/a2a.proto),
+// written here from the spec, independently of the Go verifier: REQUIRED
+// members kept even when empty, proto3 optional ones kept when present,
+// every other member dropped at its default ("", false, 0, [], {});
+// Struct values (params) kept as they are; signatures dropped; then RFC 8785.
+// Members outside the v1.0 schema are kept as they are (the spec says
+// nothing of them); the cards signed this way have none.
+// R: REQUIRED, O: optional, P: plain; after the letter, the message or
+// '[msg' (repeated), '{msg' (map of messages), '{' (map of strings),
+// 'S' (Struct).
+const specSchema = {
+  AgentCard: { name: 'R', description: 'R', supportedInterfaces: 'R[AgentInterface', provider: 'PAgentProvider', version: 'R', documentationUrl: 'O', capabilities: 'RAgentCapabilities', securitySchemes: 'P{SecurityScheme', securityRequirements: 'P[SecurityRequirement', defaultInputModes: 'R', defaultOutputModes: 'R', skills: 'R[AgentSkill', iconUrl: 'O' },
+  AgentInterface: { url: 'R', protocolBinding: 'R', tenant: 'P', protocolVersion: 'R' },
+  AgentProvider: { url: 'R', organization: 'R' },
+  AgentCapabilities: { streaming: 'O', pushNotifications: 'O', extensions: 'P[AgentExtension', extendedAgentCard: 'O' },
+  AgentExtension: { uri: 'P', description: 'P', required: 'P', params: 'PS' },
+  AgentSkill: { id: 'R', name: 'R', description: 'R', tags: 'R', examples: 'P', inputModes: 'P', outputModes: 'P', securityRequirements: 'P[SecurityRequirement' },
+  SecurityRequirement: { schemes: 'P{StringList' },
+  StringList: { list: 'P' },
+  SecurityScheme: { apiKeySecurityScheme: 'PAPIKey', httpAuthSecurityScheme: 'PHTTPAuth', oauth2SecurityScheme: 'POAuth2', openIdConnectSecurityScheme: 'POIDC', mtlsSecurityScheme: 'PMTLS' },
+  APIKey: { description: 'P', location: 'R', name: 'R' },
+  HTTPAuth: { description: 'P', scheme: 'R', bearerFormat: 'P' },
+  OAuth2: { description: 'P', flows: 'RFlows', oauth2MetadataUrl: 'P' },
+  OIDC: { description: 'P', openIdConnectUrl: 'R' },
+  MTLS: { description: 'P' },
+  Flows: { authorizationCode: 'PAuthCode', clientCredentials: 'PClientCreds', deviceCode: 'PDevice', implicit: 'PImplicit', password: 'PPassword' },
+  AuthCode: { authorizationUrl: 'R', tokenUrl: 'R', refreshUrl: 'P', scopes: 'R{', pkceRequired: 'P' },
+  ClientCreds: { tokenUrl: 'R', refreshUrl: 'P', scopes: 'R{' },
+  Device: { deviceAuthorizationUrl: 'R', tokenUrl: 'R', refreshUrl: 'P', scopes: 'R{' },
+  Implicit: { authorizationUrl: 'P', refreshUrl: 'P', scopes: 'P{' },
+  Password: { tokenUrl: 'P', refreshUrl: 'P', scopes: 'P{' },
+};
+const isDefault = (v) => v === '' || v === false || v === 0 || (Array.isArray(v) && !v.length) ||
+  (v && typeof v === 'object' && !Array.isArray(v) && !Object.keys(v).length);
+function specProject(msg, obj) {
+  const out = {};
+  for (const [k, v] of Object.entries(obj)) {
+    const f = specSchema[msg][k];
+    if (!f) { out[k] = v; continue; } // outside the schema: kept as received
+    const [presence, type] = [f[0], f.slice(1)];
+    let w = v;
+    if (type === 'S' || type === '' || type === '{') w = v;
+    else if (type[0] === '[') w = v.map((e) => specProject(type.slice(1), e));
+    else if (type[0] === '{') w = Object.fromEntries(Object.entries(v).map(([mk, mv]) => [mk, specProject(type.slice(1), mv)]));
+    else w = specProject(type, v);
+    if (presence === 'P' && isDefault(w)) continue;
+    out[k] = w;
+  }
+  return out;
+}
+function jcs(v) {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return '[' + v.map(jcs).join(',') + ']';
+  return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + jcs(v[k])).join(',') + '}';
+}
+function specCanonical(tree) {
+  const card = toValue(tree);
+  delete card.signatures;
+  return jcs(specProject('AgentCard', card));
+}
+// The example of A2A v1.0.1 §8.4.1, as a check of the rules above.
+{
+  const got = specCanonical(parse('{"name":"Example Agent","description":"","capabilities":{"streaming":false,"pushNotifications":false,"extensions":[]},"skills":[]}'));
+  const want = '{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}';
+  if (got !== want) throw new Error(`spec form of the §8.4.1 example: got ${got}`);
+}
+// specSign signs the spec form with jose directly (a2a-js cannot).
+async function specSign(tree, kid) {
+  const k = keys[kid];
+  const jws = await new jose.FlattenedSign(new TextEncoder().encode(specCanonical(tree)))
+    .setProtectedHeader(header(kid, k.alg)).sign(k.priv);
+  const out = clone(tree);
+  setMember(out, 'signatures', node([{ protected: jws.protected, signature: jws.signature }]));
+  return out;
+}
+const specForm = { expect: 'verified', form: 'spec', a2ajs: 'rejected' };
+both('spec-caoliao-eddsa', await specSign(caoliao, 'ed25519-2026'), {
+  ...specForm, alg: 'EdDSA', kid: 'ed25519-2026',
+  note: 'Caoliao card signed over the spec canonical form written in this script (jose, not a2a-js): description:"" and {"bearerAuth":{}} are signed; a2a-js refuses it',
+});
+both('spec-minimal-es256', await specSign(parse(minimalText), 'es256-2026'), {
+  ...specForm, alg: 'ES256', kid: 'es256-2026',
+  note: 'minimal card signed over the spec form (capabilities {} and skills [] kept): a2a-js refuses it',
+});
+{
+  const t = await specSign(caoliao, 'ed25519-2026');
+  member(t, 'securityRequirements').v.shift();
+  emit('tamper-spec-scopeless-requirement-removed.json', compact(t), {
+    alg: 'EdDSA', kid: 'ed25519-2026', form: '', expect: 'invalid',
+    note: 'spec-caoliao-eddsa with the scope-less securityRequirements entry removed: the spec form signs it, so this fails (where the a2a-js form does not notice)',
+  });
+}
+
 // ------------------------------------------------ tampered (one change each)
 
 const base = signedBy.ES256; // compact bytes of this are caoliao-es256.min.json
