@@ -95,6 +95,9 @@ type AgentCard struct {
 	// ResolveAgentCard's card URL, or the endpoint that served an
 	// extended card; empty for a card built or decoded by the caller.
 	origin string
+	// verification is what a CardVerifier found (options_cards.go), nil
+	// when none has seen the card.
+	verification *CardVerification
 }
 
 // Raw returns the JSON the card was decoded from, or nil for a card built in
@@ -330,10 +333,21 @@ func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c := newClient(endpoint, u, cfg)
+	known := *card // the caller's card is not written: it may be shared
+	if known.verification == nil {
+		if err := cfg.cards.verify(context.Background(), &known, c.red); err != nil {
+			return nil, err
+		}
+	} else if err := cfg.cards.policy(known.verification, c.red); err != nil {
+		return nil, err
+	}
+	if err := cfg.cards.credentials(known.verification, cfg.credentials(), c.red); err != nil {
+		return nil, err
+	}
 	if err := cfg.mayCarryCredentials(card.origin, u, c.red); err != nil {
 		return nil, err
 	}
-	c.card.Store(card)
+	c.card.Store(&known)
 	return c, nil
 }
 
@@ -395,9 +409,12 @@ func (c *Client) GetExtendedAgentCard(ctx context.Context, opts ...CallOption) (
 	if err != nil {
 		return nil, err
 	}
+	card.origin = c.origin
+	if err := c.cards.verify(ctx, card, c.red); err != nil {
+		return nil, err
+	}
 	// The agent has just served an extended card; an extended card that
 	// leaves the flag out must not lock out the next refresh.
-	card.origin = c.origin
 	known := *card
 	if known.isV10() {
 		known.Capabilities.ExtendedAgentCard = true

@@ -10,3 +10,8 @@ require (
 	github.com/jarcoal/httpmock v1.4.2
 	go.uber.org/goleak v1.3.0
 )
+
+require (
+	github.com/go-jose/go-jose/v4 v4.1.9 // indirect
+	github.com/gowebpki/jcs v1.0.2 // indirect
+)

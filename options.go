@@ -53,6 +53,9 @@ type clientConfig struct {
 	transport                 string // "" until WithTransports: the card's choice, or TransportJSONRPC
 	transports                []string
 	clientOrder               bool // WithPreferredTransports: the caller's order of transports wins on a card
+
+	// Signed agent cards (options_cards.go).
+	cards cardChecks
 }
 
 // newClientConfig applies opts over the defaults.
@@ -74,6 +77,9 @@ func newClientConfig(opts []Option) (clientConfig, error) {
 	}
 	if cfg.agentID != "" && cfg.agentCode != "" {
 		return cfg, errors.New("a2a: WithAgentID and WithAgentCode are exclusive")
+	}
+	if err := cfg.cards.check(); err != nil {
+		return cfg, err
 	}
 	return cfg, nil
 }

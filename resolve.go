@@ -106,6 +106,9 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 		card, status, err := c.getCard(ctx, target.String())
 		if err == nil {
 			card.origin = originOf(&target)
+			if err := cfg.cards.verify(ctx, card, c.red); err != nil {
+				return nil, err
+			}
 			return card, nil
 		}
 		if ctx.Err() != nil {
