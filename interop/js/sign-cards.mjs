@@ -328,21 +328,25 @@ function both(base, tree, v) {
 
 const caoliao = parse(caoliaoText);
 const jsForm = { expect: 'verified', form: 'a2a-js' };
+// What the a2a-js form leaves out of the Caoliao card: description "" and
+// the scope-less securityRequirements entry (tenant "" is dropped by the
+// spec form too: a plain member at its default is as good as absent).
+const caoliaoUnsigned = ['/description', '/securityRequirements/0'];
 
 // Every algorithm on the Caoliao card.
 const signedBy = {};
 for (const kid of ['es256-2026', 'es384-2026', 'es512-2026', 'ed25519-2026', 'rs256-2026', 'ps256-2026']) {
   const alg = keys[kid].alg;
   signedBy[alg] = await sign(caoliao, kid);
-  both(`caoliao-${alg.toLowerCase()}`, signedBy[alg], { ...jsForm, alg, kid, note: `Caoliao card signed by a2a-js with ${alg}` });
+  both(`caoliao-${alg.toLowerCase()}`, signedBy[alg], { ...jsForm, unsigned: caoliaoUnsigned, alg, kid, note: `Caoliao card signed by a2a-js with ${alg}` });
 }
 emit('caoliao-eddsa.escaped.json', pretty(escaped(signedBy.EdDSA)), {
-  ...jsForm, alg: 'EdDSA', kid: 'ed25519-2026',
+  ...jsForm, unsigned: caoliaoUnsigned, alg: 'EdDSA', kid: 'ed25519-2026',
   note: 'caoliao-eddsa with every non-ASCII character written as a \\uXXXX escape and / as \\/: same JSON value, other bytes',
 });
 
 both('minimal-eddsa', await sign(parse(minimalText), 'ed25519-2026'), {
-  ...jsForm, alg: 'EdDSA', kid: 'ed25519-2026',
+  ...jsForm, unsigned: ['/capabilities', '/skills'], alg: 'EdDSA', kid: 'ed25519-2026',
   note: 'minimal card (capabilities {}, skills []): a2a-js drops both, the spec form keeps both',
 });
 both('clean-es256', await sign(parse(cleanText), 'es256-2026'), {
@@ -351,14 +355,14 @@ both('clean-es256', await sign(parse(cleanText), 'es256-2026'), {
 });
 both('dual-es256', await sign(parse(dualText), 'es256-2026'), {
   ...jsForm, alg: 'ES256', kid: 'es256-2026',
-  unsigned: ['/url', '/preferredTransport', '/protocolVersion', '/additionalInterfaces', '/supportsAuthenticatedExtendedCard', '/security', '/securitySchemes/bearerAuth/type', '/securitySchemes/bearerAuth/scheme'],
-  note: 'dual v0.3/v1.0 card: a2a-js signs only the v1.0 members; the v0.3 ones are unsigned',
+  unsigned: ['/url', '/preferredTransport', '/protocolVersion', '/additionalInterfaces', '/supportsAuthenticatedExtendedCard', '/security', '/securitySchemes/bearerAuth/type', '/securitySchemes/bearerAuth/scheme', '/securityRequirements'],
+  note: 'dual v0.3/v1.0 card: a2a-js signs only the v1.0 members; the v0.3 ones are unsigned, and so is the only security requirement (scope-less)',
 });
 
 // Rotation: a signature by a key no longer in the key set, then one by the current key.
 const rotated = await sign(await sign(caoliao, 'es256-2025'), 'es256-next');
 both('rotation-es256', rotated, {
-  ...jsForm, alg: 'ES256', kid: 'es256-next',
+  ...jsForm, unsigned: caoliaoUnsigned, alg: 'ES256', kid: 'es256-next',
   note: 'two signatures: es256-2025 (rotated out, not in jwks.json) then es256-next (in the key set)',
 });
 
@@ -482,7 +486,7 @@ tamper('param-changed', (t) => setMember(at(t, ['capabilities', 'extensions', 0,
 tamper('added-known-member', (t) => setMember(member(t, 'capabilities'), 'extendedAgentCard', { t: 'lit', raw: 'true' }),
   { expect: 'invalid', note: 'capabilities.extendedAgentCard:true added (a v1.0 member: a2a-js signs it)' });
 tamper('added-unknown-member', (t) => setMember(t, 'x-caoliao-tier', str('gold')),
-  { ...jsForm, unsigned: ['/x-caoliao-tier'], note: 'top-level x-caoliao-tier added: outside v1.0, so the a2a-js form never signs it; it still verifies, with that member reported unsigned' });
+  { ...jsForm, unsigned: ['/x-caoliao-tier', ...caoliaoUnsigned], note: 'top-level x-caoliao-tier added: outside v1.0, so the a2a-js form never signs it; it still verifies, with that member reported unsigned' });
 tamper('streaming-as-number', (t) => setMember(member(t, 'capabilities'), 'streaming', { t: 'num', raw: '1' }),
   { expect: 'invalid', a2ajs: 'verified', note: 'capabilities.streaming true -> 1 (not a boolean): a2a-js decodes it with Boolean(1) and still verifies' });
 tamper('interfaces-reordered', (t) => { const a = member(t, 'supportedInterfaces'); a.v.reverse(); },
@@ -491,9 +495,9 @@ tamper('members-reordered', (t) => {
   t.m.reverse();
   member(t, 'capabilities').m.reverse();
   at(t, ['capabilities', 'extensions', 0, 'params']).m.reverse();
-}, { ...jsForm, note: 'object members reordered (top level, capabilities, params): JCS sorts them, still verifies' });
+}, { ...jsForm, unsigned: caoliaoUnsigned, note: 'object members reordered (top level, capabilities, params): JCS sorts them, still verifies' });
 tamper('scopeless-requirement-removed', (t) => { member(t, 'securityRequirements').v.shift(); },
-  { ...jsForm, note: 'the scope-less securityRequirements entry {"schemes":{"bearerAuth":{"list":[]}}} removed: the a2a-js form drops it anyway (cleanEmpty), so the signature still verifies in that form though what the agent accepts changed' });
+  { ...jsForm, unsigned: ['/description'], note: 'the scope-less securityRequirements entry {"schemes":{"bearerAuth":{"list":[]}}} removed: the a2a-js form drops it anyway (cleanEmpty), so the signature still verifies in that form though what the agent accepts changed' });
 tamper('header-alg-swapped', (t) => reheader(t, (h) => ({ ...h, alg: 'ES384' })),
   { expect: 'invalid', note: 'protected header alg ES256 -> ES384 (same kid, a P-256 key)' });
 tamper('header-kid-swapped', (t) => reheader(t, (h) => ({ ...h, kid: 'es256-next' })),
