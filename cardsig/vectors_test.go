@@ -33,6 +33,7 @@ type vector struct {
 	Alg      string   `json:"alg"`
 	KID      string   `json:"kid"`
 	Unsigned []string `json:"unsigned"`
+	Warn     bool     `json:"warn"`
 	Note     string   `json:"note"`
 }
 
@@ -127,6 +128,9 @@ func TestA2AJSVectors(t *testing.T) {
 				if !slices.Contains(got.Unsigned, p) {
 					t.Errorf("%s: %s not among the unsigned members %q", v.Note, p, got.Unsigned)
 				}
+			}
+			if v.Warn != (len(got.Warnings) != 0) {
+				t.Errorf("%s: warnings %q", v.Note, got.Warnings)
 			}
 			if v.Form == "spec" && len(got.Unsigned) != 0 {
 				t.Errorf("%s: the spec form leaves %q unsigned", v.Note, got.Unsigned)

@@ -16,7 +16,7 @@
 // string escapes and member order survive, and a tampered variant differs
 // from its source in one place only.
 
-import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -307,6 +307,9 @@ function handSigned(tree, hdr, sigFn) {
   return out;
 }
 
+// sign256 is an ES256 signature (R||S, RFC 7518 §3.4) of input by priv.
+const sign256 = (input, priv) => cryptoSign('sha256', Buffer.from(input), { key: priv, dsaEncoding: 'ieee-p1363' });
+
 // ---------------------------------------------------------------- output
 
 // The directory's JSON files are all this script's: the last run's go (a
@@ -524,6 +527,16 @@ tamper('signature-byte-flipped', (t) => {
   const hdr = JSON.parse(Buffer.from(member(s, 'protected').s, 'base64url').toString());
   setMember(s, 'protected', str(b64u(JSON.stringify({ ...hdr, alg: 'PS256' }))));
   emit('tamper-header-rs256-as-ps256.json', compact(rs), { alg: 'PS256', kid: 'rs256-2026', form: '', expect: 'invalid', note: 'RS256 signature with its protected header alg changed to PS256 (same RSA key)' });
+  // Protected headers a2a-js's signer takes as given.
+  const noTyp = await sign(caoliao, 'es256-2026', { hdr: { alg: 'ES256', kid: 'es256-2026' } });
+  emit('header-without-typ.json', compact(noTyp), { ...jsForm, ...es, unsigned: caoliaoUnsigned, warn: true, a2ajs: 'rejected', note: 'protected header without typ (§8.4.2: SHOULD be "JOSE"): a good signature, verified with a warning; a2a-js refuses a header without typ' });
+  const noKid = await sign(caoliao, 'es256-2026', { hdr: { alg: 'ES256', typ: 'JOSE' } });
+  emit('tamper-header-without-kid.json', compact(noKid), { ...es, kid: '', form: '', expect: 'invalid', note: 'protected header without kid (§8.4.2: MUST contain alg and kid), signed by es256-2026' });
+  const crit = handSigned(caoliao, { alg: 'ES256', kid: 'es256-2026', typ: 'JOSE', crit: ['x-caoliao-policy'], 'x-caoliao-policy': 'strict' },
+    (input) => sign256(input, keys['es256-2026'].priv));
+  emit('tamper-header-crit.json', compact(crit), { ...es, form: '', expect: 'invalid', note: 'a good ES256 signature whose protected header has crit naming a parameter no verifier understands (RFC 7515 §4.1.11: must be refused)' });
+  const jku = await sign(caoliao, 'es256-unlisted', { hdr: { ...header('es256-unlisted', 'ES256'), jku: 'https://keys.caoliao.example.invalid/jwks.json' } });
+  emit('tamper-jku-foreign.json', compact(jku), { alg: 'ES256', kid: 'es256-unlisted', form: '', expect: 'unverifiable', note: 'signed by a key the set lacks, its protected header naming a jku on another host: a verifier not told to follow jku there must not fetch it' });
   emit('absent.json', compact(caoliao), { alg: '', kid: '', form: '', expect: 'absent', note: 'the Caoliao card unsigned: no signatures member' });
   const e = clone(caoliao); setMember(e, 'signatures', node([]));
   emit('absent-empty-list.json', compact(e), { alg: '', kid: '', form: '', expect: 'absent', note: 'the Caoliao card with "signatures":[]' });
