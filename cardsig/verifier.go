@@ -239,9 +239,6 @@ func (v *Verifier) VerifyCard(ctx context.Context, card *a2a.AgentCard) *a2a.Car
 	var firstInvalid, firstUnverifiable error
 	for i, s := range sigs.elems {
 		if i == MaxSignatures {
-			if firstUnverifiable == nil {
-				firstUnverifiable = fmt.Errorf("card has %d signatures; the first %d were tried", len(sigs.elems), MaxSignatures)
-			}
 			break
 		}
 		if ctx.Err() != nil {
@@ -270,6 +267,9 @@ func (v *Verifier) VerifyCard(ctx context.Context, card *a2a.AgentCard) *a2a.Car
 		res.Status, res.Err = a2a.CardSignatureInvalid, firstInvalid
 	} else {
 		res.Err = firstUnverifiable
+	}
+	if len(sigs.elems) > MaxSignatures {
+		res.Err = fmt.Errorf("%w (the card has %d signatures; the first %d were tried)", res.Err, len(sigs.elems), MaxSignatures)
 	}
 	return res
 }
