@@ -1,7 +1,10 @@
 // Signs A2A v1.0 agent cards with @a2a-js/sdk 1.3.0's generateAgentCardSignature
 // (npm alias a2a-js-sdk-13) and writes cross-implementation test vectors for
 // the Go verifier (package cardsig): each card as received bytes, tampered
-// variants derived from them, the public key set, and manifest.json.
+// variants derived from them, the public key set, and manifest.json. A few
+// cards are signed over the spec's canonical form instead, which this
+// script computes itself (a2a-js has no signer for it). What each vector is:
+// ../../cardsig/testdata/a2ajs/README.md.
 //
 //   node sign-cards.mjs [outdir]     # default ../../cardsig/testdata/a2ajs
 //
@@ -298,7 +301,8 @@ async function sign(tree, kid, { priv, hdr } = {}) {
 }
 
 // handSigned builds a signature over the a2a-js canonical form without jose,
-// for headers jose refuses to sign (alg none, HS256 with a public key).
+// for headers jose refuses to sign (alg none, HS256 keyed with a public
+// key, crit naming a parameter jose does not know).
 function handSigned(tree, hdr, sigFn) {
   const prot = b64u(JSON.stringify(hdr));
   const input = prot + '.' + b64u(canonicalizeAgentCard(toValue(tree)));
