@@ -113,6 +113,14 @@ function escaped(n) {
   const raw = JSON.stringify(n.s).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).replace(/\//g, '\\/');
   return { t: 'str', raw, s: n.s };
 }
+// escapedNames writes every member name wholly as \uXXXX escapes
+// ("name" as "\u006e\u0061\u006d\u0065"): the same JSON value.
+function escapedNames(n) {
+  const esc = (s) => '"' + [...Array(s.length).keys()].map((i) => '\\u' + s.charCodeAt(i).toString(16).padStart(4, '0')).join('') + '"';
+  if (n.t === 'obj') return { t: 'obj', m: n.m.map(([k, v]) => [{ t: 'str', raw: esc(k.s), s: k.s }, escapedNames(v)]) };
+  if (n.t === 'arr') return { t: 'arr', v: n.v.map(escapedNames) };
+  return n;
+}
 function member(obj, name) {
   const e = obj.m.find(([k]) => k.s === name);
   if (!e) throw new Error(`no member ${name}`);
@@ -217,6 +225,32 @@ const cleanText = String.raw`{
   "defaultInputModes": ["text/plain"],
   "defaultOutputModes": ["text/plain"],
   "skills": [{"id": "echo", "name": "回声", "description": "原样返回 — verbatim", "tags": ["demo"]}]
+}`;
+
+// numbers: a card without empty values (the a2a-js and spec forms are the
+// same bytes) whose extension params hold numbers that formatters get
+// wrong; RFC 8785 writes them as ECMAScript's Number.prototype.toString.
+const numbersText = String.raw`{
+  "name": "Numbers",
+  "description": "数字的规范形式",
+  "supportedInterfaces": [{"url": "https://numbers.caoliao.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+  "version": "1.0.0",
+  "capabilities": {
+    "streaming": true,
+    "extensions": [{
+      "uri": "https://caoliao.example/ext/numbers/v1",
+      "params": {
+        "n": [0.1, 4.35, 2e-3, 100e-2, 0.000001, 1e-6, 1e-7, -1.5E-10, 333333333.33333329,
+              9007199254740993, 123456789012345678901234567890, 1e+30, 1e20, 1e21,
+              1.7976931348623157e308, 5e-324, 0, -0],
+        "del": "\u007f",
+        "quote": "\"\\\/"
+      }
+    }]
+  },
+  "defaultInputModes": ["text/plain"],
+  "defaultOutputModes": ["text/plain"],
+  "skills": [{"id": "n", "name": "数", "description": "数字", "tags": ["n"]}]
 }`;
 
 // dual: a card served for v0.3 and v1.0 clients at once, the v0.3 members
@@ -352,6 +386,11 @@ emit('caoliao-eddsa.escaped.json', pretty(escaped(signedBy.EdDSA)), {
   note: 'caoliao-eddsa with every non-ASCII character written as a \\uXXXX escape and / as \\/: same JSON value, other bytes',
 });
 
+emit('caoliao-eddsa.escaped-names.json', pretty(escapedNames(signedBy.EdDSA)), {
+  ...jsForm, unsigned: caoliaoUnsigned, alg: 'EdDSA', kid: 'ed25519-2026',
+  note: 'caoliao-eddsa with every member name written wholly as \\uXXXX escapes ("name" as "\\u006e\\u0061\\u006d\\u0065"): same JSON value',
+});
+
 both('minimal-eddsa', await sign(parse(minimalText), 'ed25519-2026'), {
   ...jsForm, unsigned: ['/capabilities', '/skills'], alg: 'EdDSA', kid: 'ed25519-2026',
   note: 'minimal card (capabilities {}, skills []): a2a-js drops both, the spec form keeps both',
@@ -360,6 +399,21 @@ both('clean-es256', await sign(parse(cleanText), 'es256-2026'), {
   expect: 'verified', form: 'spec', alg: 'ES256', kid: 'es256-2026',
   note: 'card without empty values or non-v1.0 members: the a2a-js and spec canonical forms are the same bytes',
 });
+both('numbers-eddsa', await sign(parse(numbersText), 'ed25519-2026'), {
+  expect: 'verified', form: 'spec', alg: 'EdDSA', kid: 'ed25519-2026',
+  note: 'numbers such as 0.1, 333333333.33333329, 9007199254740993, 1e21, 5e-324, -0 in extension params (JCS: 0.1, 333333333.3333333, 9007199254740992, 1e+21, 5e-324, 0), DEL and an escaped / in strings',
+});
+// A string with a lone surrogate: JSON.parse takes it and a2a-js signs it
+// (JSON.stringify writes it as \ud800), but it is not I-JSON, which RFC
+// 8785 requires; Go reads it as U+FFFD.
+{
+  const t = parse(cleanText);
+  setMember(t, 'description', { t: 'str', raw: '"半个代理对 \\ud800"', s: '半个代理对 \ud800' });
+  emit('lone-surrogate-eddsa.json', compact(await sign(t, 'ed25519-2026')), {
+    expect: 'invalid', a2ajs: 'verified', form: '', alg: 'EdDSA', kid: 'ed25519-2026',
+    note: 'clean card whose description ends in a lone surrogate (\\ud800), signed by a2a-js: not I-JSON',
+  });
+}
 both('dual-es256', await sign(parse(dualText), 'es256-2026'), {
   ...jsForm, alg: 'ES256', kid: 'es256-2026',
   unsigned: ['/url', '/preferredTransport', '/protocolVersion', '/additionalInterfaces', '/supportsAuthenticatedExtendedCard', '/security', '/securitySchemes/bearerAuth/type', '/securitySchemes/bearerAuth/scheme', '/securityRequirements'],
@@ -494,6 +548,10 @@ tamper('added-known-member', (t) => setMember(member(t, 'capabilities'), 'extend
   { expect: 'invalid', note: 'capabilities.extendedAgentCard:true added (a v1.0 member: a2a-js signs it)' });
 tamper('added-unknown-member', (t) => setMember(t, 'x-caoliao-tier', str('gold')),
   { ...jsForm, unsigned: ['/x-caoliao-tier', ...caoliaoUnsigned], note: 'top-level x-caoliao-tier added: outside v1.0, so the a2a-js form never signs it; it still verifies, with that member reported unsigned' });
+tamper('added-nested-unknown-member', (t) => setMember(at(t, ['supportedInterfaces', 0]), 'x-route', str('https://agent.caoliao.example.evil/a2a')),
+  { ...jsForm, unsigned: ['/supportedInterfaces/0/x-route', ...caoliaoUnsigned], note: 'supportedInterfaces[0].x-route added: outside v1.0, unsigned in the a2a-js form (the spec form would keep it: the signature no longer verifies there)' });
+tamper('added-unknown-member-escaped-pointer', (t) => setMember(t, 'x~tier/gold', { t: 'lit', raw: 'true' }),
+  { ...jsForm, unsigned: ['/x~0tier~1gold', ...caoliaoUnsigned], note: 'top-level "x~tier/gold" added: unsigned in the a2a-js form, reported as the JSON pointer /x~0tier~1gold (RFC 6901 escapes)' });
 tamper('streaming-as-number', (t) => setMember(member(t, 'capabilities'), 'streaming', { t: 'num', raw: '1' }),
   { expect: 'invalid', a2ajs: 'verified', note: 'capabilities.streaming true -> 1 (not a boolean): a2a-js decodes it with Boolean(1) and still verifies' });
 tamper('interfaces-reordered', (t) => { const a = member(t, 'supportedInterfaces'); a.v.reverse(); },
@@ -541,8 +599,22 @@ tamper('signature-byte-flipped', (t) => {
   emit('tamper-header-crit.json', compact(crit), { ...es, form: '', expect: 'invalid', note: 'a good ES256 signature whose protected header has crit naming a parameter no verifier understands (RFC 7515 §4.1.11: must be refused)' });
   const jku = await sign(caoliao, 'es256-unlisted', { hdr: { ...header('es256-unlisted', 'ES256'), jku: 'https://keys.caoliao.example.invalid/jwks.json' } });
   emit('tamper-jku-foreign.json', compact(jku), { alg: 'ES256', kid: 'es256-unlisted', form: '', expect: 'unverifiable', note: 'signed by a key the set lacks, its protected header naming a jku on another host: a verifier not told to follow jku there must not fetch it' });
+  // Two OAuth flows in one OAuthFlows (a oneof): a2a-js's decoder keeps the
+  // first in its own order (authorizationCode before clientCredentials)
+  // and signs only that one, so the other can be changed at will.
+  const two = clone(caoliao);
+  setMember(at(two, ['securitySchemes', 'oauth', 'oauth2SecurityScheme', 'flows']), 'authorizationCode',
+    node({ authorizationUrl: 'https://auth.caoliao.example/authorize', tokenUrl: 'https://auth.caoliao.example/token', scopes: { 'device:read': '读取设备状态' } }));
+  const twoSigned = await sign(two, 'es256-2026');
+  setMember(at(twoSigned, ['securitySchemes', 'oauth', 'oauth2SecurityScheme', 'flows', 'clientCredentials']), 'tokenUrl', str('https://auth.caoliao.example.evil/token'));
+  emit('tamper-second-oauth-flow-changed.json', compact(twoSigned), {
+    ...jsForm, ...es, unsigned: ['/securitySchemes/oauth/oauth2SecurityScheme/flows/clientCredentials', ...caoliaoUnsigned],
+    note: 'the Caoliao card with a second OAuth flow (authorizationCode beside clientCredentials in one oneof), signed, then clientCredentials.tokenUrl changed: a2a-js signs only the first flow of its order, so this verifies in its form with clientCredentials unsigned',
+  });
   emit('absent.json', compact(caoliao), { alg: '', kid: '', form: '', expect: 'absent', note: 'the Caoliao card unsigned: no signatures member' });
   const e = clone(caoliao); setMember(e, 'signatures', node([]));
+  const nul = clone(caoliao); setMember(nul, 'signatures', { t: 'lit', raw: 'null' });
+  emit('absent-null.json', compact(nul), { alg: '', kid: '', form: '', expect: 'absent', note: 'the Caoliao card with "signatures":null' });
   emit('absent-empty-list.json', compact(e), { alg: '', kid: '', form: '', expect: 'absent', note: 'the Caoliao card with "signatures":[]' });
   // Duplicate member: the first name is a forgery, the last the signed one.
   // JSON.parse keeps the last, so a2a-js verifies it; I-JSON (RFC 7493, which
