@@ -183,7 +183,7 @@ func TestJKU(t *testing.T) {
 
 func jwkJSON(t *testing.T, k Key) string {
 	t.Helper()
-	b, err := k.JSONWebKey.MarshalJSON()
+	b, err := k.JWK.MarshalJSON()
 	if err != nil {
 		t.Fatal(err)
 	}

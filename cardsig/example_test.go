@@ -39,7 +39,7 @@ func Example() {
 
 	// snippet: cardsig-verify
 	// The client's side: the agent's public key, trusted for its origin.
-	key := cardsig.Key{JSONWebKey: jose.JSONWebKey{Key: private.Public(), KeyID: "key-1"}}
+	key := cardsig.Key{JWK: jose.JSONWebKey{Key: private.Public(), KeyID: "key-1"}}
 	verifier, err := cardsig.NewVerifier(cardsig.WithOriginKeys(agent.URL, key))
 	if err != nil {
 		fmt.Println(err)

@@ -61,7 +61,7 @@ func newKey(t *testing.T, alg jose.SignatureAlgorithm, kid string) testKey {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return testKey{alg: alg, signer: s, public: Key{JSONWebKey: jose.JSONWebKey{Key: s.Public(), KeyID: kid}}}
+	return testKey{alg: alg, signer: s, public: Key{JWK: jose.JSONWebKey{Key: s.Public(), KeyID: kid}}}
 }
 
 // sign returns card signed by k over form with the protected header hdr
@@ -77,7 +77,7 @@ func (k testKey) sign(t *testing.T, card string, form Form, hdr map[string]any) 
 		t.Fatal(err)
 	}
 	if hdr == nil {
-		hdr = map[string]any{"alg": string(k.alg), "kid": k.public.KeyID, "typ": "JOSE"}
+		hdr = map[string]any{"alg": string(k.alg), "kid": k.public.JWK.KeyID, "typ": "JOSE"}
 	}
 	opts := &jose.SignerOptions{}
 	for name, v := range hdr {
@@ -230,7 +230,7 @@ func TestAlgorithmConfusion(t *testing.T) {
 
 	tree, _ := parse([]byte(testCard))
 	payload, _ := canonical(project(tree, FormSpec))
-	pubDER, err := x509.MarshalPKIXPublicKey(ec.public.Key)
+	pubDER, err := x509.MarshalPKIXPublicKey(ec.public.JWK.Key)
 	if err != nil {
 		t.Fatal(err)
 	}
