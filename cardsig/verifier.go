@@ -324,7 +324,9 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 	o.status, o.err = a2a.CardUnverifiable, fmt.Errorf("kid %s: no trusted key", shown(h.kid))
 	for _, k := range keys {
 		if err := k.usable(now); err != nil {
-			o.err = fmt.Errorf("kid %s: %w", shown(h.kid), err)
+			if o.status != a2a.CardSignatureInvalid {
+				o.err = fmt.Errorf("kid %s: %w", shown(h.kid), err)
+			}
 			continue
 		}
 		if err := fits(h.alg, k.JWK.Key); err != nil || (k.JWK.Algorithm != "" && k.JWK.Algorithm != h.alg) {
