@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -233,7 +234,7 @@ func (v *Verifier) VerifyCard(ctx context.Context, card *a2a.AgentCard) *a2a.Car
 		return &a2a.CardVerification{Status: a2a.CardSignatureInvalid, Err: errors.New("signatures is not an array")}
 	}
 	payloads := map[Form][]byte{}
-	for _, f := range v.forms {
+	for _, f := range []Form{FormSpec, FormA2AJS} { // every form, for the hint of verifyOne
 		if payloads[f], err = canonical(project(tree, f)); err != nil {
 			return &a2a.CardVerification{Status: a2a.CardSignatureInvalid, Err: err}
 		}
@@ -347,6 +348,11 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 			}
 		}
 		o.status, o.err = a2a.CardSignatureInvalid, fmt.Errorf("kid %s: signature does not verify", shown(h.kid))
+		if !slices.Contains(v.forms, FormA2AJS) {
+			if jws, err := jose.ParseDetached(prot.text+".."+sig.text, payloads[FormA2AJS], []jose.SignatureAlgorithm{jose.SignatureAlgorithm(h.alg)}); err == nil && jws.DetachedVerify(payloads[FormA2AJS], k.JWK.Key) == nil {
+				o.err = fmt.Errorf("kid %s: signature does not verify over the spec's canonical form; it does over a2a-js's, which this verifier does not accept (cardsig.WithForms(cardsig.FormA2AJS))", shown(h.kid))
+			}
+		}
 	}
 	return o
 }

@@ -346,7 +346,7 @@ func TestV03AndDualCards(t *testing.T) {
 
 	signed := k.sign(t, testCard, FormA2AJS, nil)
 	dual := strings.Replace(signed, `"name":"Signed Agent"`, `"url":"https://agent.example/a2a/v1","protocolVersion":"0.3.0","name":"Signed Agent"`, 1)
-	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, dual)), a2a.CardSignatureInvalid, "")
+	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, dual)), a2a.CardSignatureInvalid, "it does over a2a-js's, which this verifier does not accept")
 	got := verifier(t, WithKeys(k.public), WithForms(FormA2AJS)).VerifyCard(context.Background(), decode(t, dual))
 	expect(t, got, a2a.CardVerified, "")
 	if got.Form != "a2a-js" || strings.Join(got.Unsigned, " ") != "/url /protocolVersion /securityRequirements" {
