@@ -148,7 +148,7 @@ func (f *jkuFetcher) keys(ctx context.Context, jku, kid, origin string) ([]Key, 
 	}
 	var out []Key
 	for _, k := range set {
-		if k.KeyID == kid {
+		if k.JWK.KeyID == kid {
 			out = append(out, k)
 		}
 	}

@@ -22,10 +22,10 @@ import (
 // revoked flag: A2A v1.0 §8.4.3 forbids verifying with an expired or
 // revoked key.
 type Key struct {
-	// JSONWebKey holds the public key and its kid (KeyID, required: a
-	// signature names its key by kid). When Algorithm is set, it is the
-	// only alg the key verifies.
-	jose.JSONWebKey
+	// JWK holds the public key and its kid (KeyID, required: a
+	// signature names its key by kid). When its Algorithm is set, it is
+	// the only alg the key verifies.
+	JWK jose.JSONWebKey
 	// NotBefore and NotAfter bound when the key may verify; zero for no
 	// bound. A key with an x5c certificate chain is also bounded by its
 	// first certificate's validity.
@@ -44,8 +44,8 @@ func (k *Key) usable(now time.Time) error {
 	case !k.NotAfter.IsZero() && now.After(k.NotAfter):
 		return errors.New("key has expired")
 	}
-	if len(k.Certificates) > 0 {
-		c := k.Certificates[0]
+	if len(k.JWK.Certificates) > 0 {
+		c := k.JWK.Certificates[0]
 		if now.Before(c.NotBefore) || now.After(c.NotAfter) {
 			return errors.New("key's x5c certificate is outside its validity")
 		}
@@ -65,7 +65,7 @@ func ParseKeySet(jwks []byte) ([]Key, error) {
 	}
 	keys := make([]Key, 0, len(set.Keys))
 	for i, k := range set.Keys {
-		key := Key{JSONWebKey: k}
+		key := Key{JWK: k}
 		if err := key.check(); err != nil {
 			return nil, fmt.Errorf("cardsig: key set: key %d: %w", i, err)
 		}
@@ -77,26 +77,27 @@ func ParseKeySet(jwks []byte) ([]Key, error) {
 // check refuses a key without kid, a private or symmetric key, and key
 // types or sizes no allowed algorithm takes.
 func (k *Key) check() error {
-	if k.KeyID == "" {
+	if k.JWK.KeyID == "" {
 		return errors.New("no kid")
 	}
-	if !k.IsPublic() {
+	if !k.JWK.IsPublic() {
 		return errors.New("not a public key (private and symmetric keys are refused)")
 	}
-	if _, ok := keyAlgs(k.Key); !ok {
-		return fmt.Errorf("key type %T is not one an allowed algorithm takes", k.Key)
+	if _, ok := keyAlgs(k.JWK.Key); !ok {
+		return fmt.Errorf("key type %T is not one an allowed algorithm takes", k.JWK.Key)
 	}
-	if k.Algorithm != "" {
-		if err := fits(k.Algorithm, k.Key); err != nil {
+	if k.JWK.Algorithm != "" {
+		if err := fits(k.JWK.Algorithm, k.JWK.Key); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Algorithms are the JWS algorithms a verifier accepts by default
-// (RFC 7518 §3; EdDSA, RFC 8037): never "none", never an HMAC.
-var Algorithms = []string{"ES256", "ES384", "ES512", "EdDSA", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"}
+// algorithms are the JWS algorithms a verifier accepts unless
+// WithAlgorithms narrows them (RFC 7518 §3; EdDSA, RFC 8037): never
+// "none", never an HMAC.
+var algorithms = []string{"ES256", "ES384", "ES512", "EdDSA", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"}
 
 // keyAlgs returns the algorithms key may verify with, and whether it is
 // a key any of them takes: ES256↔P-256, ES384↔P-384, ES512↔P-521,

@@ -21,8 +21,8 @@ func Sign(card []byte, key jose.SigningKey, kid string) ([]byte, error) {
 	if kid == "" {
 		return nil, errors.New("cardsig: Sign: empty kid")
 	}
-	if !contains(Algorithms, string(key.Algorithm)) {
-		return nil, fmt.Errorf("cardsig: Sign: algorithm %q is not one of Algorithms", key.Algorithm)
+	if !contains(algorithms, string(key.Algorithm)) {
+		return nil, fmt.Errorf("cardsig: Sign: algorithm %q is not one this package allows", key.Algorithm)
 	}
 	tree, err := parse(card)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,7 +60,7 @@ func (o option) apply(v *Verifier) error { return o(v) }
 // returns the first option's error.
 func NewVerifier(opts ...Option) (*Verifier, error) {
 	v := &Verifier{forms: []Form{FormSpec}, algs: map[string]bool{}, pinned: map[string][]Key{}, now: time.Now}
-	for _, a := range Algorithms {
+	for _, a := range algorithms {
 		v.algs[a] = true
 	}
 	for _, o := range opts {
@@ -80,7 +81,7 @@ func WithKeys(keys ...Key) Option {
 	return option(func(v *Verifier) error {
 		for i := range keys {
 			if err := keys[i].check(); err != nil {
-				return fmt.Errorf("cardsig: WithKeys: key %q: %w", keys[i].KeyID, err)
+				return fmt.Errorf("cardsig: WithKeys: key %q: %w", keys[i].JWK.KeyID, err)
 			}
 		}
 		v.keys = append(v.keys, keys...)
@@ -113,7 +114,7 @@ func WithOriginKeys(origin string, keys ...Key) Option {
 		}
 		for i := range keys {
 			if err := keys[i].check(); err != nil {
-				return fmt.Errorf("cardsig: WithOriginKeys: key %q: %w", keys[i].KeyID, err)
+				return fmt.Errorf("cardsig: WithOriginKeys: key %q: %w", keys[i].JWK.KeyID, err)
 			}
 		}
 		v.pinned[o] = append(v.pinned[o], keys...)
@@ -153,13 +154,16 @@ func WithForms(forms ...Form) Option {
 	})
 }
 
-// WithAlgorithms narrows the algorithms accepted to those given, each one
-// of [Algorithms]. It returns an error for any other (none, HS256, …).
+// WithAlgorithms narrows the JWS algorithms accepted to those given. By
+// default they are ES256 (P-256), ES384 (P-384), ES512 (P-521), EdDSA
+// (Ed25519), and RS256, RS384, RS512, PS256, PS384, PS512 (RSA of 2048
+// bits or more), each bound to that key type (RFC 7518 §3, RFC 8037).
+// It returns an error for any other ("none", an HMAC, …) or for none.
 func WithAlgorithms(algs ...string) Option {
 	return option(func(v *Verifier) error {
 		allowed := map[string]bool{}
 		for _, a := range algs {
-			if !contains(Algorithms, a) {
+			if !contains(algorithms, a) {
 				return fmt.Errorf("cardsig: WithAlgorithms: %q is not an algorithm this package allows", a)
 			}
 			allowed[a] = true
@@ -230,7 +234,7 @@ func (v *Verifier) VerifyCard(ctx context.Context, card *a2a.AgentCard) *a2a.Car
 		return &a2a.CardVerification{Status: a2a.CardSignatureInvalid, Err: errors.New("signatures is not an array")}
 	}
 	payloads := map[Form][]byte{}
-	for _, f := range v.forms {
+	for _, f := range []Form{FormSpec, FormA2AJS} { // every form, for the hint of verifyOne
 		if payloads[f], err = canonical(project(tree, f)); err != nil {
 			return &a2a.CardVerification{Status: a2a.CardSignatureInvalid, Err: err}
 		}
@@ -321,12 +325,14 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 	o.status, o.err = a2a.CardUnverifiable, fmt.Errorf("kid %s: no trusted key", shown(h.kid))
 	for _, k := range keys {
 		if err := k.usable(now); err != nil {
-			o.err = fmt.Errorf("kid %s: %w", shown(h.kid), err)
+			if o.status != a2a.CardSignatureInvalid {
+				o.err = fmt.Errorf("kid %s: %w", shown(h.kid), err)
+			}
 			continue
 		}
-		if err := fits(h.alg, k.Key); err != nil || (k.Algorithm != "" && k.Algorithm != h.alg) {
+		if err := fits(h.alg, k.JWK.Key); err != nil || (k.JWK.Algorithm != "" && k.JWK.Algorithm != h.alg) {
 			if err == nil {
-				err = fmt.Errorf("alg %s, but the key is for %s", shown(h.alg), shown(k.Algorithm))
+				err = fmt.Errorf("alg %s, but the key is for %s", shown(h.alg), shown(k.JWK.Algorithm))
 			}
 			o.status, o.err = a2a.CardSignatureInvalid, fmt.Errorf("kid %s: %w", shown(h.kid), err)
 			continue
@@ -336,12 +342,17 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 			if err != nil {
 				return bad("kid %s: signature does not decode: %v", shown(h.kid), err)
 			}
-			if jws.DetachedVerify(payloads[f], k.Key) == nil {
+			if jws.DetachedVerify(payloads[f], k.JWK.Key) == nil {
 				o.status, o.err, o.form = a2a.CardVerified, nil, f
 				return o
 			}
 		}
 		o.status, o.err = a2a.CardSignatureInvalid, fmt.Errorf("kid %s: signature does not verify", shown(h.kid))
+		if !slices.Contains(v.forms, FormA2AJS) {
+			if jws, err := jose.ParseDetached(prot.text+".."+sig.text, payloads[FormA2AJS], []jose.SignatureAlgorithm{jose.SignatureAlgorithm(h.alg)}); err == nil && jws.DetachedVerify(payloads[FormA2AJS], k.JWK.Key) == nil {
+				o.err = fmt.Errorf("kid %s: signature does not verify over the spec's canonical form; it does over a2a-js's, which this verifier does not accept (cardsig.WithForms(cardsig.FormA2AJS))", shown(h.kid))
+			}
+		}
 	}
 	return o
 }
@@ -387,12 +398,12 @@ func readHeader(b64 string) (header, error) {
 func (v *Verifier) keysFor(ctx context.Context, origin string, h header) ([]Key, error) {
 	var out []Key
 	for _, k := range v.pinned[origin] {
-		if k.KeyID == h.kid {
+		if k.JWK.KeyID == h.kid {
 			out = append(out, k)
 		}
 	}
 	for _, k := range v.keys {
-		if k.KeyID == h.kid {
+		if k.JWK.KeyID == h.kid {
 			out = append(out, k)
 		}
 	}
@@ -405,7 +416,7 @@ func (v *Verifier) keysFor(ctx context.Context, origin string, h header) ([]Key,
 			return nil, fmt.Errorf("key resolver: %w", err)
 		}
 		for i := range keys {
-			if keys[i].KeyID == h.kid && keys[i].check() == nil {
+			if keys[i].JWK.KeyID == h.kid && keys[i].check() == nil {
 				out = append(out, keys[i])
 			}
 		}

@@ -61,7 +61,7 @@ func newKey(t *testing.T, alg jose.SignatureAlgorithm, kid string) testKey {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return testKey{alg: alg, signer: s, public: Key{JSONWebKey: jose.JSONWebKey{Key: s.Public(), KeyID: kid}}}
+	return testKey{alg: alg, signer: s, public: Key{JWK: jose.JSONWebKey{Key: s.Public(), KeyID: kid}}}
 }
 
 // sign returns card signed by k over form with the protected header hdr
@@ -77,7 +77,7 @@ func (k testKey) sign(t *testing.T, card string, form Form, hdr map[string]any) 
 		t.Fatal(err)
 	}
 	if hdr == nil {
-		hdr = map[string]any{"alg": string(k.alg), "kid": k.public.KeyID, "typ": "JOSE"}
+		hdr = map[string]any{"alg": string(k.alg), "kid": k.public.JWK.KeyID, "typ": "JOSE"}
 	}
 	opts := &jose.SignerOptions{}
 	for name, v := range hdr {
@@ -230,7 +230,7 @@ func TestAlgorithmConfusion(t *testing.T) {
 
 	tree, _ := parse([]byte(testCard))
 	payload, _ := canonical(project(tree, FormSpec))
-	pubDER, err := x509.MarshalPKIXPublicKey(ec.public.Key)
+	pubDER, err := x509.MarshalPKIXPublicKey(ec.public.JWK.Key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +346,7 @@ func TestV03AndDualCards(t *testing.T) {
 
 	signed := k.sign(t, testCard, FormA2AJS, nil)
 	dual := strings.Replace(signed, `"name":"Signed Agent"`, `"url":"https://agent.example/a2a/v1","protocolVersion":"0.3.0","name":"Signed Agent"`, 1)
-	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, dual)), a2a.CardSignatureInvalid, "")
+	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, dual)), a2a.CardSignatureInvalid, "it does over a2a-js's, which this verifier does not accept")
 	got := verifier(t, WithKeys(k.public), WithForms(FormA2AJS)).VerifyCard(context.Background(), decode(t, dual))
 	expect(t, got, a2a.CardVerified, "")
 	if got.Form != "a2a-js" || strings.Join(got.Unsigned, " ") != "/url /protocolVersion /securityRequirements" {
