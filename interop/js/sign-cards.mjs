@@ -14,7 +14,7 @@
 // Only public keys are written (jwks.json). Never use any of these keys for
 // anything real.
 //
-// Cards are kept as token trees (see parse below) so that the bytes written
+// Cards are kept as token trees (jsontree.mjs) so that the bytes written
 // are exactly the bytes meant: number literals such as 1.0, 1e-7 or 1e21,
 // string escapes and member order survive, and a tampered variant differs
 // from its source in one place only.
@@ -25,117 +25,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as jose from 'jose';
 import { canonicalizeAgentCard, generateAgentCardSignature } from 'a2a-js-sdk-13';
+import { at, clone, compact, escaped, escapedNames, member, node, parse, pretty, setMember, str, toValue } from './jsontree.mjs';
+import { specCanonical } from './specform.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outDir = resolve(process.argv[2] ?? join(here, '..', '..', 'cardsig', 'testdata', 'a2ajs'));
 const sdkVersion = JSON.parse(readFileSync(join(here, 'node_modules', 'a2a-js-sdk-13', 'package.json'), 'utf8')).version;
 const joseVersion = JSON.parse(readFileSync(join(here, 'node_modules', 'jose', 'package.json'), 'utf8')).version;
-
-// ---------------------------------------------------------------- JSON tokens
-
-// parse reads JSON text into a tree that keeps each token's source text:
-// {t:'obj', m:[[keyNode, valueNode], ...]}, {t:'arr', v:[...]},
-// {t:'str', raw, s}, {t:'num', raw}, {t:'lit', raw}. Duplicate member names
-// are kept, in order.
-function parse(text) {
-  let i = 0;
-  const ws = () => { while (i < text.length && ' \t\r\n'.includes(text[i])) i++; };
-  const fail = (why) => { throw new Error(`parse: ${why} at ${i}`); };
-  function value() {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++; const m = []; ws();
-      if (text[i] === '}') { i++; return { t: 'obj', m }; }
-      for (;;) {
-        ws(); const k = value(); if (k.t !== 'str') fail('member name');
-        ws(); if (text[i++] !== ':') fail('colon');
-        m.push([k, value()]); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i++] === '}') return { t: 'obj', m };
-        fail('object');
-      }
-    }
-    if (c === '[') {
-      i++; const v = []; ws();
-      if (text[i] === ']') { i++; return { t: 'arr', v }; }
-      for (;;) {
-        v.push(value()); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i++] === ']') return { t: 'arr', v };
-        fail('array');
-      }
-    }
-    if (c === '"') {
-      const start = i++;
-      while (text[i] !== '"') { if (text[i] === '\\') i++; i++; if (i >= text.length) fail('string'); }
-      i++;
-      const raw = text.slice(start, i);
-      return { t: 'str', raw, s: JSON.parse(raw) };
-    }
-    const m = /^(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i));
-    if (!m) fail('value');
-    i += m[0].length;
-    return { t: /^[-\d]/.test(m[0]) ? 'num' : 'lit', raw: m[0] };
-  }
-  const v = value(); ws();
-  if (i !== text.length) fail('trailing text');
-  return v;
-}
-
-// write renders a tree compact (indent = '') or pretty (two spaces a level).
-function write(n, indent = '', level = 0) {
-  const nl = indent ? '\n' + indent.repeat(level + 1) : '';
-  const end = indent ? '\n' + indent.repeat(level) : '';
-  const sep = indent ? ': ' : ':';
-  switch (n.t) {
-    case 'obj':
-      if (!n.m.length) return '{}';
-      return '{' + n.m.map(([k, v]) => nl + k.raw + sep + write(v, indent, level + 1)).join(',') + end + '}';
-    case 'arr':
-      if (!n.v.length) return '[]';
-      return '[' + n.v.map((v) => nl + write(v, indent, level + 1)).join(',') + end + ']';
-    default:
-      return n.raw;
-  }
-}
-const compact = (n) => write(n);
-const pretty = (n) => write(n, '  ') + '\n';
-const clone = (n) => JSON.parse(JSON.stringify(n));
-const node = (v) => parse(JSON.stringify(v));
-const str = (s) => ({ t: 'str', raw: JSON.stringify(s), s });
-// escaped rewrites every string with non-ASCII characters escaped as \uXXXX
-// and '/' as '\/': the same JSON value in other bytes.
-function escaped(n) {
-  if (n.t === 'obj') return { t: 'obj', m: n.m.map(([k, v]) => [escaped(k), escaped(v)]) };
-  if (n.t === 'arr') return { t: 'arr', v: n.v.map(escaped) };
-  if (n.t !== 'str') return n;
-  const raw = JSON.stringify(n.s).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).replace(/\//g, '\\/');
-  return { t: 'str', raw, s: n.s };
-}
-// escapedNames writes every member name wholly as \uXXXX escapes
-// ("name" as "\u006e\u0061\u006d\u0065"): the same JSON value.
-function escapedNames(n) {
-  const esc = (s) => '"' + [...Array(s.length).keys()].map((i) => '\\u' + s.charCodeAt(i).toString(16).padStart(4, '0')).join('') + '"';
-  if (n.t === 'obj') return { t: 'obj', m: n.m.map(([k, v]) => [{ t: 'str', raw: esc(k.s), s: k.s }, escapedNames(v)]) };
-  if (n.t === 'arr') return { t: 'arr', v: n.v.map(escapedNames) };
-  return n;
-}
-function member(obj, name) {
-  const e = obj.m.find(([k]) => k.s === name);
-  if (!e) throw new Error(`no member ${name}`);
-  return e[1];
-}
-function at(n, path) {
-  for (const p of path) n = typeof p === 'number' ? n.v[p] : member(n, p);
-  return n;
-}
-function setMember(obj, name, v) {
-  const e = obj.m.find(([k]) => k.s === name);
-  if (e) e[1] = v; else obj.m.push([str(name), v]);
-}
-const without = (obj, name) => ({ t: 'obj', m: obj.m.filter(([k]) => k.s !== name) });
-const toValue = (n) => JSON.parse(compact(n));
 
 // ---------------------------------------------------------------- cards
 
@@ -429,76 +325,10 @@ both('rotation-es256', rotated, {
 
 // ------------------------------------------------ spec form (not a2a-js)
 
-// The A2A v1.0.1 canonical form (§8.4.1, §5.7, specification/a2a.proto),
-// written here from the spec, independently of the Go verifier: REQUIRED
-// members kept even when empty, proto3 optional ones kept when present,
-// every other member dropped at its default ("", false, 0, [], {});
-// Struct values (params) kept as they are; signatures dropped; then RFC 8785.
-// Members outside the v1.0 schema are kept as they are (the spec says
-// nothing of them); the cards signed this way have none.
-// R: REQUIRED, O: optional, P: plain; after the letter, the message or
-// '[msg' (repeated), '{msg' (map of messages), '{' (map of strings),
-// 'S' (Struct).
-const specSchema = {
-  AgentCard: { name: 'R', description: 'R', supportedInterfaces: 'R[AgentInterface', provider: 'PAgentProvider', version: 'R', documentationUrl: 'O', capabilities: 'RAgentCapabilities', securitySchemes: 'P{SecurityScheme', securityRequirements: 'P[SecurityRequirement', defaultInputModes: 'R', defaultOutputModes: 'R', skills: 'R[AgentSkill', iconUrl: 'O' },
-  AgentInterface: { url: 'R', protocolBinding: 'R', tenant: 'P', protocolVersion: 'R' },
-  AgentProvider: { url: 'R', organization: 'R' },
-  AgentCapabilities: { streaming: 'O', pushNotifications: 'O', extensions: 'P[AgentExtension', extendedAgentCard: 'O' },
-  AgentExtension: { uri: 'P', description: 'P', required: 'P', params: 'PS' },
-  AgentSkill: { id: 'R', name: 'R', description: 'R', tags: 'R', examples: 'P', inputModes: 'P', outputModes: 'P', securityRequirements: 'P[SecurityRequirement' },
-  SecurityRequirement: { schemes: 'P{StringList' },
-  StringList: { list: 'P' },
-  SecurityScheme: { apiKeySecurityScheme: 'PAPIKey', httpAuthSecurityScheme: 'PHTTPAuth', oauth2SecurityScheme: 'POAuth2', openIdConnectSecurityScheme: 'POIDC', mtlsSecurityScheme: 'PMTLS' },
-  APIKey: { description: 'P', location: 'R', name: 'R' },
-  HTTPAuth: { description: 'P', scheme: 'R', bearerFormat: 'P' },
-  OAuth2: { description: 'P', flows: 'RFlows', oauth2MetadataUrl: 'P' },
-  OIDC: { description: 'P', openIdConnectUrl: 'R' },
-  MTLS: { description: 'P' },
-  Flows: { authorizationCode: 'PAuthCode', clientCredentials: 'PClientCreds', deviceCode: 'PDevice', implicit: 'PImplicit', password: 'PPassword' },
-  AuthCode: { authorizationUrl: 'R', tokenUrl: 'R', refreshUrl: 'P', scopes: 'R{', pkceRequired: 'P' },
-  ClientCreds: { tokenUrl: 'R', refreshUrl: 'P', scopes: 'R{' },
-  Device: { deviceAuthorizationUrl: 'R', tokenUrl: 'R', refreshUrl: 'P', scopes: 'R{' },
-  Implicit: { authorizationUrl: 'P', refreshUrl: 'P', scopes: 'P{' },
-  Password: { tokenUrl: 'P', refreshUrl: 'P', scopes: 'P{' },
-};
-const isDefault = (v) => v === '' || v === false || v === 0 || (Array.isArray(v) && !v.length) ||
-  (v && typeof v === 'object' && !Array.isArray(v) && !Object.keys(v).length);
-function specProject(msg, obj) {
-  const out = {};
-  for (const [k, v] of Object.entries(obj)) {
-    const f = specSchema[msg][k];
-    if (!f) { out[k] = v; continue; } // outside the schema: kept as received
-    const [presence, type] = [f[0], f.slice(1)];
-    let w = v;
-    if (type === 'S' || type === '' || type === '{') w = v;
-    else if (type[0] === '[') w = v.map((e) => specProject(type.slice(1), e));
-    else if (type[0] === '{') w = Object.fromEntries(Object.entries(v).map(([mk, mv]) => [mk, specProject(type.slice(1), mv)]));
-    else w = specProject(type, v);
-    if (presence === 'P' && isDefault(w)) continue;
-    out[k] = w;
-  }
-  return out;
-}
-function jcs(v) {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v);
-  if (Array.isArray(v)) return '[' + v.map(jcs).join(',') + ']';
-  return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + jcs(v[k])).join(',') + '}';
-}
-function specCanonical(tree) {
-  const card = toValue(tree);
-  delete card.signatures;
-  return jcs(specProject('AgentCard', card));
-}
-// The example of A2A v1.0.1 §8.4.1, as a check of the rules above.
-{
-  const got = specCanonical(parse('{"name":"Example Agent","description":"","capabilities":{"streaming":false,"pushNotifications":false,"extensions":[]},"skills":[]}'));
-  const want = '{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}';
-  if (got !== want) throw new Error(`spec form of the §8.4.1 example: got ${got}`);
-}
 // specSign signs the spec form with jose directly (a2a-js cannot).
 async function specSign(tree, kid) {
   const k = keys[kid];
-  const jws = await new jose.FlattenedSign(new TextEncoder().encode(specCanonical(tree)))
+  const jws = await new jose.FlattenedSign(new TextEncoder().encode(specCanonical(toValue(tree))))
     .setProtectedHeader(header(kid, k.alg)).sign(k.priv);
   const out = clone(tree);
   setMember(out, 'signatures', node([{ protected: jws.protected, signature: jws.signature }]));
