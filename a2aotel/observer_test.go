@@ -193,39 +193,52 @@ func TestErrorSpans(t *testing.T) {
 	}
 }
 
-// TestRetrySpan: a retried GetTask is one span with a "retry" event; each
-// attempt carried a traceparent of that span.
+// TestRetrySpan: a retried GetTask (a GET over HTTP+JSON) is one span
+// with a "retry" event; each attempt carried a traceparent of that span.
 func TestRetrySpan(t *testing.T) {
-	srv := a2atest.NewServer()
-	defer srv.Close()
-	rec, _, obs := tracing(t)
-	c, err := a2a.NewClient(srv.URL, obs, a2a.WithRetryWait(time.Millisecond, time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, err := c.SendText(context.Background(), "hi")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.Enqueue(a2atest.Raw{Status: http.StatusServiceUnavailable, Body: "busy"})
-	if _, err := c.GetTask(context.Background(), task.ID); err != nil {
-		t.Fatal(err)
-	}
-	get := rec.Ended()[1]
-	want(t, get, map[string]string{"http.request.resend_count": "1", "http.response.status_code": "200"}, "error.type")
-	ev := get.Events()
-	if len(ev) != 1 || ev[0].Name != "retry" || fmt.Sprint(ev[0].Attributes) != fmt.Sprint([]attribute.KeyValue{attribute.Int("a2a.attempt", 1), attribute.Int("http.response.status_code", 503)}) {
-		t.Errorf("events %v, want one retry after a 503", ev)
-	}
-	reqs := srv.Requests()[1:]
-	if len(reqs) != 2 {
-		t.Fatalf("%d requests, want 2", len(reqs))
-	}
-	sc := get.SpanContext()
-	for i, r := range reqs {
-		if got, want := r.Header.Get("Traceparent"), fmt.Sprintf("00-%s-%s-01", sc.TraceID(), sc.SpanID()); got != want {
-			t.Errorf("attempt %d: traceparent %q, want %q", i+1, got, want)
-		}
+	for _, tc := range []struct {
+		name string
+		srv  []a2atest.Option
+		opts []a2a.Option
+		verb string
+	}{
+		{"v0.3 JSON-RPC", nil, nil, "POST"},
+		{"v1.0 HTTP+JSON", []a2atest.Option{a2atest.V10(), a2atest.HTTPJSON()},
+			[]a2a.Option{a2a.WithProtocolVersion(a2a.ProtocolV10), a2a.WithTransports(a2a.TransportHTTPJSON)}, "GET"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := a2atest.NewServer(tc.srv...)
+			defer srv.Close()
+			rec, _, obs := tracing(t)
+			c, err := a2a.NewClient(srv.URL, append(tc.opts, obs, a2a.WithRetryWait(time.Millisecond, time.Millisecond))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			task, err := c.SendText(context.Background(), "hi")
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv.Enqueue(a2atest.Raw{Status: http.StatusServiceUnavailable, Body: "busy"})
+			if _, err := c.GetTask(context.Background(), task.ID); err != nil {
+				t.Fatal(err)
+			}
+			get := rec.Ended()[1]
+			want(t, get, map[string]string{"http.request.resend_count": "1", "http.response.status_code": "200", "http.request.method": tc.verb}, "error.type")
+			ev := get.Events()
+			if len(ev) != 1 || ev[0].Name != "retry" || fmt.Sprint(ev[0].Attributes) != fmt.Sprint([]attribute.KeyValue{attribute.Int("a2a.attempt", 1), attribute.Int("http.response.status_code", 503)}) {
+				t.Errorf("events %v, want one retry after a 503", ev)
+			}
+			reqs := srv.Requests()[1:]
+			if len(reqs) != 2 {
+				t.Fatalf("%d requests, want 2", len(reqs))
+			}
+			sc := get.SpanContext()
+			for i, r := range reqs {
+				if got, want := r.Header.Get("Traceparent"), fmt.Sprintf("00-%s-%s-01", sc.TraceID(), sc.SpanID()); got != want || r.HTTPMethod != tc.verb {
+					t.Errorf("attempt %d (%s): traceparent %q, want %q", i+1, r.HTTPMethod, got, want)
+				}
+			}
+		})
 	}
 }
 
@@ -368,4 +381,34 @@ func TestCardSpan(t *testing.T) {
 	}
 	want(t, s, map[string]string{"url.full": srv.BaseURL() + a2a.AgentCardPath, "http.request.method": "GET", "http.response.status_code": "200"},
 		"rpc.system", "gen_ai.agent.a2a.protocol")
+}
+
+// spanSeer is a transport that notes the span in each request's context,
+// as an instrumented transport (otelhttp) takes it for its parent.
+type spanSeer struct {
+	seen []trace.SpanContext
+}
+
+func (s *spanSeer) RoundTrip(r *http.Request) (*http.Response, error) {
+	s.seen = append(s.seen, trace.SpanContextFromContext(r.Context()))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestTransportSeesSpan: the requests of an operation carry its span in
+// their context, so a transport given with WithHTTPClient nests under it.
+func TestTransportSeesSpan(t *testing.T) {
+	srv := a2atest.NewServer()
+	defer srv.Close()
+	rec, _, obs := tracing(t)
+	seer := &spanSeer{}
+	c, err := a2a.NewClient(srv.URL, obs, a2a.WithHTTPClient(&http.Client{Transport: seer}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SendText(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if len(seer.seen) != 1 || !seer.seen[0].Equal(rec.Ended()[0].SpanContext()) {
+		t.Errorf("transport saw %v, want the SendMessage span %v", seer.seen, rec.Ended()[0].SpanContext())
+	}
 }
