@@ -13,7 +13,7 @@ import "errors"
 func WithObserver(o Observer) Option {
 	return clientOption(func(c *clientConfig) error {
 		if o == nil {
-			return errors.New("a2a: WithObserver: nil Observer")
+			return errors.New("a2a: the Observer is nil")
 		}
 		c.observer = o
 		return nil
