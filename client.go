@@ -53,6 +53,9 @@ type Client struct {
 	// swapVerb: the agent refused a call's verb with 405 and took its
 	// other (restRequest.otherVerb): later calls start with the other.
 	swapVerb atomic.Bool
+
+	// Observation (observe.go): nil without WithObserver.
+	observer Observer
 }
 
 // NewClient returns a client for the A2A endpoint at endpoint, for
@@ -162,6 +165,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		maxBody:    cfg.maxBody,
 		streamIdle: cfg.streamIdle,
 		log:        cfg.logger,
+		observer:   cfg.observer,
 		red:        redact.New(u, cfg.apiKey, cfg.bearer, cfg.header),
 	}
 	if c.log == nil {
@@ -273,7 +277,9 @@ func (c *Client) sendSpec(msg Message, opts []CallOption, stream bool) (callSpec
 	if msg.Role == "" {
 		msg.Role = RoleUser
 	}
-	return b.sendMessage(msg, cfg, stream)
+	spec, err := b.sendMessage(msg, cfg, stream)
+	spec.contextID, spec.messageID = msg.ContextID, msg.MessageID
+	return spec, err
 }
 
 // SendText sends text as a one-part user message with a send and

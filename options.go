@@ -53,6 +53,9 @@ type clientConfig struct {
 	transport                 string // "" until WithTransports: the card's choice, or TransportJSONRPC
 	transports                []string
 	clientOrder               bool // WithPreferredTransports: the caller's order of transports wins on a card
+
+	// Observation (options_observe.go).
+	observer Observer
 }
 
 // newClientConfig applies opts over the defaults.
