@@ -56,6 +56,9 @@ type Client struct {
 
 	// Observation (observe.go): nil without WithObserver.
 	observer Observer
+	// Signed agent cards: what GetExtendedAgentCard does with the card
+	// it reads (options_cards.go).
+	cards cardChecks
 }
 
 // NewClient returns a client for the A2A endpoint at endpoint, for
@@ -167,6 +170,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		log:        cfg.logger,
 		observer:   cfg.observer,
 		red:        redact.New(u, cfg.apiKey, cfg.bearer, cfg.header),
+		cards:      cfg.cards,
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)

@@ -39,7 +39,7 @@ type snippet struct{ code, file string }
 func exampleSnippets(t *testing.T) map[string]snippet {
 	t.Helper()
 	var files []string
-	for _, pattern := range []string{"*_test.go", "a2atest/*_test.go", "docs/*_test.go", "a2aotel/*_test.go"} {
+	for _, pattern := range []string{"*_test.go", "a2atest/*_test.go", "docs/*_test.go", "a2aotel/*_test.go", "cardsig/*_test.go"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
