@@ -302,6 +302,12 @@ var ErrNoSupportedInterface = errors.New("a2a: agent card offers no interface th
 // its URL. Credentials that an [http.Client] given to [WithHTTPClient]
 // adds itself are beyond this check.
 //
+// With [WithCardVerifier], a card no verifier has seen is verified (on
+// a copy: card itself is not written; [Client.Card] holds the result) and
+// a *[CardSignatureError] returned for an invalid card, for any card not
+// verified under [WithRequireVerifiedCard], and for a signed card that did
+// not verify when opts carry credentials.
+//
 // It also returns [ErrNoSupportedInterface] or NewClient's errors.
 func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 	cfg, err := newClientConfig(opts)
@@ -397,7 +403,10 @@ func (c *Client) requireCapability(spec callSpec) error {
 // options authenticate the call. A client built by [NewClientFromCard] from
 // a card with neither supportsAuthenticatedExtendedCard nor
 // capabilities.extendedAgentCard refuses with an
-// *[UnsupportedByCardError]; otherwise the errors are those of
+// *[UnsupportedByCardError]. With [WithCardVerifier] each card read is
+// verified and one refused as [ResolveAgentCard] refuses it (a
+// *[CardSignatureError]; the client keeps the card it had). Otherwise the
+// errors are those of
 // [Client.GetTask], an *[RPCError] matching
 // [ErrExtendedAgentCardNotConfigured] among them.
 func (c *Client) GetExtendedAgentCard(ctx context.Context, opts ...CallOption) (*AgentCard, error) {

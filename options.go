@@ -54,6 +54,8 @@ type clientConfig struct {
 	transports                []string
 	clientOrder               bool // WithPreferredTransports: the caller's order of transports wins on a card
 
+	// Observation (options_observe.go).
+	observer Observer
 	// Signed agent cards (options_cards.go).
 	cards cardChecks
 }

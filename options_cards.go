@@ -163,8 +163,11 @@ func (e *CardSignatureError) Is(target error) bool {
 // *[CardSignatureError]. [WithRequireVerifiedCard] refuses any card that
 // did not verify; and [NewClientFromCard] never lets a card that is
 // unverifiable (signed, but not by a key the verifier trusts) make the
-// client send credentials. A2A v1.0 §8.4.3. It returns an error for a nil
-// v.
+// client send credentials. A2A v1.0 §8.4.3. NewClientFromCard has no
+// ctx: a verifier that fetches keys (a jku) does so there under
+// context.Background() and its own time bounds, so verify while resolving
+// (ResolveAgentCard with this option) to keep all I/O under your ctx. It
+// returns an error for a nil v.
 func WithCardVerifier(v CardVerifier) Option {
 	return clientOption(func(c *clientConfig) error {
 		if v == nil {

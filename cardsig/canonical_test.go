@@ -80,6 +80,17 @@ func TestSpecExample(t *testing.T) {
 	}
 }
 
+// TestSpecFormSecuritySchemes: REQUIRED scopes kept even {}, the
+// deprecated flows' (not REQUIRED) dropped; a scheme kind present as {}
+// kept; descriptions "" dropped.
+func TestSpecFormSecuritySchemes(t *testing.T) {
+	got := canon(t, `{"securitySchemes":{"a":{"oauth2SecurityScheme":{"description":"","flows":{"authorizationCode":{"authorizationUrl":"https://a","tokenUrl":"https://t","refreshUrl":"","scopes":{},"pkceRequired":false}}}},"i":{"oauth2SecurityScheme":{"flows":{"implicit":{"authorizationUrl":"","scopes":{}}}}},"m":{"mtlsSecurityScheme":{}}}}`, FormSpec)
+	want := `{"securitySchemes":{"a":{"oauth2SecurityScheme":{"flows":{"authorizationCode":{"authorizationUrl":"https://a","scopes":{},"tokenUrl":"https://t"}}}},"i":{"oauth2SecurityScheme":{"flows":{"implicit":{}}}},"m":{"mtlsSecurityScheme":{}}}}`
+	if got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+}
+
 // TestA2AJSForm: a2a-js drops description:"" from the A3 card (384
 // bytes), and the members it leaves unsigned are named.
 func TestA2AJSForm(t *testing.T) {

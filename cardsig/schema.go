@@ -144,15 +144,15 @@ var schema = map[string]map[string]field{
 		"refreshUrl": {alias: "refresh_url"},
 		"scopes":     {presence: required, kind: scalarMap},
 	},
-	"ImplicitOAuthFlow": {
-		"authorizationUrl": {presence: required, alias: "authorization_url"},
+	"ImplicitOAuthFlow": { // deprecated: nothing REQUIRED
+		"authorizationUrl": {alias: "authorization_url"},
 		"refreshUrl":       {alias: "refresh_url"},
-		"scopes":           {presence: required, kind: scalarMap},
+		"scopes":           {kind: scalarMap},
 	},
-	"PasswordOAuthFlow": {
-		"tokenUrl":   {presence: required, alias: "token_url"},
+	"PasswordOAuthFlow": { // deprecated: nothing REQUIRED
+		"tokenUrl":   {alias: "token_url"},
 		"refreshUrl": {alias: "refresh_url"},
-		"scopes":     {presence: required, kind: scalarMap},
+		"scopes":     {kind: scalarMap},
 	},
 	"DeviceCodeOAuthFlow": {
 		"deviceAuthorizationUrl": {presence: required, alias: "device_authorization_url"},

@@ -207,7 +207,10 @@ type outcome struct {
 // algorithm not allowed, a card built in code with no bytes as received).
 // A card without signatures is absent. Keys are looked up by kid among
 // the keys pinned to the card's origin, then the verifier's, then its
-// resolver's, then (where allowed) at the signature's jku.
+// resolver's, then (where allowed) at the signature's jku. A signature's
+// unprotected header is not read (nothing in it is signed), nor is an
+// x5c or x5u in its protected header: trust comes from the caller's keys,
+// never from a certificate the signer attaches.
 func (v *Verifier) VerifyCard(ctx context.Context, card *a2a.AgentCard) *a2a.CardVerification {
 	if card == nil {
 		return &a2a.CardVerification{Status: a2a.CardUnverifiable, Err: errors.New("no card")}
