@@ -79,7 +79,7 @@ func (c *Client) listPage(ctx context.Context, req ListTasksRequest, opts []Call
 	if err != nil {
 		return nil, nil, err
 	}
-	rep, err := c.invoke(ctx, spec)
+	rep, err := c.invoke(ctx, cfg.apply(spec))
 	if err != nil {
 		return nil, nil, err
 	}
