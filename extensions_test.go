@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -449,5 +450,55 @@ func TestRequiredExtensionCardDeclares(t *testing.T) {
 			t.Errorf("v10=%v: extended card's extensions %+v", v10, ext.Capabilities.Extensions)
 		}
 		srv.Close()
+	}
+}
+
+// TestExtensionErrorBounded: an agent naming many long URIs, some with
+// control characters, gives at most 32 of them, kept as received, and an
+// Error() of one bounded line.
+func TestExtensionErrorBounded(t *testing.T) {
+	var uris []string
+	for i := range 40 {
+		uris = append(uris, fmt.Sprintf("urn:x:%d:%s\x1b[2J", i, strings.Repeat("u", 1200)))
+	}
+	meta, _ := json.Marshal(strings.Join(uris, ","))
+	srv := a2atest.NewServer(a2atest.V10())
+	defer srv.Close()
+	srv.Enqueue(a2atest.Raw{EchoID: true, Body: `{"jsonrpc":"2.0","id":{{id}},"error":{"code":-32008,"message":"x","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"EXTENSION_SUPPORT_REQUIRED","metadata":{"extensions":` + string(meta) + `}}]}}`})
+	c, err := a2a.NewClient(srv.URL, a2a.WithProtocolVersion(a2a.ProtocolV10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.GetTask(context.Background(), "t1")
+	re, ok := errors.AsType[*a2a.RPCError](err)
+	if !ok {
+		t.Fatalf("err = %v", err)
+	}
+	if diff := cmp.Diff(uris[:32], re.RequiredExtensions); diff != "" {
+		t.Errorf("RequiredExtensions (-want +got):\n%s", diff)
+	}
+	if msg := re.Error(); len(msg) > 2000 || strings.ContainsAny(msg, "\x1b\n") {
+		t.Errorf("Error() of %d bytes, or not inert: %.300q", len(msg), msg)
+	}
+}
+
+// TestRequiredExtensionUnsendable: a card's required URI that cannot be a
+// header value is not sent by WithRequiredExtensions; the others are.
+func TestRequiredExtensionUnsendable(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.V10())
+	defer srv.Close()
+	card := &a2a.AgentCard{Name: "x", SupportedInterfaces: []a2a.AgentInterface{{URL: srv.URL, ProtocolBinding: a2a.TransportJSONRPC, ProtocolVersion: a2a.ProtocolV10}},
+		Capabilities: a2a.AgentCapabilities{Extensions: []a2a.AgentExtension{{URI: "urn:a,urn:b", Required: true},
+			{URI: "urn:c\r\nX-Injected: 1", Required: true}, {URI: extA, Required: true}, {URI: extB}}}}
+	c, err := a2a.NewClientFromCard(card, a2a.WithRequiredExtensions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GetTask(context.Background(), "t1"); !errors.Is(err, a2a.ErrTaskNotFound) {
+		t.Fatalf("GetTask: %v", err)
+	}
+	r := srv.Requests()[0]
+	if got := r.Header.Values("A2A-Extensions"); !slices.Equal(got, []string{extA}) || r.Header.Get("X-Injected") != "" {
+		t.Errorf("A2A-Extensions %q, X-Injected %q; want [%s] alone", got, r.Header.Get("X-Injected"), extA)
 	}
 }
