@@ -54,6 +54,12 @@ type Client struct {
 	// other (restRequest.otherVerb): later calls start with the other.
 	swapVerb atomic.Bool
 
+	// Observation (observe.go): nil without WithObserver.
+	observer Observer
+	// Signed agent cards: what GetExtendedAgentCard does with the card
+	// it reads (options_cards.go).
+	cards cardChecks
+
 	// Extensions (extensions.go): the URIs every call activates, whether
 	// the card's required ones are activated too, one header line per URI.
 	extensions            []string
@@ -167,7 +173,9 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		maxBody:    cfg.maxBody,
 		streamIdle: cfg.streamIdle,
 		log:        cfg.logger,
+		observer:   cfg.observer,
 		red:        redact.New(u, cfg.apiKey, cfg.bearer, cfg.header),
+		cards:      cfg.cards,
 
 		extensions:  cfg.extensions,
 		extRequired: cfg.extRequired,
@@ -283,6 +291,7 @@ func (c *Client) sendSpec(msg Message, opts []CallOption, stream bool) (callSpec
 		msg.Role = RoleUser
 	}
 	spec, err := b.sendMessage(msg, cfg, stream)
+	spec.contextID, spec.messageID = msg.ContextID, msg.MessageID
 	return cfg.apply(spec), err
 }
 

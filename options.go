@@ -54,6 +54,11 @@ type clientConfig struct {
 	transports                []string
 	clientOrder               bool // WithPreferredTransports: the caller's order of transports wins on a card
 
+	// Observation (options_observe.go).
+	observer Observer
+	// Signed agent cards (options_cards.go).
+	cards cardChecks
+
 	// Extensions (options_extensions.go): the URIs activated on every
 	// request, whether the card's required ones are too, and one header
 	// line per URI.
@@ -80,6 +85,9 @@ func newClientConfig(opts []Option) (clientConfig, error) {
 	}
 	if cfg.agentID != "" && cfg.agentCode != "" {
 		return cfg, errors.New("a2a: WithAgentID and WithAgentCode are exclusive")
+	}
+	if err := cfg.cards.check(); err != nil {
+		return cfg, err
 	}
 	return cfg, nil
 }

@@ -34,11 +34,12 @@ func docFiles(t *testing.T) []string {
 type snippet struct{ code, file string }
 
 // exampleSnippets returns every snippet of the test files whose snippets
-// the markdown may show: the root package's, a2atest's and docs/'s.
+// the markdown may show: the root package's, a2atest's, docs/'s and
+// a2aotel's (a nested module: its files are read, not compiled, here).
 func exampleSnippets(t *testing.T) map[string]snippet {
 	t.Helper()
 	var files []string
-	for _, pattern := range []string{"*_test.go", "a2atest/*_test.go", "docs/*_test.go"} {
+	for _, pattern := range []string{"*_test.go", "a2atest/*_test.go", "docs/*_test.go", "a2aotel/*_test.go", "cardsig/*_test.go"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

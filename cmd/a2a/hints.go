@@ -36,6 +36,8 @@ var goHints = strings.NewReplacer(
 	"WithTenant", "--tenant",
 	"WithExtensions or Extensions", "--extension",
 	"WithExtensions", "--extension",
+	"WithRequireVerifiedCard", "--require-signed-card",
+	"WithCardVerifier", "--card-keys",
 	// Not met on the command line: it reads a card for its binding and
 	// sends credentials only to the URL given or, when the card says
 	// the binding asked for is elsewhere, to its URL on the same origin
