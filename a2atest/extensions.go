@@ -54,12 +54,12 @@ func (s *Server) declareRequired(card *a2a.AgentCard) *a2a.AgentCard {
 // activated is the extension URIs r activates in the header of the
 // server's version: every line split at commas, each trimmed.
 func (s *Server) activated(r *http.Request) []string {
-	name := "A2A-Extensions"
+	name := "A2a-Extensions" // canonical, as r.Header holds it
 	if !s.v10 {
-		name = "X-A2A-Extensions"
+		name = "X-A2a-Extensions"
 	}
 	var out []string
-	for _, line := range r.Header.Values(name) {
+	for _, line := range r.Header[name] {
 		for u := range strings.SplitSeq(line, ",") {
 			if u = strings.TrimSpace(u); u != "" {
 				out = append(out, u)
@@ -73,6 +73,9 @@ func (s *Server) activated(r *http.Request) []string {
 // when it does not activate every extension the server requires; nil
 // when it does.
 func (s *Server) checkExtensions(r *http.Request) *a2a.RPCError {
+	if len(s.requiredExt) == 0 {
+		return nil
+	}
 	got := s.activated(r)
 	var missing []string
 	for _, uri := range s.requiredExt {
