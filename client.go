@@ -59,6 +59,11 @@ type Client struct {
 	// Signed agent cards: what GetExtendedAgentCard does with the card
 	// it reads (options_cards.go).
 	cards cardChecks
+
+	// Extensions (extensions.go): the URIs every call activates, whether
+	// the card's required ones are activated too, one header line per URI.
+	extensions            []string
+	extRequired, extLines bool
 }
 
 // NewClient returns a client for the A2A endpoint at endpoint, for
@@ -171,6 +176,10 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		observer:   cfg.observer,
 		red:        redact.New(u, cfg.apiKey, cfg.bearer, cfg.header),
 		cards:      cfg.cards,
+
+		extensions:  cfg.extensions,
+		extRequired: cfg.extRequired,
+		extLines:    cfg.extLines,
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
@@ -283,7 +292,7 @@ func (c *Client) sendSpec(msg Message, opts []CallOption, stream bool) (callSpec
 	}
 	spec, err := b.sendMessage(msg, cfg, stream)
 	spec.contextID, spec.messageID = msg.ContextID, msg.MessageID
-	return spec, err
+	return cfg.apply(spec), err
 }
 
 // SendText sends text as a one-part user message with a send and
@@ -342,7 +351,7 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 	if id == "" {
 		return nil, errors.New("a2a: GetTask: empty task id")
 	}
-	return run(ctx, c, b.getTask(id, cfg.historyLength), b.task)
+	return run(ctx, c, cfg.apply(b.getTask(id, cfg.historyLength)), b.task)
 }
 
 // CancelTask asks the agent to stop a task with tasks/cancel (A2A v0.3
@@ -355,14 +364,14 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 //
 // Errors: as [Client.GetTask].
 func (c *Client) CancelTask(ctx context.Context, id string, opts ...CallOption) (*Task, error) {
-	b, _, err := c.callBinding(opts)
+	b, cfg, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}
 	if id == "" {
 		return nil, errors.New("a2a: CancelTask: empty task id")
 	}
-	return run(ctx, c, b.cancelTask(id), b.task)
+	return run(ctx, c, cfg.apply(b.cancelTask(id)), b.task)
 }
 
 // callBinding checks that the client is usable and opts are valid, and
