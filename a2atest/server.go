@@ -243,6 +243,7 @@ type Server struct {
 	push     map[string][]a2a.PushNotificationConfig
 	nextPush int
 	out      outbound // push deliveries and script clocks (push.go), under mu
+	tokens   *tokens  // IssueTokens (tokens.go); its fields under mu
 }
 
 // NewServer starts a fake agent on a loopback port. Close it when done. It
@@ -323,6 +324,10 @@ const (
 // card for a GET, else the header checks and the version's JSON-RPC
 // handling (serveV03, serveV10).
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.tokens != nil && r.URL.Path == tokenPath {
+		s.serveToken(w, r)
+		return
+	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 16<<20))
 	var env envelope
 	var parseErr error
@@ -366,7 +371,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "POST only", http.StatusMethodNotAllowed)
 		return
 	}
-	if !s.checkHeaders(w, r) {
+	if !s.checkHeaders(w, r) || !s.checkToken(w, r) {
 		return
 	}
 	if rest {
