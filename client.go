@@ -53,6 +53,10 @@ type Client struct {
 	// swapVerb: the agent refused a call's verb with 405 and took its
 	// other (restRequest.otherVerb): later calls start with the other.
 	swapVerb atomic.Bool
+
+	// Credentials that change (options_credentials.go): the source asked
+	// before every attempt; nil: none.
+	creds CredentialSource
 }
 
 // NewClient returns a client for the A2A endpoint at endpoint, for
@@ -163,6 +167,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		streamIdle: cfg.streamIdle,
 		log:        cfg.logger,
 		red:        redact.New(u, cfg.apiKey, cfg.bearer, cfg.header),
+		creds:      cfg.creds,
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)

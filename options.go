@@ -53,6 +53,9 @@ type clientConfig struct {
 	transport                 string // "" until WithTransports: the card's choice, or TransportJSONRPC
 	transports                []string
 	clientOrder               bool // WithPreferredTransports: the caller's order of transports wins on a card
+
+	// Credentials that change (options_credentials.go).
+	creds CredentialSource // WithCredentials; nil: none
 }
 
 // newClientConfig applies opts over the defaults.

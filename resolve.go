@@ -126,6 +126,9 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, error) {
 	cl := c.newGet("agent card", target)
 	att, err := cl.send(ctx)
+	if err == nil && cl.refusedCredential(ctx, &att) {
+		att, err = cl.send(ctx)
+	}
 	if err != nil {
 		return nil, att.status, err
 	}

@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/caoliao-a2a/a2a-go/internal/backoff"
 	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
 	"github.com/caoliao-a2a/a2a-go/internal/redact"
 	"github.com/hashicorp/go-retryablehttp"
 )
@@ -97,6 +99,13 @@ type call struct {
 	// triedOther: the call was sent again with its other verb
 	// (refusedVerb).
 	triedOther bool
+	// Credentials that change (options_credentials.go): sent is the
+	// credential of the client's source the latest attempt carried (nil
+	// without a source); refused, set by refusedCredential, is handed to
+	// the source before the next attempt, once; reauthorized: the call
+	// was sent again after a 401.
+	sent, refused *Credential
+	reauthorized  bool
 }
 
 // asked is what the call asks, as its replies' decoders are to know it:
@@ -151,7 +160,9 @@ func (c *Client) newGet(method, target string) *call {
 // anything is sent), refuses what the client's card rules out (an
 // *UnsupportedByCardError), encodes the call and sends it, once more with
 // the other verb when an HTTP+JSON agent refused the first (refusedVerb,
-// restcall.go), returning the call and its last attempt (send). Errors:
+// restcall.go), once more with a new credential when the agent refused
+// the one the client's source gave with a 401 (refusedCredential,
+// options_credentials.go), returning the call and its last attempt (send). Errors:
 // those and send's.
 func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, error) {
 	if spec.err != nil {
@@ -166,6 +177,9 @@ func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, erro
 	}
 	att, err := cl.send(ctx)
 	if err == nil && cl.refusedVerb(&att) {
+		att, err = cl.send(ctx)
+	}
+	if err == nil && cl.refusedCredential(ctx, &att) {
 		att, err = cl.send(ctx)
 	}
 	return cl, att, err
@@ -224,6 +238,9 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 		req.Header.Set("Accept", "text/event-stream")
 		hc = c.streamHC
 	}
+	if err := cl.prepareAttempt(req.Request); err != nil {
+		return attempt{}, err
+	}
 	// The call's own retryablehttp client, and who owns a reply's body:
 	// CheckRetry (checkRetry) reads and closes every body but an event
 	// stream's; Backoff (backoff.Wait) reads the header only; ErrorHandler hands
@@ -234,12 +251,20 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 	cl.rc.CheckRetry = cl.checkRetry
 	cl.rc.Backoff = backoff.Wait
 	cl.rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
+	cl.rc.PrepareRetry = cl.prepareAttempt
 	if c.log.Enabled(ctx, slog.LevelDebug) {
 		cl.rc.RequestLogHook = cl.logAttempt
 	}
 
 	resp, err := cl.rc.Do(req)
-	att := cl.last // the attempt resp answers
+	att := cl.last                                                              // the attempt resp answers
+	if ce, ok := errors.AsType[*CredentialError](err); ok && ctx.Err() == nil { // from PrepareRetry
+		if resp != nil {
+			resp.Body.Close()
+		}
+		att.stream = nil
+		return att, ce
+	}
 	if ctx.Err() != nil || err != nil {
 		if resp != nil {
 			resp.Body.Close()
@@ -303,6 +328,17 @@ func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) 
 	return cl.c.retryable(cl.spec.class, resp, att, err), nil
 }
 
+// prepareAttempt readies req for one attempt of the call: send calls it
+// before the first, and retryablehttp, as PrepareRetry, before each retry
+// (on a shallow copy of the previous attempt's request, whose Header map
+// the previous attempt's may still be reading: it is cloned first). It
+// puts the credential of the client's source in req (applyCredential).
+// Errors: *CredentialError, which stops the call before the attempt.
+func (cl *call) prepareAttempt(req *http.Request) error {
+	req.Header = req.Header.Clone()
+	return cl.applyCredential(req)
+}
+
 // logAttempt is the RequestLogHook of the call's retryablehttp client,
 // set when debug logging is on. It only logs: never the URL or headers.
 func (cl *call) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int) {
@@ -351,9 +387,9 @@ func (cl *call) httpError(att *attempt) *HTTPError {
 	}
 	switch att.status {
 	case http.StatusUnauthorized:
-		e.Challenge = cl.headerExcerpt(h.Get("WWW-Authenticate"))
+		e.Challenge = inert.Printable(cl.headerExcerpt(h.Get("WWW-Authenticate")))
 	case http.StatusProxyAuthRequired:
-		e.Challenge = cl.headerExcerpt(h.Get("Proxy-Authenticate"))
+		e.Challenge = inert.Printable(cl.headerExcerpt(h.Get("Proxy-Authenticate")))
 	}
 	if d, ok := backoff.RetryAfter(h.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d
