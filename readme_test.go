@@ -34,11 +34,12 @@ func docFiles(t *testing.T) []string {
 type snippet struct{ code, file string }
 
 // exampleSnippets returns every snippet of the test files whose snippets
-// the markdown may show: the root package's, a2atest's and docs/'s.
+// the markdown may show: the root package's, a2atest's, docs/'s and
+// a2aoauth2's.
 func exampleSnippets(t *testing.T) map[string]snippet {
 	t.Helper()
 	var files []string
-	for _, pattern := range []string{"*_test.go", "a2atest/*_test.go", "docs/*_test.go"} {
+	for _, pattern := range []string{"*_test.go", "a2atest/*_test.go", "docs/*_test.go", "a2aoauth2/*_test.go"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
