@@ -46,7 +46,9 @@ func (s *tokenSource) Credential(ctx context.Context, refused *a2a.Credential) (
 			return a2a.Credential{}, err
 		}
 		defer resp.Body.Close()
-		var tr struct{ AccessToken string `json:"access_token"` }
+		var tr struct {
+			AccessToken string `json:"access_token"`
+		}
 		if err := json.NewDecoder(resp.Body).Decode(&tr); err != nil {
 			return a2a.Credential{}, err
 		}
