@@ -453,3 +453,63 @@ func newRawHeaderServer(t *testing.T, challenge string) string {
 	t.Cleanup(s.Close)
 	return s.URL
 }
+
+// TestCredentialsEveryOperation: push config calls, the extended card,
+// get, list and subscribe each carry the source's credential and, the
+// agent having revoked it, fetch one new token and succeed.
+func TestCredentialsEveryOperation(t *testing.T) {
+	defer http.DefaultClient.CloseIdleConnections()
+	ctx := context.Background()
+	for _, b := range credBindings[1:3] { // v1.0, both transports: every operation there
+		t.Run(b.name, func(t *testing.T) {
+			srv := a2atest.NewServer(append(b.server, a2atest.IssueTokens("client-1", "secret-1", time.Hour),
+				a2atest.WithExtendedCard(&a2a.AgentCard{Name: "extended", Capabilities: a2a.AgentCapabilities{Streaming: true, PushNotifications: true}}),
+				a2atest.OnSend(func(a2a.Message) a2atest.Reply {
+					return a2atest.Reply{Task: a2atest.StatusTask(a2a.TaskStateWorking, ""), States: []a2a.TaskState{a2a.TaskStateWorking, a2a.TaskStateWorking, a2a.TaskStateCompleted}}
+				}))...)
+			defer srv.Close()
+			c, _ := a2a.NewClient(srv.URL, append(b.client, a2a.WithCredentials(&tokenSource{srv: srv}))...)
+			task, err := c.SendText(ctx, "hi")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cfgID string
+			for _, op := range []struct {
+				name string
+				run  func() error
+			}{
+				{"create push config", func() error {
+					cfg, err := c.CreateTaskPushNotificationConfig(ctx, a2a.TaskPushNotificationConfig{TaskID: task.ID,
+						PushNotificationConfig: a2a.PushNotificationConfig{URL: "https://hooks.example/a2a", Token: "hook-token-1"}})
+					if err == nil {
+						cfgID = cfg.PushNotificationConfig.ID
+					}
+					return err
+				}},
+				{"get push config", func() error { _, err := c.GetTaskPushNotificationConfig(ctx, task.ID, cfgID); return err }},
+				{"list push configs", func() error { _, err := c.ListTaskPushNotificationConfigs(ctx, task.ID); return err }},
+				{"delete push config", func() error { return c.DeleteTaskPushNotificationConfig(ctx, task.ID, cfgID) }},
+				{"extended card", func() error { _, err := c.GetExtendedAgentCard(ctx); return err }},
+				{"get", func() error { _, err := c.GetTask(ctx, task.ID); return err }},
+				{"list", func() error { _, err := c.ListTasksPage(ctx, a2a.ListTasksRequest{}); return err }},
+				{"subscribe", func() error {
+					for _, err := range c.SubscribeToTask(ctx, task.ID) {
+						if err != nil {
+							return err
+						}
+					}
+					return nil
+				}},
+			} {
+				srv.ExpireTokens()
+				issued := srv.TokensIssued()
+				if err := op.run(); err != nil {
+					t.Errorf("%s: %v", op.name, err)
+				}
+				if n := srv.TokensIssued() - issued; n != 1 {
+					t.Errorf("%s: %d tokens fetched, want 1", op.name, n)
+				}
+			}
+		})
+	}
+}
