@@ -120,10 +120,10 @@ func (f CredentialFunc) Credential(ctx context.Context, refused *Credential) (Cr
 func WithCredentials(src CredentialSource) Option {
 	return clientOption(func(c *clientConfig) error {
 		if src == nil {
-			return errors.New("a2a: WithCredentials: nil CredentialSource")
+			return errors.New("a2a: nil credential source")
 		}
 		if c.creds != nil {
-			return errors.New("a2a: WithCredentials given twice")
+			return errors.New("a2a: a second credential source (one client asks one)")
 		}
 		c.creds = src
 		return nil

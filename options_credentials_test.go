@@ -513,3 +513,17 @@ func TestCredentialsEveryOperation(t *testing.T) {
 		})
 	}
 }
+
+// TestWithCredentialsRefuses: a nil source, or a second one, is an error
+// from NewClient.
+func TestWithCredentialsRefuses(t *testing.T) {
+	src := a2a.CredentialFunc(func(context.Context, *a2a.Credential) (a2a.Credential, error) { return a2a.Credential{Token: "x"}, nil })
+	for name, opts := range map[string][]a2a.Option{
+		"nil":   {a2a.WithCredentials(nil)},
+		"twice": {a2a.WithCredentials(src), a2a.WithCredentials(src)},
+	} {
+		if _, err := a2a.NewClient("https://agent.example/a2a", opts...); err == nil {
+			t.Errorf("%s: NewClient succeeded", name)
+		}
+	}
+}
