@@ -18,8 +18,8 @@ import (
 // again once after a 401 (refusedCredential), redacted like a static one.
 
 // Credential is one credential for a request: the value of one request
-// header, "<Scheme> <Token>" in Header. A2A v1.0 §7 leaves the scheme to
-// the agent card's securitySchemes; an OAuth 2.0 access token is a
+// header, "<Scheme> <Token>" in Header. Which one an agent takes, its
+// card's securitySchemes say; an OAuth 2.0 access token is a
 // Credential{Scheme: "Bearer", Token: accessToken} (RFC 6750 §2.1).
 type Credential struct {
 	// Header is the request header the credential goes in, "" for
