@@ -249,8 +249,8 @@ type HTTPError struct {
 
 // Error returns e.g. "a2a: tasks/get: HTTP 502 Bad Gateway", or for a 401
 // whose Challenge starts with a scheme "a2a: tasks/get: HTTP 401
-// Unauthorized (agent asks for Bearer)" (a 407: "proxy asks for"). It never includes the body or
-// the rest of the challenge.
+// Unauthorized (agent asks for Bearer)" (a 407: "proxy asks for"). It
+// never includes the body or the rest of the challenge.
 func (e *HTTPError) Error() string {
 	s := fmt.Sprintf("a2a: %s: HTTP %d %s", e.Method, e.StatusCode, http.StatusText(e.StatusCode))
 	if scheme := challengeScheme(e.Challenge); scheme != "" {

@@ -162,8 +162,8 @@ func (c *Client) newGet(method, target string) *call {
 // the other verb when an HTTP+JSON agent refused the first (refusedVerb,
 // restcall.go), once more with a new credential when the agent refused
 // the one the client's source gave with a 401 (refusedCredential,
-// options_credentials.go), returning the call and its last attempt (send). Errors:
-// those and send's.
+// options_credentials.go), returning the call and its last attempt
+// (send). Errors: those and send's.
 func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, error) {
 	if spec.err != nil {
 		return nil, attempt{}, spec.err
@@ -257,8 +257,9 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 	}
 
 	resp, err := cl.rc.Do(req)
-	att := cl.last                                                              // the attempt resp answers
-	if ce, ok := errors.AsType[*CredentialError](err); ok && ctx.Err() == nil { // from PrepareRetry
+	att := cl.last // the attempt resp answers
+	// The credential source failed before a retry (PrepareRetry).
+	if ce, ok := errors.AsType[*CredentialError](err); ok && ctx.Err() == nil {
 		if resp != nil {
 			resp.Body.Close()
 		}
