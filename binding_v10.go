@@ -160,7 +160,9 @@ func (b v10) sendMessage(msg Message, cfg callConfig, stream bool) (callSpec, er
 	if conf.AcceptedOutputModes != nil || conf.HistoryLength != nil || conf.ReturnImmediately || conf.TaskPushNotificationConfig != nil {
 		req.Configuration = &conf
 	}
-	return sendCall(methodSendV10, methodStreamV10, msg.TaskID, req, cfg, stream), nil
+	spec := sendCall(methodSendV10, methodStreamV10, msg.TaskID, req, cfg, stream)
+	spec.tenant = b.tenantName
+	return spec, nil
 }
 
 // taskRequest is GetTaskRequest, CancelTaskRequest and
@@ -172,16 +174,16 @@ type taskRequest struct {
 }
 
 func (b v10) getTask(id string, historyLength *int) callSpec {
-	return callSpec{method: methodGetTaskV10, params: taskRequest{Tenant: b.tenantName, ID: id, HistoryLength: historyLength},
+	return callSpec{method: methodGetTaskV10, tenant: b.tenantName, params: taskRequest{Tenant: b.tenantName, ID: id, HistoryLength: historyLength},
 		class: retryIdempotent, taskID: id}
 }
 
 func (b v10) cancelTask(id string) callSpec {
-	return callSpec{method: methodCancelTaskV10, params: taskRequest{Tenant: b.tenantName, ID: id}, class: retryIdempotent, taskID: id}
+	return callSpec{method: methodCancelTaskV10, tenant: b.tenantName, params: taskRequest{Tenant: b.tenantName, ID: id}, class: retryIdempotent, taskID: id}
 }
 
 func (b v10) resubscribe(id string) callSpec {
-	return callSpec{method: methodSubscribeV10, params: taskRequest{Tenant: b.tenantName, ID: id}, class: retryIdempotent,
+	return callSpec{method: methodSubscribeV10, tenant: b.tenantName, params: taskRequest{Tenant: b.tenantName, ID: id}, class: retryIdempotent,
 		stream: true, needs: capStreaming, taskID: id}
 }
 
@@ -192,7 +194,7 @@ type tenantRequest struct {
 }
 
 func (b v10) extendedCard() callSpec {
-	return callSpec{method: methodExtendedCardV10, params: tenantRequest{Tenant: b.tenantName}, class: retryIdempotent, needs: capExtendedCard}
+	return callSpec{method: methodExtendedCardV10, tenant: b.tenantName, params: tenantRequest{Tenant: b.tenantName}, class: retryIdempotent, needs: capExtendedCard}
 }
 
 // listTasksRequest is ListTasksRequest.
@@ -232,7 +234,7 @@ func (b v10) listTasks(req ListTasksRequest, historyLength *int) (callSpec, erro
 	if req.IncludeArtifacts {
 		out.IncludeArtifacts = &req.IncludeArtifacts
 	}
-	return callSpec{method: methodListTasksV10, params: out, class: retryIdempotent}, nil
+	return callSpec{method: methodListTasksV10, tenant: b.tenantName, params: out, class: retryIdempotent}, nil
 }
 
 // The results.

@@ -54,6 +54,9 @@ type Client struct {
 	// other (restRequest.otherVerb): later calls start with the other.
 	swapVerb atomic.Bool
 
+	// Observation (observe.go): nil without WithObserver.
+	observer Observer
+
 	// Credentials that change (options_credentials.go): the source asked
 	// before every attempt; nil: none.
 	creds CredentialSource
@@ -166,6 +169,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		maxBody:    cfg.maxBody,
 		streamIdle: cfg.streamIdle,
 		log:        cfg.logger,
+		observer:   cfg.observer,
 		red:        redact.New(u, cfg.apiKey, cfg.bearer, cfg.header),
 		creds:      cfg.creds,
 	}
@@ -278,7 +282,9 @@ func (c *Client) sendSpec(msg Message, opts []CallOption, stream bool) (callSpec
 	if msg.Role == "" {
 		msg.Role = RoleUser
 	}
-	return b.sendMessage(msg, cfg, stream)
+	spec, err := b.sendMessage(msg, cfg, stream)
+	spec.contextID, spec.messageID = msg.ContextID, msg.MessageID
+	return spec, err
 }
 
 // SendText sends text as a one-part user message with a send and

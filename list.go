@@ -79,11 +79,11 @@ func (c *Client) listPage(ctx context.Context, req ListTasksRequest, opts []Call
 	if err != nil {
 		return nil, nil, err
 	}
-	rep, err := c.invoke(ctx, spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	page, err := b.taskPage(rep)
+	var rep *reply
+	page, err := run(ctx, c, spec, func(r *reply) (*ListTasksResponse, error) {
+		rep = r
+		return b.taskPage(r)
+	})
 	return page, rep, err
 }
 

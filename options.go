@@ -54,6 +54,9 @@ type clientConfig struct {
 	transports                []string
 	clientOrder               bool // WithPreferredTransports: the caller's order of transports wins on a card
 
+	// Observation (options_observe.go).
+	observer Observer
+
 	// Credentials that change (options_credentials.go).
 	creds CredentialSource // WithCredentials; nil: none
 }

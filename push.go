@@ -109,11 +109,15 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 	all := []TaskPushNotificationConfig{}
 	var pages pager
 	for token := ""; ; {
-		rep, err := c.invoke(ctx, b.listPushConfigs(taskID, token))
-		if err != nil {
-			return nil, err
-		}
-		page, next, err := b.pushConfigs(rep)
+		var (
+			rep  *reply
+			next string
+		)
+		page, err := run(ctx, c, b.listPushConfigs(taskID, token), func(r *reply) (page []TaskPushNotificationConfig, err error) {
+			rep = r
+			page, next, err = b.pushConfigs(r)
+			return page, err
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -146,11 +150,13 @@ func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, c
 	if taskID == "" || configID == "" {
 		return errors.New("a2a: DeleteTaskPushNotificationConfig needs a task id and a config id")
 	}
-	rep, err := c.invoke(ctx, b.deletePushConfig(taskID, configID))
-	if err == nil && !isNull(rep.result) && rep.result[0] != '{' {
-		// null, {} (google.protobuf.Empty) or none: anything else is not
-		// an answer to a delete.
-		return rep.fault("result of a delete is neither null nor an object", nil)
-	}
+	_, err = run(ctx, c, b.deletePushConfig(taskID, configID), func(rep *reply) (any, error) {
+		if !isNull(rep.result) && rep.result[0] != '{' {
+			// null, {} (google.protobuf.Empty) or none: anything else is
+			// not an answer to a delete.
+			return nil, rep.fault("result of a delete is neither null nor an object", nil)
+		}
+		return nil, nil
+	})
 	return err
 }

@@ -49,7 +49,9 @@ func (b v10) setPushConfig(cfg TaskPushNotificationConfig) (callSpec, error) {
 	if err != nil {
 		return callSpec{}, err
 	}
-	return pushSpec(methodSetPushConfigV10, cfg, out), nil
+	spec := pushSpec(methodSetPushConfigV10, cfg, out)
+	spec.tenant = b.tenantName
+	return spec, nil
 }
 
 // pushV10 is cfg as v1.0 sends it, with tenant; its error is errOneScheme.
@@ -82,17 +84,17 @@ func (b v10) getPushConfig(taskID, configID string) (callSpec, error) {
 	if configID == "" {
 		return callSpec{}, errConfigID
 	}
-	return callSpec{method: methodGetPushConfigV10, params: pushRequest{Tenant: b.tenantName, TaskID: taskID, ID: configID},
+	return callSpec{method: methodGetPushConfigV10, tenant: b.tenantName, params: pushRequest{Tenant: b.tenantName, TaskID: taskID, ID: configID},
 		class: retryIdempotent, needs: capPush, taskID: taskID, configID: configID}, nil
 }
 
 func (b v10) listPushConfigs(taskID, pageToken string) callSpec {
-	return callSpec{method: methodListPushConfigsV10, params: pushRequest{Tenant: b.tenantName, TaskID: taskID, PageToken: pageToken},
+	return callSpec{method: methodListPushConfigsV10, tenant: b.tenantName, params: pushRequest{Tenant: b.tenantName, TaskID: taskID, PageToken: pageToken},
 		class: retryIdempotent, needs: capPush, taskID: taskID}
 }
 
 func (b v10) deletePushConfig(taskID, configID string) callSpec {
-	return callSpec{method: methodDeletePushConfigV10, params: pushRequest{Tenant: b.tenantName, TaskID: taskID, ID: configID},
+	return callSpec{method: methodDeletePushConfigV10, tenant: b.tenantName, params: pushRequest{Tenant: b.tenantName, TaskID: taskID, ID: configID},
 		class: retryIdempotent, needs: capPush, nullResult: true}
 }
 

@@ -35,11 +35,12 @@ type snippet struct{ code, file string }
 
 // exampleSnippets returns every snippet of the test files whose snippets
 // the markdown may show: the root package's, a2atest's, docs/'s and
-// a2aoauth2's.
+// a2aotel's and a2aoauth2's (nested modules: their files are read, not
+// compiled, here).
 func exampleSnippets(t *testing.T) map[string]snippet {
 	t.Helper()
 	var files []string
-	for _, pattern := range []string{"*_test.go", "a2atest/*_test.go", "docs/*_test.go", "a2aoauth2/*_test.go"} {
+	for _, pattern := range []string{"*_test.go", "a2atest/*_test.go", "docs/*_test.go", "a2aotel/*_test.go", "a2aoauth2/*_test.go"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

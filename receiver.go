@@ -139,6 +139,9 @@ type receiverConfig struct {
 	notify      func(context.Context, *PushNotification) error
 	onDone      func(*PushWait)
 	log         *slog.Logger
+
+	// Observation (PushObserve).
+	observe func(*http.Request) (context.Context, func(status int))
 }
 
 // tokenKey is the SHA-256 of a token: waits are looked up by it, so the
@@ -281,15 +284,32 @@ func (r *PushReceiver) reportDone(w *PushWait) {
 	}()
 }
 
-// ServeHTTP takes one notification (see [PushReceiver] for the answers).
+// ServeHTTP takes one notification (see [PushReceiver] for the answers),
+// observed by the func given to [PushObserve], if any.
 func (r *PushReceiver) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
+	if r.observe == nil {
+		r.answer(rw, req)
+		return
+	}
+	ctx, done := r.observe(req)
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+	status := r.answer(rw, req)
+	if done != nil {
+		done(status)
+	}
+}
+
+// answer takes one notification and answers it, returning the status.
+func (r *PushReceiver) answer(rw http.ResponseWriter, req *http.Request) int {
 	out := r.serve(r.startDeadline(rw, req), req)
 	if out.status == http.StatusNoContent {
 		if out.unread {
 			rw.Header().Set("Connection", "close") // as for the refusals below
 		}
 		rw.WriteHeader(out.status)
-		return
+		return out.status
 	}
 	r.logRefusal(req, out)
 	switch out.status {
@@ -307,6 +327,7 @@ func (r *PushReceiver) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
 		rw.Header().Set("Retry-After", pushRetryAfter)
 	}
 	http.Error(rw, "a2a push receiver: "+out.reason, out.status)
+	return out.status
 }
 
 // maxLoggedID bounds a task id in a log record, in bytes.

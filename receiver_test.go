@@ -10,11 +10,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/caoliao-a2a/a2a-go/a2atest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // newReceiver serves a PushReceiver made with opts on loopback, at
@@ -445,4 +447,71 @@ func FuzzPushNotification(f *testing.F) {
 			t.Fatalf("the wait lost its task after %q (status %d)", body, rec.Code)
 		}
 	})
+}
+
+// TestPushObserve: the observer sees each request before it is handled
+// (a refused one too), its context reaches PushOnNotification, and done
+// gets the status answered, once.
+func TestPushObserve(t *testing.T) {
+	type seen struct {
+		traceparent string
+		status      int
+	}
+	var (
+		mu    sync.Mutex
+		calls []seen
+		inCtx atomic.Bool
+	)
+	type key struct{}
+	recv := newReceiver(t,
+		a2a.PushObserve(func(r *http.Request) (context.Context, func(int)) {
+			i := func() int {
+				mu.Lock()
+				defer mu.Unlock()
+				calls = append(calls, seen{traceparent: r.Header.Get("Traceparent")})
+				return len(calls) - 1
+			}()
+			return context.WithValue(r.Context(), key{}, "span"), func(status int) {
+				mu.Lock()
+				defer mu.Unlock()
+				calls[i].status = status
+			}
+		}),
+		a2a.PushOnNotification(func(ctx context.Context, _ *a2a.PushNotification) error {
+			inCtx.Store(ctx.Value(key{}) == "span")
+			return nil
+		}))
+	_, _, url, token := longWait(t, recv, a2a.ProtocolV03)
+	post := func(token string) int {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(taskBody(a2a.ProtocolV03, "task-1", "working")))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+		if token != "" {
+			req.Header.Set("X-A2A-Notification-Token", token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if st := post(token); st != http.StatusNoContent {
+		t.Fatalf("status %d, want 204", st)
+	}
+	if st := post(""); st != http.StatusUnauthorized {
+		t.Fatalf("status %d, want 401", st)
+	}
+	tp := "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff([]seen{{tp, 204}, {tp, 401}}, calls, cmp.AllowUnexported(seen{})); diff != "" {
+		t.Errorf("observed (-want +got):\n%s", diff)
+	}
+	if !inCtx.Load() {
+		t.Error("PushOnNotification did not get the observer's context")
+	}
+	if _, err := a2a.NewPushReceiver("http://127.0.0.1/push", a2a.PushObserve(nil)); err == nil {
+		t.Error("PushObserve(nil) accepted")
+	}
 }

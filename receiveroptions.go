@@ -53,6 +53,27 @@ func PushOnNotification(f func(ctx context.Context, n *PushNotification) error) 
 	})
 }
 
+// PushObserve makes the receiver call f with each request it is sent,
+// before it reads or checks anything, for tracing or metrics: the
+// a2aotel module extracts the agent's W3C trace context (traceparent)
+// from r.Header and starts a span. f returns the context the receiver
+// handles the request with (r's, or one derived from it; nil keeps
+// r's), which the func given to [PushOnNotification] gets, and done,
+// called once (unless nil) with the HTTP status the receiver answered
+// (204 for a notification taken; see [PushReceiver] for the others)
+// after the answer is written. f and done may be called concurrently
+// for concurrent requests and must not read r.Body. It returns an error
+// from NewPushReceiver when f is nil.
+func PushObserve(f func(r *http.Request) (ctx context.Context, done func(status int))) ReceiverOption {
+	return receiverOption(func(c *receiverConfig) error {
+		if f == nil {
+			return errors.New("a2a: PushObserve: nil func")
+		}
+		c.observe = f
+		return nil
+	})
+}
+
 // PushOnDone makes the receiver call f once for each wait that ends, after
 // SendMessage or WatchTask returned it (a wait whose SendMessage or WatchTask failed is not
 // reported), however it ends (see [PushWait.Result]). The calls come one

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
@@ -103,7 +104,7 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 	for _, p := range paths {
 		target := *u
 		target.Path, target.RawPath = p, ""
-		card, status, err := c.getCard(ctx, target.String())
+		card, status, err := c.getCard(ctx, &target)
 		if err == nil {
 			card.origin = originOf(&target)
 			return card, nil
@@ -123,8 +124,20 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 // with the client's binding (whose card method reads every version's
 // card, readCard). It returns the HTTP status (0 without a reply) with any
 // error.
-func (c *Client) getCard(ctx context.Context, target string) (*AgentCard, int, error) {
-	cl := c.newGet("agent card", target)
+// The GET is observed ([WithObserver]) as a ResolveAgentCard operation.
+func (c *Client) getCard(ctx context.Context, target *url.URL) (*AgentCard, int, error) {
+	cl := c.newGet("agent card", target.String())
+	ctx, cl.spec.obs = c.observeCard(ctx, target)
+	card, status, err := cl.readCard(ctx)
+	if cl.spec.obs != nil {
+		cl.spec.obs.end(card, err)
+	}
+	return card, status, err
+}
+
+// readCard sends cl, a card GET, and reads its reply as a card.
+func (cl *call) readCard(ctx context.Context) (*AgentCard, int, error) {
+	c := cl.c
 	att, err := cl.send(ctx)
 	if err == nil && cl.refusedCredential(ctx, &att) {
 		att, err = cl.send(ctx)

@@ -72,6 +72,14 @@ type callSpec struct {
 	// err is an error the binding found building the spec (an id that
 	// cannot be a path segment), returned before anything is sent.
 	err error
+
+	// Observation (observe.go). tenant is the tenant the call carries
+	// (v1.0); contextID and messageID those of a sent message, set by
+	// the client method: facts an Observer is given. obs is the call's
+	// observation, set by the call path (run, stream, getCard), never by
+	// a binding; nil without an Observer.
+	tenant, contextID, messageID string
+	obs                          *observation
 }
 
 // call is one call in flight: its request, encoded once, and the attempt
@@ -198,13 +206,18 @@ func (c *Client) invoke(ctx context.Context, spec callSpec) (*reply, error) {
 // run invokes spec and decodes its checked result with decode, a binding's
 // result method: the whole of a unary client method after its argument
 // checks. Errors: those of invoke and of decode.
-func run[T any](ctx context.Context, c *Client, spec callSpec, decode func(*reply) (T, error)) (T, error) {
+// The operation is observed ([WithObserver]) from before the call is
+// sent to the decoded result.
+func run[T any](ctx context.Context, c *Client, spec callSpec, decode func(*reply) (T, error)) (res T, err error) {
+	ctx, spec.obs = c.observe(ctx, &spec)
 	rep, err := c.invoke(ctx, spec)
-	if err != nil {
-		var zero T
-		return zero, err
+	if err == nil {
+		res, err = decode(rep)
 	}
-	return decode(rep)
+	if spec.obs != nil {
+		spec.obs.end(res, err)
+	}
+	return res, err
 }
 
 // send makes the call's HTTP attempts and returns the last: its reply's
@@ -251,7 +264,7 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 	cl.rc.CheckRetry = cl.checkRetry
 	cl.rc.Backoff = backoff.Wait
 	cl.rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
-	cl.rc.PrepareRetry = cl.prepareAttempt
+	cl.rc.PrepareRetry = cl.prepareRetry // each retry is prepared too
 	if c.log.Enabled(ctx, slog.LevelDebug) {
 		cl.rc.RequestLogHook = cl.logAttempt
 	}
@@ -297,7 +310,43 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 	return att, nil
 }
 
-// checkRetry is the CheckRetry of the call's retryablehttp client. The
+// prepareAttempt readies req for the call's next attempt: it is called
+// by send before the first and through prepareRetry before each retry.
+// It puts the credential of the client's source in req (applyCredential,
+// options_credentials.go), then tells the operation's observer of the
+// attempt, setting the headers it adds (trace context) on req. Errors:
+// *CredentialError, which stops the call before the attempt (the
+// observer is not told of it).
+func (cl *call) prepareAttempt(req *http.Request) error {
+	if err := cl.applyCredential(req); err != nil {
+		return err
+	}
+	if cl.spec.obs != nil {
+		cl.spec.obs.attempt(cl, req)
+	}
+	return nil
+}
+
+// prepareRetry is the PrepareRetry of the call's retryablehttp client:
+// its req is a shallow copy of the last attempt's, sharing its header,
+// which is cloned before prepareAttempt changes it.
+func (cl *call) prepareRetry(req *http.Request) error {
+	req.Header = req.Header.Clone()
+	return cl.prepareAttempt(req)
+}
+
+// checkRetry is the CheckRetry of the call's retryablehttp client:
+// checkAttempt, then the operation's observer told how the attempt
+// ended.
+func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	retry, stop := cl.checkAttempt(ctx, resp, err)
+	if o := cl.spec.obs; o != nil {
+		o.attemptDone(cl, err, stop, retry && stop == nil && cl.last.n <= cl.rc.RetryMax)
+	}
+	return retry, stop
+}
+
+// checkAttempt ends each attempt of the call's retryablehttp client. The
 // call sets no response handler, so it runs exactly once after each
 // attempt, and it is the one place a reply body is read: it records the
 // attempt in cl.last for send, reads the body whole (bounded by the
@@ -306,7 +355,7 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 // it leaves open (attempt.stream). It then decides on a retry by the
 // call's class ([Client.retryable]). It returns ctx's error first, so a
 // cancelled call never retries.
-func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+func (cl *call) checkAttempt(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	cl.last = attempt{n: cl.last.n + 1}
 	att := &cl.last
 	if ctx.Err() != nil {
@@ -327,17 +376,6 @@ func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) 
 		err = att.Err
 	}
 	return cl.c.retryable(cl.spec.class, resp, att, err), nil
-}
-
-// prepareAttempt readies req for one attempt of the call: send calls it
-// before the first, and retryablehttp, as PrepareRetry, before each retry
-// (on a shallow copy of the previous attempt's request, whose Header map
-// the previous attempt's may still be reading: it is cloned first). It
-// puts the credential of the client's source in req (applyCredential).
-// Errors: *CredentialError, which stops the call before the attempt.
-func (cl *call) prepareAttempt(req *http.Request) error {
-	req.Header = req.Header.Clone()
-	return cl.applyCredential(req)
 }
 
 // logAttempt is the RequestLogHook of the call's retryablehttp client,

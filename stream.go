@@ -160,7 +160,30 @@ var errRangedTwice = errors.New("a2a: SendStreamingMessage: its sequence was ran
 // data is checked like a unary reply (call.checkReply) and decoded by the
 // binding; a stream that ends before it is over, once its task is known,
 // ends with a *StreamCutError (streamEnd.fail) whatever ended it.
+//
+// The operation is observed ([WithObserver]) from before the call is sent
+// to the end of the sequence, each event before the caller sees it.
 func (c *Client) stream(ctx context.Context, spec callSpec, yield func(Event, error) bool) {
+	ctx, spec.obs = c.observe(ctx, &spec)
+	o := spec.obs
+	if o == nil {
+		c.streamEvents(ctx, spec, yield)
+		return
+	}
+	var end error
+	defer func() { o.end(o.last, end) }() // once, a panic in the caller's loop included
+	c.streamEvents(ctx, spec, func(ev Event, err error) bool {
+		if err != nil {
+			end = err
+		} else {
+			o.event(ev)
+		}
+		return yield(ev, err)
+	})
+}
+
+// streamEvents is stream without observation.
+func (c *Client) streamEvents(ctx context.Context, spec callSpec, yield func(Event, error) bool) {
 	cl, att, err := c.start(ctx, spec)
 	if err != nil {
 		yield(nil, err)
