@@ -528,3 +528,36 @@ func TestWithCredentialsRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestCredentialsObserved: the request sent again after a 401 is an
+// attempt the observer sees, numbered on, carrying the header it adds
+// (trace context) and the new credential.
+func TestCredentialsObserved(t *testing.T) {
+	srv := a2atest.NewServer()
+	defer srv.Close()
+	srv.Enqueue(a2atest.Raw{Status: 401, Header: http.Header{"Www-Authenticate": {"Bearer"}}})
+	var n atomic.Int32
+	src := a2a.CredentialFunc(func(context.Context, *a2a.Credential) (a2a.Credential, error) {
+		return a2a.Credential{Scheme: "Bearer", Token: fmt.Sprintf("tok-%d", n.Add(1))}, nil
+	})
+	var attempts []string
+	obs := a2a.ObserverFunc(func(ctx context.Context, op a2a.Operation) (context.Context, *a2a.OperationHooks) {
+		return ctx, &a2a.OperationHooks{
+			Attempt: func(a a2a.HTTPAttempt) {
+				a.Header.Set("Traceparent", fmt.Sprintf("00-0af7651916cd43dd8448eb211c80319c-b7ad6b716920333%d-01", a.N))
+			},
+			AttemptDone: func(a a2a.HTTPAttempt) { attempts = append(attempts, fmt.Sprintf("%d:%d", a.N, a.StatusCode)) },
+		}
+	})
+	c, _ := a2a.NewClient(srv.URL, a2a.WithCredentials(src), a2a.WithObserver(obs))
+	if _, err := c.SendText(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(attempts) != "[1:401 2:200]" {
+		t.Errorf("observed attempts %v, want [1:401 2:200]", attempts)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || reqs[1].Header.Get("Authorization") != "Bearer tok-2" || !strings.HasSuffix(reqs[1].Header.Get("Traceparent"), "3332-01") {
+		t.Errorf("requests: %d; the second's Authorization %q, traceparent %q", len(reqs), reqs[len(reqs)-1].Header.Get("Authorization"), reqs[len(reqs)-1].Header.Get("Traceparent"))
+	}
+}
