@@ -26,6 +26,7 @@ var updateAPI = flag.Bool("update-api", false, "rewrite api/*.txt from the code 
 var apiPackages = []struct{ dir, file string }{
 	{".", "api/a2a.txt"},
 	{"a2atest", "api/a2atest.txt"},
+	{"cardsig", "api/cardsig.txt"},
 }
 
 // TestAPI holds the exported API to the files under api/, one line per

@@ -95,6 +95,9 @@ type AgentCard struct {
 	// ResolveAgentCard's card URL, or the endpoint that served an
 	// extended card; empty for a card built or decoded by the caller.
 	origin string
+	// verification is what a CardVerifier found (options_cards.go), nil
+	// when none has seen the card.
+	verification *CardVerification
 }
 
 // Raw returns the JSON the card was decoded from, or nil for a card built in
@@ -299,6 +302,12 @@ var ErrNoSupportedInterface = errors.New("a2a: agent card offers no interface th
 // its URL. Credentials that an [http.Client] given to [WithHTTPClient]
 // adds itself are beyond this check.
 //
+// With [WithCardVerifier], a card no verifier has seen is verified (on
+// a copy: card itself is not written; [Client.Card] holds the result) and
+// a *[CardSignatureError] returned for an invalid card, for any card not
+// verified under [WithRequireVerifiedCard], and for a signed card that did
+// not verify when opts carry credentials.
+//
 // It also returns [ErrNoSupportedInterface] or NewClient's errors.
 func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 	cfg, err := newClientConfig(opts)
@@ -330,10 +339,21 @@ func NewClientFromCard(card *AgentCard, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c := newClient(endpoint, u, cfg)
+	known := *card // the caller's card is not written: it may be shared
+	if known.verification == nil {
+		if err := cfg.cards.verify(context.Background(), &known, c.red); err != nil {
+			return nil, err
+		}
+	} else if err := cfg.cards.policy(known.verification, c.red); err != nil {
+		return nil, err
+	}
+	if err := cfg.cards.credentials(known.verification, cfg.credentials(), c.red); err != nil {
+		return nil, err
+	}
 	if err := cfg.mayCarryCredentials(card.origin, u, c.red); err != nil {
 		return nil, err
 	}
-	c.card.Store(card)
+	c.card.Store(&known)
 	return c, nil
 }
 
@@ -383,7 +403,10 @@ func (c *Client) requireCapability(spec callSpec) error {
 // options authenticate the call. A client built by [NewClientFromCard] from
 // a card with neither supportsAuthenticatedExtendedCard nor
 // capabilities.extendedAgentCard refuses with an
-// *[UnsupportedByCardError]; otherwise the errors are those of
+// *[UnsupportedByCardError]. With [WithCardVerifier] each card read is
+// verified and one refused as [ResolveAgentCard] refuses it (a
+// *[CardSignatureError]; the client keeps the card it had). Otherwise the
+// errors are those of
 // [Client.GetTask], an *[RPCError] matching
 // [ErrExtendedAgentCardNotConfigured] among them.
 func (c *Client) GetExtendedAgentCard(ctx context.Context, opts ...CallOption) (*AgentCard, error) {
@@ -395,9 +418,12 @@ func (c *Client) GetExtendedAgentCard(ctx context.Context, opts ...CallOption) (
 	if err != nil {
 		return nil, err
 	}
+	card.origin = c.origin
+	if err := c.cards.verify(ctx, card, c.red); err != nil {
+		return nil, err
+	}
 	// The agent has just served an extended card; an extended card that
 	// leaves the flag out must not lock out the next refresh.
-	card.origin = c.origin
 	known := *card
 	if known.isV10() {
 		known.Capabilities.ExtendedAgentCard = true

@@ -56,6 +56,9 @@ type Client struct {
 
 	// Observation (observe.go): nil without WithObserver.
 	observer Observer
+	// Signed agent cards: what GetExtendedAgentCard does with the card
+	// it reads (options_cards.go).
+	cards cardChecks
 
 	// Credentials that change (options_credentials.go): the source asked
 	// before every attempt; nil: none.
@@ -171,6 +174,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		log:        cfg.logger,
 		observer:   cfg.observer,
 		red:        redact.New(u, cfg.apiKey, cfg.bearer, cfg.header),
+		cards:      cfg.cards,
 		creds:      cfg.creds,
 	}
 	if c.log == nil {

@@ -141,6 +141,9 @@
 //   - [*UntrustedEndpointError]: [NewClientFromCard] would send the
 //     client's credentials to an endpoint off the card's own origin, or
 //     over http from a card read over https;
+//   - [*CardSignatureError]: with [WithCardVerifier], a card refused after
+//     verifying its signatures (errors.Is [ErrCardSignatureInvalid],
+//     [ErrCardNotVerified]); package cardsig has the verifier;
 //   - the context's error, wrapped, when ctx ends first;
 //   - [ErrNoSupportedInterface]: [NewClientFromCard] got a card without an
 //     interface this package speaks;

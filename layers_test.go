@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -101,4 +102,24 @@ func walkImports(dir string, check func(file, imp string)) error {
 // skipped reports whether a folder holds no Go code of the module's own.
 func skipped(name string) bool {
 	return name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+}
+
+// TestRootCompilesNoJOSE: package a2a holds only the seam of signed agent
+// cards (options_cards.go); the verifier lives in cardsig with its JOSE
+// and JCS libraries, so a program that imports package a2a alone compiles
+// neither. go list -deps names every package the root package builds.
+func TestRootCompilesNoJOSE(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list -deps named %d packages: the check sees nothing", len(deps))
+	}
+	for _, d := range deps {
+		if strings.Contains(d, "go-jose") || strings.Contains(d, "gowebpki") || d == module+"/cardsig" {
+			t.Errorf("package a2a depends on %s: the root package must not compile the card verifier", d)
+		}
+	}
 }

@@ -56,6 +56,8 @@ type clientConfig struct {
 
 	// Observation (options_observe.go).
 	observer Observer
+	// Signed agent cards (options_cards.go).
+	cards cardChecks
 
 	// Credentials that change (options_credentials.go).
 	creds CredentialSource // WithCredentials; nil: none
@@ -80,6 +82,9 @@ func newClientConfig(opts []Option) (clientConfig, error) {
 	}
 	if cfg.agentID != "" && cfg.agentCode != "" {
 		return cfg, errors.New("a2a: WithAgentID and WithAgentCode are exclusive")
+	}
+	if err := cfg.cards.check(); err != nil {
+		return cfg, err
 	}
 	return cfg, nil
 }

@@ -78,6 +78,12 @@ func (e *CardError) Unwrap() []error {
 // and dual cards with both, into one [AgentCard]; see there for how the
 // two shapes map.
 //
+// With [WithCardVerifier] the card read is verified (A2A v1.0 §8.4) and
+// the result put on it ([AgentCard.Verification]); a card whose signatures
+// are invalid, or under [WithRequireVerifiedCard] any card not verified,
+// is refused with a *[CardSignatureError] and the legacy path is not
+// tried.
+//
 // It returns a *[CardError] listing every URL tried with its status when no
 // card could be read (each attempt's error is an *[HTTPError],
 // *[TransportError], *[BodyTooLargeError], or a *[ProtocolError] for a body
@@ -107,6 +113,9 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 		card, status, err := c.getCard(ctx, &target)
 		if err == nil {
 			card.origin = originOf(&target)
+			if err := cfg.cards.verify(ctx, card, c.red); err != nil {
+				return nil, err
+			}
 			return card, nil
 		}
 		if ctx.Err() != nil {

@@ -20,7 +20,7 @@ func runCard(ctx context.Context, o *options, args []string) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	card, err := a2a.ResolveAgentCard(ctx, args[0], o.clientOptions("", "")...)
+	card, err := o.resolveCard(ctx, args[0])
 	if err != nil {
 		return o.fail(err)
 	}

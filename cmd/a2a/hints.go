@@ -34,6 +34,8 @@ var goHints = strings.NewReplacer(
 	"WithAgentID", "--agent-id",
 	"WithAgentCode", "--agent-code",
 	"WithTenant", "--tenant",
+	"WithRequireVerifiedCard", "--require-signed-card",
+	"WithCardVerifier", "--card-keys",
 	// Not met on the command line: it reads a card for its binding and
 	// sends credentials only to the URL given or, when the card says
 	// the binding asked for is elsewhere, to its URL on the same origin

@@ -40,6 +40,8 @@ type options struct {
 	pageToken                        string
 	token, scheme, credentials, id   string
 	fakeVersion                      string
+	cardKeys, jkuHosts               string
+	requireSigned                    bool
 
 	// The positional arguments, once the command line is read, and the
 	// redactor of every secret it holds (redactor).

@@ -195,10 +195,15 @@ func isWide(r rune) bool {
 // endpoints, capabilities, skills with examples, security schemes.
 func (o *options) printCard(card *a2a.AgentCard) {
 	if o.json {
+		if o.cardKeys != "" || o.jkuHosts != "" || o.requireSigned {
+			o.outJSON(cardJSON(card))
+			return
+		}
 		o.outJSON(card.Raw())
 		return
 	}
 	o.outf("%s (version %s)\n", card.Name, or(card.Version, "?"))
+	o.outf("  signature: %s\n", o.signatureLine(card.Verification()))
 	if card.Description != "" {
 		o.field("about", card.Description)
 	}

@@ -37,7 +37,7 @@ var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"card":        {args: "URL", summary: "read the agent's card and summarise it", nargs: [2]int{1, 1}, run: runCard},
+		"card":        {args: "[--card-keys FILE] [--jku-host H,...] [--require-signed-card] URL", summary: "read the agent's card, check its signatures and summarise it", flags: cardFlags, nargs: [2]int{1, 1}, run: runCard},
 		"send":        {args: "[--wait] [--data FILE|-] [--task ID --context ID] URL TEXT", summary: "send a message; with --wait, poll the task to its end", flags: sendFlags, nargs: [2]int{2, 2}, run: runSend},
 		"get":         {args: "[--history N] URL TASKID", summary: "read a task", flags: historyFlag, nargs: [2]int{2, 2}, run: runGet},
 		"cancel":      {args: "URL TASKID", summary: "ask the agent to cancel a task", nargs: [2]int{2, 2}, run: runCancel},

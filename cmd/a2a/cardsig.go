@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/cardsig"
+)
+
+// Signed agent cards in the card command (A2A v1.0 §8.4; the A2A CLI
+// specification's A2ACLI_CARD_GET_004): every card is verified, with the
+// keys of --card-keys when given, and its signature status printed.
+
+func cardFlags(o *options) {
+	o.fs.StringVar(&o.cardKeys, "card-keys", "", "verify the card's signatures with the public keys of this JWK Set file")
+	o.fs.StringVar(&o.jkuHosts, "jku-host", "", "fetch a signature's jku key set from these https hosts, comma-separated")
+	o.fs.BoolVar(&o.requireSigned, "require-signed-card", false, "refuse a card whose signature does not verify")
+}
+
+// cardVerifier returns the verifier the card command resolves with. It
+// accepts the spec's canonical form and a2a-js's (printed, with the
+// members that form leaves unsigned).
+func (o *options) cardVerifier() (a2a.CardVerifier, error) {
+	opts := []cardsig.Option{cardsig.WithForms(cardsig.FormA2AJS)}
+	if o.cardKeys != "" {
+		b, err := os.ReadFile(o.cardKeys)
+		if err != nil {
+			return nil, usagef("--card-keys: %v", err)
+		}
+		opts = append(opts, cardsig.WithKeySet(b))
+	}
+	if o.jkuHosts != "" {
+		opts = append(opts, cardsig.WithJKUHosts(strings.Split(o.jkuHosts, ",")...))
+	}
+	v, err := cardsig.NewVerifier(opts...)
+	if err != nil {
+		return nil, usagef("%s", strings.TrimPrefix(err.Error(), "cardsig: "))
+	}
+	return v, nil
+}
+
+// cardOptions are the options of the card command's resolution.
+func (o *options) cardOptions() ([]a2a.Option, error) {
+	v, err := o.cardVerifier()
+	if err != nil {
+		return nil, err
+	}
+	opts := append(o.clientOptions("", ""), a2a.WithCardVerifier(v))
+	if o.requireSigned {
+		opts = append(opts, a2a.WithRequireVerifiedCard())
+	}
+	return opts, nil
+}
+
+// signatureLine is the card's signature status: absent, unverifiable
+// (why), invalid (why), verified (kid, alg, form).
+func (o *options) signatureLine(v *a2a.CardVerification) string {
+	if v == nil {
+		return "not checked"
+	}
+	switch v.Status {
+	case a2a.CardVerified:
+		s := fmt.Sprintf("verified (kid %s, alg %s, form %s)", v.KeyID, v.Algorithm, v.Form)
+		if len(v.Unsigned) > 0 {
+			s += "; unsigned by that form: " + strings.Join(v.Unsigned, ", ")
+		}
+		return s
+	case a2a.CardSignatureAbsent:
+		return "absent (the card is not signed)"
+	}
+	why := "no reason given"
+	if v.Err != nil {
+		why = v.Err.Error()
+	}
+	if v.Status == a2a.CardUnverifiable && o.cardKeys == "" && o.jkuHosts == "" {
+		why += "; give its keys with --card-keys"
+	}
+	return fmt.Sprintf("%s (%s)", v.Status, why)
+}
+
+// verificationJSON is the verification as --json prints it beside the
+// card.
+type verificationJSON struct {
+	Status    string   `json:"status"`
+	KeyID     string   `json:"kid,omitempty"`
+	Algorithm string   `json:"alg,omitempty"`
+	Form      string   `json:"form,omitempty"`
+	Unsigned  []string `json:"unsigned,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
+	Error     string   `json:"error,omitempty"`
+}
+
+// cardJSON is --json's output when the card's keys were given:
+// {"card": the bytes as received, "verification": {...}}.
+func cardJSON(card *a2a.AgentCard) []byte {
+	v := card.Verification()
+	vj := verificationJSON{Status: string(v.Status), KeyID: v.KeyID, Algorithm: v.Algorithm, Form: v.Form, Unsigned: v.Unsigned, Warnings: v.Warnings}
+	if v.Err != nil {
+		vj.Error = v.Err.Error()
+	}
+	vb, _ := json.Marshal(vj) // strings and slices of them: cannot fail
+	return fmt.Appendf(nil, `{"card":%s,"verification":%s}`, card.Raw(), vb)
+}
+
+// resolveCard reads the card at url, verified.
+func (o *options) resolveCard(ctx context.Context, url string) (*a2a.AgentCard, error) {
+	opts, err := o.cardOptions()
+	if err != nil {
+		return nil, err
+	}
+	return a2a.ResolveAgentCard(ctx, url, opts...)
+}

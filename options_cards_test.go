@@ -1,0 +1,166 @@
+package a2a_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+)
+
+// fixedVerifier answers status (with err) for every card and counts the
+// cards it saw.
+func fixedVerifier(status a2a.CardSignatureStatus, err error, seen *atomic.Int32) a2a.CardVerifier {
+	return a2a.CardVerifierFunc(func(_ context.Context, card *a2a.AgentCard) *a2a.CardVerification {
+		seen.Add(1)
+		if card.Raw() == nil {
+			return &a2a.CardVerification{Status: a2a.CardUnverifiable, Err: errors.New("no raw bytes")}
+		}
+		return &a2a.CardVerification{Status: status, Err: err, KeyID: "k"}
+	})
+}
+
+// TestResolveWithVerifier: ResolveAgentCard puts the verifier's answer on
+// the card, refuses an invalid card always and any card not verified
+// under WithRequireVerifiedCard, with errors.Is-able sentinels.
+func TestResolveWithVerifier(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.WithCard(caoliaoCard()))
+	defer srv.Close()
+	ctx := context.Background()
+	for _, c := range []struct {
+		status  a2a.CardSignatureStatus
+		require bool
+		want    error
+	}{
+		{a2a.CardVerified, true, nil},
+		{a2a.CardSignatureAbsent, false, nil},
+		{a2a.CardUnverifiable, false, nil},
+		{a2a.CardSignatureAbsent, true, a2a.ErrCardNotVerified},
+		{a2a.CardUnverifiable, true, a2a.ErrCardNotVerified},
+		{a2a.CardSignatureInvalid, false, a2a.ErrCardSignatureInvalid},
+	} {
+		var seen atomic.Int32
+		opts := []a2a.Option{a2a.WithCardVerifier(fixedVerifier(c.status, nil, &seen))}
+		if c.require {
+			opts = append(opts, a2a.WithRequireVerifiedCard())
+		}
+		card, err := a2a.ResolveAgentCard(ctx, srv.BaseURL(), opts...)
+		if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) || seen.Load() != 1 {
+			t.Errorf("%s require=%v: %v (want %v), verified %d times", c.status, c.require, err, c.want, seen.Load())
+			continue
+		}
+		if err == nil && card.Verification().Status != c.status {
+			t.Errorf("%s: card says %v", c.status, card.Verification())
+		}
+		var se *a2a.CardSignatureError
+		if err != nil && (!errors.As(err, &se) || se.Status != c.status) {
+			t.Errorf("%s: %#v", c.status, err)
+		}
+	}
+	if _, err := a2a.ResolveAgentCard(ctx, srv.BaseURL(), a2a.WithRequireVerifiedCard()); err == nil || !strings.Contains(err.Error(), "needs WithCardVerifier") {
+		t.Errorf("require without verifier: %v", err)
+	}
+	if _, err := a2a.NewClient(srv.URL, a2a.WithCardVerifier(nil)); err == nil {
+		t.Error("nil verifier accepted")
+	}
+}
+
+// TestCardErrorInertAndRedacted: the verifier's reason reaches the error
+// with the client's secret redacted and control characters escaped.
+func TestCardErrorInertAndRedacted(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.WithCard(caoliaoCard()))
+	defer srv.Close()
+	var seen atomic.Int32
+	reason := errors.New("kid \x1b[2Jtok-secret-0123456789 failed")
+	_, err := a2a.ResolveAgentCard(context.Background(), srv.BaseURL(),
+		a2a.WithBearerToken("tok-secret-0123456789"), a2a.WithCardVerifier(fixedVerifier(a2a.CardSignatureInvalid, reason, &seen)))
+	if err == nil || strings.Contains(err.Error(), "tok-secret") || strings.Contains(err.Error(), "\x1b") || !strings.Contains(err.Error(), `\x1b[2J`) {
+		t.Fatalf("%q", err)
+	}
+}
+
+// TestNewClientFromCardVerifies: a card no verifier has seen is verified
+// once, on a copy (the caller's card is not written); one already
+// verified is taken as it is; a signed card that did not verify never
+// gets a client that carries credentials.
+func TestNewClientFromCardVerifies(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.WithCard(caoliaoCard()))
+	defer srv.Close()
+	ctx := context.Background()
+	card, err := a2a.ResolveAgentCard(ctx, srv.BaseURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen atomic.Int32
+	c, err := a2a.NewClientFromCard(card, a2a.WithCardVerifier(fixedVerifier(a2a.CardVerified, nil, &seen)), a2a.WithBearerToken("tok"))
+	if err != nil || seen.Load() != 1 || !c.Card().Verification().Verified() || card.Verification() != nil {
+		t.Fatalf("%v; seen %d; caller's card %v", err, seen.Load(), card.Verification())
+	}
+	verified, err := a2a.ResolveAgentCard(ctx, srv.BaseURL(), a2a.WithCardVerifier(fixedVerifier(a2a.CardVerified, nil, &seen)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a2a.NewClientFromCard(verified, a2a.WithCardVerifier(fixedVerifier(a2a.CardSignatureInvalid, nil, &seen)), a2a.WithRequireVerifiedCard()); err != nil || seen.Load() != 2 {
+		t.Fatalf("verified card re-verified or refused: %v, %d", err, seen.Load())
+	}
+	sent := len(srv.Requests()) // the two card GETs
+	for status, want := range map[a2a.CardSignatureStatus]error{
+		a2a.CardUnverifiable:     a2a.ErrCardNotVerified,
+		a2a.CardSignatureInvalid: a2a.ErrCardSignatureInvalid,
+		a2a.CardSignatureAbsent:  nil,
+	} {
+		_, err := a2a.NewClientFromCard(card, a2a.WithCardVerifier(fixedVerifier(status, nil, &seen)), a2a.WithAPIKey("key-123"))
+		if !errors.Is(err, want) || (want == nil) != (err == nil) {
+			t.Errorf("%s with credentials: %v, want %v", status, err, want)
+		}
+		if status == a2a.CardUnverifiable {
+			if _, err := a2a.NewClientFromCard(card, a2a.WithCardVerifier(fixedVerifier(status, nil, &seen))); err != nil {
+				t.Errorf("unverifiable without credentials: %v", err)
+			}
+		}
+	}
+	if n := len(srv.Requests()) - sent; n != 0 {
+		t.Errorf("%d requests: refusals send nothing", n)
+	}
+}
+
+// TestExtendedCardVerified: GetExtendedAgentCard verifies each card it
+// reads; an invalid one is refused and the client keeps the card it had.
+func TestExtendedCardVerified(t *testing.T) {
+	public := caoliaoCard()
+	public.SupportsAuthenticatedExtendedCard = true
+	extended := caoliaoCard()
+	extended.Name = "extended"
+	srv := a2atest.NewServer(a2atest.WithCard(public), a2atest.WithExtendedCard(extended))
+	defer srv.Close()
+	ctx := context.Background()
+	card, err := a2a.ResolveAgentCard(ctx, srv.BaseURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var status atomic.Value
+	status.Store(a2a.CardVerified)
+	var seen atomic.Int32
+	v := a2a.CardVerifierFunc(func(ctx context.Context, card *a2a.AgentCard) *a2a.CardVerification {
+		seen.Add(1)
+		return &a2a.CardVerification{Status: status.Load().(a2a.CardSignatureStatus)}
+	})
+	c, err := a2a.NewClientFromCard(card, a2a.WithCardVerifier(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.GetExtendedAgentCard(ctx)
+	if err != nil || !got.Verification().Verified() || !c.Card().Verification().Verified() || seen.Load() != 2 {
+		t.Fatalf("%v, %v, seen %d", got, err, seen.Load())
+	}
+	status.Store(a2a.CardSignatureInvalid)
+	if _, err := c.GetExtendedAgentCard(ctx); !errors.Is(err, a2a.ErrCardSignatureInvalid) || seen.Load() != 3 {
+		t.Fatalf("invalid extended card: %v", err)
+	}
+	if !c.Card().Verification().Verified() {
+		t.Fatal("the refused card replaced the client's")
+	}
+}
