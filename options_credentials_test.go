@@ -561,3 +561,30 @@ func TestCredentialsObserved(t *testing.T) {
 		t.Errorf("requests: %d; the second's Authorization %q, traceparent %q", len(reqs), reqs[len(reqs)-1].Header.Get("Authorization"), reqs[len(reqs)-1].Header.Get("Traceparent"))
 	}
 }
+
+// TestCredentialsUnverifiedCard: a card whose signature is invalid, or
+// unverifiable, never makes a client with a credential source send: the
+// source counts as credentials for the signed-card rule too, and is never
+// asked.
+func TestCredentialsUnverifiedCard(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.WithCard(caoliaoCard()))
+	defer srv.Close()
+	card, err := a2a.ResolveAgentCard(context.Background(), srv.BaseURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked, seen atomic.Int32
+	src := a2a.CredentialFunc(func(context.Context, *a2a.Credential) (a2a.Credential, error) {
+		asked.Add(1)
+		return a2a.Credential{Scheme: "Bearer", Token: "tok-1"}, nil
+	})
+	for _, status := range []a2a.CardSignatureStatus{a2a.CardSignatureInvalid, a2a.CardUnverifiable} {
+		_, err := a2a.NewClientFromCard(card, a2a.WithCardVerifier(fixedVerifier(status, nil, &seen)), a2a.WithCredentials(src))
+		if !errors.Is(err, a2a.ErrCardNotVerified) {
+			t.Errorf("%s: NewClientFromCard = %v, want ErrCardNotVerified", status, err)
+		}
+	}
+	if asked.Load() != 0 {
+		t.Errorf("the source was asked %d times", asked.Load())
+	}
+}
