@@ -264,7 +264,11 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 	cl.rc.CheckRetry = cl.checkRetry
 	cl.rc.Backoff = backoff.Wait
 	cl.rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
-	cl.rc.PrepareRetry = cl.prepareRetry // each retry is prepared too
+	if cl.spec.obs != nil || c.creds != nil {
+		// Each retry is prepared too; without an observer or a credential
+		// source nothing is (a method value costs an allocation per call).
+		cl.rc.PrepareRetry = cl.prepareRetry
+	}
 	if c.log.Enabled(ctx, slog.LevelDebug) {
 		cl.rc.RequestLogHook = cl.logAttempt
 	}
