@@ -44,6 +44,14 @@ type callConfig struct {
 	tenant        *string
 	push          *PushNotificationConfig
 	listLimit     int
+	extensions    []string // Extensions (options_extensions.go)
+}
+
+// apply completes spec, a binding's, with what the call's options add to
+// every request: the extensions it activates.
+func (cfg callConfig) apply(spec callSpec) callSpec {
+	spec.extensions = cfg.extensions
+	return spec
 }
 
 // HistoryLength asks for at most n of the most recent history messages in

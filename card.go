@@ -410,11 +410,11 @@ func (c *Client) requireCapability(spec callSpec) error {
 // [Client.GetTask], an *[RPCError] matching
 // [ErrExtendedAgentCardNotConfigured] among them.
 func (c *Client) GetExtendedAgentCard(ctx context.Context, opts ...CallOption) (*AgentCard, error) {
-	b, _, err := c.callBinding(opts)
+	b, cfg, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}
-	card, err := run(ctx, c, b.extendedCard(), b.extendedCardResult)
+	card, err := run(ctx, c, cfg.apply(b.extendedCard()), b.extendedCardResult)
 	if err != nil {
 		return nil, err
 	}

@@ -60,6 +60,11 @@ type Client struct {
 	// it reads (options_cards.go).
 	cards cardChecks
 
+	// Extensions (extensions.go): the URIs every call activates, whether
+	// the card's required ones are activated too, one header line per URI.
+	extensions            []string
+	extRequired, extLines bool
+
 	// Credentials that change (options_credentials.go): the source asked
 	// before every attempt; nil: none.
 	creds CredentialSource
@@ -176,6 +181,10 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		red:        redact.New(u, cfg.apiKey, cfg.bearer, cfg.header),
 		cards:      cfg.cards,
 		creds:      cfg.creds,
+
+		extensions:  cfg.extensions,
+		extRequired: cfg.extRequired,
+		extLines:    cfg.extLines,
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
@@ -288,7 +297,7 @@ func (c *Client) sendSpec(msg Message, opts []CallOption, stream bool) (callSpec
 	}
 	spec, err := b.sendMessage(msg, cfg, stream)
 	spec.contextID, spec.messageID = msg.ContextID, msg.MessageID
-	return spec, err
+	return cfg.apply(spec), err
 }
 
 // SendText sends text as a one-part user message with a send and
@@ -347,7 +356,7 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 	if id == "" {
 		return nil, errors.New("a2a: GetTask: empty task id")
 	}
-	return run(ctx, c, b.getTask(id, cfg.historyLength), b.task)
+	return run(ctx, c, cfg.apply(b.getTask(id, cfg.historyLength)), b.task)
 }
 
 // CancelTask asks the agent to stop a task with tasks/cancel (A2A v0.3
@@ -360,14 +369,14 @@ func (c *Client) GetTask(ctx context.Context, id string, opts ...CallOption) (*T
 //
 // Errors: as [Client.GetTask].
 func (c *Client) CancelTask(ctx context.Context, id string, opts ...CallOption) (*Task, error) {
-	b, _, err := c.callBinding(opts)
+	b, cfg, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}
 	if id == "" {
 		return nil, errors.New("a2a: CancelTask: empty task id")
 	}
-	return run(ctx, c, b.cancelTask(id), b.task)
+	return run(ctx, c, cfg.apply(b.cancelTask(id)), b.task)
 }
 
 // callBinding checks that the client is usable and opts are valid, and

@@ -233,6 +233,17 @@
 // SubscribeToTask, the four TaskPushNotificationConfig calls,
 // GetExtendedAgentCard), whichever version the client speaks.
 //
+// # Extensions
+//
+// [WithExtensions] and the call option [Extensions] activate A2A
+// extensions on every operation, in the header of the client's version
+// (A2A-Extensions on v1.0, X-A2A-Extensions on v0.3);
+// [WithRequiredExtensions] activates those the card marks required
+// ([AgentCard.RequiredExtensions]), and [WithExtensionLines] writes one
+// header line per URI for a2a-go v2 servers. An agent's refusal matches
+// [ErrExtensionSupportRequired], and [RPCError.RequiredExtensions] names
+// the URIs (docs/extensions.md).
+//
 // # Testing
 //
 // Package github.com/caoliao-a2a/a2a-go/a2atest runs a scripted fake agent

@@ -39,8 +39,11 @@ var (
 	// extended card (A2A v1.0's name; v0.3 calls it
 	// AuthenticatedExtendedCardNotConfiguredError).
 	ErrExtendedAgentCardNotConfigured error = rpcCode(-32007)
-	// ErrExtensionSupportRequired is A2A v1.0's -32008: the agent's card
-	// marks an extension required and the request did not activate it.
+	// ErrExtensionSupportRequired is A2A v1.0's -32008 (over HTTP+JSON
+	// HTTP 400 with reason EXTENSION_SUPPORT_REQUIRED): the agent's card
+	// marks an extension required and the request did not activate it
+	// ([WithExtensions]). [RPCError.RequiredExtensions] names the URIs
+	// when the agent or the client's card says which.
 	ErrExtensionSupportRequired error = rpcCode(-32008)
 	// ErrVersionNotSupported is A2A v1.0's VersionNotSupportedError: the
 	// agent refuses the protocol version the client spoke (its A2A-Version
@@ -147,9 +150,21 @@ type RPCError struct {
 	Status string
 	// Hint says what the caller can do when the error shows that the agent
 	// speaks another A2A version (e.g. "the agent speaks A2A v1.0: make
-	// the client with WithProtocolVersion(ProtocolV10)"); "" otherwise. It
-	// is part of Error().
+	// the client with WithProtocolVersion(ProtocolV10)"), or for an error
+	// matching [ErrExtensionSupportRequired], which extensions the agent
+	// or its card requires and how to activate them; "" otherwise. It is
+	// part of Error(), its text from the network escaped.
 	Hint string
+	// RequiredExtensions is, for an error matching
+	// [ErrExtensionSupportRequired], the URIs of the extensions the agent
+	// requires: those its error names (the comma-separated "extensions"
+	// metadata of an ErrorInfo detail, as a2atest writes it), or when it
+	// names none, those the client's agent card marks required that the
+	// call did not activate ([AgentCard.RequiredExtensions]); at most 32,
+	// as received. It is nil for other errors, and when the agent names
+	// none and the client knows no card or the call activated every
+	// required one. Spec: A2A v1.0.1 §3.3.2, §5.4.
+	RequiredExtensions []string
 }
 
 // ErrorDetail is one element of an A2A v1.0 error's details (the "data"

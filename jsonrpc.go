@@ -161,7 +161,7 @@ func (cl *call) checkReply(att *attempt, body []byte, name string) (*reply, erro
 		if !idOK && !isNull(env.id) {
 			return nil, rep.fault(cl.idMismatch(env.id), nil)
 		}
-		return nil, rep.rpcError(env.error, cl.c.proto)
+		return nil, cl.extensionError(rep.rpcError(env.error, cl.c.proto))
 	}
 	if !idOK {
 		return nil, rep.fault(cl.idMismatch(env.id), nil)

@@ -80,7 +80,7 @@ func (c *Client) listPage(ctx context.Context, req ListTasksRequest, opts []Call
 		return nil, nil, err
 	}
 	var rep *reply
-	page, err := run(ctx, c, spec, func(r *reply) (*ListTasksResponse, error) {
+	page, err := run(ctx, c, cfg.apply(spec), func(r *reply) (*ListTasksResponse, error) {
 		rep = r
 		return b.taskPage(r)
 	})

@@ -409,7 +409,13 @@ func TestObserverZeroCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// AllocsPerRun counts every goroutine's allocations, the agent's and
+	// net/http's included, which a loaded machine can only add to: the
+	// least of interleaved rounds is each client's own cost.
 	without, with := measure(plain), measure(observed)
+	for range 4 {
+		without, with = min(without, measure(plain)), min(with, measure(observed))
+	}
 	t.Logf("GetTask allocations: %v without an Observer, %v with a no-op one", without, with)
 	if without >= with {
 		t.Errorf("GetTask allocates %v without an Observer, %v with one: the unobserved path pays for observation", without, with)

@@ -59,6 +59,12 @@ type clientConfig struct {
 	// Signed agent cards (options_cards.go).
 	cards cardChecks
 
+	// Extensions (options_extensions.go): the URIs activated on every
+	// request, whether the card's required ones are too, and one header
+	// line per URI.
+	extensions            []string
+	extRequired, extLines bool
+
 	// Credentials that change (options_credentials.go).
 	creds CredentialSource // WithCredentials; nil: none
 }
@@ -132,8 +138,9 @@ func WithBearerToken(token string) Option {
 
 // WithHeader adds a header to every request. It may be given several times.
 // It returns an error from NewClient for an invalid name or value, or for a
-// header the client sets itself (Content-Type, Content-Length, Host, and
-// A2A-Version, which [WithProtocolVersion] decides).
+// header the client sets itself (Content-Type, Content-Length, Host,
+// A2A-Version, which [WithProtocolVersion] decides, and A2A-Extensions
+// and X-A2A-Extensions, which [WithExtensions] decides).
 // Header values are secrets (DESIGN.md behaviour 6): each is redacted from
 // errors and logs like the API key, whatever the header's name, when it is
 // 6 bytes or more; a shorter one ("1", "json") only when the name suggests
@@ -152,6 +159,8 @@ func WithHeader(name, value string) Option {
 			return fmt.Errorf("a2a: header %s is set by the client", http.CanonicalHeaderKey(name))
 		case "A2a-Version":
 			return errors.New("a2a: header A2A-Version is set by the client from its protocol version; use WithProtocolVersion")
+		case "A2a-Extensions", "X-A2a-Extensions":
+			return fmt.Errorf("a2a: header %s is set by the client from the extensions it activates; use WithExtensions", http.CanonicalHeaderKey(name))
 		}
 		if controlByte(value) {
 			return fmt.Errorf("a2a: header %s: value holds a control character", http.CanonicalHeaderKey(name))

@@ -51,7 +51,9 @@ const (
 	CardSignatureAbsent CardSignatureStatus = "absent"
 	// CardUnverifiable: no signature could be checked: no trusted key for
 	// its kid, a key that is expired, revoked or unreachable, an
-	// algorithm not allowed, or nothing as received to check it over. Not
+	// algorithm not allowed, a trusted key's signature over a canonical
+	// form the verifier does not accept (cardsig's a2a-js form unless
+	// allowed), or nothing as received to check it over. Not
 	// evidence of tampering, not evidence of anything.
 	CardUnverifiable CardSignatureStatus = "unverifiable"
 	// CardSignatureInvalid: no signature verified and at least one failed

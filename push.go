@@ -54,7 +54,7 @@ type TaskPushNotificationConfig struct {
 // an empty task id or URL, or on v1.0 for an Authentication without exactly
 // one scheme.
 func (c *Client) CreateTaskPushNotificationConfig(ctx context.Context, cfg TaskPushNotificationConfig, opts ...CallOption) (*TaskPushNotificationConfig, error) {
-	b, _, err := c.callBinding(opts)
+	b, call, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (c *Client) CreateTaskPushNotificationConfig(ctx context.Context, cfg TaskP
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, c, spec, b.pushConfig)
+	return run(ctx, c, call.apply(spec), b.pushConfig)
 }
 
 // GetTaskPushNotificationConfig reads a task's webhook config with
@@ -76,7 +76,7 @@ func (c *Client) CreateTaskPushNotificationConfig(ctx context.Context, cfg TaskP
 // on v1.0 nor on v0.3 HTTP+JSON, whose paths name it (an error without
 // sending). Errors: as [Client.CreateTaskPushNotificationConfig].
 func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, configID string, opts ...CallOption) (*TaskPushNotificationConfig, error) {
-	b, _, err := c.callBinding(opts)
+	b, call, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, conf
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, c, spec, b.pushConfig)
+	return run(ctx, c, call.apply(spec), b.pushConfig)
 }
 
 // ListTaskPushNotificationConfigs returns every webhook config of a task
@@ -98,7 +98,7 @@ func (c *Client) GetTaskPushNotificationConfig(ctx context.Context, taskID, conf
 // pages followed too); none (an empty
 // array, or null) is an empty slice. Errors: as [Client.CreateTaskPushNotificationConfig].
 func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID string, opts ...CallOption) ([]TaskPushNotificationConfig, error) {
-	b, _, err := c.callBinding(opts)
+	b, call, err := c.callBinding(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 			rep  *reply
 			next string
 		)
-		page, err := run(ctx, c, b.listPushConfigs(taskID, token), func(r *reply) (page []TaskPushNotificationConfig, err error) {
+		page, err := run(ctx, c, call.apply(b.listPushConfigs(taskID, token)), func(r *reply) (page []TaskPushNotificationConfig, err error) {
 			rep = r
 			page, next, err = b.pushConfigs(r)
 			return page, err
@@ -143,14 +143,14 @@ func (c *Client) ListTaskPushNotificationConfigs(ctx context.Context, taskID str
 // [Client.CreateTaskPushNotificationConfig], and an error for an empty task
 // or config id.
 func (c *Client) DeleteTaskPushNotificationConfig(ctx context.Context, taskID, configID string, opts ...CallOption) error {
-	b, _, err := c.callBinding(opts)
+	b, call, err := c.callBinding(opts)
 	if err != nil {
 		return err
 	}
 	if taskID == "" || configID == "" {
 		return errors.New("a2a: DeleteTaskPushNotificationConfig needs a task id and a config id")
 	}
-	_, err = run(ctx, c, b.deletePushConfig(taskID, configID), func(rep *reply) (any, error) {
+	_, err = run(ctx, c, call.apply(b.deletePushConfig(taskID, configID)), func(rep *reply) (any, error) {
 		if !isNull(rep.result) && rep.result[0] != '{' {
 			// null, {} (google.protobuf.Empty) or none: anything else is
 			// not an answer to a delete.

@@ -279,7 +279,7 @@ func (cl *call) restError(att *attempt, body []byte) error {
 	for i := range e.Details {
 		e.Details[i] = redactDetail(cl.red, e.Details[i])
 	}
-	return e
+	return cl.extensionError(e)
 }
 
 // readRPCStatus reads a google.rpc.Status into e (its message, its status

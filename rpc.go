@@ -72,6 +72,9 @@ type callSpec struct {
 	// err is an error the binding found building the spec (an id that
 	// cannot be a path segment), returned before anything is sent.
 	err error
+	// extensions are the URIs the call activates beside the client's
+	// (the Extensions call option; callConfig.apply).
+	extensions []string
 
 	// Observation (observe.go). tenant is the tenant the call carries
 	// (v1.0); contextID and messageID those of a sent message, set by
@@ -107,6 +110,9 @@ type call struct {
 	// triedOther: the call was sent again with its other verb
 	// (refusedVerb).
 	triedOther bool
+	// extensions are the URIs the call activates (extensionsFor), sent in
+	// the version's header (setExtensions); none for a card GET.
+	extensions []string
 	// Credentials that change (options_credentials.go): sent is the
 	// credential of the client's source the latest attempt carried (nil
 	// without a source); refused, set by refusedCredential, is handed to
@@ -139,17 +145,26 @@ type attempt struct {
 
 // newCall makes the call of spec: its request encoded once, so every
 // retry sends the same bytes, by the half of the call path of its
-// transport (newRPCCall, newRESTCall).
+// transport (newRPCCall, newRESTCall), and the extensions it activates
+// (extensionsFor).
 func (c *Client) newCall(spec callSpec) (*call, error) {
+	var cl *call
+	var err error
 	switch {
 	case spec.rest != nil:
-		return c.newRESTCall(spec)
+		cl, err = c.newRESTCall(spec)
 	case c.proto.transport() != TransportJSONRPC:
 		// A binding method that forgot its transport: never send a
 		// JSON-RPC envelope to an HTTP+JSON interface.
 		return nil, fmt.Errorf("a2a: %s: no %s request for this call (a bug in this package)", spec.method, c.proto.transport())
+	default:
+		cl, err = c.newRPCCall(spec)
 	}
-	return c.newRPCCall(spec)
+	if err != nil {
+		return nil, err
+	}
+	cl.extensions = c.extensionsFor(spec)
+	return cl, nil
 }
 
 // newGet is a call that GETs target (an agent card), retried like
@@ -243,6 +258,7 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 	if cl.version != "" {
 		req.Header.Set("A2A-Version", cl.version)
 	}
+	cl.setExtensions(req.Header)
 	if cl.payload == nil {
 		req.Header.Del("Content-Type")
 	}

@@ -138,7 +138,7 @@ func (c *Client) SendStreamingMessage(ctx context.Context, msg Message, opts ...
 // [WithMaxRetries] times.
 func (c *Client) SubscribeToTask(ctx context.Context, taskID string, opts ...CallOption) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
-		b, _, err := c.callBinding(opts)
+		b, cfg, err := c.callBinding(opts)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -147,7 +147,7 @@ func (c *Client) SubscribeToTask(ctx context.Context, taskID string, opts ...Cal
 			yield(nil, errors.New("a2a: SubscribeToTask: empty task id"))
 			return
 		}
-		c.stream(ctx, b.resubscribe(taskID), yield)
+		c.stream(ctx, cfg.apply(b.resubscribe(taskID)), yield)
 	}
 }
 

@@ -55,7 +55,7 @@ func WithExtendedCard(card *a2a.AgentCard) Option {
 func (s *Server) serveCard(w http.ResponseWriter, r *http.Request) {
 	card, paths := s.card, s.cardPaths
 	if card == nil && (s.v10 || s.ownCard) {
-		card, paths = s.defaultCard(), []string{a2a.AgentCardPath}
+		card, paths = s.declareRequired(s.defaultCard()), []string{a2a.AgentCardPath}
 	}
 	if card == nil || !slices.Contains(paths, r.URL.Path) {
 		http.NotFound(w, r)

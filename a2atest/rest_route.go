@@ -245,6 +245,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, rt restRoute,
 // checkREST checks what every HTTP+JSON request of method must get right
 // and returns its query parameters, each given once: the A2A-Version
 // header (v1.0: "1.0"; v0.3: none or "0.3"), the tenant (RequireTenant),
+// the extensions the server requires (RequireExtension),
 // a JSON Content-Type on a body, no body where the operation takes none,
 // no query parameter it does not take.
 func (s *Server) checkREST(r *http.Request, rt restRoute, method string, body []byte) (map[string]string, *a2a.RPCError) {
@@ -260,6 +261,9 @@ func (s *Server) checkREST(r *http.Request, rt restRoute, method string, body []
 	}
 	if s.tenant != "" && rt.tenant != s.tenant {
 		return nil, invalid(codeInvalidParams, "tenant missing or wrong on %s: the path's is %q", method, rt.tenant)
+	}
+	if e := s.checkExtensions(r); e != nil {
+		return nil, e
 	}
 	switch {
 	case len(body) > 0 && restBody[method] == "":

@@ -230,6 +230,7 @@ type Server struct {
 	tenant        string   // required in every v1.0 request (RequireTenant)
 	bindings      []string // the bindings served, in card order (Bindings); nil: JSON-RPC
 	ownCard       bool     // Bindings was given: a v0.3 server serves a card of its own too
+	requiredExt   []string // extensions every request must activate (RequireExtension)
 
 	card         *a2a.AgentCard
 	cardPaths    []string
@@ -269,6 +270,7 @@ func NewServer(opts ...Option) *Server {
 	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
 	s.root = "http://" + s.ts.Listener.Addr().String()
 	s.URL = s.Endpoint(s.bindings[0])
+	s.card, s.extendedCard = s.declareRequired(s.card), s.declareRequired(s.extendedCard)
 	for _, c := range []*a2a.AgentCard{s.card, s.extendedCard} {
 		if c != nil && c.URL == "" {
 			c.URL = s.URL
@@ -322,7 +324,8 @@ const (
 
 // serveHTTP answers every request: a canned reply if one is queued, the
 // card for a GET, else the header checks and the version's JSON-RPC
-// handling (serveV03, serveV10).
+// handling (serveV03, serveV10), after the extensions the server
+// requires (RequireExtension).
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.tokens != nil && r.URL.Path == tokenPath {
 		s.serveToken(w, r)
@@ -380,6 +383,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if parseErr != nil {
 		s.writeJSON(w, nil, nil, invalid(codeParse, "invalid JSON payload"))
+		return
+	}
+	if e := s.checkExtensions(r); e != nil {
+		s.writeJSON(w, env.ID, nil, e)
 		return
 	}
 	if s.v10 {

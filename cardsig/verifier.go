@@ -353,6 +353,10 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 		o.status, o.err = a2a.CardSignatureInvalid, fmt.Errorf("kid %s: signature does not verify", shown(h.kid))
 		if !slices.Contains(v.forms, FormA2AJS) {
 			if jws, err := jose.ParseDetached(prot.text+".."+sig.text, payloads[FormA2AJS], []jose.SignatureAlgorithm{jose.SignatureAlgorithm(h.alg)}); err == nil && jws.DetachedVerify(payloads[FormA2AJS], k.JWK.Key) == nil {
+				// Signed, by a trusted key, in a form the caller did not
+				// accept: not tampering, so not invalid; not verified
+				// either.
+				o.status = a2a.CardUnverifiable
 				o.err = fmt.Errorf("kid %s: signature does not verify over the spec's canonical form; it does over a2a-js's, which this verifier does not accept (cardsig.WithForms(cardsig.FormA2AJS))", shown(h.kid))
 			}
 		}

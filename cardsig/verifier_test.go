@@ -335,8 +335,9 @@ func TestAbsentAndNoBytes(t *testing.T) {
 // TestV03AndDualCards: a v0.3 card signed over its own bytes verifies in
 // the spec form (its members outside the v1.0 schema are kept, so
 // signed); a dual card whose v0.3 members were added after signing
-// (a2a-python's servers) fails the spec form and verifies in the a2a-js
-// form only where allowed, naming them unsigned.
+// (a2a-python's servers) fails the spec form (unverifiable: a trusted
+// key signed it, in a form not accepted) and verifies in the a2a-js form
+// only where allowed, naming them unsigned.
 func TestV03AndDualCards(t *testing.T) {
 	k := newKey(t, jose.ES256, "k1")
 	v03 := `{"protocolVersion":"0.3.0","name":"Old","description":"d","version":"1","url":"https://old.example/a2a","preferredTransport":"JSONRPC","capabilities":{"streaming":false},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}`
@@ -346,7 +347,7 @@ func TestV03AndDualCards(t *testing.T) {
 
 	signed := k.sign(t, testCard, FormA2AJS, nil)
 	dual := strings.Replace(signed, `"name":"Signed Agent"`, `"url":"https://agent.example/a2a/v1","protocolVersion":"0.3.0","name":"Signed Agent"`, 1)
-	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, dual)), a2a.CardSignatureInvalid, "it does over a2a-js's, which this verifier does not accept")
+	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, dual)), a2a.CardUnverifiable, "it does over a2a-js's, which this verifier does not accept")
 	got := verifier(t, WithKeys(k.public), WithForms(FormA2AJS)).VerifyCard(context.Background(), decode(t, dual))
 	expect(t, got, a2a.CardVerified, "")
 	if got.Form != "a2a-js" || strings.Join(got.Unsigned, " ") != "/url /protocolVersion /securityRequirements" {

@@ -46,15 +46,25 @@ func (l *lockedBuffer) String() string {
 // JSON-RPC endpoint.
 func startJSPeer(t *testing.T) (base string) {
 	t.Helper()
+	return startNodePeer(t, "server.js", filepath.Join("@a2a-js", "sdk"))
+}
+
+// startNodePeer starts the peer script under js/, which needs the npm
+// package pkg (a path under node_modules), with env added to the
+// environment, on a free loopback port; it waits until the script prints
+// "LISTENING <port>", and stops it when the test ends. It returns the
+// peer's base URL.
+func startNodePeer(t *testing.T, script, pkg string, env ...string) (base string) {
+	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
 		needOrSkip(t, "node is not installed; the JavaScript peer needs Node 20")
 	}
-	if _, err := os.Stat(filepath.Join("js", "node_modules", "@a2a-js", "sdk")); err != nil {
+	if _, err := os.Stat(filepath.Join("js", "node_modules", pkg)); err != nil {
 		needOrSkip(t, "the JavaScript peer is not installed: run (cd interop/js && npm ci)")
 	}
-	cmd := exec.Command("node", "server.js")
+	cmd := exec.Command("node", script)
 	cmd.Dir = "js"
-	cmd.Env = append(os.Environ(), "PORT=0")
+	cmd.Env = append(append(os.Environ(), "PORT=0"), env...)
 	stdin, err := cmd.StdinPipe() // the peer exits when this closes
 	if err != nil {
 		t.Fatal(err)

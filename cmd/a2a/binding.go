@@ -74,6 +74,7 @@ func (o *options) cardChoice(ctx context.Context, endpoint string) (a2a.AgentInt
 		if err != nil {
 			continue
 		}
+		o.warnExtensions(card)
 		what = "no interface of the card fits"
 		if o.usable != nil {
 			what = "no interface of the card " + o.usableText
@@ -257,4 +258,20 @@ func siteOf(raw string) string {
 		return raw
 	}
 	return u.Scheme + "://" + u.Host
+}
+
+// warnExtensions warns on stderr, once a command reads the agent's card,
+// of each extension the card marks required that --extension does not
+// request: the agent is likely to refuse the call (-32008). The URIs are
+// the card's text, printed inert.
+func (o *options) warnExtensions(card *a2a.AgentCard) {
+	var missing []string
+	for _, uri := range card.RequiredExtensions() {
+		if !slices.Contains(o.extensions, uri) {
+			missing = append(missing, uri)
+		}
+	}
+	if len(missing) > 0 {
+		o.errf("a2a: warning: the agent's card marks extensions required that --extension does not request (the agent may refuse the call): %s\n", strings.Join(missing, ", "))
+	}
 }

@@ -34,6 +34,8 @@ var goHints = strings.NewReplacer(
 	"WithAgentID", "--agent-id",
 	"WithAgentCode", "--agent-code",
 	"WithTenant", "--tenant",
+	"WithExtensions or Extensions", "--extension",
+	"WithExtensions", "--extension",
 	"WithRequireVerifiedCard", "--require-signed-card",
 	"WithCardVerifier", "--card-keys",
 	// Not met on the command line: it reads a card for its binding and

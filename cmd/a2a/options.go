@@ -23,6 +23,7 @@ type options struct {
 
 	apiKey, bearer, workspace, agentID, agentCode string
 	headers                                       headerList
+	extensions                                    extensionList
 	protocol, tenant                              string
 	autoVersion                                   string // with --protocol auto and no card, the version to speak ("" for v0.3)
 	transport                                     transportList
@@ -83,6 +84,18 @@ func (h *headerList) Set(v string) error {
 	return nil
 }
 
+// extensionList is the repeatable --extension URI: the A2A extensions
+// every request activates. Its URIs are checked by the package's option
+// (check).
+type extensionList []string
+
+func (l *extensionList) String() string { return "" }
+
+func (l *extensionList) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
 var errHelp = flag.ErrHelp
 
 func newOptions(name string, e env) *options {
@@ -103,6 +116,7 @@ func newOptions(name string, e env) *options {
 	o.transport.fromEnv(get("A2A_TRANSPORT"))
 	fs.Var(&o.transport, "transport", "auto, or jsonrpc and http+json, most wanted first: comma-separated or repeated (A2A_TRANSPORT)")
 	fs.StringVar(&o.tenant, "tenant", get("A2A_TENANT"), "tenant of a v1.0 endpoint (A2A_TENANT)")
+	fs.Var(&o.extensions, "extension", "activate the A2A extension URI on every request, repeatable")
 	fs.DurationVar(&o.timeout, "timeout", envDuration(get("A2A_TIMEOUT"), 2*time.Minute), "bound on the whole command (A2A_TIMEOUT)")
 	fs.IntVar(&o.retries, "retries", envInt(get("A2A_RETRIES"), 3 /* the SDK's default too */), "retries of a safe request (A2A_RETRIES)")
 	fs.Int64Var(&o.maxBytes, "max-bytes", int64(envInt(get("A2A_MAX_BYTES"), a2a.DefaultMaxResponseBytes)), "cap on a reply's size (A2A_MAX_BYTES)")
@@ -268,6 +282,9 @@ func (o *options) clientOptions(version, transport string) []a2a.Option {
 	}
 	for _, h := range o.headers.kv {
 		opts = append(opts, a2a.WithHeader(h[0], h[1]))
+	}
+	if len(o.extensions) > 0 {
+		opts = append(opts, a2a.WithExtensions(o.extensions...))
 	}
 	if version != "" {
 		opts = append(opts, a2a.WithProtocolVersion(version))

@@ -236,6 +236,16 @@ func (o *options) printCard(card *a2a.AgentCard) {
 	caps := card.Capabilities
 	o.outf("  capabilities: streaming %v, push notifications %v, extended card %v\n",
 		caps.Streaming, caps.PushNotifications, card.SupportsAuthenticatedExtendedCard || caps.ExtendedAgentCard)
+	if len(caps.Extensions) > 0 {
+		var exts []string
+		for _, x := range caps.Extensions {
+			if x.Required {
+				x.URI += " (required)"
+			}
+			exts = append(exts, x.URI)
+		}
+		o.outf("  extensions: %s\n", strings.Join(exts, ", "))
+	}
 	if len(card.DefaultInputModes)+len(card.DefaultOutputModes) > 0 {
 		o.outf("  modes: in %s; out %s\n", strings.Join(card.DefaultInputModes, ", "), strings.Join(card.DefaultOutputModes, ", "))
 	}

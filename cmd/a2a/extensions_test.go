@@ -1,0 +1,81 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+)
+
+const extCitations = "https://example.com/ext/citations/v1"
+
+// TestExtensionFlag: --extension activates an extension on the command's
+// requests; without it, an agent whose card requires one gets a warning
+// on stderr naming it, then refuses the call, the error naming the flag.
+func TestExtensionFlag(t *testing.T) {
+	agent := newAgent(t, a2atest.V10(), a2atest.RequireExtension(extCitations))
+
+	r := a2aCmd(t, "send", agent.URL, "hello")
+	r.wantCode(t, exitError)
+	if !strings.Contains(r.stderr, "a2a: warning: the agent's card marks extensions required that --extension does not request") ||
+		!strings.Contains(r.stderr, extCitations) {
+		t.Errorf("stderr without a warning naming %s:\n%s", extCitations, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "extension support required") || !strings.Contains(r.stderr, "--extension") {
+		t.Errorf("stderr without the refusal in flags:\n%s", r.stderr)
+	}
+
+	before := len(agent.Requests())
+	r = a2aCmd(t, "send", "--extension", extCitations, "--extension", "urn:example:other", agent.URL, "hello")
+	r.wantCode(t, exitFailed) // the Caoliao scenario's answer to this text: the agent took the call
+	if strings.Contains(r.stderr, "warning") {
+		t.Errorf("a warning with the extension requested:\n%s", r.stderr)
+	}
+	id := ""
+	for _, req := range agent.Requests()[before:] {
+		if req.Method == "" {
+			continue
+		}
+		if got := req.Header.Get("A2A-Extensions"); got != extCitations+",urn:example:other" {
+			t.Errorf("%s: A2A-Extensions %q", req.Method, got)
+		}
+		id = "seen"
+	}
+	if id == "" {
+		t.Fatal("no operation reached the agent")
+	}
+
+	r = a2aCmd(t, "card", siteOfAgent(agent))
+	r.wantCode(t, exitOK)
+	if !strings.Contains(r.stdout, "  extensions: "+extCitations+" (required)\n") {
+		t.Errorf("card output without its extensions:\n%s", r.stdout)
+	}
+}
+
+// TestExtensionFlagChecked: a URI the header cannot carry is a usage
+// error, nothing sent.
+func TestExtensionFlagChecked(t *testing.T) {
+	agent := newAgent(t, a2atest.V10())
+	for _, uri := range []string{"a,b", "urn:x y", "not-a-uri", ""} {
+		r := a2aCmd(t, "get", "--extension", uri, agent.URL, "task-1")
+		r.wantCode(t, exitUsage)
+		if !strings.Contains(r.stderr, "extension URI") {
+			t.Errorf("--extension %q: stderr %q", uri, r.stderr)
+		}
+	}
+	if n := len(agent.Requests()); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+}
+
+// TestExtensionWarningInert: a card's required URI is printed inert.
+func TestExtensionWarningInert(t *testing.T) {
+	card := &a2a.AgentCard{Name: "x", Description: "x", Version: "1",
+		Capabilities: a2a.AgentCapabilities{Extensions: []a2a.AgentExtension{{URI: "urn:x\x1b[31m\u202e", Required: true}}}}
+	agent := newAgent(t, a2atest.V10(), a2atest.WithCard(card))
+	r := a2aCmd(t, "get", agent.URL, "task-1")
+	if !strings.Contains(r.stderr, `urn:x\x1b[31m\u202e`) || strings.ContainsAny(r.stderr, "\x1b\u202e") {
+		t.Errorf("stderr not inert: %q", r.stderr)
+	}
+}
