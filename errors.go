@@ -251,7 +251,9 @@ type HTTPError struct {
 	// Challenge is the authentication challenge of a 401 (its
 	// WWW-Authenticate header) or a 407 (Proxy-Authenticate), e.g.
 	// `Bearer realm="a2a", error="invalid_token"`, redacted and cut like
-	// Body; "" for other statuses.
+	// Body, control and format characters escaped as Go does (\n,
+	// \u202e); "" for other statuses. Error names its first word, the
+	// scheme, when it is one.
 	Challenge string
 	// Body is the start of the reply body, at most 512 bytes (and a
 	// trailing "…" where it was cut), with the
@@ -260,10 +262,19 @@ type HTTPError struct {
 	Body []byte
 }
 
-// Error returns e.g. "a2a: tasks/get: HTTP 502 Bad Gateway". It never
-// includes the body.
+// Error returns e.g. "a2a: tasks/get: HTTP 502 Bad Gateway", or for a 401
+// whose Challenge starts with a scheme "a2a: tasks/get: HTTP 401
+// Unauthorized (agent asks for Bearer)" (a 407: "proxy asks for"). It
+// never includes the body or the rest of the challenge.
 func (e *HTTPError) Error() string {
 	s := fmt.Sprintf("a2a: %s: HTTP %d %s", e.Method, e.StatusCode, http.StatusText(e.StatusCode))
+	if scheme := challengeScheme(e.Challenge); scheme != "" {
+		who := "agent"
+		if e.StatusCode == http.StatusProxyAuthRequired {
+			who = "proxy"
+		}
+		s += " (" + who + " asks for " + scheme + ")"
+	}
 	if e.RetryAfter > 0 {
 		s += fmt.Sprintf(" (retry after %s)", e.RetryAfter)
 	}
