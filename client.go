@@ -45,6 +45,7 @@ type Client struct {
 	waitMin, waitMax time.Duration
 	maxBody          int64
 	streamIdle       time.Duration // 0: none
+	attempt          time.Duration // the bound on each attempt (WithAttemptTimeout); 0: none
 
 	card   atomic.Pointer[AgentCard]
 	log    *slog.Logger
@@ -215,7 +216,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		c.header.Set("Authorization", "Bearer "+cfg.bearer)
 	}
 
-	c.hc, c.streamHC = httpClients(cfg.httpClient, cfg.attempt, cfg.attemptSet)
+	c.hc, c.streamHC, c.attempt = httpClients(cfg.httpClient, cfg.attempt, cfg.attemptSet)
 	return c
 }
 

@@ -216,7 +216,10 @@ type TransportError struct {
 // proxy's reason) is shown with control and format characters escaped,
 // as [RPCError.Error] shows them.
 func (e *TransportError) Error() string {
-	return inert.Printable(fmt.Sprintf("a2a: %s: transport: %v (after %s)", e.Method, e.Err, attempts(e.Attempts)))
+	// The cause may quote what the server sent (net/http's error for a
+	// malformed header line holds the line): cut like a body excerpt.
+	cause := inert.Truncate(inert.Printable(fmt.Sprint(e.Err)), maxBodyExcerpt)
+	return inert.Printable(fmt.Sprintf("a2a: %s: transport: %s (after %s)", e.Method, cause, attempts(e.Attempts)))
 }
 
 // attempts writes "1 attempt" or "n attempts".

@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -123,7 +124,17 @@ func extensionsNamed(details []ErrorDetail) []string {
 		if d.Type != errorInfoType {
 			continue
 		}
-		for u := range strings.SplitSeq(d.Metadata["extensions"], ",") {
+		// Its value must be a JSON string: Metadata keeps another value
+		// as its JSON text, which is no list of URIs.
+		var named struct {
+			Metadata struct {
+				Extensions *string `json:"extensions"`
+			} `json:"metadata"`
+		}
+		if json.Unmarshal(d.Raw, &named) != nil || named.Metadata.Extensions == nil {
+			continue
+		}
+		for u := range strings.SplitSeq(*named.Metadata.Extensions, ",") {
 			if u = strings.TrimSpace(u); u != "" {
 				out = appendUnique(out, u)
 			}

@@ -2,6 +2,8 @@ package a2a
 
 import (
 	"context"
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 	"net/http"
 	"net/url"
 )
@@ -75,8 +77,26 @@ type Operation struct {
 	// Tenant is the tenant the call carries (A2A v1.0), "" for none.
 	Tenant string
 	// Agent is the name of the agent from the card the client knows
-	// ([Client.Card]), "" without one.
+	// ([Client.Card]), "" without one, as [Operation.Shown] shows it.
 	Agent string
+
+	red *redact.Redactor // the client's
+}
+
+// maxShown bounds a string [Operation.Shown] returns, in bytes.
+const maxShown = 256
+
+// Shown returns s as the client's errors show text from the network:
+// every secret the client knows redacted, control and format characters
+// escaped (inert: safe in a log line or a terminal) and at most 256
+// bytes. Observers pass whatever the agent chose through it before
+// recording it: the ids, states and names of results and events (an
+// agent may echo a token back in a task id).
+func (op Operation) Shown(s string) string {
+	if op.red != nil {
+		s = op.red.Str(s)
+	}
+	return inert.Truncate(inert.Printable(s), maxShown)
 }
 
 // OperationHooks are the funcs an [Observer] wants called during one
@@ -110,9 +130,12 @@ type HTTPAttempt struct {
 	// [Operation].Endpoint shows one.
 	Method, URL string
 	// Header, given to Attempt only (nil in AttemptDone), starts empty:
-	// what Attempt adds to it is set on the request, replacing a header
-	// of the same name (W3C traceparent and tracestate, say). The
-	// request's own headers, credentials among them, are never shown.
+	// what Attempt adds to it is set on the request (W3C traceparent and
+	// tracestate, say), replacing a value a previous attempt's Attempt
+	// set. A header the client sends itself is never replaced and never
+	// shown: its credentials, User-Agent, Accept, Content-Type,
+	// A2A-Version, the extension headers, a header given to [WithHeader];
+	// nor is a value holding a control character set.
 	Header http.Header
 	// StatusCode is the HTTP status of the answer, 0 without one;
 	// AttemptDone only.
@@ -158,9 +181,9 @@ func (c *Client) observe(ctx context.Context, spec *callSpec) (context.Context, 
 	}
 	op := Operation{Name: operationName(spec.method), Method: spec.method, ProtocolVersion: c.proto.version(),
 		Transport: c.proto.transport(), Endpoint: c.red.ShownURL(*c.base), Streaming: spec.stream,
-		TaskID: spec.taskID, ContextID: spec.contextID, MessageID: spec.messageID, Tenant: spec.tenant}
+		TaskID: spec.taskID, ContextID: spec.contextID, MessageID: spec.messageID, Tenant: spec.tenant, red: c.red}
 	if card := c.card.Load(); card != nil {
-		op.Agent = card.Name
+		op.Agent = op.Shown(card.Name)
 	}
 	return c.startObserving(ctx, op)
 }
@@ -170,7 +193,7 @@ func (c *Client) observeCard(ctx context.Context, target *url.URL) (context.Cont
 	if c.observer == nil {
 		return ctx, nil
 	}
-	return c.startObserving(ctx, Operation{Name: opResolveAgentCard, Endpoint: c.red.ShownURL(*target)})
+	return c.startObserving(ctx, Operation{Name: opResolveAgentCard, Endpoint: c.red.ShownURL(*target), red: c.red})
 }
 
 func (c *Client) startObserving(ctx context.Context, op Operation) (context.Context, *observation) {
@@ -197,8 +220,28 @@ func (o *observation) attempt(cl *call, req *http.Request) {
 	h := http.Header{}
 	o.hooks.Attempt(HTTPAttempt{N: cl.last.n + 1, Method: req.Method, URL: o.url, Header: h})
 	for k, vs := range h {
-		req.Header[k] = vs
+		if cl.observerMaySet(k, vs) {
+			req.Header[http.CanonicalHeaderKey(k)] = vs
+		}
 	}
+}
+
+// observerMaySet reports whether an Observer's Attempt may set header k
+// to vs on cl's request: never a header the client sets itself
+// (clientOwnedHeader), one of the client's own headers (credentials,
+// User-Agent, Accept …), the credential header of its source, nor a
+// value a header cannot hold (net/http would fail the attempt).
+func (cl *call) observerMaySet(k string, vs []string) bool {
+	k = http.CanonicalHeaderKey(k)
+	if !validHeaderName(k) || clientOwnedHeader(k) != nil || cl.c.header[k] != nil || (cl.sent != nil && cl.sent.header() == k) {
+		return false
+	}
+	for _, v := range vs {
+		if controlByte(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // attemptDone tells how cl's last attempt ended: err is the transport's

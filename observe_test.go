@@ -14,6 +14,7 @@ import (
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/caoliao-a2a/a2a-go/a2atest"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // recorder is an Observer that writes down what it is told, one line a
@@ -104,7 +105,7 @@ func TestObserverUnary(t *testing.T) {
 			op := rec.ops[1]
 			want := a2a.Operation{Name: "GetTask", Method: tc.method, ProtocolVersion: tc.version, Transport: tc.transport,
 				Endpoint: strings.TrimSuffix(srv.URL, "/"), TaskID: task.ID, Tenant: map[bool]string{true: "t1"}[tc.name == "v1.0 JSON-RPC"]}
-			if diff := cmp.Diff(want, op); diff != "" {
+			if diff := cmp.Diff(want, op, cmpopts.IgnoreUnexported(a2a.Operation{})); diff != "" {
 				t.Errorf("GetTask operation (-want +got):\n%s", diff)
 			}
 			send := rec.ops[0]
@@ -322,7 +323,7 @@ func TestObserverCard(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := a2a.Operation{Name: "ResolveAgentCard", Endpoint: srv.BaseURL() + a2a.AgentCardPath}
-	if diff := cmp.Diff(want, rec.ops[0]); diff != "" {
+	if diff := cmp.Diff(want, rec.ops[0], cmpopts.IgnoreUnexported(a2a.Operation{})); diff != "" {
 		t.Errorf("card operation (-want +got):\n%s", diff)
 	}
 	if rec.ends[0].Result.(*a2a.AgentCard) != card {
@@ -419,5 +420,39 @@ func TestObserverZeroCost(t *testing.T) {
 	t.Logf("GetTask allocations: %v without an Observer, %v with a no-op one", without, with)
 	if without >= with {
 		t.Errorf("GetTask allocates %v without an Observer, %v with one: the unobserved path pays for observation", without, with)
+	}
+}
+
+// TestObserverCannotReplaceClientHeaders: what an Observer adds is set on
+// the request, except the headers the client sends itself (attack round
+// 2 and the new-user trial: an Attempt hook replaced the bearer token and
+// A2A-Version).
+func TestObserverCannotReplaceClientHeaders(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.V10())
+	defer srv.Close()
+	obs := a2a.ObserverFunc(func(ctx context.Context, _ a2a.Operation) (context.Context, *a2a.OperationHooks) {
+		return ctx, &a2a.OperationHooks{Attempt: func(a a2a.HTTPAttempt) {
+			for _, k := range []string{"Authorization", "X-Api-Key", "A2A-Version", "A2A-Extensions", "Content-Type", "User-Agent", "X-Tenant"} {
+				a.Header.Set(k, "observer")
+			}
+			a.Header.Set("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+			a.Header.Set("X-Bad", "a\r\nInjected: 1")
+		}}
+	})
+	c, err := a2a.NewClient(srv.URL, a2a.WithProtocolVersion(a2a.ProtocolV10), a2a.WithObserver(obs), a2a.WithBearerToken("tok-1"),
+		a2a.WithAPIKey("key-1"), a2a.WithHeader("X-Tenant", "mine"), a2a.WithExtensions("urn:ext:a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SendText(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	h := srv.Requests()[0].Header
+	for k, want := range map[string]string{"Authorization": "Bearer tok-1", "X-Api-Key": "key-1", "A2a-Version": "1.0",
+		"A2a-Extensions": "urn:ext:a", "Content-Type": "application/json", "X-Tenant": "mine",
+		"Traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "X-Bad": ""} {
+		if got := h.Get(k); got != want {
+			t.Errorf("%s: %q, want %q", k, got, want)
+		}
 	}
 }

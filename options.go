@@ -138,7 +138,8 @@ func WithBearerToken(token string) Option {
 
 // WithHeader adds a header to every request. It may be given several times.
 // It returns an error from NewClient for an invalid name or value, or for a
-// header the client sets itself (Content-Type, Content-Length, Host,
+// header the client sets itself (Content-Type, Content-Length, Host, the
+// hop-by-hop headers such as Connection and Transfer-Encoding,
 // A2A-Version, which [WithProtocolVersion] decides, and A2A-Extensions
 // and X-A2A-Extensions, which [WithExtensions] decides).
 // Header values are secrets (DESIGN.md behaviour 6): each is redacted from
@@ -154,13 +155,8 @@ func WithHeader(name, value string) Option {
 		if !validHeaderName(name) {
 			return fmt.Errorf("a2a: invalid header name %q", name)
 		}
-		switch http.CanonicalHeaderKey(name) {
-		case "Content-Type", "Content-Length", "Host":
-			return fmt.Errorf("a2a: header %s is set by the client", http.CanonicalHeaderKey(name))
-		case "A2a-Version":
-			return errors.New("a2a: header A2A-Version is set by the client from its protocol version; use WithProtocolVersion")
-		case "A2a-Extensions", "X-A2a-Extensions":
-			return fmt.Errorf("a2a: header %s is set by the client from the extensions it activates; use WithExtensions", http.CanonicalHeaderKey(name))
+		if err := clientOwnedHeader(name); err != nil {
+			return fmt.Errorf("a2a: %w", err)
 		}
 		if controlByte(value) {
 			return fmt.Errorf("a2a: header %s: value holds a control character", http.CanonicalHeaderKey(name))
@@ -359,6 +355,24 @@ func WithLogger(l *slog.Logger) Option {
 		c.logger = l
 		return nil
 	})
+}
+
+// clientOwnedHeader returns an error for a header the client sets
+// itself, which neither WithHeader, a CredentialSource nor an Observer
+// may set: Content-Type, Content-Length, Host, the hop-by-hop headers
+// (the transport's), A2A-Version (from the protocol version) and the
+// extension headers (from the extensions activated).
+func clientOwnedHeader(name string) error {
+	switch k := http.CanonicalHeaderKey(name); k {
+	case "Content-Type", "Content-Length", "Host",
+		"Connection", "Keep-Alive", "Proxy-Connection", "Te", "Trailer", "Transfer-Encoding", "Upgrade": // hop-by-hop (RFC 9110 §7.6.1)
+		return fmt.Errorf("header %s is set by the client", k)
+	case "A2a-Version":
+		return errors.New("header A2A-Version is set by the client from its protocol version; use WithProtocolVersion")
+	case "A2a-Extensions", "X-A2a-Extensions":
+		return fmt.Errorf("header %s is set by the client from the extensions it activates; use WithExtensions", k)
+	}
+	return nil
 }
 
 // checkHeaderValue refuses an empty value or one with a control

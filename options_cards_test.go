@@ -262,3 +262,23 @@ func TestExtendedCardNoDowngrade(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordedVerificationHoldsWithoutVerifier: a card ResolveAgentCard
+// found unverifiable gets no client with credentials from
+// NewClientFromCard, even without WithCardVerifier there (new-user
+// trial: the credentials went out unless the verifier was given again).
+func TestRecordedVerificationHoldsWithoutVerifier(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.WithCard(caoliaoCard()))
+	defer srv.Close()
+	var seen atomic.Int32
+	card, err := a2a.ResolveAgentCard(context.Background(), srv.BaseURL(), a2a.WithCardVerifier(fixedVerifier(a2a.CardUnverifiable, errors.New("no key"), &seen)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a2a.NewClientFromCard(card, a2a.WithAPIKey("key-123")); !errors.Is(err, a2a.ErrCardNotVerified) {
+		t.Fatalf("credentials from an unverifiable card: %v", err)
+	}
+	if _, err := a2a.NewClientFromCard(card); err != nil {
+		t.Fatalf("without credentials: %v", err)
+	}
+}

@@ -64,11 +64,7 @@ func (c Credential) check() error {
 	case c.Scheme != "" && (!validHeaderName(c.Scheme) || controlByte(c.Scheme)):
 		return errors.New("invalid scheme")
 	}
-	switch c.header() {
-	case "Content-Type", "Content-Length", "Host", "A2a-Version":
-		return fmt.Errorf("header %s is set by the client", c.header())
-	}
-	return nil
+	return clientOwnedHeader(c.header())
 }
 
 // CredentialSource hands out the credential for each request of a
@@ -86,8 +82,10 @@ func (c Credential) check() error {
 // one fetch.
 //
 // An error stops the call before anything is sent: the call returns a
-// *[CredentialError] wrapping it. Credential should honour ctx, the
-// call's.
+// *[CredentialError] wrapping it. Credential should honour ctx: the
+// call's, bounded like an attempt ([WithAttemptTimeout]; by default
+// [DefaultAttemptTimeout]), so a token endpoint that hangs fails the
+// attempt; a source that ignores ctx holds the call as long as it runs.
 type CredentialSource interface {
 	Credential(ctx context.Context, refused *Credential) (Credential, error)
 }
@@ -168,7 +166,14 @@ func (cl *call) applyCredential(req *http.Request) error {
 	}
 	refused := cl.refused
 	cl.refused = nil
-	cred, err := src.Credential(req.Context(), refused)
+	// Asking the source is part of the attempt: bounded like it.
+	ctx := req.Context()
+	if d := cl.c.attempt; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	cred, err := src.Credential(ctx, refused)
 	cl.c.red.Learn(cred.Token) // cl.red shares what the client's learns
 	if err == nil {
 		err = cred.check()

@@ -278,6 +278,9 @@ func TestCredentialSourceError(t *testing.T) {
 		{"empty token", 1, a2a.Credential{Scheme: "Bearer"}, nil, 0},
 		{"bad header", 1, a2a.Credential{Header: "X Bad", Token: secret}, nil, 0},
 		{"client's header", 1, a2a.Credential{Header: "content-type", Token: secret}, nil, 0},
+		{"extensions header", 1, a2a.Credential{Header: "A2A-Extensions", Token: secret}, nil, 0},
+		{"v0.3 extensions header", 1, a2a.Credential{Header: "x-a2a-extensions", Token: secret}, nil, 0},
+		{"hop-by-hop header", 1, a2a.Credential{Header: "Transfer-Encoding", Token: secret}, nil, 0},
 		{"bad scheme", 1, a2a.Credential{Scheme: "Bear er", Token: secret}, nil, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -586,5 +589,30 @@ func TestCredentialsUnverifiedCard(t *testing.T) {
 	}
 	if asked.Load() != 0 {
 		t.Errorf("the source was asked %d times", asked.Load())
+	}
+}
+
+// TestCredentialSourceBoundedByAttempt: asking the source is part of an
+// attempt, bounded by WithAttemptTimeout even when the caller's ctx has no
+// deadline (new-user trial: a hanging token endpoint held the call
+// forever).
+func TestCredentialSourceBoundedByAttempt(t *testing.T) {
+	srv := a2atest.NewServer()
+	defer srv.Close()
+	src := a2a.CredentialFunc(func(ctx context.Context, _ *a2a.Credential) (a2a.Credential, error) {
+		<-ctx.Done() // a token endpoint that never answers
+		return a2a.Credential{}, ctx.Err()
+	})
+	c, err := a2a.NewClient(srv.URL, a2a.WithCredentials(src), a2a.WithAttemptTimeout(20*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.GetTask(context.Background(), "t1")
+	var ce *a2a.CredentialError
+	if !errors.As(err, &ce) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want a *CredentialError matching context.DeadlineExceeded", err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests sent", n)
 	}
 }

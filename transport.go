@@ -43,8 +43,8 @@ func CloseIdleConnections() { sharedTransport().CloseIdleConnections() }
 // attempt (roundtrip.Bounded; when unset, hc's Timeout or
 // DefaultAttemptTimeout; 0: no bound) and their transport not closeable by
 // go-retryablehttp (roundtrip.Bounded has no CloseIdleConnections;
-// CloseIdleConnections reaches the shared pool directly).
-func httpClients(hc *http.Client, attempt time.Duration, attemptSet bool) (calls, streams *http.Client) {
+// CloseIdleConnections reaches the shared pool directly); and that bound.
+func httpClients(hc *http.Client, attempt time.Duration, attemptSet bool) (calls, streams *http.Client, bound time.Duration) {
 	var cp http.Client
 	if hc != nil {
 		cp = *hc
@@ -65,5 +65,5 @@ func httpClients(hc *http.Client, attempt time.Duration, attemptSet bool) (calls
 	if hc == nil {
 		s.Timeout = 0
 	}
-	return &cp, &s
+	return &cp, &s, attempt
 }

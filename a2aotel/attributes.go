@@ -45,12 +45,12 @@ func startAttributes(op a2a.Operation) []attribute.KeyValue {
 	if op.ProtocolVersion != "" {
 		attrs = append(attrs, attrProtocolVersion.String(op.ProtocolVersion))
 	}
-	attrs = appendIDs(attrs, op.TaskID, op.ContextID)
+	attrs = appendIDs(attrs, op.Shown, op.TaskID, op.ContextID)
 	if op.MessageID != "" {
-		attrs = append(attrs, attrMessageID.String(op.MessageID))
+		attrs = append(attrs, attrMessageID.String(op.Shown(op.MessageID)))
 	}
 	if op.Tenant != "" {
-		attrs = append(attrs, attrTenant.String(op.Tenant))
+		attrs = append(attrs, attrTenant.String(op.Shown(op.Tenant)))
 	}
 	if op.Name == "SendMessage" || op.Name == "SendStreamingMessage" {
 		attrs = append(attrs, semconv.GenAIOperationNameInvokeAgent)
@@ -70,13 +70,15 @@ func startAttributes(op a2a.Operation) []attribute.KeyValue {
 	return attrs
 }
 
-// appendIDs appends the task and context ids that are not empty, the
+// appendIDs appends the task and context ids that are not empty, as
+// shown shows them ([a2a.Operation.Shown]: redacted, inert, bounded), the
 // context id as the GenAI conversation id too.
-func appendIDs(attrs []attribute.KeyValue, taskID, contextID string) []attribute.KeyValue {
+func appendIDs(attrs []attribute.KeyValue, shown func(string) string, taskID, contextID string) []attribute.KeyValue {
 	if taskID != "" {
-		attrs = append(attrs, attrTaskID.String(taskID))
+		attrs = append(attrs, attrTaskID.String(shown(taskID)))
 	}
 	if contextID != "" {
+		contextID = shown(contextID)
 		attrs = append(attrs, attrContextID.String(contextID), semconv.GenAIConversationID(contextID))
 	}
 	return attrs
@@ -99,38 +101,39 @@ func portOf(u *url.URL) int {
 	return n
 }
 
-// resultAttributes are what a result tells of its task: ids and state.
+// resultAttributes are what a result tells of its task: ids and state,
+// every string the agent chose as shown shows it ([a2a.Operation.Shown]).
 // No content.
-func resultAttributes(res any) []attribute.KeyValue {
+func resultAttributes(res any, shown func(string) string) []attribute.KeyValue {
 	var attrs []attribute.KeyValue
 	switch r := res.(type) {
 	case *a2a.Task:
-		attrs = appendIDs(attrs, r.ID, r.ContextID)
-		attrs = append(attrs, attrStatus.String(string(r.Status.State)))
+		attrs = appendIDs(attrs, shown, r.ID, r.ContextID)
+		attrs = append(attrs, attrStatus.String(shown(string(r.Status.State))))
 	case *a2a.Message:
-		attrs = appendIDs(attrs, r.TaskID, r.ContextID)
+		attrs = appendIDs(attrs, shown, r.TaskID, r.ContextID)
 	case *a2a.TaskStatusUpdateEvent:
-		attrs = appendIDs(attrs, r.TaskID, r.ContextID)
-		attrs = append(attrs, attrStatus.String(string(r.Status.State)))
+		attrs = appendIDs(attrs, shown, r.TaskID, r.ContextID)
+		attrs = append(attrs, attrStatus.String(shown(string(r.Status.State))))
 	case *a2a.TaskArtifactUpdateEvent:
-		attrs = appendIDs(attrs, r.TaskID, r.ContextID)
+		attrs = appendIDs(attrs, shown, r.TaskID, r.ContextID)
 	}
 	return attrs
 }
 
 // eventAttributes are a stream event's span event attributes: its kind,
 // its task, its state and finality, an artifact's id. No content.
-func eventAttributes(ev a2a.Event) []attribute.KeyValue {
-	attrs := resultAttributes(ev)
+func eventAttributes(ev a2a.Event, shown func(string) string) []attribute.KeyValue {
+	attrs := resultAttributes(ev, shown)
 	switch e := ev.(type) {
 	case *a2a.Task:
 		attrs = append(attrs, attrEventKind.String("task"))
 	case *a2a.Message:
-		attrs = append(attrs, attrEventKind.String("message"), attrMessageID.String(e.MessageID))
+		attrs = append(attrs, attrEventKind.String("message"), attrMessageID.String(shown(e.MessageID)))
 	case *a2a.TaskStatusUpdateEvent:
 		attrs = append(attrs, attrEventKind.String("status-update"), attrFinal.Bool(e.Final))
 	case *a2a.TaskArtifactUpdateEvent:
-		attrs = append(attrs, attrEventKind.String("artifact-update"), attrArtifactID.String(e.Artifact.ArtifactID))
+		attrs = append(attrs, attrEventKind.String("artifact-update"), attrArtifactID.String(shown(e.Artifact.ArtifactID)))
 	}
 	return attrs
 }

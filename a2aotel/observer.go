@@ -32,7 +32,7 @@ type observer struct {
 // that fill and end it.
 func (o *observer) StartOperation(ctx context.Context, op a2a.Operation) (context.Context, *a2a.OperationHooks) {
 	ctx, span := o.tracer.Start(ctx, op.Name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(startAttributes(op)...))
-	s := &operation{ctx: ctx, span: span, prop: o.prop, jsonrpc: op.Transport == a2a.TransportJSONRPC, task: op.TaskID}
+	s := &operation{ctx: ctx, span: span, prop: o.prop, jsonrpc: op.Transport == a2a.TransportJSONRPC, task: op.TaskID, shown: op.Shown}
 	return ctx, &a2a.OperationHooks{Attempt: s.attempt, AttemptDone: s.attemptDone, Event: s.event, End: s.end}
 }
 
@@ -43,7 +43,8 @@ type operation struct {
 	span    trace.Span
 	prop    propagation.TextMapPropagator
 	jsonrpc bool
-	task    string // the task id the span names, "" until known
+	shown   func(string) string // the operation's Shown: what the agent chose, made safe to record
+	task    string              // the task id the span names, "" until known
 }
 
 // attempt sets the trace context on the attempt's request, and its method
@@ -79,7 +80,7 @@ func (s *operation) attemptDone(a a2a.HTTPAttempt) {
 // event adds a stream event as a span event, the task's state it
 // brings to the span, and the task it names when the span names none yet.
 func (s *operation) event(ev a2a.Event) {
-	attrs := eventAttributes(ev)
+	attrs := eventAttributes(ev, s.shown)
 	s.span.AddEvent("stream.event", trace.WithAttributes(attrs...))
 	for _, kv := range attrs {
 		switch {
@@ -96,7 +97,7 @@ func (s *operation) event(ev a2a.Event) {
 func (s *operation) end(e a2a.OperationEnd) {
 	defer s.span.End()
 	if e.Result != nil {
-		s.span.SetAttributes(resultAttributes(e.Result)...)
+		s.span.SetAttributes(resultAttributes(e.Result, s.shown)...)
 	}
 	if e.Err == nil {
 		return
@@ -112,5 +113,5 @@ func (s *operation) end(e a2a.OperationEnd) {
 	}
 	s.span.SetAttributes(attrs...)
 	s.span.RecordError(e.Err)
-	s.span.SetStatus(codes.Error, e.Err.Error())
+	s.span.SetStatus(codes.Error, s.shown(e.Err.Error()))
 }

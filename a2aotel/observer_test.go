@@ -2,6 +2,7 @@ package a2aotel_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -410,5 +411,45 @@ func TestTransportSeesSpan(t *testing.T) {
 	}
 	if len(seer.seen) != 1 || !seer.seen[0].Equal(rec.Ended()[0].SpanContext()) {
 		t.Errorf("transport saw %v, want the SendMessage span %v", seer.seen, rec.Ended()[0].SpanContext())
+	}
+}
+
+// TestSpansRecordAgentTextSafely: what the agent chose (ids, states)
+// reaches span attributes redacted of the client's secrets, inert and
+// bounded (attack round 2: an agent echoing the bearer token in a task id
+// put it, with control characters and 100 KB, into exported spans).
+func TestSpansRecordAgentTextSafely(t *testing.T) {
+	const token = "tok-SECRET-0123456789"
+	hostile := token + "\x1b]8;;evil\x07\u202e" + strings.Repeat("x", 100_000)
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID int `json:"id"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		task := map[string]any{"kind": "task", "id": hostile, "contextId": hostile, "status": map[string]any{"state": hostile}}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": task})
+	}))
+	defer agent.Close()
+	rec, _, trace := tracing(t)
+	c, err := a2a.NewClient(agent.URL, trace, a2a.WithBearerToken(token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SendMessage(context.Background(), a2a.NewTextMessage("hi")); err != nil {
+		t.Fatal(err)
+	}
+	spans := rec.Ended()
+	if len(spans) != 1 {
+		t.Fatalf("%d spans", len(spans))
+	}
+	for k, v := range attrs(spans[0]) {
+		s := v.Emit()
+		if strings.Contains(s, token) || strings.ContainsAny(s, "\x1b\x07\u202e") || len(s) > 300 {
+			t.Errorf("%s = %.80q… (%d bytes): a secret, a control character or unbounded", k, s, len(s))
+		}
+	}
+	if got := attrs(spans[0])["gen_ai.agent.a2a.task_id"].Emit(); !strings.Contains(got, "[REDACTED]") {
+		t.Errorf("task_id %.80q: want the token redacted", got)
 	}
 }

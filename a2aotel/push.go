@@ -29,7 +29,7 @@ func PushObserve(opts ...Option) a2a.ReceiverOption {
 			ctx, kind = prop.Extract(ctx, propagation.HeaderCarrier(r.Header)), trace.SpanKindServer
 		}
 		ctx, span := tracer.Start(ctx, "PushNotification", trace.WithSpanKind(kind),
-			trace.WithAttributes(semconv.HTTPRequestMethodKey.String(r.Method), semconv.URLPath(r.URL.EscapedPath())))
+			trace.WithAttributes(semconv.HTTPRequestMethodKey.String(knownMethod(r.Method))))
 		return ctx, func(status int) {
 			span.SetAttributes(semconv.HTTPResponseStatusCode(status))
 			if status >= 500 {
@@ -38,4 +38,17 @@ func PushObserve(opts ...Option) a2a.ReceiverOption {
 			span.End()
 		}
 	})
+}
+
+// knownMethod is http.request.method for a request any sender can make:
+// its method when HTTP names it, else "_OTHER" (the HTTP conventions'
+// spelling). The path is not recorded: a webhook's path may hold its
+// secret, and a sender refused for want of a token chooses it too.
+func knownMethod(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodConnect, http.MethodOptions, http.MethodTrace:
+		return m
+	}
+	return "_OTHER"
 }

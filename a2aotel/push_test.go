@@ -54,7 +54,12 @@ func TestPushSpan(t *testing.T) {
 			s.Parent().TraceID().String() != agentTrace || s.Parent().SpanID().String() != agentSpan {
 			t.Errorf("span %d: %q %v, parent %v", i, s.Name(), s.SpanKind(), s.Parent())
 		}
-		want(t, s, map[string]string{"http.response.status_code": status, "url.path": "/push"})
+		want(t, s, map[string]string{"http.response.status_code": status})
+		for _, kv := range s.Attributes() {
+			if kv.Key == "url.path" {
+				t.Errorf("span %d: url.path recorded (a webhook's path may hold its secret)", i)
+			}
+		}
 		if s.Status().Code == codes.Error {
 			t.Errorf("span %d: a 4xx answer is no error of the receiver", i)
 		}
