@@ -48,8 +48,20 @@ var ErrNoToken = errors.New("a2aoauth2: the token source gave no access token")
 // endpoint (*oauth2.RetrieveError) reach the call wrapped in its
 // *[a2a.CredentialError]; a fetch that gives no access token is
 // [ErrNoToken].
+//
+// The text of every error of a fetch hides cfg.ClientSecret (as it is
+// when the fetch fails), should the token endpoint echo it: as it is,
+// Go-quoted, JSON-, query- and path-escaped, in the Basic credentials
+// oauth2 sends, and each run of six or more of its letters and digits,
+// each replaced with "[REDACTED]". The errors wrap oauth2's: errors.As
+// finds the *oauth2.RetrieveError, but its Body, ErrorDescription and
+// Error() are what the endpoint sent, the secret too if it echoed it:
+// print the error, not those.
 func ClientCredentials(cfg *clientcredentials.Config) a2a.CredentialSource {
-	return newSource(func(ctx context.Context) (*oauth2.Token, error) { return cfg.Token(ctx) })
+	return newSource(func(ctx context.Context) (*oauth2.Token, error) {
+		tok, err := cfg.Token(ctx)
+		return tok, hideSecret(err, cfg.ClientID, cfg.ClientSecret)
+	})
 }
 
 // TokenSource returns the credential source of the tokens ts gives. ts

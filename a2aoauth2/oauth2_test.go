@@ -1,9 +1,14 @@
 package a2aoauth2_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -174,5 +179,83 @@ func TestNoToken(t *testing.T) {
 	src := a2aoauth2.TokenSource(oauth2.StaticTokenSource(&oauth2.Token{}))
 	if _, err := src.Credential(context.Background(), nil); !errors.Is(err, a2aoauth2.ErrNoToken) {
 		t.Errorf("err = %v, want ErrNoToken", err)
+	}
+}
+
+// TestSecretHidden: a token endpoint that echoes the client secret, as it
+// is, Go-quoted (RetrieveError's error_description), JSON-, query- or
+// path-escaped, or in the Basic credentials it was sent, gives an error
+// whose text hides it; errors.As still finds the *RetrieveError, whose
+// Body holds what the endpoint sent.
+func TestSecretHidden(t *testing.T) {
+	agent := a2atest.NewServer(a2atest.V10())
+	t.Cleanup(agent.Close)
+	// Its runs of letters and digits are short: only whole spellings hide it.
+	const escapable = `Ab1/Cd2+Ef3"Gh4<Ij5&Kl6 Mn7é`
+	jsonString := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	for _, tt := range []struct {
+		name, secret, contentType string
+		body                      func(secret string, r *http.Request) string
+	}{
+		{"description", "S3cr3tClientSecretXYZ", "application/json", func(s string, _ *http.Request) string {
+			return `{"error":"invalid_client","error_description":` + jsonString("bad secret "+s) + `}`
+		}},
+		{"description escapable", escapable, "application/json", func(s string, _ *http.Request) string {
+			return `{"error":"invalid_client","error_description":` + jsonString("bad secret "+s) + `}`
+		}},
+		{"JSON body", escapable, "application/json", func(s string, _ *http.Request) string {
+			return `{"message":` + jsonString("bad secret "+s) + `}`
+		}},
+		{"JSON body, \\/", escapable, "application/json", func(s string, _ *http.Request) string {
+			return `{"message":` + strings.ReplaceAll(jsonString("bad secret "+s), "/", `\/`) + `}`
+		}},
+		{"query-escaped", escapable, "text/html", func(s string, _ *http.Request) string {
+			return "<a href=\"/retry?secret=" + url.QueryEscape(s) + "\">retry</a>"
+		}},
+		{"path-escaped", escapable, "text/html", func(s string, _ *http.Request) string {
+			return "<a href=\"/clients/" + url.PathEscape(s) + "\">retry</a>"
+		}},
+		{"form", escapable, "application/x-www-form-urlencoded", func(s string, _ *http.Request) string {
+			return "error=invalid_client&error_description=" + url.QueryEscape("bad secret "+s)
+		}},
+		{"Basic credentials", escapable, "text/html", func(_ string, r *http.Request) string {
+			return "refused: " + r.Header.Get("Authorization")
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var echoed string
+			endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				echoed = tt.body(tt.secret, r)
+				w.Header().Set("Content-Type", tt.contentType)
+				w.WriteHeader(http.StatusUnauthorized)
+				io.WriteString(w, echoed)
+			}))
+			defer endpoint.Close()
+			cfg := &clientcredentials.Config{ClientID: "client-1", ClientSecret: tt.secret, TokenURL: endpoint.URL, AuthStyle: oauth2.AuthStyleInHeader}
+			c, err := a2a.NewClient(agent.URL, a2a.WithCredentials(a2aoauth2.ClientCredentials(cfg)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.GetTask(context.Background(), "task-1")
+			var re *oauth2.RetrieveError
+			if !errors.As(err, &re) || !bytes.Equal(re.Body, []byte(echoed)) {
+				t.Fatalf("err = %v, want one wrapping the RetrieveError of %q", err, echoed)
+			}
+			text := err.Error()
+			if !strings.Contains(text, "[REDACTED]") {
+				t.Errorf("nothing redacted: %q", text)
+			}
+			for _, frag := range strings.FieldsFunc(tt.secret, func(r rune) bool { return strings.ContainsRune(`/+"<& `, r) }) {
+				if strings.Contains(text, frag[:3]) {
+					t.Errorf("%q holds %q of the secret", text, frag)
+				}
+			}
+			if n := len(agent.Requests()); n != 0 {
+				t.Errorf("%d requests reached the agent", n)
+			}
+			if strings.Contains(tt.name, "Basic") && strings.Contains(text, strings.TrimPrefix(re.Response.Request.Header.Get("Authorization"), "Basic ")) {
+				t.Errorf("%q holds the Basic credentials", text)
+			}
+		})
 	}
 }

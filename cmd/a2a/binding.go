@@ -87,6 +87,7 @@ func (o *options) cardChoice(ctx context.Context, endpoint string) (a2a.AgentInt
 				at = ", at " + o.shownURL(in.URL) + " as the card writes it"
 			}
 			o.debugf("protocol: v%s, from the card's interface for %s (%s)%s", in.ProtocolVersion, o.shownURL(endpoint), in.ProtocolBinding, at)
+			o.spokenByCard = true
 			return in, nil
 		}
 		c, err := a2a.NewClientFromCard(cardWith(card, func(in a2a.AgentInterface) bool { return o.canUse(card, in) }), o.choiceOptions()...)
@@ -94,6 +95,7 @@ func (o *options) cardChoice(ctx context.Context, endpoint string) (a2a.AgentInt
 			continue
 		}
 		in := c.Interface()
+		o.spokenByCard = true
 		if !slices.ContainsFunc(card.Interfaces(), here) {
 			o.debugf("protocol: v%s, the card's choice (%s)", in.ProtocolVersion, in.ProtocolBinding)
 			return a2a.AgentInterface{ProtocolVersion: in.ProtocolVersion, ProtocolBinding: in.ProtocolBinding}, nil

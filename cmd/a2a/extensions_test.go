@@ -53,6 +53,27 @@ func TestExtensionFlag(t *testing.T) {
 	}
 }
 
+// TestExtensionHint: an agent refusing a call for want of extensions
+// (-32008) gets the --extension flags naming each URI it requires, never
+// the hint of a version refusal (the card was read: the version is the
+// card's); with the flags given, the call goes through.
+func TestExtensionHint(t *testing.T) {
+	agent := newAgent(t, a2atest.V10(), a2atest.RequireExtension(extCitations), a2atest.RequireExtension("urn:example:b"))
+	for _, endpoint := range []string{agent.URL, siteOfAgent(agent)} {
+		r := a2aCmd(t, "send", "--bearer", "T", endpoint, "hello")
+		r.wantCode(t, exitError)
+		want := "(to activate the extensions the agent requires, add --extension " + extCitations + " --extension urn:example:b)\n"
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: stderr without %q:\n%s", endpoint, want, r.stderr)
+		}
+		if strings.Contains(r.stderr, "--protocol") || strings.Contains(r.stderr, "spoken to in") {
+			t.Errorf("%s: a version hint for an extension refusal:\n%s", endpoint, r.stderr)
+		}
+	}
+	r := a2aCmd(t, "send", "--extension", extCitations, "--extension", "urn:example:b", agent.URL, "hello")
+	r.wantCode(t, exitFailed) // the Caoliao scenario's answer to this text: the agent took the call
+}
+
 // TestExtensionFlagChecked: a URI the header cannot carry is a usage
 // error, nothing sent.
 func TestExtensionFlagChecked(t *testing.T) {

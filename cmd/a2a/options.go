@@ -58,6 +58,10 @@ type options struct {
 
 	// The version and transport the client of the call speaks, for hints.
 	spoken, spokenTransport string
+	// spokenByCard: the version spoken is the one the agent's card gave
+	// (--protocol auto, cardChoice); askedAgain: call spoke v0.3, then
+	// v1.0 (askAgain).
+	spokenByCard, askedAgain bool
 	// How the last call ended, and whether call asks again in v1.0 when
 	// it ended in a refusal of v0.3 (refusedVersion).
 	lastErr  error

@@ -77,7 +77,7 @@ func TestProtocolSwitch(t *testing.T) {
 	if diff := cmp.Diff([]string{"", "", "", "", "tasks/get", "GetTask"}, methods(twice)); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
-	for _, want := range []string{"asking again in v1.0", "version 1.0 not supported (code -32009)"} {
+	for _, want := range []string{"asking again in v1.0", "version 1.0 not supported (code -32009)", "(asked in A2A v0.3, then in v1.0: the agent took neither)\n"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr does not hold %q:\n%s", want, r.stderr)
 		}
@@ -104,6 +104,17 @@ func TestVersionMismatchIsPrinted(t *testing.T) {
 	}
 	if got := calls(v10); !slices.Equal(got, []string{"GetTask"}) {
 		t.Errorf("JSON-RPC calls = %q, want one GetTask", got)
+	}
+	// The card was read (--protocol auto): the hint does not offer it.
+	if want := "(spoken to in A2A v1.0, as the agent's card says; if the agent speaks v0.3 nonetheless, add --protocol 0.3)\n"; !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "--protocol auto") {
+		t.Errorf("stderr does not hold %q alone:\n%s", want, r.stderr)
+	}
+	// Given --protocol 1.0, the card is not read: --protocol auto would.
+	v10.Enqueue(rpcError(-32009, "version 1.0 not supported"))
+	r = a2aCmd(t, "get", "--protocol", "1.0", v10.URL, "task-1")
+	r.wantCode(t, exitError)
+	if want := "(spoken to in A2A v1.0; the agent may speak v0.3: add --protocol 0.3, or --protocol auto to read its card)\n"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr does not hold %q:\n%s", want, r.stderr)
 	}
 
 	// No card, and a v1.0-shaped result to the v0.3 send: the agent has

@@ -35,7 +35,7 @@ func (o *options) call(ctx context.Context, endpoint string, do func(ctx context
 		if err != nil {
 			return o.fail(err)
 		}
-		o.spoken = a2a.ProtocolV10
+		o.spoken, o.askedAgain = a2a.ProtocolV10, true
 		o.lastErr, o.askAgain = nil, false
 		code = do(ctx, c10)
 	}
@@ -87,16 +87,7 @@ func (o *options) fail(err error) int {
 		text = strings.TrimSuffix(text, "; "+rpcErr.Hint)
 	}
 	o.errf("a2a %s: %s\n", o.name, inFlags(text))
-	other := map[string]string{a2a.ProtocolV03: a2a.ProtocolV10, a2a.ProtocolV10: a2a.ProtocolV03}[o.spoken]
-	switch {
-	case (errors.Is(err, a2a.ErrVersionMismatch) || errors.As(err, &rpcErr) && rpcErr.Hint != "") && other != "" &&
-		o.usable != nil && !o.usable(other, o.spokenTransport):
-		// tasks, spoken to in v1.0 over JSON-RPC: v0.3 lists over HTTP+JSON alone.
-		o.errf("(spoken to in A2A v%s over %s; if the agent speaks v%s, it lists tasks over HTTP+JSON alone: --protocol %s --transport http+json)\n",
-			o.spoken, o.spokenTransport, other, other)
-	case (errors.Is(err, a2a.ErrVersionMismatch) || errors.As(err, &rpcErr) && rpcErr.Hint != "") && other != "":
-		o.errf("(spoken to in A2A v%s; the agent may speak v%s: add --protocol %s, or --protocol auto to read its card)\n", o.spoken, other, other)
-	}
+	o.hint(err)
 	return exitError
 }
 
