@@ -405,7 +405,8 @@ func (c *Client) requireCapability(spec callSpec) error {
 // capabilities.extendedAgentCard refuses with an
 // *[UnsupportedByCardError]. With [WithCardVerifier] each card read is
 // verified and one refused as [ResolveAgentCard] refuses it (a
-// *[CardSignatureError]; the client keeps the card it had). Otherwise the
+// *[CardSignatureError]; the client keeps the card it had), and so is one
+// that is not verified when the client's card is. Otherwise the
 // errors are those of
 // [Client.GetTask], an *[RPCError] matching
 // [ErrExtendedAgentCardNotConfigured] among them.
@@ -421,6 +422,9 @@ func (c *Client) GetExtendedAgentCard(ctx context.Context, opts ...CallOption) (
 	card.origin = c.origin
 	if err := c.cards.verify(ctx, card, c.red); err != nil {
 		return nil, err
+	}
+	if prev := c.card.Load(); c.cards.verifier != nil && prev != nil && prev.verification.Verified() && !card.verification.Verified() {
+		return nil, cardRefused(card.verification, "a verified card is replaced only by a verified one", c.red)
 	}
 	// The agent has just served an extended card; an extended card that
 	// leaves the flag out must not lock out the next refresh.

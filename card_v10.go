@@ -3,6 +3,7 @@ package a2a
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -70,8 +71,16 @@ func (*AgentCard) wireForms() []reflect.Type { return []reflect.Type{reflect.Typ
 
 // UnmarshalJSON decodes a card of either version, or a dual one (see
 // [AgentCard]), and keeps a copy of b for [AgentCard.Raw]. It returns
-// encoding/json's errors.
+// encoding/json's errors, and an error for a known member repeated or
+// written in another case ("Url"), which a card read from an agent may
+// not have either.
 func (c *AgentCard) UnmarshalJSON(b []byte) error {
+	// The names a card read from an agent must have (readCard): a known
+	// member in another case ("Url") is refused, never read as the
+	// member (encoding/json would) that no signature form covers.
+	if err := jsonread.CheckNames(b, schemas.Of(reflect.TypeFor[AgentCard]())); err != nil {
+		return fmt.Errorf("a2a: agent card: %w", err)
+	}
 	var w cardWire
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err

@@ -64,6 +64,10 @@ type Client struct {
 	// the card's required ones are activated too, one header line per URI.
 	extensions            []string
 	extRequired, extLines bool
+
+	// Credentials that change (options_credentials.go): the source asked
+	// before every attempt; nil: none.
+	creds CredentialSource
 }
 
 // NewClient returns a client for the A2A endpoint at endpoint, for
@@ -176,6 +180,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		observer:   cfg.observer,
 		red:        redact.New(u, cfg.apiKey, cfg.bearer, cfg.header),
 		cards:      cfg.cards,
+		creds:      cfg.creds,
 
 		extensions:  cfg.extensions,
 		extRequired: cfg.extRequired,

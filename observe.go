@@ -103,7 +103,8 @@ type OperationHooks struct {
 type HTTPAttempt struct {
 	// N counts the operation's attempts from 1. Attempts past the first
 	// are retries by the retry policy, or the call sent again with the
-	// other verb (an HTTP+JSON subscribe the agent refused).
+	// other verb (an HTTP+JSON subscribe the agent refused), or with a new
+	// credential after a 401 ([WithCredentials]).
 	N int
 	// Method is the HTTP method; URL the request's URL as
 	// [Operation].Endpoint shows one.

@@ -383,8 +383,8 @@ func TestObserverNilHooks(t *testing.T) {
 // does nothing. (Against the call path before observation, the count
 // without one is unchanged: see the CHANGELOG's Tracing section.)
 func TestObserverZeroCost(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocation count")
+	if testing.Short() || raceEnabled {
+		t.Skip("allocation count: not under -short or -race")
 	}
 	srv := a2atest.NewServer()
 	defer srv.Close()

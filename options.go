@@ -64,6 +64,9 @@ type clientConfig struct {
 	// line per URI.
 	extensions            []string
 	extRequired, extLines bool
+
+	// Credentials that change (options_credentials.go).
+	creds CredentialSource // WithCredentials; nil: none
 }
 
 // newClientConfig applies opts over the defaults.

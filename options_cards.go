@@ -220,8 +220,37 @@ func (k cardChecks) verify(ctx context.Context, card *AgentCard, red *redact.Red
 	if v == nil {
 		v = &CardVerification{Status: CardUnverifiable, Err: errors.New("the verifier returned no result")}
 	}
+	v = unsignedEndpoints(card, v)
 	card.verification = v
 	return k.policy(v, red)
+}
+
+// unsignedEndpoints returns v, or for a card verified over a form that
+// leaves a member the client routes by unsigned (NewClientFromCard,
+// choice.go: supportedInterfaces on a v1.0 card; url,
+// preferredTransport, additionalInterfaces and protocolVersion on a v0.3
+// one), a copy that is [CardUnverifiable]: a signature that does not
+// cover where the client would send its requests vouches for nothing the
+// client uses it for.
+func unsignedEndpoints(card *AgentCard, v *CardVerification) *CardVerification {
+	if v.Status != CardVerified {
+		return v
+	}
+	routes := []string{"/url", "/preferredTransport", "/additionalInterfaces", "/protocolVersion"}
+	if card.isV10() {
+		routes = []string{"/supportedInterfaces"}
+	}
+	for _, p := range v.Unsigned {
+		for _, r := range routes {
+			if p == r || strings.HasPrefix(p, r+"/") {
+				u := *v
+				u.Status = CardUnverifiable
+				u.Err = fmt.Errorf("signature by %s verified over the %s form, which leaves %s unsigned: the card's endpoints are not all signed", u.KeyID, u.Form, p)
+				return &u
+			}
+		}
+	}
+	return v
 }
 
 // policy returns the *CardSignatureError for a card verified as v that

@@ -2,6 +2,7 @@ package a2a_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync/atomic"
@@ -162,5 +163,102 @@ func TestExtendedCardVerified(t *testing.T) {
 	}
 	if !c.Card().Verification().Verified() {
 		t.Fatal("the refused card replaced the client's")
+	}
+}
+
+// TestUnsignedEndpointsNotVerified: a card verified over a form that
+// leaves a member the client routes by unsigned (an a2a-js signature
+// leaves members outside its schema, and a v0.3 card's url, unsigned) is
+// not verified for the client: refused under WithRequireVerifiedCard,
+// and never given credentials. Members it does not route by may be
+// unsigned. (Attack round 1: such cards sent the bearer token to the
+// endpoint an attacker added.)
+func TestUnsignedEndpointsNotVerified(t *testing.T) {
+	v10 := `{"name":"a","description":"","version":"1","capabilities":{},"defaultInputModes":[],"defaultOutputModes":[],"skills":[],` +
+		`"supportedInterfaces":[{"url":"https://agent.example/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}`
+	v03 := `{"name":"a","description":"","version":"1","url":"https://agent.example/a2a","protocolVersion":"0.3.0","capabilities":{},"defaultInputModes":[],"defaultOutputModes":[],"skills":[]}`
+	for _, tc := range []struct {
+		name, card string
+		unsigned   []string
+		verified   bool
+	}{
+		{"v1.0 interface entry", v10, []string{"/supportedInterfaces/0"}, false},
+		{"v1.0 member of an entry", v10, []string{"/supportedInterfaces/0/tenant"}, false},
+		{"v1.0 url beside the interfaces", v10, []string{"/url", "/protocolVersion"}, true},
+		{"v0.3 url", v03, []string{"/url"}, false},
+		{"v0.3 additional interface", v03, []string{"/additionalInterfaces/1"}, false},
+		{"v0.3 description", v03, []string{"/description"}, true},
+		{"a member named like one", v03, []string{"/urls"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var card a2a.AgentCard
+			if err := json.Unmarshal([]byte(tc.card), &card); err != nil {
+				t.Fatal(err)
+			}
+			v := a2a.CardVerifierFunc(func(context.Context, *a2a.AgentCard) *a2a.CardVerification {
+				return &a2a.CardVerification{Status: a2a.CardVerified, KeyID: "k", Form: "a2a-js", Unsigned: tc.unsigned}
+			})
+			c, err := a2a.NewClientFromCard(&card, a2a.WithCardVerifier(v), a2a.WithRequireVerifiedCard(), a2a.WithBearerToken("tok"))
+			if tc.verified {
+				if err != nil || !c.Card().Verification().Verified() {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, a2a.ErrCardNotVerified) || !strings.Contains(err.Error(), tc.unsigned[0]) {
+				t.Fatalf("got %v, want ErrCardNotVerified naming %s", err, tc.unsigned[0])
+			}
+			if _, err := a2a.NewClientFromCard(&card, a2a.WithCardVerifier(v), a2a.WithBearerToken("tok")); !errors.Is(err, a2a.ErrCardNotVerified) {
+				t.Fatalf("with credentials, not required: %v", err)
+			}
+		})
+	}
+}
+
+// TestCardCaseVariantRefused: a known member in another case ("Url")
+// makes json.Unmarshal of a card fail, as ResolveAgentCard refuses it,
+// instead of being read as the member: no signature form signs it.
+func TestCardCaseVariantRefused(t *testing.T) {
+	for _, body := range []string{
+		`{"name":"a","Url":"http://evil.example/rpc","url":"https://agent.example/a2a"}`,
+		`{"name":"a","supportedInterfaces":[{"Url":"http://evil.example/rpc","ProtocolBinding":"JSONRPC","ProtocolVersion":"1.0"}]}`,
+	} {
+		var card a2a.AgentCard
+		if err := json.Unmarshal([]byte(body), &card); err == nil || !strings.Contains(err.Error(), "another case") {
+			t.Errorf("%s: %v, want a refusal naming the case", body, err)
+		}
+	}
+}
+
+// TestExtendedCardNoDowngrade: an extended card that is not verified
+// does not replace a verified card (attack round 1: an unsigned extended
+// card took over silently).
+func TestExtendedCardNoDowngrade(t *testing.T) {
+	public := caoliaoCard()
+	public.SupportsAuthenticatedExtendedCard = true
+	srv := a2atest.NewServer(a2atest.WithCard(public), a2atest.WithExtendedCard(caoliaoCard()))
+	defer srv.Close()
+	ctx := context.Background()
+	var status atomic.Value
+	status.Store(a2a.CardVerified)
+	v := a2a.CardVerifierFunc(func(context.Context, *a2a.AgentCard) *a2a.CardVerification {
+		return &a2a.CardVerification{Status: status.Load().(a2a.CardSignatureStatus)}
+	})
+	card, err := a2a.ResolveAgentCard(ctx, srv.BaseURL(), a2a.WithCardVerifier(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := a2a.NewClientFromCard(card, a2a.WithCardVerifier(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []a2a.CardSignatureStatus{a2a.CardSignatureAbsent, a2a.CardUnverifiable} {
+		status.Store(s)
+		if _, err := c.GetExtendedAgentCard(ctx); !errors.Is(err, a2a.ErrCardNotVerified) {
+			t.Errorf("%s extended card over a verified one: %v", s, err)
+		}
+		if !c.Card().Verification().Verified() {
+			t.Fatalf("%s extended card replaced the verified one", s)
+		}
 	}
 }

@@ -34,12 +34,13 @@ func docFiles(t *testing.T) []string {
 type snippet struct{ code, file string }
 
 // exampleSnippets returns every snippet of the test files whose snippets
-// the markdown may show: the root package's, a2atest's, docs/'s and
-// a2aotel's (a nested module: its files are read, not compiled, here).
+// the markdown may show: the root package's, a2atest's, docs/'s,
+// cardsig's, and those of the nested modules a2aotel and a2aoauth2
+// (their files are read, not compiled, here).
 func exampleSnippets(t *testing.T) map[string]snippet {
 	t.Helper()
 	var files []string
-	for _, pattern := range []string{"*_test.go", "a2atest/*_test.go", "docs/*_test.go", "a2aotel/*_test.go", "cardsig/*_test.go"} {
+	for _, pattern := range []string{"*_test.go", "a2atest/*_test.go", "docs/*_test.go", "a2aotel/*_test.go", "cardsig/*_test.go", "a2aoauth2/*_test.go"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

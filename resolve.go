@@ -148,6 +148,9 @@ func (c *Client) getCard(ctx context.Context, target *url.URL) (*AgentCard, int,
 func (cl *call) readCard(ctx context.Context) (*AgentCard, int, error) {
 	c := cl.c
 	att, err := cl.send(ctx)
+	if err == nil && cl.refusedCredential(ctx, &att) {
+		att, err = cl.send(ctx)
+	}
 	if err != nil {
 		return nil, att.status, err
 	}

@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/caoliao-a2a/a2a-go/internal/backoff"
 	"github.com/caoliao-a2a/a2a-go/internal/httpbody"
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
 	"github.com/caoliao-a2a/a2a-go/internal/redact"
 	"github.com/hashicorp/go-retryablehttp"
 )
@@ -111,6 +113,13 @@ type call struct {
 	// extensions are the URIs the call activates (extensionsFor), sent in
 	// the version's header (setExtensions); none for a card GET.
 	extensions []string
+	// Credentials that change (options_credentials.go): sent is the
+	// credential of the client's source the latest attempt carried (nil
+	// without a source); refused, set by refusedCredential, is handed to
+	// the source before the next attempt, once; reauthorized: the call
+	// was sent again after a 401.
+	sent, refused *Credential
+	reauthorized  bool
 }
 
 // asked is what the call asks, as its replies' decoders are to know it:
@@ -174,8 +183,10 @@ func (c *Client) newGet(method, target string) *call {
 // anything is sent), refuses what the client's card rules out (an
 // *UnsupportedByCardError), encodes the call and sends it, once more with
 // the other verb when an HTTP+JSON agent refused the first (refusedVerb,
-// restcall.go), returning the call and its last attempt (send). Errors:
-// those and send's.
+// restcall.go), once more with a new credential when the agent refused
+// the one the client's source gave with a 401 (refusedCredential,
+// options_credentials.go), returning the call and its last attempt
+// (send). Errors: those and send's.
 func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, error) {
 	if spec.err != nil {
 		return nil, attempt{}, spec.err
@@ -189,6 +200,9 @@ func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, erro
 	}
 	att, err := cl.send(ctx)
 	if err == nil && cl.refusedVerb(&att) {
+		att, err = cl.send(ctx)
+	}
+	if err == nil && cl.refusedCredential(ctx, &att) {
 		att, err = cl.send(ctx)
 	}
 	return cl, att, err
@@ -248,17 +262,13 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 	if cl.payload == nil {
 		req.Header.Del("Content-Type")
 	}
-	if err := cl.prepareAttempt(req.Request); err != nil {
-		return attempt{}, err
-	}
-	if cl.spec.obs != nil {
-		// Each retry is prepared too (on a copy sharing the header).
-		cl.rc.PrepareRetry = cl.prepareRetry
-	}
 	hc := c.hc
 	if cl.spec.stream {
 		req.Header.Set("Accept", "text/event-stream")
 		hc = c.streamHC
+	}
+	if err := cl.prepareAttempt(req.Request); err != nil {
+		return attempt{}, err
 	}
 	// The call's own retryablehttp client, and who owns a reply's body:
 	// CheckRetry (checkRetry) reads and closes every body but an event
@@ -270,12 +280,25 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 	cl.rc.CheckRetry = cl.checkRetry
 	cl.rc.Backoff = backoff.Wait
 	cl.rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
+	if cl.spec.obs != nil || c.creds != nil {
+		// Each retry is prepared too; without an observer or a credential
+		// source nothing is (a method value costs an allocation per call).
+		cl.rc.PrepareRetry = cl.prepareRetry
+	}
 	if c.log.Enabled(ctx, slog.LevelDebug) {
 		cl.rc.RequestLogHook = cl.logAttempt
 	}
 
 	resp, err := cl.rc.Do(req)
 	att := cl.last // the attempt resp answers
+	// The credential source failed before a retry (PrepareRetry).
+	if ce, ok := errors.AsType[*CredentialError](err); ok && ctx.Err() == nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		att.stream = nil
+		return att, ce
+	}
 	if ctx.Err() != nil || err != nil {
 		if resp != nil {
 			resp.Body.Close()
@@ -308,10 +331,16 @@ func (cl *call) send(ctx context.Context) (attempt, error) {
 }
 
 // prepareAttempt readies req for the call's next attempt: it is called
-// by send before the first and through prepareRetry before each retry,
-// and tells the operation's observer of the attempt, setting the headers
-// it adds (trace context) on req. Its error fails the call.
+// by send before the first and through prepareRetry before each retry.
+// It puts the credential of the client's source in req (applyCredential,
+// options_credentials.go), then tells the operation's observer of the
+// attempt, setting the headers it adds (trace context) on req. Errors:
+// *CredentialError, which stops the call before the attempt (the
+// observer is not told of it).
 func (cl *call) prepareAttempt(req *http.Request) error {
+	if err := cl.applyCredential(req); err != nil {
+		return err
+	}
 	if cl.spec.obs != nil {
 		cl.spec.obs.attempt(cl, req)
 	}
@@ -417,9 +446,9 @@ func (cl *call) httpError(att *attempt) *HTTPError {
 	}
 	switch att.status {
 	case http.StatusUnauthorized:
-		e.Challenge = cl.headerExcerpt(h.Get("WWW-Authenticate"))
+		e.Challenge = inert.Printable(cl.headerExcerpt(h.Get("WWW-Authenticate")))
 	case http.StatusProxyAuthRequired:
-		e.Challenge = cl.headerExcerpt(h.Get("Proxy-Authenticate"))
+		e.Challenge = inert.Printable(cl.headerExcerpt(h.Get("Proxy-Authenticate")))
 	}
 	if d, ok := backoff.RetryAfter(h.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d

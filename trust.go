@@ -96,10 +96,11 @@ func httpsTwin(origin string) string {
 }
 
 // credentials reports whether requests could carry a credential: an API
-// key, a bearer token, or any header of the caller's (no list of names
-// knows every vendor's: X-Honeycomb-Team, DPoP, X-Goog-Iap-Jwt-Assertion).
+// key, a bearer token, any header of the caller's (no list of names
+// knows every vendor's: X-Honeycomb-Team, DPoP, X-Goog-Iap-Jwt-Assertion),
+// or a credential source's (WithCredentials). It is the one predicate.
 func (cfg *clientConfig) credentials() bool {
-	return cfg.apiKey != "" || cfg.bearer != "" || len(cfg.header) > 0
+	return cfg.apiKey != "" || cfg.bearer != "" || len(cfg.header) > 0 || cfg.creds != nil
 }
 
 // trusts reports whether u's host is one of [WithTrustedHosts]'.

@@ -244,6 +244,7 @@ type Server struct {
 	push     map[string][]a2a.PushNotificationConfig
 	nextPush int
 	out      outbound // push deliveries and script clocks (push.go), under mu
+	tokens   *tokens  // IssueTokens (tokens.go); its fields under mu
 }
 
 // NewServer starts a fake agent on a loopback port. Close it when done. It
@@ -326,6 +327,10 @@ const (
 // handling (serveV03, serveV10), after the extensions the server
 // requires (RequireExtension).
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.tokens != nil && r.URL.Path == tokenPath {
+		s.serveToken(w, r)
+		return
+	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 16<<20))
 	var env envelope
 	var parseErr error
@@ -369,7 +374,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "POST only", http.StatusMethodNotAllowed)
 		return
 	}
-	if !s.checkHeaders(w, r) {
+	if !s.checkHeaders(w, r) || !s.checkToken(w, r) {
 		return
 	}
 	if rest {

@@ -35,6 +35,10 @@ import (
 type Redactor struct {
 	forms []string // every spelling to replace, longest first
 	rep   *strings.Replacer
+	// learnt is the secrets learnt while the client runs (Learn): shared
+	// by the redactors With makes of this one; nil on a redactor made of
+	// them alone.
+	learnt *learnt
 }
 
 // minSecretRun is the shortest run of letters and digits in a secret that
@@ -73,7 +77,9 @@ func New(u *url.URL, apiKey, bearer string, header http.Header) *Redactor {
 			}
 		}
 	}
-	return f.redactor()
+	r := f.redactor()
+	r.learnt = &learnt{}
+	return r
 }
 
 // url adds the credentials a URL may carry: its userinfo (and the Basic
@@ -138,7 +144,9 @@ func (r *Redactor) With(secrets, urls []string) *Redactor {
 			f.url(u)
 		}
 	}
-	return f.redactor()
+	w := f.redactor()
+	w.learnt = r.learnt
+	return w
 }
 
 // formSet collects the spellings of secrets.
@@ -171,6 +179,7 @@ func (f formSet) secret(s string) {
 	}
 }
 
+// redactor is the redactor of the spellings in f, learning nothing.
 func (f formSet) redactor() *Redactor {
 	forms := slices.SortedFunc(maps.Keys(f), func(a, b string) int { return len(b) - len(a) })
 	pairs := make([]string, 0, 2*len(forms))
@@ -201,6 +210,17 @@ func (r *Redactor) ShownURL(u url.URL) string {
 // are replaced too. The rest of s, escapes included, comes back as it was
 // (JSON stays JSON).
 func (r *Redactor) Str(s string) string {
+	s = r.own(s)
+	if r != nil && r.learnt != nil {
+		if l := r.learnt.now.Load(); l != nil {
+			s = l.own(s)
+		}
+	}
+	return s
+}
+
+// own is Str for r's own secrets, without those it learnt.
+func (r *Redactor) own(s string) string {
 	if r.replace(s) == s {
 		plain, ok := unescape(s, nil)
 		if !ok || r.replace(plain) == plain {
@@ -279,10 +299,16 @@ func (r *Redactor) Excerpt(b []byte, n int) []byte {
 // the longest form. Redacting the start of a text up to the cut and reach
 // bytes more redacts all of what the cut keeps.
 func (r *Redactor) reach() int {
-	if r == nil || len(r.forms) == 0 {
-		return 0
+	n := 0
+	if r != nil && len(r.forms) > 0 {
+		n = 10 * len(r.forms[0])
 	}
-	return 10 * len(r.forms[0])
+	if r != nil && r.learnt != nil {
+		if l := r.learnt.now.Load(); l != nil {
+			n = max(n, l.reach())
+		}
+	}
+	return n
 }
 
 // Err drops the *url.Error wrapper (its text holds the request URL, which

@@ -1,0 +1,178 @@
+package a2aoauth2_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+	"github.com/caoliao-a2a/a2a-go/a2aoauth2"
+	"github.com/caoliao-a2a/a2a-go/a2atest"
+	"go.uber.org/goleak"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) {
+		http.DefaultClient.CloseIdleConnections() // oauth2's, without a client in ctx
+		a2a.CloseIdleConnections()
+	}))
+}
+
+// newAgent is an a2atest agent issuing tokens, and the client credentials
+// config of its token endpoint.
+func newAgent(t *testing.T, opts ...a2atest.Option) (*a2atest.Server, *clientcredentials.Config) {
+	t.Helper()
+	agent := a2atest.NewServer(append(opts, a2atest.IssueTokens("client-1", "secret-1", time.Hour))...)
+	t.Cleanup(agent.Close)
+	return agent, &clientcredentials.Config{ClientID: "client-1", ClientSecret: "secret-1", TokenURL: agent.TokenURL()}
+}
+
+// TestRefreshOnce: after the agent revokes its tokens, 32 calls refused
+// at once cause one token fetch, and all succeed; a stream open refused
+// too.
+func TestRefreshOnce(t *testing.T) {
+	agent, cfg := newAgent(t, a2atest.V10())
+	c, err := a2a.NewClient(agent.URL, a2a.WithProtocolVersion(a2a.ProtocolV10), a2a.WithCredentials(a2aoauth2.ClientCredentials(cfg)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.SendText(ctx, "hi"); err != nil {
+		t.Fatal(err)
+	}
+	agent.ExpireTokens()
+	var wg sync.WaitGroup
+	errs := make(chan error, 32)
+	for range 32 {
+		wg.Go(func() {
+			if _, err := c.SendText(ctx, "hi"); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := agent.TokensIssued(); n != 2 {
+		t.Errorf("%d tokens issued, want 2 (one at the start, one after the revocation)", n)
+	}
+	agent.ExpireTokens()
+	for _, err := range c.SendStreamingMessage(ctx, a2a.NewTextMessage("hi")) {
+		if err != nil {
+			t.Fatalf("stream: %v", err)
+		}
+	}
+	if n := agent.TokensIssued(); n != 3 {
+		t.Errorf("%d tokens issued, want 3", n)
+	}
+}
+
+// fetching is an oauth2.TokenSource that fetches a new token on every
+// call, as TokenSource wants.
+type fetching struct{ cfg *clientcredentials.Config }
+
+func (f fetching) Token() (*oauth2.Token, error) { return f.cfg.Token(context.Background()) }
+
+// TestTokenSource: a source that fetches on every call refreshes a
+// revoked token; a caching one (oauth2's own) gives it again, and the
+// call fails with ErrNotRefreshed before sending it.
+func TestTokenSource(t *testing.T) {
+	agent, cfg := newAgent(t)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name string
+		ts   oauth2.TokenSource
+		want error
+	}{
+		{"fetching", fetching{cfg}, nil},
+		{"caching", cfg.TokenSource(ctx), a2aoauth2.ErrNotRefreshed},
+	} {
+		c, _ := a2a.NewClient(agent.URL, a2a.WithCredentials(a2aoauth2.TokenSource(tt.ts)))
+		if _, err := c.SendText(ctx, "hi"); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		agent.ExpireTokens()
+		before := len(agent.Requests())
+		_, err := c.SendText(ctx, "hi")
+		var ce *a2a.CredentialError
+		if tt.want == nil && err != nil || tt.want != nil && (!errors.Is(err, tt.want) || !errors.As(err, &ce)) {
+			t.Errorf("%s: after a revocation: %v, want %v", tt.name, err, tt.want)
+		}
+		if sent := len(agent.Requests()) - before; tt.want != nil && sent != 1 {
+			t.Errorf("%s: %d requests, want 1 (the refused one)", tt.name, sent)
+		}
+	}
+}
+
+// TestTokenEndpointRefuses: a token endpoint's error reaches the caller as
+// a *CredentialError wrapping oauth2's *RetrieveError, without the client
+// secret, and nothing is sent to the agent.
+func TestTokenEndpointRefuses(t *testing.T) {
+	agent, cfg := newAgent(t)
+	cfg.ClientSecret = "wrong-secret-9876"
+	c, _ := a2a.NewClient(agent.URL, a2a.WithCredentials(a2aoauth2.ClientCredentials(cfg)))
+	_, err := c.SendText(context.Background(), "hi")
+	var re *oauth2.RetrieveError
+	var ce *a2a.CredentialError
+	if !errors.As(err, &ce) || !errors.As(err, &re) || re.ErrorCode != "invalid_client" {
+		t.Fatalf("err = %v, want a CredentialError wrapping a RetrieveError invalid_client", err)
+	}
+	if strings.Contains(err.Error(), "wrong-secret") || len(agent.Requests()) != 0 {
+		t.Errorf("error %q, %d requests to the agent", err, len(agent.Requests()))
+	}
+}
+
+// blocking is a token source whose fetch waits for release.
+type blocking struct {
+	started chan struct{}
+	release chan struct{}
+	tok     string
+}
+
+func (b blocking) Token() (*oauth2.Token, error) {
+	close(b.started)
+	<-b.release
+	return &oauth2.Token{AccessToken: b.tok}, nil
+}
+
+// TestWaitHonoursContext: a call waiting for another's fetch returns when
+// its ctx is done; once the fetch ends, the next call gets its token
+// without fetching again.
+func TestWaitHonoursContext(t *testing.T) {
+	b := blocking{started: make(chan struct{}), release: make(chan struct{}), tok: "tok-1"}
+	src := a2aoauth2.TokenSource(b)
+	first := make(chan a2a.Credential, 1)
+	go func() {
+		cred, _ := src.Credential(context.Background(), nil)
+		first <- cred
+	}()
+	<-b.started
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := src.Credential(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("waiting call: %v, want context.Canceled", err)
+	}
+	close(b.release)
+	if cred := <-first; cred.Token != "tok-1" || cred.Scheme != "Bearer" {
+		t.Errorf("first call got %+v", cred)
+	}
+	if cred, err := src.Credential(context.Background(), nil); err != nil || cred.Token != "tok-1" {
+		t.Errorf("next call: %+v %v", cred, err) // a second fetch would block on started, closed twice: a panic
+	}
+}
+
+// TestNoToken: a source that gives no access token is ErrNoToken.
+func TestNoToken(t *testing.T) {
+	src := a2aoauth2.TokenSource(oauth2.StaticTokenSource(&oauth2.Token{}))
+	if _, err := src.Credential(context.Background(), nil); !errors.Is(err, a2aoauth2.ErrNoToken) {
+		t.Errorf("err = %v, want ErrNoToken", err)
+	}
+}
