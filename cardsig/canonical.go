@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -94,22 +95,23 @@ func parseValue(d *json.Decoder, ptr string, depth int) (*node, error) {
 		switch v {
 		case '{':
 			n.kind = '{'
-			seen := map[string]bool{}
 			for d.More() {
 				t, err := d.Token()
 				if err != nil {
 					return nil, fmt.Errorf("card is not JSON: %w", err)
 				}
 				name := t.(string)
-				if seen[name] {
+				if len(n.members) < 8 && n.get(name) != nil { // larger objects: checked once read
 					return nil, fmt.Errorf("%w %s", errDuplicate, strconv.Quote(ptr+"/"+escapePtr(name)))
 				}
-				seen[name] = true
 				val, err := parseValue(d, ptr+"/"+escapePtr(name), depth+1)
 				if err != nil {
 					return nil, err
 				}
 				n.members = append(n.members, member{name, val})
+			}
+			if err := n.unique(); err != nil {
+				return nil, err
 			}
 		case '[':
 			n.kind = '['
@@ -134,6 +136,25 @@ func parseValue(d *json.Decoder, ptr string, depth int) (*node, error) {
 		n.kind = 'n'
 	}
 	return n, nil
+}
+
+// unique returns errDuplicate, naming it, when a member of object n
+// repeats (sorting its names: a map would cost several times more).
+func (n *node) unique() error {
+	if len(n.members) <= 8 { // checked as read
+		return nil
+	}
+	names := make([]string, len(n.members))
+	for i, m := range n.members {
+		names[i] = m.name
+	}
+	slices.Sort(names)
+	for i := 1; i < len(names); i++ {
+		if names[i] == names[i-1] {
+			return fmt.Errorf("%w %s", errDuplicate, strconv.Quote(n.ptr+"/"+escapePtr(names[i])))
+		}
+	}
+	return nil
 }
 
 func escapePtr(s string) string {

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,7 +24,10 @@ import (
 
 // Bounds of a jku fetch.
 const (
-	jkuTimeout  = 5 * time.Second
+	// jkuTimeout bounds all the jku fetches of one VerifyCard together.
+	jkuTimeout = 5 * time.Second
+	// jkuPerCard bounds the distinct jku URLs one VerifyCard fetches.
+	jkuPerCard  = 2
 	jkuMaxBytes = 64 << 10
 	jkuTTL      = 10 * time.Minute
 	jkuEntries  = 64
@@ -34,21 +38,50 @@ const (
 // "keys.example:8443"): the caller vouches for those hosts, so their keys
 // are trusted. A named host may be a loopback or private address; any
 // other host's addresses are checked when dialled (so a DNS answer cannot
-// move it to one). No redirect is followed; a fetch takes at most 5 s and
-// 64 KiB; key sets are kept 10 minutes. It returns an error for a host
-// that is not a host name or address with an optional port.
+// move it to one). No redirect is followed; a key set is at most 64 KiB
+// and is kept 10 minutes. One VerifyCard fetches at most 2 distinct jku
+// URLs, all its fetches together within 5 s (whatever its ctx allows):
+// signatures past that are unverifiable. It returns an error for a host
+// that is not a host name or IP address (no wildcard) with an optional
+// port from 1 to 65535.
 func WithJKUHosts(hosts ...string) Option {
 	return option(func(v *Verifier) error {
 		f := v.fetcher()
 		for _, h := range hosts {
 			u, err := url.Parse("https://" + h)
-			if err != nil || u.Host != h || u.Hostname() == "" || strings.ContainsAny(h, "/@?#") {
-				return fmt.Errorf("cardsig: WithJKUHosts: %q is not a host", h)
+			if err != nil || u.Host != h || checkHost(u) != nil {
+				return fmt.Errorf("cardsig: WithJKUHosts: %q is not a host[:port]", h)
 			}
 			f.hosts[hostPort(u)] = true
 		}
 		return nil
 	})
+}
+
+// checkHost returns an error unless u is scheme://host[:port] and no
+// more: a DNS name of letters, digits, '-' and '.', or an IP address; a
+// port from 1 to 65535; no user, path other than "/", query or fragment.
+func checkHost(u *url.URL) error {
+	if u.User != nil || u.Opaque != "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
+		return errors.New("more than scheme://host[:port]")
+	}
+	host := u.Hostname()
+	if host == "" {
+		return errors.New("no host")
+	}
+	if net.ParseIP(host) == nil {
+		for _, c := range host {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+				return fmt.Errorf("host %q is not a DNS name or IP address", host)
+			}
+		}
+	}
+	if p := u.Port(); p != "" || strings.HasSuffix(u.Host, ":") {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("port %q is not from 1 to 65535", p)
+		}
+	}
+	return nil
 }
 
 // WithSameOriginJKU lets the verifier fetch a JWK Set from a signature's
@@ -80,6 +113,7 @@ type jkuFetcher struct {
 	hosts      map[string]bool // "host:port"
 	sameOrigin bool
 	roots      *x509.CertPool
+	timeout    time.Duration // for all the fetches of one VerifyCard: jkuTimeout
 
 	once sync.Once
 	hc   *http.Client
@@ -95,7 +129,7 @@ type jkuEntry struct {
 
 func (v *Verifier) fetcher() *jkuFetcher {
 	if v.jku == nil {
-		v.jku = &jkuFetcher{hosts: map[string]bool{}, cache: map[string]jkuEntry{}}
+		v.jku = &jkuFetcher{hosts: map[string]bool{}, cache: map[string]jkuEntry{}, timeout: jkuTimeout}
 	}
 	return v.jku
 }
@@ -114,8 +148,11 @@ func hostPort(u *url.URL) string {
 // "https://host:443".
 func canonicalOrigin(origin string) (string, error) {
 	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || (u.Path != "" && u.Path != "/") {
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return "", fmt.Errorf("%q is not an http(s) origin", origin)
+	}
+	if err := checkHost(u); err != nil {
+		return "", fmt.Errorf("%q is not an http(s) origin (scheme://host[:port]): %v", origin, err)
 	}
 	port := u.Port()
 	if port == "" {
@@ -128,9 +165,24 @@ func canonicalOrigin(origin string) (string, error) {
 	return u.Scheme + "://" + net.JoinHostPort(host, port), nil
 }
 
+// jkuBudget is what one VerifyCard may still spend on jku fetches: the
+// URLs it fetched (and what came of each), and one deadline for them
+// all, set at its first fetch.
+type jkuBudget struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	tried  map[string]error
+}
+
+func (b *jkuBudget) stop() {
+	if b.cancel != nil {
+		b.cancel()
+	}
+}
+
 // keys returns the keys named kid at jku, fetched or cached, when the
-// policy allows jku for a card read at origin.
-func (f *jkuFetcher) keys(ctx context.Context, jku, kid, origin string) ([]Key, error) {
+// policy allows jku for a card read at origin and budget allows a fetch.
+func (f *jkuFetcher) keys(ctx context.Context, jku, kid, origin string, budget *jkuBudget) ([]Key, error) {
 	u, err := url.Parse(jku)
 	if err != nil || u.Scheme != "https" || u.Hostname() == "" || u.User != nil {
 		return nil, errors.New("no trusted key (jku is not an https URL: not followed)")
@@ -142,7 +194,7 @@ func (f *jkuFetcher) keys(ctx context.Context, jku, kid, origin string) ([]Key, 
 	}
 	u.Fragment = ""
 	key := u.String()
-	set, err := f.get(ctx, key)
+	set, err := f.get(ctx, key, budget)
 	if err != nil {
 		return nil, fmt.Errorf("key unreachable at jku: %w", err)
 	}
@@ -155,15 +207,30 @@ func (f *jkuFetcher) keys(ctx context.Context, jku, kid, origin string) ([]Key, 
 	return out, nil
 }
 
-// get returns the key set at target from the cache or the network.
-func (f *jkuFetcher) get(ctx context.Context, target string) ([]Key, error) {
+// get returns the key set at target from the cache or, within budget,
+// the network.
+func (f *jkuFetcher) get(ctx context.Context, target string, budget *jkuBudget) ([]Key, error) {
 	f.mu.Lock()
 	e, ok := f.cache[target]
 	f.mu.Unlock()
 	if ok && time.Now().Before(e.expires) {
 		return e.keys, nil
 	}
-	keys, err := f.fetch(ctx, target)
+	if err, ok := budget.tried[target]; ok {
+		return nil, err
+	}
+	if len(budget.tried) == jkuPerCard {
+		return nil, fmt.Errorf("not fetched: this card's signatures already named %d jku URLs, the most one card may", jkuPerCard)
+	}
+	if budget.ctx == nil {
+		budget.ctx, budget.cancel = context.WithTimeout(ctx, f.timeout)
+		budget.tried = map[string]error{}
+	}
+	if budget.ctx.Err() != nil {
+		return nil, fmt.Errorf("not fetched: the %v this card's jku fetches may take together are spent", f.timeout)
+	}
+	keys, err := f.fetch(budget.ctx, target)
+	budget.tried[target] = err
 	if err != nil {
 		return nil, err
 	}
@@ -184,8 +251,6 @@ func (f *jkuFetcher) get(ctx context.Context, target string) ([]Key, error) {
 // dialled address checked unless the host was named.
 func (f *jkuFetcher) fetch(ctx context.Context, target string) ([]Key, error) {
 	hc := f.client()
-	ctx, cancel := context.WithTimeout(ctx, jkuTimeout)
-	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
 		return nil, err

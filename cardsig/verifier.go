@@ -26,6 +26,14 @@ const (
 	// maxSignature caps a signature value, base64url (an RSA-8192
 	// signature is 1366).
 	maxSignature = 2 << 10
+	// MaxCardBytes is the largest card, in bytes as received, whose
+	// signatures are checked: a larger signed card is unverifiable, not
+	// read further (real cards are a few KiB). Below it, verifying a card
+	// allocates a small multiple of its size.
+	MaxCardBytes = 256 << 10
+	// MaxKeysPerSignature is how many trusted keys sharing a signature's
+	// kid are tried for it; the rest are not.
+	MaxKeysPerSignature = 8
 )
 
 // Verifier verifies agent card signatures (A2A v1.0 §8.4.3). It implements
@@ -200,14 +208,17 @@ type outcome struct {
 // under a trusted key that is in its validity window and not revoked,
 // with an allowed algorithm that fits the key. Otherwise it is invalid
 // when a signature failed under such a key, or is malformed (a protected
-// header that does not decode, without alg or kid, with crit, naming
-// "none" or an HMAC), or the card is (a member repeated in one object,
-// not valid UTF-8); and unverifiable when no signature could be checked
-// (no trusted key for its kid, a key expired, revoked or unreachable, an
-// algorithm not allowed, a card built in code with no bytes as received).
-// A card without signatures is absent. Keys are looked up by kid among
-// the keys pinned to the card's origin, then the verifier's, then its
-// resolver's, then (where allowed) at the signature's jku. A signature's
+// header that does not decode, without alg or kid, with crit or b64,
+// naming "none" or an HMAC), or the card is (a member repeated in one
+// object, not valid UTF-8); and unverifiable when no signature could be
+// checked (no trusted key for its kid, a key expired, revoked or
+// unreachable, an algorithm not allowed, a card built in code with no
+// bytes as received, a card larger than [MaxCardBytes]). A card without
+// signatures is absent. Keys are looked up by kid among the keys pinned
+// to the card's origin, then the verifier's, then its resolver's, then
+// (where allowed) at the signature's jku; the first
+// [MaxKeysPerSignature] found are tried. A card's canonical forms are
+// computed only once a signature has a trusted key to check. A signature's
 // unprotected header is not read (nothing in it is signed), nor is an
 // x5c or x5u in its protected header: trust comes from the caller's keys,
 // never from a certificate the signer attaches.
@@ -216,11 +227,15 @@ func (v *Verifier) VerifyCard(ctx context.Context, card *a2a.AgentCard) *a2a.Car
 		return &a2a.CardVerification{Status: a2a.CardUnverifiable, Err: errors.New("no card")}
 	}
 	raw := card.Raw()
-	if raw == nil {
-		if len(card.Signatures) == 0 {
-			return &a2a.CardVerification{Status: a2a.CardSignatureAbsent}
-		}
+	switch {
+	case raw == nil && len(card.Signatures) == 0:
+		return &a2a.CardVerification{Status: a2a.CardSignatureAbsent}
+	case raw == nil:
 		return &a2a.CardVerification{Status: a2a.CardUnverifiable, Err: errors.New("card has no bytes as received to verify (built or encoded in code)")}
+	case len(raw) > MaxCardBytes && len(card.Signatures) == 0:
+		return &a2a.CardVerification{Status: a2a.CardSignatureAbsent}
+	case len(raw) > MaxCardBytes:
+		return &a2a.CardVerification{Status: a2a.CardUnverifiable, Err: fmt.Errorf("card of %d bytes is larger than the %d this verifier checks (cardsig.MaxCardBytes): not verified", len(raw), MaxCardBytes)}
 	}
 	tree, err := parse(raw)
 	if err != nil {
@@ -236,12 +251,9 @@ func (v *Verifier) VerifyCard(ctx context.Context, card *a2a.AgentCard) *a2a.Car
 	case sigs.kind != '[':
 		return &a2a.CardVerification{Status: a2a.CardSignatureInvalid, Err: errors.New("signatures is not an array")}
 	}
-	payloads := map[Form][]byte{}
-	for _, f := range []Form{FormSpec, FormA2AJS} { // every form, for the hint of verifyOne
-		if payloads[f], err = canonical(project(tree, f)); err != nil {
-			return &a2a.CardVerification{Status: a2a.CardSignatureInvalid, Err: err}
-		}
-	}
+	payloads := &payloads{tree: tree}
+	budget := &jkuBudget{}
+	defer budget.stop()
 	res := &a2a.CardVerification{Status: a2a.CardUnverifiable}
 	var firstInvalid, firstUnverifiable error
 	for i, s := range sigs.elems {
@@ -251,7 +263,7 @@ func (v *Verifier) VerifyCard(ctx context.Context, card *a2a.AgentCard) *a2a.Car
 		if ctx.Err() != nil {
 			return &a2a.CardVerification{Status: a2a.CardUnverifiable, Err: ctx.Err()}
 		}
-		o := v.verifyOne(ctx, card.Origin(), s, payloads)
+		o := v.verifyOne(ctx, card.Origin(), s, payloads, budget)
 		if o.warning != "" {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("signature %d: %s", i, o.warning))
 		}
@@ -286,8 +298,34 @@ type header struct {
 	alg, kid, typ, jku string
 }
 
+// payloads are a card's canonical forms in base64url, each computed when
+// a signature first has a trusted key to check it with, and once.
+type payloads struct {
+	tree *node
+	done map[Form][]byte
+	buf  []byte // for signs
+}
+
+// get returns the payload of form f, in base64url.
+func (p *payloads) get(f Form) ([]byte, error) {
+	if b, ok := p.done[f]; ok {
+		return b, nil
+	}
+	c, err := canonical(project(p.tree, f))
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, base64.RawURLEncoding.EncodedLen(len(c)))
+	base64.RawURLEncoding.Encode(b, c)
+	if p.done == nil {
+		p.done = map[Form][]byte{}
+	}
+	p.done[f] = b
+	return b, nil
+}
+
 // verifyOne checks one signature entry s over each form's payload.
-func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloads map[Form][]byte) outcome {
+func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloads *payloads, budget *jkuBudget) outcome {
 	bad := func(format string, args ...any) outcome {
 		return outcome{status: a2a.CardSignatureInvalid, err: fmt.Errorf(format, args...)}
 	}
@@ -319,13 +357,14 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 		o.status, o.err = a2a.CardUnverifiable, fmt.Errorf("alg %s is not allowed", shown(h.alg))
 		return o
 	}
-	keys, err := v.keysFor(ctx, origin, h)
+	keys, err := v.keysFor(ctx, origin, h, budget)
 	if err != nil {
 		o.status, o.err = a2a.CardUnverifiable, fmt.Errorf("kid %s: %w", shown(h.kid), err)
 		return o
 	}
 	now := v.now()
 	o.status, o.err = a2a.CardUnverifiable, fmt.Errorf("kid %s: no trusted key", shown(h.kid))
+	var sigBytes []byte // decoded at the first key that may check it
 	for _, k := range keys {
 		if err := k.usable(now); err != nil {
 			if o.status != a2a.CardSignatureInvalid {
@@ -340,19 +379,28 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 			o.status, o.err = a2a.CardSignatureInvalid, fmt.Errorf("kid %s: %w", shown(h.kid), err)
 			continue
 		}
-		for _, f := range v.forms {
-			jws, err := jose.ParseDetached(prot.text+".."+sig.text, payloads[f], []jose.SignatureAlgorithm{jose.SignatureAlgorithm(h.alg)})
+		if sigBytes == nil {
+			jws, err := jose.ParseDetached(prot.text+".."+sig.text, []byte{}, []jose.SignatureAlgorithm{jose.SignatureAlgorithm(h.alg)})
 			if err != nil {
 				return bad("kid %s: signature does not decode: %v", shown(h.kid), err)
 			}
-			if jws.DetachedVerify(payloads[f], k.JWK.Key) == nil {
+			sigBytes = jws.Signatures[0].Signature
+		}
+		for _, f := range v.forms {
+			payload, err := payloads.get(f)
+			if err != nil {
+				return bad("%v", err)
+			}
+			if signs(h.alg, k.JWK.Key, prot.text, payload, sigBytes, &payloads.buf) {
 				o.status, o.err, o.form = a2a.CardVerified, nil, f
 				return o
 			}
 		}
 		o.status, o.err = a2a.CardSignatureInvalid, fmt.Errorf("kid %s: signature does not verify", shown(h.kid))
 		if !slices.Contains(v.forms, FormA2AJS) {
-			if jws, err := jose.ParseDetached(prot.text+".."+sig.text, payloads[FormA2AJS], []jose.SignatureAlgorithm{jose.SignatureAlgorithm(h.alg)}); err == nil && jws.DetachedVerify(payloads[FormA2AJS], k.JWK.Key) == nil {
+			if payload, err := payloads.get(FormA2AJS); err != nil {
+				return bad("%v", err)
+			} else if signs(h.alg, k.JWK.Key, prot.text, payload, sigBytes, &payloads.buf) {
 				// Signed, by a trusted key, in a form the caller did not
 				// accept: not tampering, so not invalid; not verified
 				// either.
@@ -397,21 +445,21 @@ func readHeader(b64 string) (header, error) {
 	if n.get("crit") != nil {
 		return header{}, errors.New("crit names parameters this verifier does not understand (RFC 7515 §4.1.11)")
 	}
+	if n.get("b64") != nil {
+		return header{}, errors.New("b64 is present: A2A v1.0 §8.4 signs a base64url payload, never an unencoded one (RFC 7797)")
+	}
 	return h, nil
 }
 
 // keysFor returns the trusted keys named by h.kid for a card read at
-// origin.
-func (v *Verifier) keysFor(ctx context.Context, origin string, h header) ([]Key, error) {
+// origin, at most MaxKeysPerSignature of them.
+func (v *Verifier) keysFor(ctx context.Context, origin string, h header, budget *jkuBudget) ([]Key, error) {
 	var out []Key
-	for _, k := range v.pinned[origin] {
-		if k.JWK.KeyID == h.kid {
-			out = append(out, k)
-		}
-	}
-	for _, k := range v.keys {
-		if k.JWK.KeyID == h.kid {
-			out = append(out, k)
+	for _, list := range [][]Key{v.pinned[origin], v.keys} {
+		for _, k := range list {
+			if k.JWK.KeyID == h.kid && len(out) < MaxKeysPerSignature {
+				out = append(out, k)
+			}
 		}
 	}
 	if len(out) > 0 {
@@ -423,6 +471,9 @@ func (v *Verifier) keysFor(ctx context.Context, origin string, h header) ([]Key,
 			return nil, fmt.Errorf("key resolver: %w", err)
 		}
 		for i := range keys {
+			if len(out) == MaxKeysPerSignature {
+				break
+			}
 			if keys[i].JWK.KeyID == h.kid && keys[i].check() == nil {
 				out = append(out, keys[i])
 			}
@@ -435,7 +486,8 @@ func (v *Verifier) keysFor(ctx context.Context, origin string, h header) ([]Key,
 		if v.jku == nil {
 			return nil, errors.New("no trusted key (jku not followed: the verifier allows no jku host)")
 		}
-		return v.jku.keys(ctx, h.jku, h.kid, origin)
+		keys, err := v.jku.keys(ctx, h.jku, h.kid, origin, budget)
+		return keys[:min(len(keys), MaxKeysPerSignature)], err
 	}
 	return nil, nil
 }
