@@ -70,7 +70,7 @@ func TestVerifyMemoryBounded(t *testing.T) {
 		ratio uint64
 	}{
 		{"untrusted kid", "nobody", a2a.CardUnverifiable, 40},
-		{"trusted kid, wrong key", "k1", a2a.CardSignatureInvalid, 90},
+		{"trusted kid, wrong key", "k1", a2a.CardSignatureInvalid, 160},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			card := decode(t, wideCard(t, other, c.kid, MaxCardBytes))

@@ -298,25 +298,22 @@ type header struct {
 	alg, kid, typ, jku string
 }
 
-// payloads are a card's canonical forms in base64url, each computed when
-// a signature first has a trusted key to check it with, and once.
+// payloads are a card's canonical forms, each computed when a signature
+// first has a trusted key to check it with, and once.
 type payloads struct {
 	tree *node
 	done map[Form][]byte
-	buf  []byte // for signs
 }
 
-// get returns the payload of form f, in base64url.
+// get returns the payload of form f.
 func (p *payloads) get(f Form) ([]byte, error) {
 	if b, ok := p.done[f]; ok {
 		return b, nil
 	}
-	c, err := canonical(project(p.tree, f))
+	b, err := canonical(project(p.tree, f))
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, base64.RawURLEncoding.EncodedLen(len(c)))
-	base64.RawURLEncoding.Encode(b, c)
 	if p.done == nil {
 		p.done = map[Form][]byte{}
 	}
@@ -364,7 +361,6 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 	}
 	now := v.now()
 	o.status, o.err = a2a.CardUnverifiable, fmt.Errorf("kid %s: no trusted key", shown(h.kid))
-	var sigBytes []byte // decoded at the first key that may check it
 	for _, k := range keys {
 		if err := k.usable(now); err != nil {
 			if o.status != a2a.CardSignatureInvalid {
@@ -379,19 +375,16 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 			o.status, o.err = a2a.CardSignatureInvalid, fmt.Errorf("kid %s: %w", shown(h.kid), err)
 			continue
 		}
-		if sigBytes == nil {
-			jws, err := jose.ParseDetached(prot.text+".."+sig.text, []byte{}, []jose.SignatureAlgorithm{jose.SignatureAlgorithm(h.alg)})
-			if err != nil {
-				return bad("kid %s: signature does not decode: %v", shown(h.kid), err)
-			}
-			sigBytes = jws.Signatures[0].Signature
-		}
 		for _, f := range v.forms {
 			payload, err := payloads.get(f)
 			if err != nil {
 				return bad("%v", err)
 			}
-			if signs(h.alg, k.JWK.Key, prot.text, payload, sigBytes, &payloads.buf) {
+			jws, err := jose.ParseDetached(prot.text+".."+sig.text, payload, []jose.SignatureAlgorithm{jose.SignatureAlgorithm(h.alg)})
+			if err != nil {
+				return bad("kid %s: signature does not decode: %v", shown(h.kid), err)
+			}
+			if jws.DetachedVerify(payload, k.JWK.Key) == nil {
 				o.status, o.err, o.form = a2a.CardVerified, nil, f
 				return o
 			}
@@ -400,7 +393,7 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 		if !slices.Contains(v.forms, FormA2AJS) {
 			if payload, err := payloads.get(FormA2AJS); err != nil {
 				return bad("%v", err)
-			} else if signs(h.alg, k.JWK.Key, prot.text, payload, sigBytes, &payloads.buf) {
+			} else if jws, err := jose.ParseDetached(prot.text+".."+sig.text, payload, []jose.SignatureAlgorithm{jose.SignatureAlgorithm(h.alg)}); err == nil && jws.DetachedVerify(payload, k.JWK.Key) == nil {
 				// Signed, by a trusted key, in a form the caller did not
 				// accept: not tampering, so not invalid; not verified
 				// either.

@@ -152,7 +152,7 @@ func expect(t *testing.T, got *a2a.CardVerification, want a2a.CardSignatureStatu
 // with keys generated here, verifies by that kid and alg over the spec
 // form, and nothing is unsigned.
 func TestVerifyEveryAlgorithm(t *testing.T) {
-	for _, alg := range []jose.SignatureAlgorithm{jose.ES256, jose.ES384, jose.ES512, jose.EdDSA, jose.RS256, jose.RS384, jose.RS512, jose.PS256, jose.PS384, jose.PS512} {
+	for _, alg := range []jose.SignatureAlgorithm{jose.ES256, jose.ES384, jose.ES512, jose.EdDSA, jose.RS256, jose.PS256} {
 		t.Run(string(alg), func(t *testing.T) {
 			k := newKey(t, alg, "k-"+string(alg))
 			card := k.sign(t, testCard, FormSpec, nil)
