@@ -108,8 +108,17 @@ func (cl *call) extensionError(err error) error {
 		e.Hint = "the agent named no extension; its card's capabilities.extensions lists those it requires"
 		return e
 	}
-	if len(missing) > 0 && len(named) > 0 {
-		e.Hint += "; its card marks " + listURIs(bounded(missing)) + " required"
+	if len(named) > 0 {
+		// The card's, once: only those the agent did not name.
+		var also []string
+		for _, u := range missing {
+			if !slices.Contains(named, u) {
+				also = append(also, u)
+			}
+		}
+		if len(also) > 0 {
+			e.Hint += "; its card also marks " + listURIs(bounded(also)) + " required"
+		}
 	}
 	e.Hint += ", not activated by this call: activate what the client implements with WithExtensions or Extensions"
 	return e
