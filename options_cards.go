@@ -44,18 +44,18 @@ type CardSignatureStatus string
 // The outcomes (the vocabulary of the A2A CLI specification's
 // A2ACLI_CARD_GET_004).
 const (
-	// CardVerified: at least one signature verified under a trusted key
+	// CardSignatureVerified: at least one signature verified under a trusted key
 	// with an allowed algorithm.
-	CardVerified CardSignatureStatus = "verified"
+	CardSignatureVerified CardSignatureStatus = "verified"
 	// CardSignatureAbsent: the card carries no signatures.
 	CardSignatureAbsent CardSignatureStatus = "absent"
-	// CardUnverifiable: no signature could be checked: no trusted key for
+	// CardSignatureUnverifiable: no signature could be checked: no trusted key for
 	// its kid, a key that is expired, revoked or unreachable, an
 	// algorithm not allowed, a trusted key's signature over a canonical
 	// form the verifier does not accept (cardsig's a2a-js form unless
 	// allowed), or nothing as received to check it over. Not
 	// evidence of tampering, not evidence of anything.
-	CardUnverifiable CardSignatureStatus = "unverifiable"
+	CardSignatureUnverifiable CardSignatureStatus = "unverifiable"
 	// CardSignatureInvalid: no signature verified and at least one failed
 	// under a trusted key with an allowed algorithm, or the signatures or
 	// the card are malformed (a signature entry that does not decode, a
@@ -67,7 +67,7 @@ const (
 type CardVerification struct {
 	Status CardSignatureStatus
 	// KeyID and Algorithm are the kid and alg of the signature that
-	// verified (Status [CardVerified] only).
+	// verified (Status [CardSignatureVerified] only).
 	KeyID, Algorithm string
 	// Form names the canonical form the signature verified over: "spec"
 	// (A2A v1.0 §8.4.1 as written) or a form a deployed signer produces
@@ -82,7 +82,7 @@ type CardVerification struct {
 	// Warnings are findings that do not change Status, e.g. a protected
 	// header without typ "JOSE" (A2A v1.0 §8.4.2 says it SHOULD be).
 	Warnings []string
-	// Err says why Status is not [CardVerified] (nil when it is, and for
+	// Err says why Status is not [CardSignatureVerified] (nil when it is, and for
 	// [CardSignatureAbsent]). Its text may quote the card: show it through
 	// the error of [CardSignatureError], which makes it inert.
 	Err error
@@ -90,7 +90,7 @@ type CardVerification struct {
 
 // Verified reports whether v says the card verified. A nil v did not.
 func (v *CardVerification) Verified() bool {
-	return v != nil && v.Status == CardVerified
+	return v != nil && v.Status == CardSignatureVerified
 }
 
 // Verification returns what the client's [CardVerifier] found on the card
@@ -183,7 +183,7 @@ func WithCardVerifier(v CardVerifier) Option {
 // WithRequireVerifiedCard makes [ResolveAgentCard],
 // [Client.GetExtendedAgentCard] and [NewClientFromCard] refuse, with a
 // *[CardSignatureError], any card whose verification is not
-// [CardVerified]: unsigned and unverifiable cards too. It needs
+// [CardSignatureVerified]: unsigned and unverifiable cards too. It needs
 // [WithCardVerifier]: without one the options are refused as bad input.
 // NewClientFromCard takes a card already verified (by [ResolveAgentCard]
 // with a verifier) as it is.
@@ -218,7 +218,7 @@ func (k cardChecks) verify(ctx context.Context, card *AgentCard, red *redact.Red
 	}
 	v := k.verifier.VerifyCard(ctx, card)
 	if v == nil {
-		v = &CardVerification{Status: CardUnverifiable, Err: errors.New("the verifier returned no result")}
+		v = &CardVerification{Status: CardSignatureUnverifiable, Err: errors.New("the verifier returned no result")}
 	}
 	v = unsignedEndpoints(card, v)
 	card.verification = v
@@ -229,11 +229,11 @@ func (k cardChecks) verify(ctx context.Context, card *AgentCard, red *redact.Red
 // leaves a member the client routes by unsigned (NewClientFromCard,
 // choice.go: supportedInterfaces on a v1.0 card; url,
 // preferredTransport, additionalInterfaces and protocolVersion on a v0.3
-// one), a copy that is [CardUnverifiable]: a signature that does not
+// one), a copy that is [CardSignatureUnverifiable]: a signature that does not
 // cover where the client would send its requests vouches for nothing the
 // client uses it for.
 func unsignedEndpoints(card *AgentCard, v *CardVerification) *CardVerification {
-	if v.Status != CardVerified {
+	if v.Status != CardSignatureVerified {
 		return v
 	}
 	routes := []string{"/url", "/preferredTransport", "/additionalInterfaces", "/protocolVersion"}
@@ -244,7 +244,7 @@ func unsignedEndpoints(card *AgentCard, v *CardVerification) *CardVerification {
 		for _, r := range routes {
 			if p == r || strings.HasPrefix(p, r+"/") {
 				u := *v
-				u.Status = CardUnverifiable
+				u.Status = CardSignatureUnverifiable
 				u.Err = fmt.Errorf("signature by %s verified over the %s form, which leaves %s unsigned: the card's endpoints are not all signed", u.KeyID, u.Form, p)
 				return &u
 			}
@@ -276,7 +276,7 @@ func (k cardChecks) policy(v *CardVerification, red *redact.Redactor) error {
 func (k cardChecks) credentials(v *CardVerification, carries bool, red *redact.Redactor) error {
 	// v may be another client's verifier's (ResolveAgentCard's): what it
 	// found holds whether or not this client was given a verifier.
-	if v == nil || !carries || v.Status == CardVerified || v.Status == CardSignatureAbsent {
+	if v == nil || !carries || v.Status == CardSignatureVerified || v.Status == CardSignatureAbsent {
 		return nil
 	}
 	return cardRefused(v, "credentials need a verified card", red)
@@ -297,7 +297,7 @@ func cardRefused(v *CardVerification, why string, red *redact.Redactor) error {
 
 func knownStatus(s CardSignatureStatus) bool {
 	switch s {
-	case CardVerified, CardSignatureAbsent, CardUnverifiable, CardSignatureInvalid:
+	case CardSignatureVerified, CardSignatureAbsent, CardSignatureUnverifiable, CardSignatureInvalid:
 		return true
 	}
 	return false

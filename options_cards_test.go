@@ -18,7 +18,7 @@ func fixedVerifier(status a2a.CardSignatureStatus, err error, seen *atomic.Int32
 	return a2a.CardVerifierFunc(func(_ context.Context, card *a2a.AgentCard) *a2a.CardVerification {
 		seen.Add(1)
 		if card.Raw() == nil {
-			return &a2a.CardVerification{Status: a2a.CardUnverifiable, Err: errors.New("no raw bytes")}
+			return &a2a.CardVerification{Status: a2a.CardSignatureUnverifiable, Err: errors.New("no raw bytes")}
 		}
 		return &a2a.CardVerification{Status: status, Err: err, KeyID: "k"}
 	})
@@ -36,11 +36,11 @@ func TestResolveWithVerifier(t *testing.T) {
 		require bool
 		want    error
 	}{
-		{a2a.CardVerified, true, nil},
+		{a2a.CardSignatureVerified, true, nil},
 		{a2a.CardSignatureAbsent, false, nil},
-		{a2a.CardUnverifiable, false, nil},
+		{a2a.CardSignatureUnverifiable, false, nil},
 		{a2a.CardSignatureAbsent, true, a2a.ErrCardNotVerified},
-		{a2a.CardUnverifiable, true, a2a.ErrCardNotVerified},
+		{a2a.CardSignatureUnverifiable, true, a2a.ErrCardNotVerified},
 		{a2a.CardSignatureInvalid, false, a2a.ErrCardSignatureInvalid},
 	} {
 		var seen atomic.Int32
@@ -96,11 +96,11 @@ func TestNewClientFromCardVerifies(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen atomic.Int32
-	c, err := a2a.NewClientFromCard(card, a2a.WithCardVerifier(fixedVerifier(a2a.CardVerified, nil, &seen)), a2a.WithBearerToken("tok"))
+	c, err := a2a.NewClientFromCard(card, a2a.WithCardVerifier(fixedVerifier(a2a.CardSignatureVerified, nil, &seen)), a2a.WithBearerToken("tok"))
 	if err != nil || seen.Load() != 1 || !c.Card().Verification().Verified() || card.Verification() != nil {
 		t.Fatalf("%v; seen %d; caller's card %v", err, seen.Load(), card.Verification())
 	}
-	verified, err := a2a.ResolveAgentCard(ctx, srv.BaseURL(), a2a.WithCardVerifier(fixedVerifier(a2a.CardVerified, nil, &seen)))
+	verified, err := a2a.ResolveAgentCard(ctx, srv.BaseURL(), a2a.WithCardVerifier(fixedVerifier(a2a.CardSignatureVerified, nil, &seen)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,15 +109,15 @@ func TestNewClientFromCardVerifies(t *testing.T) {
 	}
 	sent := len(srv.Requests()) // the two card GETs
 	for status, want := range map[a2a.CardSignatureStatus]error{
-		a2a.CardUnverifiable:     a2a.ErrCardNotVerified,
-		a2a.CardSignatureInvalid: a2a.ErrCardSignatureInvalid,
-		a2a.CardSignatureAbsent:  nil,
+		a2a.CardSignatureUnverifiable: a2a.ErrCardNotVerified,
+		a2a.CardSignatureInvalid:      a2a.ErrCardSignatureInvalid,
+		a2a.CardSignatureAbsent:       nil,
 	} {
 		_, err := a2a.NewClientFromCard(card, a2a.WithCardVerifier(fixedVerifier(status, nil, &seen)), a2a.WithAPIKey("key-123"))
 		if !errors.Is(err, want) || (want == nil) != (err == nil) {
 			t.Errorf("%s with credentials: %v, want %v", status, err, want)
 		}
-		if status == a2a.CardUnverifiable {
+		if status == a2a.CardSignatureUnverifiable {
 			if _, err := a2a.NewClientFromCard(card, a2a.WithCardVerifier(fixedVerifier(status, nil, &seen))); err != nil {
 				t.Errorf("unverifiable without credentials: %v", err)
 			}
@@ -143,7 +143,7 @@ func TestExtendedCardVerified(t *testing.T) {
 		t.Fatal(err)
 	}
 	var status atomic.Value
-	status.Store(a2a.CardVerified)
+	status.Store(a2a.CardSignatureVerified)
 	var seen atomic.Int32
 	v := a2a.CardVerifierFunc(func(ctx context.Context, card *a2a.AgentCard) *a2a.CardVerification {
 		seen.Add(1)
@@ -196,7 +196,7 @@ func TestUnsignedEndpointsNotVerified(t *testing.T) {
 				t.Fatal(err)
 			}
 			v := a2a.CardVerifierFunc(func(context.Context, *a2a.AgentCard) *a2a.CardVerification {
-				return &a2a.CardVerification{Status: a2a.CardVerified, KeyID: "k", Form: "a2a-js", Unsigned: tc.unsigned}
+				return &a2a.CardVerification{Status: a2a.CardSignatureVerified, KeyID: "k", Form: "a2a-js", Unsigned: tc.unsigned}
 			})
 			c, err := a2a.NewClientFromCard(&card, a2a.WithCardVerifier(v), a2a.WithRequireVerifiedCard(), a2a.WithBearerToken("tok"))
 			if tc.verified {
@@ -240,7 +240,7 @@ func TestExtendedCardNoDowngrade(t *testing.T) {
 	defer srv.Close()
 	ctx := context.Background()
 	var status atomic.Value
-	status.Store(a2a.CardVerified)
+	status.Store(a2a.CardSignatureVerified)
 	v := a2a.CardVerifierFunc(func(context.Context, *a2a.AgentCard) *a2a.CardVerification {
 		return &a2a.CardVerification{Status: status.Load().(a2a.CardSignatureStatus)}
 	})
@@ -252,7 +252,7 @@ func TestExtendedCardNoDowngrade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []a2a.CardSignatureStatus{a2a.CardSignatureAbsent, a2a.CardUnverifiable} {
+	for _, s := range []a2a.CardSignatureStatus{a2a.CardSignatureAbsent, a2a.CardSignatureUnverifiable} {
 		status.Store(s)
 		if _, err := c.GetExtendedAgentCard(ctx); !errors.Is(err, a2a.ErrCardNotVerified) {
 			t.Errorf("%s extended card over a verified one: %v", s, err)
@@ -271,7 +271,7 @@ func TestRecordedVerificationHoldsWithoutVerifier(t *testing.T) {
 	srv := a2atest.NewServer(a2atest.WithCard(caoliaoCard()))
 	defer srv.Close()
 	var seen atomic.Int32
-	card, err := a2a.ResolveAgentCard(context.Background(), srv.BaseURL(), a2a.WithCardVerifier(fixedVerifier(a2a.CardUnverifiable, errors.New("no key"), &seen)))
+	card, err := a2a.ResolveAgentCard(context.Background(), srv.BaseURL(), a2a.WithCardVerifier(fixedVerifier(a2a.CardSignatureUnverifiable, errors.New("no key"), &seen)))
 	if err != nil {
 		t.Fatal(err)
 	}

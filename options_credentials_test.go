@@ -581,7 +581,7 @@ func TestCredentialsUnverifiedCard(t *testing.T) {
 		asked.Add(1)
 		return a2a.Credential{Scheme: "Bearer", Token: "tok-1"}, nil
 	})
-	for _, status := range []a2a.CardSignatureStatus{a2a.CardSignatureInvalid, a2a.CardUnverifiable} {
+	for _, status := range []a2a.CardSignatureStatus{a2a.CardSignatureInvalid, a2a.CardSignatureUnverifiable} {
 		_, err := a2a.NewClientFromCard(card, a2a.WithCardVerifier(fixedVerifier(status, nil, &seen)), a2a.WithCredentials(src))
 		if !errors.Is(err, a2a.ErrCardNotVerified) {
 			t.Errorf("%s: NewClientFromCard = %v, want ErrCardNotVerified", status, err)

@@ -69,7 +69,7 @@ func TestVerifyMemoryBounded(t *testing.T) {
 		want  a2a.CardSignatureStatus
 		ratio uint64
 	}{
-		{"untrusted kid", "nobody", a2a.CardUnverifiable, 40},
+		{"untrusted kid", "nobody", a2a.CardSignatureUnverifiable, 40},
 		{"trusted kid, wrong key", "k1", a2a.CardSignatureInvalid, 160},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -96,7 +96,7 @@ func TestVerifyMemoryBounded(t *testing.T) {
 		v := verifier(t, WithKeys(k.public))
 		var got *a2a.CardVerification
 		n := allocated(func() { got = v.VerifyCard(context.Background(), card) })
-		expect(t, got, a2a.CardUnverifiable, "cardsig.MaxCardBytes")
+		expect(t, got, a2a.CardSignatureUnverifiable, "cardsig.MaxCardBytes")
 		if n > 4<<10 && !raceOn {
 			t.Fatalf("%d bytes allocated refusing a card past MaxCardBytes", n)
 		}
@@ -136,7 +136,7 @@ func TestKeysPerSignatureCapped(t *testing.T) {
 		decoys[i] = newKey(t, jose.ES256, "k1").public
 	}
 	last := append(append([]Key{}, decoys[:MaxKeysPerSignature-1]...), k.public)
-	expect(t, verifier(t, WithKeys(last...)).VerifyCard(context.Background(), card), a2a.CardVerified, "")
+	expect(t, verifier(t, WithKeys(last...)).VerifyCard(context.Background(), card), a2a.CardSignatureVerified, "")
 	past := append(append([]Key{}, decoys...), k.public)
 	expect(t, verifier(t, WithKeys(past...)).VerifyCard(context.Background(), card), a2a.CardSignatureInvalid, "does not verify")
 	resolver := WithKeyResolver(KeyResolverFunc(func(context.Context, KeyRequest) ([]Key, error) { return past, nil }))
@@ -203,14 +203,14 @@ func TestJKUBudget(t *testing.T) {
 	host := strings.TrimPrefix(srv.URL, "https://")
 
 	v := verifier(t, WithJKUHosts(host), WithJKURootCAs(pool))
-	expect(t, v.VerifyCard(context.Background(), jkuCard(t, k, srv.URL+"/fail")), a2a.CardUnverifiable, "HTTP 404")
+	expect(t, v.VerifyCard(context.Background(), jkuCard(t, k, srv.URL+"/fail")), a2a.CardSignatureUnverifiable, "HTTP 404")
 	if n := failing.Load(); n != jkuPerCard {
 		t.Fatalf("%d jku fetches for one card, want %d", n, jkuPerCard)
 	}
 
 	v = verifier(t, WithJKUHosts(host), WithJKURootCAs(pool))
 	v.jku.timeout = 300 * time.Millisecond // the budget, shortened: the count is what is checked
-	expect(t, v.VerifyCard(context.Background(), jkuCard(t, k, srv.URL+"/stall")), a2a.CardUnverifiable, "key unreachable at jku")
+	expect(t, v.VerifyCard(context.Background(), jkuCard(t, k, srv.URL+"/stall")), a2a.CardSignatureUnverifiable, "key unreachable at jku")
 	if n := stalling.Load(); n != 1 {
 		t.Fatalf("%d jku fetches to a stalling host for one card, want 1", n)
 	}

@@ -49,7 +49,7 @@ func TestResolvePinnedPerOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	expect(t, got.Verification(), a2a.CardVerified, "")
+	expect(t, got.Verification(), a2a.CardSignatureVerified, "")
 	if got.Origin() == "" {
 		t.Fatal("no origin")
 	}
@@ -57,7 +57,7 @@ func TestResolvePinnedPerOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	expect(t, got.Verification(), a2a.CardUnverifiable, "no trusted key")
+	expect(t, got.Verification(), a2a.CardSignatureUnverifiable, "no trusted key")
 	_, err = a2a.ResolveAgentCard(ctx, srv.URL, a2a.WithCardVerifier(verifier(t, WithOriginKeys("https://elsewhere.example", k.public))), a2a.WithRequireVerifiedCard())
 	if !errors.Is(err, a2a.ErrCardNotVerified) || errors.Is(err, a2a.ErrCardSignatureInvalid) {
 		t.Fatalf("required: %v", err)
@@ -151,16 +151,16 @@ func TestJKU(t *testing.T) {
 	card := k.sign(t, testCard, FormSpec, map[string]any{"alg": "ES256", "kid": "jk", "typ": "JOSE", "jku": keys.URL + "/jwks.json"})
 	ctx := context.Background()
 
-	expect(t, verifier(t).VerifyCard(ctx, decode(t, card)), a2a.CardUnverifiable, "jku not followed")
-	expect(t, verifier(t, WithJKUHosts("other.example"), WithJKURootCAs(pool)).VerifyCard(ctx, decode(t, card)), a2a.CardUnverifiable, "jku host not allowed")
+	expect(t, verifier(t).VerifyCard(ctx, decode(t, card)), a2a.CardSignatureUnverifiable, "jku not followed")
+	expect(t, verifier(t, WithJKUHosts("other.example"), WithJKURootCAs(pool)).VerifyCard(ctx, decode(t, card)), a2a.CardSignatureUnverifiable, "jku host not allowed")
 	v := verifier(t, WithJKUHosts(host), WithJKURootCAs(pool))
-	expect(t, v.VerifyCard(ctx, decode(t, card)), a2a.CardVerified, "")
-	expect(t, v.VerifyCard(ctx, decode(t, card)), a2a.CardVerified, "") // cached
+	expect(t, v.VerifyCard(ctx, decode(t, card)), a2a.CardSignatureVerified, "")
+	expect(t, v.VerifyCard(ctx, decode(t, card)), a2a.CardSignatureVerified, "") // cached
 
 	redirected := k.sign(t, testCard, FormSpec, map[string]any{"alg": "ES256", "kid": "jk", "jku": keys.URL + "/redirect"})
-	expect(t, v.VerifyCard(ctx, decode(t, redirected)), a2a.CardUnverifiable, "redirects are not followed")
+	expect(t, v.VerifyCard(ctx, decode(t, redirected)), a2a.CardSignatureUnverifiable, "redirects are not followed")
 	plain := k.sign(t, testCard, FormSpec, map[string]any{"alg": "ES256", "kid": "jk", "jku": "http://" + host + "/jwks.json"})
-	expect(t, v.VerifyCard(ctx, decode(t, plain)), a2a.CardUnverifiable, "not an https URL")
+	expect(t, v.VerifyCard(ctx, decode(t, plain)), a2a.CardSignatureUnverifiable, "not an https URL")
 
 	// Same origin, not named: the card's origin is the key server itself
 	// (loopback), which the dialer refuses.
@@ -178,7 +178,7 @@ func TestJKU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	expect(t, got.Verification(), a2a.CardUnverifiable, "loopback")
+	expect(t, got.Verification(), a2a.CardSignatureUnverifiable, "loopback")
 }
 
 func jwkJSON(t *testing.T, k Key) string {

@@ -29,8 +29,8 @@ func FuzzVerifyCard(f *testing.F) {
 		}
 		got := v.VerifyCard(context.Background(), &card)
 		switch got.Status {
-		case a2a.CardVerified, a2a.CardSignatureAbsent:
-		case a2a.CardUnverifiable, a2a.CardSignatureInvalid:
+		case a2a.CardSignatureVerified, a2a.CardSignatureAbsent:
+		case a2a.CardSignatureUnverifiable, a2a.CardSignatureInvalid:
 			if got.Err == nil {
 				t.Fatalf("%s without a reason", got.Status)
 			}

@@ -224,18 +224,18 @@ type outcome struct {
 // never from a certificate the signer attaches.
 func (v *Verifier) VerifyCard(ctx context.Context, card *a2a.AgentCard) *a2a.CardVerification {
 	if card == nil {
-		return &a2a.CardVerification{Status: a2a.CardUnverifiable, Err: errors.New("no card")}
+		return &a2a.CardVerification{Status: a2a.CardSignatureUnverifiable, Err: errors.New("no card")}
 	}
 	raw := card.Raw()
 	switch {
 	case raw == nil && len(card.Signatures) == 0:
 		return &a2a.CardVerification{Status: a2a.CardSignatureAbsent}
 	case raw == nil:
-		return &a2a.CardVerification{Status: a2a.CardUnverifiable, Err: errors.New("card has no bytes as received to verify (built or encoded in code)")}
+		return &a2a.CardVerification{Status: a2a.CardSignatureUnverifiable, Err: errors.New("card has no bytes as received to verify (built or encoded in code)")}
 	case len(raw) > MaxCardBytes && len(card.Signatures) == 0:
 		return &a2a.CardVerification{Status: a2a.CardSignatureAbsent}
 	case len(raw) > MaxCardBytes:
-		return &a2a.CardVerification{Status: a2a.CardUnverifiable, Err: fmt.Errorf("card of %d bytes is larger than the %d this verifier checks (cardsig.MaxCardBytes): not verified", len(raw), MaxCardBytes)}
+		return &a2a.CardVerification{Status: a2a.CardSignatureUnverifiable, Err: fmt.Errorf("card of %d bytes is larger than the %d this verifier checks (cardsig.MaxCardBytes): not verified", len(raw), MaxCardBytes)}
 	}
 	tree, err := parse(raw)
 	if err != nil {
@@ -254,22 +254,22 @@ func (v *Verifier) VerifyCard(ctx context.Context, card *a2a.AgentCard) *a2a.Car
 	payloads := &payloads{tree: tree}
 	budget := &jkuBudget{}
 	defer budget.stop()
-	res := &a2a.CardVerification{Status: a2a.CardUnverifiable}
+	res := &a2a.CardVerification{Status: a2a.CardSignatureUnverifiable}
 	var firstInvalid, firstUnverifiable error
 	for i, s := range sigs.elems {
 		if i == MaxSignatures {
 			break
 		}
 		if ctx.Err() != nil {
-			return &a2a.CardVerification{Status: a2a.CardUnverifiable, Err: ctx.Err()}
+			return &a2a.CardVerification{Status: a2a.CardSignatureUnverifiable, Err: ctx.Err()}
 		}
 		o := v.verifyOne(ctx, card.Origin(), s, payloads, budget)
 		if o.warning != "" {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("signature %d: %s", i, o.warning))
 		}
 		switch o.status {
-		case a2a.CardVerified:
-			res.Status, res.KeyID, res.Algorithm, res.Form = a2a.CardVerified, o.kid, o.alg, string(o.form)
+		case a2a.CardSignatureVerified:
+			res.Status, res.KeyID, res.Algorithm, res.Form = a2a.CardSignatureVerified, o.kid, o.alg, string(o.form)
 			res.Unsigned = unsigned(tree, o.form)
 			return res
 		case a2a.CardSignatureInvalid:
@@ -351,16 +351,16 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 	case h.alg == "none" || strings.HasPrefix(strings.ToUpper(h.alg), "HS"):
 		return bad("alg %s is never accepted", shown(h.alg))
 	case !v.algs[h.alg]:
-		o.status, o.err = a2a.CardUnverifiable, fmt.Errorf("alg %s is not allowed", shown(h.alg))
+		o.status, o.err = a2a.CardSignatureUnverifiable, fmt.Errorf("alg %s is not allowed", shown(h.alg))
 		return o
 	}
 	keys, err := v.keysFor(ctx, origin, h, budget)
 	if err != nil {
-		o.status, o.err = a2a.CardUnverifiable, fmt.Errorf("kid %s: %w", shown(h.kid), err)
+		o.status, o.err = a2a.CardSignatureUnverifiable, fmt.Errorf("kid %s: %w", shown(h.kid), err)
 		return o
 	}
 	now := v.now()
-	o.status, o.err = a2a.CardUnverifiable, fmt.Errorf("kid %s: no trusted key", shown(h.kid))
+	o.status, o.err = a2a.CardSignatureUnverifiable, fmt.Errorf("kid %s: no trusted key", shown(h.kid))
 	for _, k := range keys {
 		if err := k.usable(now); err != nil {
 			if o.status != a2a.CardSignatureInvalid {
@@ -385,7 +385,7 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 				return bad("kid %s: signature does not decode: %v", shown(h.kid), err)
 			}
 			if jws.DetachedVerify(payload, k.JWK.Key) == nil {
-				o.status, o.err, o.form = a2a.CardVerified, nil, f
+				o.status, o.err, o.form = a2a.CardSignatureVerified, nil, f
 				return o
 			}
 		}
@@ -397,7 +397,7 @@ func (v *Verifier) verifyOne(ctx context.Context, origin string, s *node, payloa
 				// Signed, by a trusted key, in a form the caller did not
 				// accept: not tampering, so not invalid; not verified
 				// either.
-				o.status = a2a.CardUnverifiable
+				o.status = a2a.CardSignatureUnverifiable
 				o.err = fmt.Errorf("kid %s: signature does not verify over the spec's canonical form; it does over a2a-js's, which this verifier does not accept (cardsig.WithForms(cardsig.FormA2AJS))", shown(h.kid))
 			}
 		}

@@ -157,7 +157,7 @@ func TestVerifyEveryAlgorithm(t *testing.T) {
 			k := newKey(t, alg, "k-"+string(alg))
 			card := k.sign(t, testCard, FormSpec, nil)
 			got := verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, card))
-			expect(t, got, a2a.CardVerified, "")
+			expect(t, got, a2a.CardSignatureVerified, "")
 			if got.KeyID != "k-"+string(alg) || got.Algorithm != string(alg) || got.Form != "spec" || got.Unsigned != nil || got.Warnings != nil {
 				t.Fatalf("%+v", got)
 			}
@@ -183,8 +183,8 @@ func TestTampered(t *testing.T) {
 		{"optional false removed", strings.Replace(card, `,"pushNotifications":false`, ``, 1), a2a.CardSignatureInvalid},
 		{"scope-less requirement removed", strings.Replace(card, `"securityRequirements":[{"schemes":{"bearer":{"list":[]}}}],`, ``, 1), a2a.CardSignatureInvalid},
 		{"interfaces reordered", swapInterfaces(t, card), a2a.CardSignatureInvalid},
-		{"object members reordered", strings.Replace(card, `"organization":"Example","url":"https://example.com"`, `"url":"https://example.com","organization":"Example"`, 1), a2a.CardVerified},
-		{"default member added", strings.Replace(card, `"protocolVersion":"1.0"}`, `"protocolVersion":"1.0","tenant":""}`, 1), a2a.CardVerified},
+		{"object members reordered", strings.Replace(card, `"organization":"Example","url":"https://example.com"`, `"url":"https://example.com","organization":"Example"`, 1), a2a.CardSignatureVerified},
+		{"default member added", strings.Replace(card, `"protocolVersion":"1.0"}`, `"protocolVersion":"1.0","tenant":""}`, 1), a2a.CardSignatureVerified},
 		{"signature from another key", other.sign(t, testCard, FormSpec, nil), a2a.CardSignatureInvalid},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -247,7 +247,7 @@ func TestAlgorithmConfusion(t *testing.T) {
 	}
 	// An allowed alg the caller narrowed away: unverifiable.
 	ed := newKey(t, jose.EdDSA, "ed")
-	expect(t, verifier(t, WithKeys(ed.public), WithAlgorithms("ES256")).VerifyCard(context.Background(), decode(t, ed.sign(t, testCard, FormSpec, nil))), a2a.CardUnverifiable, "not allowed")
+	expect(t, verifier(t, WithKeys(ed.public), WithAlgorithms("ES256")).VerifyCard(context.Background(), decode(t, ed.sign(t, testCard, FormSpec, nil))), a2a.CardSignatureUnverifiable, "not allowed")
 	if _, err := NewVerifier(WithAlgorithms("HS256")); err == nil {
 		t.Fatal("WithAlgorithms(HS256) accepted")
 	}
@@ -260,9 +260,9 @@ func TestHeaders(t *testing.T) {
 	v := verifier(t, WithKeys(k.public))
 	expect(t, v.VerifyCard(context.Background(), decode(t, k.sign(t, testCard, FormSpec, map[string]any{"alg": "EdDSA"}))), a2a.CardSignatureInvalid, "no kid")
 	expect(t, v.VerifyCard(context.Background(), decode(t, k.sign(t, testCard, FormSpec, map[string]any{"alg": "EdDSA", "kid": "k1", "crit": []string{"exp"}, "exp": 1}))), a2a.CardSignatureInvalid, "crit")
-	expect(t, v.VerifyCard(context.Background(), decode(t, k.sign(t, testCard, FormSpec, map[string]any{"alg": "EdDSA", "kid": "k2"}))), a2a.CardUnverifiable, "no trusted key")
+	expect(t, v.VerifyCard(context.Background(), decode(t, k.sign(t, testCard, FormSpec, map[string]any{"alg": "EdDSA", "kid": "k2"}))), a2a.CardSignatureUnverifiable, "no trusted key")
 	got := v.VerifyCard(context.Background(), decode(t, k.sign(t, testCard, FormSpec, map[string]any{"alg": "EdDSA", "kid": "k1"})))
-	expect(t, got, a2a.CardVerified, "")
+	expect(t, got, a2a.CardSignatureVerified, "")
 	if len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], `typ is "", not "JOSE"`) {
 		t.Fatalf("warnings %q", got.Warnings)
 	}
@@ -291,17 +291,17 @@ func TestRotationAndValidity(t *testing.T) {
 	both := cur.sign(t, old.sign(t, testCard, FormSpec, nil), FormSpec, nil)
 	expired := old.public
 	expired.NotAfter = time.Now().Add(-time.Hour)
-	expect(t, verifier(t, WithKeys(expired, cur.public)).VerifyCard(context.Background(), decode(t, both)), a2a.CardVerified, "")
-	expect(t, verifier(t, WithKeys(cur.public)).VerifyCard(context.Background(), decode(t, both)), a2a.CardVerified, "")
+	expect(t, verifier(t, WithKeys(expired, cur.public)).VerifyCard(context.Background(), decode(t, both)), a2a.CardSignatureVerified, "")
+	expect(t, verifier(t, WithKeys(cur.public)).VerifyCard(context.Background(), decode(t, both)), a2a.CardSignatureVerified, "")
 
 	oldOnly := old.sign(t, testCard, FormSpec, nil)
-	expect(t, verifier(t, WithKeys(expired)).VerifyCard(context.Background(), decode(t, oldOnly)), a2a.CardUnverifiable, "expired")
+	expect(t, verifier(t, WithKeys(expired)).VerifyCard(context.Background(), decode(t, oldOnly)), a2a.CardSignatureUnverifiable, "expired")
 	future := old.public
 	future.NotBefore = time.Now().Add(time.Hour)
-	expect(t, verifier(t, WithKeys(future)).VerifyCard(context.Background(), decode(t, oldOnly)), a2a.CardUnverifiable, "not yet valid")
+	expect(t, verifier(t, WithKeys(future)).VerifyCard(context.Background(), decode(t, oldOnly)), a2a.CardSignatureUnverifiable, "not yet valid")
 	revoked := old.public
 	revoked.Revoked = true
-	expect(t, verifier(t, WithKeys(revoked)).VerifyCard(context.Background(), decode(t, oldOnly)), a2a.CardUnverifiable, "revoked")
+	expect(t, verifier(t, WithKeys(revoked)).VerifyCard(context.Background(), decode(t, oldOnly)), a2a.CardSignatureUnverifiable, "revoked")
 
 	stranger := newKey(t, jose.ES256, "stranger")
 	forgedCur := newKey(t, jose.ES256, "new") // names the trusted kid, another key
@@ -319,7 +319,7 @@ func TestBounded(t *testing.T) {
 		sigs[i] = fmt.Sprintf(`{"protected":%q,"signature":%q}`, base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"ES256","kid":"s"}`)), one.Signature)
 	}
 	many := strings.TrimSuffix(testCard, "}") + `,"signatures":[` + strings.Join(sigs, ",") + `]}`
-	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, many)), a2a.CardUnverifiable, "the first 16 were tried")
+	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, many)), a2a.CardSignatureUnverifiable, "the first 16 were tried")
 
 	big := base64.RawURLEncoding.EncodeToString(bytes.Repeat([]byte("a"), 100<<10))
 	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, addSignature(t, testCard, big, one.Signature))), a2a.CardSignatureInvalid, "protected header of")
@@ -332,7 +332,7 @@ func TestAbsentAndNoBytes(t *testing.T) {
 	expect(t, v.VerifyCard(context.Background(), decode(t, testCard)), a2a.CardSignatureAbsent, "")
 	expect(t, v.VerifyCard(context.Background(), decode(t, strings.TrimSuffix(testCard, "}")+`,"signatures":[]}`)), a2a.CardSignatureAbsent, "")
 	built := &a2a.AgentCard{Name: "x", Signatures: []a2a.AgentCardSignature{{Protected: "e30", Signature: "AA"}}}
-	expect(t, v.VerifyCard(context.Background(), built), a2a.CardUnverifiable, "no bytes as received")
+	expect(t, v.VerifyCard(context.Background(), built), a2a.CardSignatureUnverifiable, "no bytes as received")
 }
 
 // TestV03AndDualCards: a v0.3 card signed over its own bytes verifies in
@@ -344,15 +344,15 @@ func TestAbsentAndNoBytes(t *testing.T) {
 func TestV03AndDualCards(t *testing.T) {
 	k := newKey(t, jose.ES256, "k1")
 	v03 := `{"protocolVersion":"0.3.0","name":"Old","description":"d","version":"1","url":"https://old.example/a2a","preferredTransport":"JSONRPC","capabilities":{"streaming":false},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}`
-	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, k.sign(t, v03, FormSpec, nil))), a2a.CardVerified, "")
+	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, k.sign(t, v03, FormSpec, nil))), a2a.CardSignatureVerified, "")
 	tampered := strings.Replace(k.sign(t, v03, FormSpec, nil), "https://old.example/a2a", "https://evil.example/a2a", 1)
 	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, tampered)), a2a.CardSignatureInvalid, "")
 
 	signed := k.sign(t, testCard, FormA2AJS, nil)
 	dual := strings.Replace(signed, `"name":"Signed Agent"`, `"url":"https://agent.example/a2a/v1","protocolVersion":"0.3.0","name":"Signed Agent"`, 1)
-	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, dual)), a2a.CardUnverifiable, "it does over a2a-js's, which this verifier does not accept")
+	expect(t, verifier(t, WithKeys(k.public)).VerifyCard(context.Background(), decode(t, dual)), a2a.CardSignatureUnverifiable, "it does over a2a-js's, which this verifier does not accept")
 	got := verifier(t, WithKeys(k.public), WithForms(FormA2AJS)).VerifyCard(context.Background(), decode(t, dual))
-	expect(t, got, a2a.CardVerified, "")
+	expect(t, got, a2a.CardSignatureVerified, "")
 	if got.Form != "a2a-js" || strings.Join(got.Unsigned, " ") != "/url /protocolVersion /securityRequirements" {
 		t.Fatalf("form %s, unsigned %q", got.Form, got.Unsigned)
 	}

@@ -63,7 +63,7 @@ func (o *options) signatureLine(v *a2a.CardVerification) string {
 		return "not checked"
 	}
 	switch v.Status {
-	case a2a.CardVerified:
+	case a2a.CardSignatureVerified:
 		s := fmt.Sprintf("verified (kid %s, alg %s, form %s)", v.KeyID, v.Algorithm, v.Form)
 		if len(v.Unsigned) > 0 {
 			s += "; unsigned by that form: " + strings.Join(v.Unsigned, ", ")
@@ -76,7 +76,7 @@ func (o *options) signatureLine(v *a2a.CardVerification) string {
 	if v.Err != nil {
 		why = v.Err.Error()
 	}
-	if v.Status == a2a.CardUnverifiable && o.cardKeys == "" && o.jkuHosts == "" {
+	if v.Status == a2a.CardSignatureUnverifiable && o.cardKeys == "" && o.jkuHosts == "" {
 		why += "; give its keys with --card-keys"
 	}
 	return fmt.Sprintf("%s (%s)", v.Status, why)

@@ -81,7 +81,7 @@ func TestCardSignature(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || r.code != exitOK {
 		t.Fatalf("%d %v: %s %s", r.code, err, r.stdout, r.stderr)
 	}
-	if string(out.Card) != string(signed) || out.Verification.Status != string(a2a.CardVerified) || out.Verification.Kid != "cli-key" || out.Verification.Form != "spec" {
+	if string(out.Card) != string(signed) || out.Verification.Status != string(a2a.CardSignatureVerified) || out.Verification.Kid != "cli-key" || out.Verification.Form != "spec" {
 		t.Fatalf("%s", r.stdout)
 	}
 	if r := a2aCmd(t, "card", "--card-keys", filepath.Join(t.TempDir(), "none.json"), srv.URL); r.code != exitUsage {
