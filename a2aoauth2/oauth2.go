@@ -16,7 +16,7 @@
 // oauth2.Config.TokenSource, oauth2.ReuseTokenSource) cache the token
 // until it expires and would hand the refused token out again; hence
 // [ClientCredentials], which fetches with clientcredentials.Config.Token,
-// and [TokenSource], which wants a source that fetches on every call.
+// and [FromTokenSource], which wants a source that fetches on every call.
 package a2aoauth2
 
 import (
@@ -33,7 +33,7 @@ import (
 // *[a2a.CredentialError]) when the token source, asked for a new token
 // after the agent refused one, gives the refused token again: a source
 // that caches, such as oauth2.ReuseTokenSource, given to [TokenSource].
-var ErrNotRefreshed = errors.New("a2aoauth2: the token source gave again the token the agent refused (give TokenSource a source that fetches on every call)")
+var ErrNotRefreshed = errors.New("a2aoauth2: the token source gave again the token the agent refused (give FromTokenSource a source that fetches on every call)")
 
 // ErrNoToken is returned when the token source gives a nil token or one
 // without an access token.
@@ -64,16 +64,18 @@ func ClientCredentials(cfg *clientcredentials.Config) a2a.CredentialSource {
 	})
 }
 
-// TokenSource returns the credential source of the tokens ts gives. ts
+// FromTokenSource returns the credential source of the tokens ts gives. ts
 // must fetch a new token on every call to Token (as the sources oauth2
 // wraps in a ReuseTokenSource do); the credential source keeps the token
 // and calls ts only when it has expired or an agent refused it. Given a
 // caching source instead, a token refused before its expiry is given
 // again, and the call fails with [ErrNotRefreshed] rather than send it.
-// oauth2's TokenSource has no context: a fetch runs to its end even when
-// the call that asked for it is given up (give ts's own HTTP client a
-// timeout); calls waiting for it return when their ctx is done.
-func TokenSource(ts oauth2.TokenSource) a2a.CredentialSource {
+// oauth2's TokenSource has no context: a fetch runs to its end, and the
+// call that started it waits for it even when its ctx is done (give ts's
+// own HTTP client a timeout); other calls waiting for it return when
+// their ctx is done. Unlike [ClientCredentials], it cannot know a client
+// secret to hide: an error from ts is returned as ts wrote it.
+func FromTokenSource(ts oauth2.TokenSource) a2a.CredentialSource {
 	return newSource(func(context.Context) (*oauth2.Token, error) { return ts.Token() })
 }
 

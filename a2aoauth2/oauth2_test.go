@@ -81,15 +81,15 @@ func TestRefreshOnce(t *testing.T) {
 }
 
 // fetching is an oauth2.TokenSource that fetches a new token on every
-// call, as TokenSource wants.
+// call, as FromTokenSource wants.
 type fetching struct{ cfg *clientcredentials.Config }
 
 func (f fetching) Token() (*oauth2.Token, error) { return f.cfg.Token(context.Background()) }
 
-// TestTokenSource: a source that fetches on every call refreshes a
+// TestFromTokenSource: a source that fetches on every call refreshes a
 // revoked token; a caching one (oauth2's own) gives it again, and the
 // call fails with ErrNotRefreshed before sending it.
-func TestTokenSource(t *testing.T) {
+func TestFromTokenSource(t *testing.T) {
 	agent, cfg := newAgent(t)
 	ctx := context.Background()
 	for _, tt := range []struct {
@@ -100,7 +100,7 @@ func TestTokenSource(t *testing.T) {
 		{"fetching", fetching{cfg}, nil},
 		{"caching", cfg.TokenSource(ctx), a2aoauth2.ErrNotRefreshed},
 	} {
-		c, _ := a2a.NewClient(agent.URL, a2a.WithCredentials(a2aoauth2.TokenSource(tt.ts)))
+		c, _ := a2a.NewClient(agent.URL, a2a.WithCredentials(a2aoauth2.FromTokenSource(tt.ts)))
 		if _, err := c.SendText(ctx, "hi"); err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -153,7 +153,7 @@ func (b blocking) Token() (*oauth2.Token, error) {
 // without fetching again.
 func TestWaitHonoursContext(t *testing.T) {
 	b := blocking{started: make(chan struct{}), release: make(chan struct{}), tok: "tok-1"}
-	src := a2aoauth2.TokenSource(b)
+	src := a2aoauth2.FromTokenSource(b)
 	first := make(chan a2a.Credential, 1)
 	go func() {
 		cred, _ := src.Credential(context.Background(), nil)
@@ -176,7 +176,7 @@ func TestWaitHonoursContext(t *testing.T) {
 
 // TestNoToken: a source that gives no access token is ErrNoToken.
 func TestNoToken(t *testing.T) {
-	src := a2aoauth2.TokenSource(oauth2.StaticTokenSource(&oauth2.Token{}))
+	src := a2aoauth2.FromTokenSource(oauth2.StaticTokenSource(&oauth2.Token{}))
 	if _, err := src.Credential(context.Background(), nil); !errors.Is(err, a2aoauth2.ErrNoToken) {
 		t.Errorf("err = %v, want ErrNoToken", err)
 	}
