@@ -144,6 +144,10 @@ type binding interface {
 	// transport is the binding's transport as agent cards name it:
 	// TransportJSONRPC or TransportHTTPJSON.
 	transport() string
+	// extensionsHeader is the header that carries the extensions a call
+	// activates (A2A v1.0.1 §3.2.6 A2A-Extensions; A2A v0.3's extensions
+	// topic, X-A2A-Extensions).
+	extensionsHeader() string
 	// tenant is the tenant every request carries ("" for none), and
 	// withTenant the same binding with another; its error is for a
 	// version without tenants given a non-empty one.

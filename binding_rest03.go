@@ -35,7 +35,9 @@ type rest03 struct{}
 
 func (rest03) version() string   { return ProtocolV03 }
 func (rest03) transport() string { return TransportHTTPJSON }
-func (rest03) tenant() string    { return "" }
+
+func (rest03) extensionsHeader() string { return "X-A2A-Extensions" }
+func (rest03) tenant() string           { return "" }
 
 // withTenant: v0.3 has no tenant; "" leaves the binding as it is.
 func (b rest03) withTenant(tenant string) (binding, error) { return noTenant(b, tenant) }

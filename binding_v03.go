@@ -31,7 +31,9 @@ type v03 struct{}
 
 func (v03) version() string   { return ProtocolV03 }
 func (v03) transport() string { return TransportJSONRPC }
-func (v03) tenant() string    { return "" }
+
+func (v03) extensionsHeader() string { return "X-A2A-Extensions" }
+func (v03) tenant() string           { return "" }
 
 // withTenant: v0.3 has no tenant; "" leaves the binding as it is.
 func (b v03) withTenant(tenant string) (binding, error) { return noTenant(b, tenant) }

@@ -35,9 +35,11 @@ type v10 struct {
 	tenantName string
 }
 
-func (v10) version() string   { return ProtocolV10 }
-func (v10) transport() string { return TransportJSONRPC }
-func (b v10) tenant() string  { return b.tenantName }
+func (v10) version() string { return ProtocolV10 }
+
+func (v10) extensionsHeader() string { return "A2A-Extensions" }
+func (v10) transport() string        { return TransportJSONRPC }
+func (b v10) tenant() string         { return b.tenantName }
 
 func (v10) withTenant(tenant string) (binding, error) { return v10{tenantName: tenant}, nil }
 

@@ -10,16 +10,10 @@ import (
 )
 
 // A2A extensions on the call path: which URIs a call activates, the
-// header that carries them in the client's version, and what an agent's
+// header that carries them (the binding names it), and what an agent's
 // refusal (ErrExtensionSupportRequired) says about them. The options are
 // in options_extensions.go.
 
-// Header names of the activated extensions (A2A v1.0.1 §3.2.6 service
-// parameter A2A-Extensions; A2A v0.3 extensions topic, X-A2A-Extensions).
-const (
-	extensionsHeader    = "A2A-Extensions"
-	extensionsHeaderV03 = "X-A2A-Extensions"
-)
 
 // RequiredExtensions returns the URIs of the extensions the card marks
 // required (capabilities.extensions with required true), in card order,
@@ -56,16 +50,13 @@ func (c *Client) extensionsFor(spec callSpec) []string {
 }
 
 // setExtensions writes the call's activated extensions into h: in the
-// header of the client's version, one comma-separated field, or with
+// binding's header (extensionsHeader), one comma-separated field, or with
 // WithExtensionLines one line per URI. Nothing when there are none.
 func (cl *call) setExtensions(h http.Header) {
 	if len(cl.extensions) == 0 {
 		return
 	}
-	name := extensionsHeader
-	if cl.c.proto.version() == ProtocolV03 {
-		name = extensionsHeaderV03
-	}
+	name := cl.c.proto.extensionsHeader()
 	if cl.c.extLines {
 		h[http.CanonicalHeaderKey(name)] = append([]string(nil), cl.extensions...)
 		return
