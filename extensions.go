@@ -14,7 +14,6 @@ import (
 // refusal (ErrExtensionSupportRequired) says about them. The options are
 // in options_extensions.go.
 
-
 // RequiredExtensions returns the URIs of the extensions the card marks
 // required (capabilities.extensions with required true), in card order,
 // each once; nil when none is. A client must activate each of them

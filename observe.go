@@ -135,7 +135,10 @@ type HTTPAttempt struct {
 	// set. A header the client sends itself is never replaced and never
 	// shown: its credentials, User-Agent, Accept, Content-Type,
 	// A2A-Version, the extension headers, a header given to [WithHeader];
-	// nor is a value holding a control character set.
+	// nor is a header whose name suggests a credential (containing
+	// "auth", "key", "token", "cookie" … as [WithHeader] lists them: an
+	// observer does not add credentials), nor a value holding a control
+	// character.
 	Header http.Header
 	// StatusCode is the HTTP status of the answer, 0 without one;
 	// AttemptDone only.
@@ -229,11 +232,14 @@ func (o *observation) attempt(cl *call, req *http.Request) {
 // observerMaySet reports whether an Observer's Attempt may set header k
 // to vs on cl's request: never a header the client sets itself
 // (clientOwnedHeader), one of the client's own headers (credentials,
-// User-Agent, Accept …), the credential header of its source, nor a
+// User-Agent, Accept …), the credential header of its source, a header
+// whose name suggests a credential (redact.CredentialName: an observer
+// adding one would carry it past the card-origin rule, trust.go), nor a
 // value a header cannot hold (net/http would fail the attempt).
 func (cl *call) observerMaySet(k string, vs []string) bool {
 	k = http.CanonicalHeaderKey(k)
-	if !validHeaderName(k) || clientOwnedHeader(k) != nil || cl.c.header[k] != nil || (cl.sent != nil && cl.sent.header() == k) {
+	if !validHeaderName(k) || clientOwnedHeader(k) != nil || cl.c.header[k] != nil || (cl.sent != nil && cl.sent.header() == k) ||
+		redact.CredentialName(k) {
 		return false
 	}
 	for _, v := range vs {

@@ -437,6 +437,8 @@ func TestObserverCannotReplaceClientHeaders(t *testing.T) {
 			}
 			a.Header.Set("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
 			a.Header.Set("X-Bad", "a\r\nInjected: 1")
+			a.Header.Set("Cookie", "session=observer")            // a credential the client was not given
+			a.Header.Set("Proxy-Authorization", "Basic observer") // likewise
 		}}
 	})
 	c, err := a2a.NewClient(srv.URL, a2a.WithProtocolVersion(a2a.ProtocolV10), a2a.WithObserver(obs), a2a.WithBearerToken("tok-1"),
@@ -450,7 +452,7 @@ func TestObserverCannotReplaceClientHeaders(t *testing.T) {
 	h := srv.Requests()[0].Header
 	for k, want := range map[string]string{"Authorization": "Bearer tok-1", "X-Api-Key": "key-1", "A2a-Version": "1.0",
 		"A2a-Extensions": "urn:ext:a", "Content-Type": "application/json", "X-Tenant": "mine",
-		"Traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "X-Bad": ""} {
+		"Traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "X-Bad": "", "Cookie": "", "Proxy-Authorization": ""} {
 		if got := h.Get(k); got != want {
 			t.Errorf("%s: %q, want %q", k, got, want)
 		}

@@ -64,6 +64,11 @@ func (c Credential) check() error {
 	case c.Scheme != "" && (!validHeaderName(c.Scheme) || controlByte(c.Scheme)):
 		return errors.New("invalid scheme")
 	}
+	switch c.header() {
+	case "Accept", "Accept-Encoding", "User-Agent", "Expect":
+		// The client's own, which no credential replaces.
+		return fmt.Errorf("header %s is set by the client", c.header())
+	}
 	return clientOwnedHeader(c.header())
 }
 

@@ -281,6 +281,8 @@ func TestCredentialSourceError(t *testing.T) {
 		{"extensions header", 1, a2a.Credential{Header: "A2A-Extensions", Token: secret}, nil, 0},
 		{"v0.3 extensions header", 1, a2a.Credential{Header: "x-a2a-extensions", Token: secret}, nil, 0},
 		{"hop-by-hop header", 1, a2a.Credential{Header: "Transfer-Encoding", Token: secret}, nil, 0},
+		{"Accept", 1, a2a.Credential{Header: "accept", Token: secret}, nil, 0},
+		{"User-Agent", 1, a2a.Credential{Header: "User-Agent", Token: secret}, nil, 0},
 		{"bad scheme", 1, a2a.Credential{Scheme: "Bear er", Token: secret}, nil, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -60,7 +60,7 @@ func New(u *url.URL, apiKey, bearer string, header http.Header) *Redactor {
 			continue
 		}
 		for _, v := range vs {
-			if !credentialName(name) && len(v) < minSecretRun {
+			if !CredentialName(name) && len(v) < minSecretRun {
 				continue // "1", "json": too short to hide everywhere
 			}
 			f.secret(v) // "sid=…; theme=dark": its long runs too
@@ -112,7 +112,7 @@ func (f formSet) url(u *url.URL) {
 		name, err1 := url.QueryUnescape(rawName)
 		value, err2 := url.QueryUnescape(rawValue)
 		switch {
-		case credentialName(name) || err1 != nil:
+		case CredentialName(name) || err1 != nil:
 			f.add(rawValue, 1) // as written, as it goes on the wire
 			if err2 == nil {
 				f.secret(value)
@@ -363,11 +363,11 @@ func describesContent(name string) bool {
 	return strings.HasPrefix(strings.ToLower(name), "accept")
 }
 
-// credentialName reports whether a header or query parameter name suggests
+// CredentialName reports whether a header or query parameter name suggests
 // a credential: it contains "auth", "key", "token", "secret", "cookie",
 // "session", "pass", "pwd", "sig", "credential", "access", "api", "jwt",
 // "assertion", "dpop" or "team" (X-Honeycomb-Team), in any case.
-func credentialName(name string) bool {
+func CredentialName(name string) bool {
 	n := strings.ToLower(name)
 	for _, w := range []string{"auth", "key", "token", "secret", "cookie", "session", "pass", "pwd", "sig", "credential", "access", "api", "jwt", "assertion", "dpop", "team"} {
 		if strings.Contains(n, w) {
