@@ -1,12 +1,16 @@
 package a2a_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
@@ -372,4 +376,151 @@ func TestV10CardClient(t *testing.T) {
 			t.Error(err)
 		}
 	})
+}
+
+// hostsSeen is an http.RoundTripper that records the host of every
+// request before sending it.
+type hostsSeen struct {
+	mu    sync.Mutex
+	hosts []string
+}
+
+func (h *hostsSeen) RoundTrip(r *http.Request) (*http.Response, error) {
+	h.mu.Lock()
+	h.hosts = append(h.hosts, r.URL.Host)
+	h.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestResolveAgentCardFromEndpoint: given an endpoint URL, ResolveAgentCard
+// looks for the card under the endpoint's path, its prefixes, then the
+// site's root, then the legacy paths, in that order, on the endpoint's
+// origin alone, stopping at the first card.
+func TestResolveAgentCardFromEndpoint(t *testing.T) {
+	card := caoliaoCard()
+	ac, legacy := a2a.AgentCardPath, a2a.LegacyAgentCardPath
+	for _, tt := range []struct {
+		name  string
+		paths []string // where the card is
+		gets  []string
+	}{
+		{"at the site's root", nil, []string{"/a2a/jsonrpc" + ac, "/a2a" + ac, ac}},
+		{"under the path's prefix", []string{"/a2a" + ac}, []string{"/a2a/jsonrpc" + ac, "/a2a" + ac}},
+		{"legacy, at the root", []string{legacy}, []string{"/a2a/jsonrpc" + ac, "/a2a" + ac, ac, "/a2a/jsonrpc" + legacy, legacy}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := a2atest.NewServer(a2atest.WithCard(card, tt.paths...))
+			defer srv.Close()
+			seen := &hostsSeen{}
+			got, err := a2a.ResolveAgentCard(context.Background(), srv.URL, // the JSON-RPC endpoint
+				a2a.WithHTTPClient(&http.Client{Transport: seen}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Name != card.Name {
+				t.Errorf("card %q", got.Name)
+			}
+			var paths []string
+			for _, r := range srv.Requests() {
+				paths = append(paths, r.Path)
+			}
+			if diff := cmp.Diff(tt.gets, paths); diff != "" {
+				t.Errorf("GETs (-want +got):\n%s", diff)
+			}
+			host := strings.TrimPrefix(srv.BaseURL(), "http://")
+			for _, h := range seen.hosts {
+				if h != host {
+					t.Errorf("a request went to %s, not %s", h, host)
+				}
+			}
+		})
+	}
+}
+
+// TestResolveAgentCardTried: without a card, the *CardError names every
+// URL tried, in order, without the base URL's userinfo or query; a 405 is
+// passed over like a 404; a deep path is tried at no more than six URLs.
+func TestResolveAgentCardTried(t *testing.T) {
+	ac, legacy := a2a.AgentCardPath, a2a.LegacyAgentCardPath
+	for _, tt := range []struct {
+		name, path string
+		tried      []string
+	}{
+		{"endpoint", "/a2a/jsonrpc", []string{"/a2a/jsonrpc" + ac, "/a2a" + ac, ac, "/a2a/jsonrpc" + legacy, legacy}},
+		{"bounded", "/a/b/c/d/e/", []string{"/a/b/c/d/e" + ac, "/a/b/c/d" + ac, "/a/b/c" + ac, ac, "/a/b/c/d/e" + legacy, legacy}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var (
+				mu   sync.Mutex
+				gets []string
+			)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				gets = append(gets, r.URL.Path)
+				n := len(gets)
+				mu.Unlock()
+				if n == 1 {
+					http.Error(w, "GET not allowed", http.StatusMethodNotAllowed) // as an endpoint may answer
+					return
+				}
+				http.NotFound(w, r)
+			}))
+			defer srv.Close()
+			base := strings.Replace(srv.URL, "http://", "http://user:pw-secret@", 1) + tt.path + "?key=q-secret-value"
+			_, err := a2a.ResolveAgentCard(context.Background(), base)
+			ce, ok := errors.AsType[*a2a.CardError](err)
+			if !ok {
+				t.Fatalf("err = %v, want a *CardError", err)
+			}
+			var tried []string
+			for i, a := range ce.Attempts {
+				tried = append(tried, strings.TrimPrefix(a.URL, srv.URL))
+				if want := map[bool]int{true: 405, false: 404}[i == 0]; a.StatusCode != want {
+					t.Errorf("attempt %d: HTTP %d, want %d", i, a.StatusCode, want)
+				}
+			}
+			if diff := cmp.Diff(tt.tried, tried); diff != "" {
+				t.Errorf("URLs tried (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.tried, gets); diff != "" {
+				t.Errorf("GETs (-want +got):\n%s", diff)
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "secret") {
+				t.Errorf("Error() shows a secret: %s", msg)
+			}
+			for _, p := range tt.tried {
+				if !strings.Contains(msg, " "+srv.URL+p+" (HTTP 40") {
+					t.Errorf("Error() does not name %s: %s", p, msg)
+				}
+			}
+		})
+	}
+}
+
+// TestResolveAgentCardLogged: with WithLogger each card GET is logged
+// with its URL, without the base URL's userinfo or query, and status, and
+// without a JSON-RPC id.
+func TestResolveAgentCardLogged(t *testing.T) {
+	srv := a2atest.NewServer(a2atest.V10())
+	defer srv.Close()
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	base := strings.Replace(srv.URL, "http://", "http://user:pw-secret@", 1) + "?key=q-secret-value"
+	if _, err := a2a.ResolveAgentCard(context.Background(), base, a2a.WithLogger(log)); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if strings.Contains(out, "secret") || strings.Contains(out, " id=") {
+		t.Errorf("the log shows a secret or a JSON-RPC id (a GET has none):\n%s", out)
+	}
+	for _, want := range []string{
+		`msg="a2a agent card" url=` + srv.URL + a2a.AgentCardPath + " status=404 found=false",
+		`msg="a2a agent card" url=` + srv.BaseURL() + "/a2a" + a2a.AgentCardPath + " status=404 found=false",
+		`msg="a2a agent card" url=` + srv.BaseURL() + a2a.AgentCardPath + " status=200 found=true",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the log lacks %q:\n%s", want, out)
+		}
+	}
 }

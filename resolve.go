@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -66,10 +67,22 @@ func (e *CardError) Unwrap() []error {
 }
 
 // ResolveAgentCard fetches the agent card of the agent at baseURL (e.g.
-// "https://a2a.objqr.com"): GET baseURL + [AgentCardPath], and on a 404 GET
-// baseURL + [LegacyAgentCardPath] (A2A v0.3 §5.3; A2A v1.0 keeps the
-// first path). Paths are joined without doubled slashes; a baseURL that
-// already names a card file is fetched as it is. opts are the client
+// "https://a2a.objqr.com"): GET baseURL + [AgentCardPath], and on a 404
+// (or a 405, as an endpoint may answer a GET) GET the next URL, in this
+// order, stopping at the first card or any other reply:
+//   - baseURL + [AgentCardPath];
+//   - when baseURL has a path (an endpoint such as
+//     "https://h/a2a/jsonrpc"), [AgentCardPath] under each shorter prefix
+//     of it, the two nearest ("https://h/a2a/.well-known/agent-card.json"),
+//     then under the site's root;
+//   - baseURL + [LegacyAgentCardPath], then, when baseURL has a path,
+//     [LegacyAgentCardPath] under the site's root.
+//
+// That is at most six GETs, all on baseURL's origin (A2A v0.3 §5.3; A2A
+// v1.0 keeps the first path). Paths are joined without doubled slashes; a
+// baseURL that already names a card file (".json") is fetched as it is,
+// alone. With [WithLogger] each GET is logged at debug level with its URL
+// (without userinfo or query, redacted) and status. opts are the client
 // options that apply to a GET: credentials (WithAPIKey, WithBearerToken,
 // WithHeader), WithHTTPClient, retries, WithMaxResponseBytes,
 // WithUserAgent, WithLogger. The GET is retried like tasks/get.
@@ -99,18 +112,13 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 		return nil, err
 	}
 	c := newClient(baseURL, u, cfg)
-	var paths []string
-	if strings.HasSuffix(u.Path, ".json") {
-		paths = []string{u.Path}
-	} else {
-		base := strings.TrimRight(u.Path, "/")
-		paths = []string{base + AgentCardPath, base + LegacyAgentCardPath}
-	}
 	cerr := &CardError{}
-	for _, p := range paths {
+	for _, p := range cardPaths(u.Path) {
 		target := *u
 		target.Path, target.RawPath = p, ""
 		card, status, err := c.getCard(ctx, &target)
+		c.log.LogAttrs(ctx, slog.LevelDebug, "a2a agent card", slog.String("url", c.red.ShownURL(target)), slog.Int("status", status),
+			slog.Bool("found", err == nil))
 		if err == nil {
 			card.origin = originOf(&target)
 			if err := cfg.cards.verify(ctx, card, c.red); err != nil {
@@ -122,11 +130,48 @@ func ResolveAgentCard(ctx context.Context, baseURL string, opts ...Option) (*Age
 			return nil, fmt.Errorf("a2a: agent card: %w", ctx.Err())
 		}
 		cerr.Attempts = append(cerr.Attempts, CardAttempt{URL: c.red.ShownURL(target), StatusCode: status, Err: err})
-		if status != http.StatusNotFound {
+		if status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
 			break
 		}
 	}
 	return nil, cerr
+}
+
+// maxCardPrefixes bounds the path prefixes between an endpoint's path and
+// the site's root that ResolveAgentCard tries (cardPaths): with the path
+// itself, the root and the two legacy URLs, at most six GETs.
+const maxCardPrefixes = 2
+
+// cardPaths are the paths ResolveAgentCard GETs, in turn, for a base URL
+// whose path is path: path itself when it names a .json file; else the
+// card path under path, under each shorter prefix of it (the nearest
+// maxCardPrefixes of them) and under the site's root, then the legacy
+// path under path and under the root. "/a2a/jsonrpc" gives
+// /a2a/jsonrpc/.well-known/agent-card.json,
+// /a2a/.well-known/agent-card.json, /.well-known/agent-card.json,
+// /a2a/jsonrpc/.well-known/agent.json, /.well-known/agent.json.
+func cardPaths(path string) []string {
+	if strings.HasSuffix(path, ".json") {
+		return []string{path}
+	}
+	base := strings.TrimRight(path, "/")
+	paths := []string{base + AgentCardPath}
+	prefix := base
+	for n := 0; n < maxCardPrefixes; n++ {
+		i := strings.LastIndex(prefix, "/")
+		if i <= 0 {
+			break
+		}
+		prefix = strings.TrimRight(prefix[:i], "/")
+		if prefix == "" {
+			break
+		}
+		paths = append(paths, prefix+AgentCardPath)
+	}
+	if base != "" {
+		paths = append(paths, AgentCardPath, base+LegacyAgentCardPath)
+	}
+	return append(paths, LegacyAgentCardPath)
 }
 
 // getCard GETs one card URL through the client's call path and reads it

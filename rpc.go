@@ -406,9 +406,10 @@ func (cl *call) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int)
 }
 
 // idAttr is the log attribute of the call's JSON-RPC id; an HTTP+JSON
-// call has none (an empty attribute, which handlers leave out).
+// call and a card GET have none (an empty attribute, which handlers leave
+// out).
 func (cl *call) idAttr() slog.Attr {
-	if cl.spec.rest != nil {
+	if cl.spec.rest != nil || cl.httpMethod == http.MethodGet {
 		return slog.Attr{}
 	}
 	return slog.Int64("id", cl.id)

@@ -49,7 +49,8 @@ func (o *options) client(ctx context.Context, endpoint string) (*a2a.Client, err
 // binding and version chosen as NewClientFromCard chooses (card order;
 // --transport's order first when it names transports; --protocol's
 // version alone when it names one; only those the command can use,
-// usable), read at endpoint, then at its site:
+// usable), read by ResolveAgentCard from endpoint (its path, the path's
+// prefixes, then the site's root):
 //   - among the card's interfaces at this URL (sameEndpoint: a trailing
 //     slash aside), the entry chosen, with its URL and tenant;
 //   - when endpoint is one of the card's interfaces but none there fits
@@ -69,11 +70,9 @@ func (o *options) cardChoice(ctx context.Context, endpoint string) (a2a.AgentInt
 	defer cancel()
 	opts := append(o.clientOptions("", ""), a2a.WithMaxRetries(0))
 	what := "no agent card"
-	for _, base := range []string{endpoint, siteOf(endpoint)} {
-		card, err := a2a.ResolveAgentCard(ctx, base, opts...)
-		if err != nil {
-			continue
-		}
+	// One read: ResolveAgentCard tries the endpoint's path, its prefixes
+	// and the site's root in turn.
+	if card, err := a2a.ResolveAgentCard(ctx, endpoint, opts...); err == nil {
 		o.warnExtensions(card)
 		what = "no interface of the card fits"
 		if o.usable != nil {
@@ -90,23 +89,21 @@ func (o *options) cardChoice(ctx context.Context, endpoint string) (a2a.AgentInt
 			o.spokenByCard = true
 			return in, nil
 		}
-		c, err := a2a.NewClientFromCard(cardWith(card, func(in a2a.AgentInterface) bool { return o.canUse(card, in) }), o.choiceOptions()...)
-		if err != nil {
-			continue
+		if c, err := a2a.NewClientFromCard(cardWith(card, func(in a2a.AgentInterface) bool { return o.canUse(card, in) }), o.choiceOptions()...); err == nil {
+			in := c.Interface()
+			o.spokenByCard = true
+			if !slices.ContainsFunc(card.Interfaces(), here) {
+				o.debugf("protocol: v%s, the card's choice (%s)", in.ProtocolVersion, in.ProtocolBinding)
+				return a2a.AgentInterface{ProtocolVersion: in.ProtocolVersion, ProtocolBinding: in.ProtocolBinding}, nil
+			}
+			// endpoint is the card's interface for another binding than the
+			// one asked for, which the card serves at in.URL.
+			if siteOf(in.URL) != siteOf(endpoint) {
+				return in, usagef("%s is not the agent's %s v%s interface: its card gives %s; give that URL", o.shownURL(endpoint), in.ProtocolBinding, in.ProtocolVersion, o.shownURL(in.URL))
+			}
+			o.debugf("protocol: v%s, the card's %s interface, at %s (not %s)", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(in.URL), o.shownURL(endpoint))
+			return in, nil
 		}
-		in := c.Interface()
-		o.spokenByCard = true
-		if !slices.ContainsFunc(card.Interfaces(), here) {
-			o.debugf("protocol: v%s, the card's choice (%s)", in.ProtocolVersion, in.ProtocolBinding)
-			return a2a.AgentInterface{ProtocolVersion: in.ProtocolVersion, ProtocolBinding: in.ProtocolBinding}, nil
-		}
-		// endpoint is the card's interface for another binding than the
-		// one asked for, which the card serves at in.URL.
-		if siteOf(in.URL) != siteOf(endpoint) {
-			return in, usagef("%s is not the agent's %s v%s interface: its card gives %s; give that URL", o.shownURL(endpoint), in.ProtocolBinding, in.ProtocolVersion, o.shownURL(in.URL))
-		}
-		o.debugf("protocol: v%s, the card's %s interface, at %s (not %s)", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(in.URL), o.shownURL(endpoint))
-		return in, nil
 	}
 	in := a2a.AgentInterface{ProtocolVersion: or(o.autoVersion, a2a.ProtocolV03), ProtocolBinding: a2a.TransportJSONRPC}
 	if o.protocol != "auto" {

@@ -370,3 +370,41 @@ func TestResumeReachesTheSameAgent(t *testing.T) {
 		t.Errorf("a line shows the key:\n%s", r.stderr)
 	}
 }
+
+// TestCardFromEndpoint: `a2a card` given the agent's JSON-RPC endpoint
+// finds the card at the site's root, and -v names each URL tried with its
+// status, without the URL's secrets.
+func TestCardFromEndpoint(t *testing.T) {
+	t.Parallel()
+	agent := newAgent(t, a2atest.WithCard(caoliaoCard()))
+	site := a2aCmd(t, "card", siteOfAgent(agent))
+	site.wantCode(t, exitOK)
+	r := a2aCmd(t, "card", "-v", agent.URL+"?key=q-secret-value")
+	r.wantCode(t, exitOK)
+	if r.stdout != site.stdout {
+		t.Errorf("card of the endpoint:\n%s\nwant the site's:\n%s", r.stdout, site.stdout)
+	}
+	if strings.Contains(r.stderr, "secret") {
+		t.Errorf("-v shows the URL's secret:\n%s", r.stderr)
+	}
+	for _, want := range []string{
+		"url=" + agent.URL + a2a.AgentCardPath + " status=404",
+		"url=" + siteOfAgent(agent) + "/a2a" + a2a.AgentCardPath + " status=404",
+		"url=" + siteOfAgent(agent) + a2a.AgentCardPath + " status=200",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("-v does not say %q:\n%s", want, r.stderr)
+		}
+	}
+
+	// Without a card, the error names every URL tried.
+	none := newAgent(t)
+	r = a2aCmd(t, "card", none.URL)
+	r.wantCode(t, exitError)
+	for _, p := range []string{none.URL + a2a.AgentCardPath, siteOfAgent(none) + "/a2a" + a2a.AgentCardPath, siteOfAgent(none) + a2a.AgentCardPath,
+		none.URL + a2a.LegacyAgentCardPath, siteOfAgent(none) + a2a.LegacyAgentCardPath} {
+		if !strings.Contains(r.stderr, " "+p+" (HTTP 404)") {
+			t.Errorf("the error does not name %s:\n%s", p, r.stderr)
+		}
+	}
+}

@@ -59,22 +59,22 @@ func TestProtocolSwitch(t *testing.T) {
 	t.Parallel()
 	agent := newAgent(t, a2atest.V10())
 	// A v1.0 fake serves a card of its own at its site: these 404s hide it
-	// from the endpoint's two card paths and the site's first one (its
-	// legacy path has none).
+	// from the card paths under the endpoint, its prefix and the site (the
+	// two legacy paths have none).
 	agent.Enqueue(notFound, notFound, notFound)
 	r := a2aCmd(t, "send", agent.URL, "这个二维码是什么？"+a2atest.SeedQRCode)
 	r.wantCode(t, exitOK)
 	golden(t, "protocol_switch", r)
-	if diff := cmp.Diff([]string{"", "", "", "", "message/send", "SendMessage"}, methods(agent)); diff != "" {
+	if diff := cmp.Diff([]string{"", "", "", "", "", "message/send", "SendMessage"}, methods(agent)); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
 
 	// Once: an agent that refuses v1.0 too ends the command with its error.
 	twice := newAgent(t, a2atest.V10())
-	twice.Enqueue(notFound, notFound, notFound, notFound, rpcError(-32009, "version 0.3 not supported"), rpcError(-32009, "version 1.0 not supported"))
+	twice.Enqueue(notFound, notFound, notFound, notFound, notFound, rpcError(-32009, "version 0.3 not supported"), rpcError(-32009, "version 1.0 not supported"))
 	r = a2aCmd(t, "get", twice.URL, "task-1")
 	r.wantCode(t, exitError)
-	if diff := cmp.Diff([]string{"", "", "", "", "tasks/get", "GetTask"}, methods(twice)); diff != "" {
+	if diff := cmp.Diff([]string{"", "", "", "", "", "tasks/get", "GetTask"}, methods(twice)); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
 	for _, want := range []string{"asking again in v1.0", "version 1.0 not supported (code -32009)", "(asked in A2A v0.3, then in v1.0: the agent took neither)\n"} {
@@ -120,7 +120,7 @@ func TestVersionMismatchIsPrinted(t *testing.T) {
 	// No card, and a v1.0-shaped result to the v0.3 send: the agent has
 	// acted, so the CLI must not send again, but must say why it failed.
 	v03 := newAgent(t)
-	v03.Enqueue(notFound, notFound, notFound, notFound, a2atest.Raw{ContentType: "application/json", EchoID: true,
+	v03.Enqueue(notFound, notFound, notFound, notFound, notFound, a2atest.Raw{ContentType: "application/json", EchoID: true,
 		Body: `{"jsonrpc":"2.0","id":{{id}},"result":{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}}`})
 	r = a2aCmd(t, "send", v03.URL, "你好")
 	r.wantCode(t, exitError)

@@ -112,7 +112,7 @@ Commands:
 		fmt.Fprintf(w, "  %-12s %s\n  %-12s   %s\n", n, c.summary, "", strings.TrimSpace(n+" "+c.args))
 	}
 	fmt.Fprint(w, `
-URL is the agent's endpoint (for "card", the agent's site or card URL).
+URL is the agent's endpoint (for "card", also the agent's site or card URL).
 "a2a COMMAND -h" lists a command's own flags.
 
 Common flags (each also read from the environment variable shown):
@@ -132,7 +132,7 @@ Common flags (each also read from the environment variable shown):
   --json               print the agent's bytes as received     A2A_JSON (1)
   -v                   log each attempt to stderr              A2A_VERBOSE (1)
 
---protocol auto reads the agent's card (at the endpoint, then at its site) and
+--protocol auto reads the agent's card (under the endpoint, then its site) and
 speaks the binding (transport and version) of the card's first interface for
 that endpoint (a trailing slash aside), in card order; --transport names the
 transports allowed, most wanted first. When the endpoint is the card's
