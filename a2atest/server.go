@@ -77,6 +77,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -180,6 +181,15 @@ func OnSend(h func(msg a2a.Message) Reply) Option {
 	return func(s *Server) { s.onSend = h }
 }
 
+// Listener makes the server serve on l instead of on a new loopback port
+// (a fixed port, an address a demo names): its URLs are then built from
+// l.Addr(). The server owns l from then on: [Server.Close] closes it. The
+// fake has no authentication of its own; serving it on an address other
+// than loopback lets anyone who reaches it talk to it.
+func Listener(l net.Listener) Option {
+	return func(s *Server) { s.listener = l }
+}
+
 // RequireAPIKey makes the server answer HTTP 401 to a request whose X-API-Key
 // header is not key.
 func RequireAPIKey(key string) Option {
@@ -226,11 +236,12 @@ type Server struct {
 	requireHeader map[string]string
 	selectorKey   string
 	selectorVal   string
-	v10           bool     // speaks A2A v1.0 (V10)
-	tenant        string   // required in every v1.0 request (RequireTenant)
-	bindings      []string // the bindings served, in card order (Bindings); nil: JSON-RPC
-	ownCard       bool     // Bindings was given: a v0.3 server serves a card of its own too
-	requiredExt   []string // extensions every request must activate (RequireExtension)
+	v10           bool         // speaks A2A v1.0 (V10)
+	tenant        string       // required in every v1.0 request (RequireTenant)
+	bindings      []string     // the bindings served, in card order (Bindings); nil: JSON-RPC
+	ownCard       bool         // Bindings was given: a v0.3 server serves a card of its own too
+	listener      net.Listener // Listener: served instead of a new loopback port
+	requiredExt   []string     // extensions every request must activate (RequireExtension)
 
 	card         *a2a.AgentCard
 	cardPaths    []string
@@ -268,6 +279,10 @@ func NewServer(opts ...Option) *Server {
 	s.out.init()
 	// The URLs are set before the server starts: its handlers read them.
 	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	if s.listener != nil {
+		s.ts.Listener.Close()
+		s.ts.Listener = s.listener
+	}
 	s.root = "http://" + s.ts.Listener.Addr().String()
 	s.URL = s.Endpoint(s.bindings[0])
 	s.card, s.extendedCard = s.declareRequired(s.card), s.declareRequired(s.extendedCard)

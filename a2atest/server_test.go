@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -208,5 +209,29 @@ func TestSharedTaskAndHistory(t *testing.T) {
 	canceled, err := c.CancelTask(ctx, "task-2")
 	if err != nil || canceled.Status.State != a2a.TaskStateCanceled || len(canceled.Artifacts) != 0 {
 		t.Errorf("cancel before the last state: %+v, %v", canceled, err)
+	}
+}
+
+// TestListener: a server made with Listener serves on the listener given,
+// names its address in its URLs, and closes it on Close.
+func TestListener(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := a2atest.NewServer(a2atest.Listener(l))
+	if want := "http://" + l.Addr().String() + "/a2a/jsonrpc"; srv.URL != want {
+		t.Errorf("URL %s, want %s", srv.URL, want)
+	}
+	c, err := a2a.NewClient(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SendText(t.Context(), "hi"); err != nil {
+		t.Errorf("send over the listener given: %v", err)
+	}
+	srv.Close()
+	if _, err := l.Accept(); err == nil {
+		t.Error("the listener accepts after Close")
 	}
 }

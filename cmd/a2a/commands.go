@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"iter"
+	"net"
 	"strings"
 	"time"
 
@@ -176,13 +178,24 @@ func runPush(ctx context.Context, o *options, args []string) int {
 	})
 }
 
-// runFakeAgent serves a2atest's Caoliao-style agent on loopback, with a
-// card, until ctx ends (Ctrl-C), printing its URLs and what to try. It
-// speaks the version --version names, or --protocol (its flag or
-// A2A_PROTOCOL) when --version is not given, and serves the transports
-// --transport names, in that order on its card (JSON-RPC alone for auto).
+// runFakeAgent serves a2atest's Caoliao-style agent, with a card, until
+// ctx ends (Ctrl-C). It listens on --addr (loopback unless
+// --allow-non-loopback), moves tasks in progress one state every --step
+// (pushing each state to the task's webhooks), prints its URLs and what
+// to try on stderr and, once it serves, one line on stdout a script can
+// read (fakeReadyLine). It speaks the version --version names, or
+// --protocol (its flag or A2A_PROTOCOL) when --version is not given, and
+// serves the transports --transport names, in that order on its card
+// (JSON-RPC alone for auto).
 func runFakeAgent(ctx context.Context, o *options, _ []string) int {
 	version, err := o.fakeAgentVersion()
+	if err != nil {
+		return o.fail(err)
+	}
+	if o.fakeStep < 0 {
+		return o.fail(usagef("--step %s: want 0 or more", o.fakeStep))
+	}
+	l, err := o.fakeListener()
 	if err != nil {
 		return o.fail(err)
 	}
@@ -190,38 +203,79 @@ func runFakeAgent(ctx context.Context, o *options, _ []string) int {
 	if len(bindings) == 0 {
 		bindings = []string{a2a.TransportJSONRPC}
 	}
-	opts := []a2atest.Option{a2atest.OnSend(a2atest.Caoliao), a2atest.Bindings(bindings...)}
-	switch version {
-	case "0.3":
-		opts = append(opts, a2atest.WithCard(&a2a.AgentCard{
-			Name: "草料二维码 (offline fake)", Description: "Answers like the Caoliao agent: what a QR code is, inspection records, device questions.",
-			ProtocolVersion: "0.3.0", Version: "1.0.0", Capabilities: a2a.AgentCapabilities{Streaming: true, PushNotifications: true}, DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"application/json", "text/plain"},
-			Skills: []a2a.AgentSkill{{ID: "entity", Name: "What a code is", Description: "Reads a QR code and returns what it stands for.",
-				Examples: []string{"这个二维码是什么？" + a2atest.SeedQRCode}}, {ID: "records", Name: "Inspection records", Examples: []string{"本月巡检记录"}}},
-		}))
-	case "1.0":
+	step := o.fakeStep
+	onSend := func(m a2a.Message) a2atest.Reply {
+		r := a2atest.Caoliao(m)
+		r.Interval = step
+		return r
+	}
+	opts := []a2atest.Option{a2atest.Listener(l), a2atest.OnSend(onSend), a2atest.Bindings(bindings...), a2atest.WithCard(fakeCard())}
+	if version == "1.0" {
 		opts = append(opts, a2atest.V10())
 	}
 	agent := a2atest.NewServer(opts...)
 	defer agent.Close()
 	site := siteOf(agent.URL)
-	o.outf("An offline A2A v%s agent is listening (Ctrl-C stops it)\n", version)
+	o.errf("An offline A2A v%s agent is listening (Ctrl-C stops it)\n", version)
 	for _, b := range bindings {
 		binding := ""
 		if len(bindings) > 1 || b != a2a.TransportJSONRPC {
 			binding = " (" + b + ")"
 		}
-		o.outf("  endpoint: %s%s\n", agent.Endpoint(b), binding)
+		o.errf("  endpoint: %s%s\n", agent.Endpoint(b), binding)
 	}
-	o.outf("  card:     %s\n\ntry:\n", site+a2a.AgentCardPath)
+	o.errf("  card:     %s\n\ntry:\n", site+a2a.AgentCardPath)
 	for _, c := range []string{"card " + site, "send " + agent.URL + " " + quote("这个二维码是什么？"+a2atest.SeedQRCode), "send --wait " + agent.URL + " 本月巡检记录",
 		"stream " + agent.URL + " 本月巡检记录", "send " + agent.URL + " 查一台设备"} {
-		o.outf("  a2a %s\n", c)
+		o.errf("  a2a %s\n", c)
 	}
+	o.outf("%s\n", fakeReadyLine(agent.URL, site+a2a.AgentCardPath))
 	<-ctx.Done()
 	// Give a last answer in flight a moment to go out.
 	time.Sleep(10 * time.Millisecond)
 	return exitOK
+}
+
+// fakeReadyLine is the one line fake-agent prints on stdout once it
+// serves: shell assignments of its first endpoint and its card's URL, so
+// a script can read it and "export $line".
+func fakeReadyLine(endpoint, card string) string {
+	return "A2A_FAKE_AGENT_URL=" + endpoint + " A2A_FAKE_AGENT_CARD_URL=" + card
+}
+
+// fakeListener listens on --addr, which must be a loopback address (an IP
+// of 127.0.0.0/8 or ::1, or "localhost") unless --allow-non-loopback says
+// otherwise: the fake answers anyone who reaches it, with no
+// authentication.
+func (o *options) fakeListener() (net.Listener, error) {
+	host, _, err := net.SplitHostPort(o.fakeAddr)
+	if err != nil {
+		return nil, usagef("--addr %q: want host:port, e.g. 127.0.0.1:8080", o.fakeAddr)
+	}
+	ip := net.ParseIP(host)
+	if !o.fakeAnyAddr && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, usagef("--addr %s is not a loopback address: the fake agent has no authentication and answers anyone who reaches it; add --allow-non-loopback to serve there anyway", o.fakeAddr)
+	}
+	network := "tcp"
+	if host == "localhost" {
+		network = "tcp4" // one address, the one its URLs name
+	}
+	l, err := net.Listen(network, o.fakeAddr)
+	if err != nil {
+		return nil, fmt.Errorf("--addr %s: %w", o.fakeAddr, err)
+	}
+	return l, nil
+}
+
+// fakeCard is fake-agent's card on both versions: the Caoliao agent's
+// name, modes and skills.
+func fakeCard() *a2a.AgentCard {
+	return &a2a.AgentCard{
+		Name: "草料二维码 (offline fake)", Description: "Answers like the Caoliao agent: what a QR code is, inspection records, device questions.",
+		Version: "1.0.0", Capabilities: a2a.AgentCapabilities{Streaming: true, PushNotifications: true}, DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"application/json", "text/plain"},
+		Skills: []a2a.AgentSkill{{ID: "entity", Name: "What a code is", Description: "Reads a QR code and returns what it stands for.",
+			Examples: []string{"这个二维码是什么？" + a2atest.SeedQRCode}}, {ID: "records", Name: "Inspection records", Examples: []string{"本月巡检记录"}}},
+	}
 }
 
 // fakeAgentVersion is the version fake-agent speaks: --version's, or,

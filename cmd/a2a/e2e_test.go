@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -92,6 +93,35 @@ func TestBinary(t *testing.T) {
 		}
 		return exitCode(<-exited), stderr.String()
 	}
+	// fake-agent: the line it prints on stdout once it serves reaches a
+	// pipe at once (not held in a buffer), and names an agent that
+	// answers.
+	fake, _, fakeErr := a2aBin("fake-agent", "--version", "1.0")
+	fake.Stdout = nil
+	pipe, err := fake.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fake.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(pipe).ReadString('\n')
+	m := readyLine.FindStringSubmatch(line)
+	if m == nil {
+		fake.Process.Kill()
+		fake.Wait()
+		t.Fatalf("fake-agent's first line on stdout is %q (%v), want the ready line\n%s", line, err, fakeErr)
+	}
+	send := runBin("send", "--wait", m[1], "本月巡检记录")
+	send.wantCode(t, exitOK)
+	if want := ": completed\n"; !strings.Contains(send.stdout, want) {
+		t.Errorf("send to the fake's ready line URL:\n%s", send.transcript())
+	}
+	if err := fake.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	fake.Wait()
+
 	slow := workingAgent(t)
 	id := startTask(t, slow, a2a.ProtocolV03, "盘点")
 	code, stderr := once(slow, os.Interrupt, "wait", "--protocol", "0.3", "--cancel-on-interrupt", slow.URL, id)

@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -32,9 +36,21 @@ func (s *syncBuffer) String() string {
 }
 
 // startFakeAgent runs "a2a fake-agent args..." until the test ends (its
-// Ctrl-C), and returns its endpoint once it has printed what to try, and
-// a func that stops it and returns how it ended.
+// Ctrl-C), and returns its endpoint, read from the line it prints on
+// stdout once it serves, and a func that stops it and returns how it
+// ended.
 func startFakeAgent(t *testing.T, args ...string) (endpoint string, stop func() result) {
+	t.Helper()
+	endpoint, _, stop = startFakeAgentCard(t, args...)
+	return endpoint, stop
+}
+
+// readyLine is the line fake-agent prints on stdout once it serves.
+var readyLine = regexp.MustCompile(`^A2A_FAKE_AGENT_URL=(\S+) A2A_FAKE_AGENT_CARD_URL=(\S+)\n$`)
+
+// startFakeAgentCard is startFakeAgent that also returns the card URL
+// the ready line names.
+func startFakeAgentCard(t *testing.T, args ...string) (endpoint, card string, stop func() result) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	var stdout, stderr syncBuffer
@@ -49,7 +65,7 @@ func startFakeAgent(t *testing.T, args ...string) (endpoint string, stop func() 
 	}
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
-	for !strings.HasSuffix(stdout.String(), "查一台设备\n") {
+	for !strings.HasSuffix(stdout.String(), "\n") {
 		select {
 		case <-tick.C:
 		case code := <-done:
@@ -58,12 +74,12 @@ func startFakeAgent(t *testing.T, args ...string) (endpoint string, stop func() 
 			t.Fatalf("a2a fake-agent ended at once: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
 	}
-	m := regexp.MustCompile(`endpoint: (\S+)`).FindStringSubmatch(stdout.String())
+	m := readyLine.FindStringSubmatch(stdout.String())
 	if m == nil {
 		stop()
-		t.Fatalf("a2a fake-agent printed no endpoint:\n%s", stdout.String())
+		t.Fatalf("a2a fake-agent printed no ready line on stdout:\n%s", stdout.String())
 	}
-	return m[1], stop
+	return m[1], m[2], stop
 }
 
 // shell is results as a terminal shows them: each command, its output
@@ -135,8 +151,8 @@ func TestFakeAgentTransport(t *testing.T) {
 	fake := stop()
 	fake.wantCode(t, exitOK)
 	for _, want := range []string{"An offline A2A v1.0 agent", "  endpoint: " + endpoint + " (HTTP+JSON)\n", "/a2a/jsonrpc (JSONRPC)\n"} {
-		if !strings.Contains(fake.stdout, want) {
-			t.Errorf("fake-agent does not print %q:\n%s", want, fake.stdout)
+		if !strings.Contains(fake.stderr, want) {
+			t.Errorf("fake-agent does not print %q on stderr:\n%s", want, fake.stderr)
 		}
 	}
 
@@ -149,4 +165,99 @@ func TestFakeAgentTransport(t *testing.T) {
 	if want := "a2a fake-agent: --protocol 1.0 and --version 0.3 disagree: give one\n"; bad.stderr != want {
 		t.Errorf("stderr %q, want %q", bad.stderr, want)
 	}
+}
+
+// TestFakeAgentCard: the card at the URL of the ready line is the
+// Caoliao-style one, skills included, in both versions.
+func TestFakeAgentCard(t *testing.T) {
+	t.Parallel()
+	for _, version := range []string{"0.3", "1.0"} {
+		_, cardURL, stop := startFakeAgentCard(t, "--version", version)
+		resp, err := http.Get(cardURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var card struct {
+			Name   string
+			Skills []struct{ ID string }
+		}
+		err = json.NewDecoder(resp.Body).Decode(&card)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatalf("v%s card: %v", version, err)
+		}
+		var ids []string
+		for _, sk := range card.Skills {
+			ids = append(ids, sk.ID)
+		}
+		if card.Name != "草料二维码 (offline fake)" || strings.Join(ids, ",") != "entity,records" {
+			t.Errorf("v%s card: name %q, skills %q; want the Caoliao-style card with skills entity, records", version, card.Name, ids)
+		}
+		stop().wantCode(t, exitOK)
+	}
+	http.DefaultClient.CloseIdleConnections()
+}
+
+// TestFakeAgentPush: a push config set on a task of the fake agent
+// receives the task's next states as its timer moves it, with nobody
+// polling: the notifications carry the task to completed.
+func TestFakeAgentPush(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ version, completed string }{{"0.3", `"state":"completed"`}, {"1.0", `"state":"TASK_STATE_COMPLETED"`}} {
+		t.Run(c.version, func(t *testing.T) {
+			t.Parallel()
+			bodies := make(chan string, 16)
+			hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				bodies <- string(b)
+			}))
+			defer hook.Close()
+			// The task takes 3 steps of 3s to complete: time enough to
+			// set the webhook after the send answers, even on a loaded
+			// machine.
+			endpoint, stop := startFakeAgent(t, "--version", c.version, "--step", "3s")
+			send := a2aCmd(t, "send", endpoint, "本月巡检记录")
+			m := regexp.MustCompile(`^task (\S+): submitted\n`).FindStringSubmatch(send.stdout)
+			if m == nil {
+				stop()
+				t.Fatalf("send:\n%s", send.transcript())
+			}
+			set := a2aCmd(t, "push", "set", endpoint, m[1], hook.URL+"/hook")
+			set.wantCode(t, exitOK)
+			for done := false; !done; {
+				select {
+				case b := <-bodies:
+					done = strings.Contains(b, c.completed)
+				case <-time.After(2 * time.Minute): // a guard against a hang, not a measure
+					stop()
+					t.Fatal("no notification of the task completed")
+				}
+			}
+			stop().wantCode(t, exitOK)
+		})
+	}
+}
+
+// TestFakeAgentAddr: fake-agent listens where --addr says, and refuses
+// an address other than loopback unless --allow-non-loopback is given.
+func TestFakeAgentAddr(t *testing.T) {
+	t.Parallel()
+	endpoint, stop := startFakeAgent(t, "--addr", "localhost:0")
+	if !strings.HasPrefix(endpoint, "http://127.0.0.1:") {
+		t.Errorf("--addr localhost:0: endpoint %s, want one on 127.0.0.1", endpoint)
+	}
+	a2aCmd(t, "card", siteOf(endpoint)).wantCode(t, exitOK)
+	stop().wantCode(t, exitOK)
+
+	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:8080", "example.com:80"} {
+		bad := a2aCmd(t, "fake-agent", "--addr", addr)
+		bad.wantCode(t, exitUsage)
+		if want := "a2a fake-agent: --addr " + addr + " is not a loopback address: the fake agent has no authentication and answers anyone who reaches it; add --allow-non-loopback to serve there anyway\n"; bad.stderr != want {
+			t.Errorf("stderr %q, want %q", bad.stderr, want)
+		}
+	}
+	bad := a2aCmd(t, "fake-agent", "--addr", "8080")
+	bad.wantCode(t, exitUsage)
+	bad = a2aCmd(t, "fake-agent", "--step", "-1s")
+	bad.wantCode(t, exitUsage)
 }

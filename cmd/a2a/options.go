@@ -40,7 +40,9 @@ type options struct {
 	pageSize, listLimit              int
 	pageToken                        string
 	token, scheme, credentials, id   string
-	fakeVersion                      string
+	fakeVersion, fakeAddr            string
+	fakeAnyAddr                      bool
+	fakeStep                         time.Duration
 	cardKeys, jkuHosts               string
 	requireSigned                    bool
 
@@ -207,6 +209,9 @@ func pushFlags(o *options) {
 
 func fakeFlags(o *options) {
 	o.fs.StringVar(&o.fakeVersion, "version", "0.3", "the A2A version the agent speaks: 0.3 or 1.0 (else --protocol's)")
+	o.fs.StringVar(&o.fakeAddr, "addr", "127.0.0.1:0", "the host:port to listen on (port 0: a free one); loopback unless --allow-non-loopback")
+	o.fs.BoolVar(&o.fakeAnyAddr, "allow-non-loopback", false, "let --addr be an address other machines reach (the fake has no authentication)")
+	o.fs.DurationVar(&o.fakeStep, "step", 500*time.Millisecond, "how often a task in progress moves one state on, by itself, with push delivery (0: one state per tasks/get)")
 }
 
 // parse parses args, flags anywhere among the positional arguments ("--"

@@ -46,7 +46,7 @@ func init() {
 		"stream":      {args: "URL TEXT", summary: "send a message and print its events as they arrive", flags: streamFlags, nargs: [2]int{2, 2}, run: runStream},
 		"resubscribe": {args: "URL TASKID", summary: "follow the events of a running task again", flags: streamFlags, nargs: [2]int{2, 2}, run: runResubscribe},
 		"push":        {args: "set|get|list|delete URL TASKID [WEBHOOK|CONFIGID]", summary: "manage a task's push notification configs", flags: pushFlags, nargs: [2]int{3, 4}, run: runPush},
-		"fake-agent":  {args: "[--version 0.3|1.0] [--transport T,...]", summary: "serve an offline Caoliao-style agent on loopback until Ctrl-C", flags: fakeFlags, nargs: [2]int{0, 0}, run: runFakeAgent},
+		"fake-agent":  {args: "[--version 0.3|1.0] [--transport T,...] [--addr HOST:PORT] [--step D]", summary: "serve an offline Caoliao-style agent until Ctrl-C; its URL on stdout", flags: fakeFlags, nargs: [2]int{0, 0}, run: runFakeAgent},
 	}
 }
 
