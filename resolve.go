@@ -183,19 +183,14 @@ func (c *Client) getCard(ctx context.Context, target *url.URL) (*AgentCard, int,
 	cl := c.newGet("agent card", target.String())
 	ctx, cl.spec.obs = c.observeCard(ctx, target)
 	card, status, err := cl.readCard(ctx)
-	if cl.spec.obs != nil {
-		cl.spec.obs.end(card, err)
-	}
+	cl.spec.obs.end(card, err) // nil-safe
 	return card, status, err
 }
 
 // readCard sends cl, a card GET, and reads its reply as a card.
 func (cl *call) readCard(ctx context.Context) (*AgentCard, int, error) {
 	c := cl.c
-	att, err := cl.send(ctx)
-	if err == nil && cl.refusedCredential(ctx, &att) {
-		att, err = cl.send(ctx)
-	}
+	att, err := cl.exchange(ctx)
 	if err != nil {
 		return nil, att.status, err
 	}

@@ -181,12 +181,8 @@ func (c *Client) newGet(method, target string) *call {
 // start is the first half of every call, unary or streaming, on either
 // transport: it returns the error the binding found building spec (before
 // anything is sent), refuses what the client's card rules out (an
-// *UnsupportedByCardError), encodes the call and sends it, once more with
-// the other verb when an HTTP+JSON agent refused the first (refusedVerb,
-// restcall.go), once more with a new credential when the agent refused
-// the one the client's source gave with a 401 (refusedCredential,
-// options_credentials.go), returning the call and its last attempt
-// (send). Errors: those and send's.
+// *UnsupportedByCardError), encodes the call and exchanges it, returning
+// the call and its last attempt. Errors: those and exchange's.
 func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, error) {
 	if spec.err != nil {
 		return nil, attempt{}, spec.err
@@ -198,6 +194,17 @@ func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, erro
 	if err != nil {
 		return nil, attempt{}, err
 	}
+	att, err := cl.exchange(ctx)
+	return cl, att, err
+}
+
+// exchange sends the call (send), once more with the other verb when an
+// HTTP+JSON agent refused the first (refusedVerb, restcall.go), and once
+// more with a new credential when the agent refused the one the client's
+// source gave with a 401 (refusedCredential, options_credentials.go);
+// every call, an agent card GET included, is sent through it. It returns
+// the last attempt; errors are send's.
+func (cl *call) exchange(ctx context.Context) (attempt, error) {
 	att, err := cl.send(ctx)
 	if err == nil && cl.refusedVerb(&att) {
 		att, err = cl.send(ctx)
@@ -205,7 +212,7 @@ func (c *Client) start(ctx context.Context, spec callSpec) (*call, attempt, erro
 	if err == nil && cl.refusedCredential(ctx, &att) {
 		att, err = cl.send(ctx)
 	}
-	return cl, att, err
+	return att, err
 }
 
 // invoke runs a unary call: start it, then check the reply's envelope.
