@@ -3,8 +3,13 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -12,108 +17,299 @@ import (
 	a2a "github.com/caoliao-a2a/a2a-go"
 )
 
-// Which binding and endpoint a command speaks to: the client made from
-// --protocol and --transport, or from the card's interface for the URL
-// given (cardChoice), and the --transport list.
+// Which agent a command speaks to, and how: the card --agent-card names
+// (read from a file, the agent's site, its card URL, or found from an
+// endpoint URL) and the card's interface the flags choose; or, with
+// --endpoint, the URL given in the version and transport named.
 
-// client makes the client for endpoint in the version --protocol says,
-// over the transport --transport says. With --protocol auto, or several
-// transports to choose among, it takes the binding (and the tenant) of
-// the card's interface for this URL (cardChoice), at the URL the card
-// gives it; otherwise, or without a card, the version named or v0.3, over
-// the transport named or JSON-RPC, at endpoint. It reports the choice
-// with -v.
-func (o *options) client(ctx context.Context, endpoint string) (*a2a.Client, error) {
-	if err := o.checkURL(endpoint); err != nil {
+// The kinds of --agent-card reference.
+const (
+	refSite     = iota // a host or site: its card at the well-known path
+	refCardURL         // a URL naming the card file (".json"): read as it is
+	refEndpoint        // another URL: an endpoint; its card is looked for
+	refFile            // a card file on disk
+)
+
+// agentRef is --agent-card read: its kind and where it points.
+type agentRef struct {
+	kind int
+	url  string // refSite, refCardURL, refEndpoint
+	path string // refFile
+}
+
+// parseRef reads an --agent-card reference (the specification's §10.1):
+// "file://PATH" or a path that exists (or holds a "/" or ends ".json")
+// is a file; an http(s) URL is a site (no path), a card URL (".json") or
+// an endpoint; anything else is a host, reached over https (http for a
+// loopback host: localhost, 127.0.0.0/8, ::1).
+func parseRef(ref string) (agentRef, error) {
+	if p, ok := strings.CutPrefix(ref, "file://"); ok {
+		return agentRef{kind: refFile, path: p}, nil
+	}
+	if strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://") {
+		u, err := url.Parse(ref)
+		if err != nil || u.Host == "" {
+			return agentRef{}, usagef("--agent-card %s is not a URL a2a can read", quote(ref))
+		}
+		switch {
+		case u.Path == "" || u.Path == "/":
+			return agentRef{kind: refSite, url: u.Scheme + "://" + u.Host}, nil
+		case strings.HasSuffix(u.Path, ".json"):
+			return agentRef{kind: refCardURL, url: ref}, nil
+		}
+		return agentRef{kind: refEndpoint, url: ref}, nil
+	}
+	if st, err := os.Stat(ref); err == nil && !st.IsDir() || strings.ContainsAny(ref, "/\\") || strings.HasSuffix(ref, ".json") {
+		return agentRef{kind: refFile, path: ref}, nil
+	}
+	if strings.Contains(ref, "://") {
+		return agentRef{}, usagef("--agent-card %s: want a host, an http:// or https:// URL, or a file", quote(ref))
+	}
+	host := ref
+	if h, _, err := net.SplitHostPort(ref); err == nil {
+		host = h
+	}
+	scheme := "https"
+	if ip := net.ParseIP(strings.Trim(host, "[]")); host == "localhost" || ip != nil && ip.IsLoopback() {
+		scheme = "http"
+	}
+	u := &url.URL{Scheme: scheme, Host: ref}
+	if _, err := url.Parse(u.String()); err != nil || ref == "" {
+		return agentRef{}, usagef("--agent-card %s: want a host, an http:// or https:// URL, or a file", quote(ref))
+	}
+	return agentRef{kind: refSite, url: u.String()}, nil
+}
+
+// errCardNotFound is the error of a card reference that names no card.
+type errCardNotFound struct{ err error }
+
+func (e errCardNotFound) Error() string { return e.err.Error() }
+func (e errCardNotFound) Unwrap() error { return e.err }
+
+// readCard reads the card --agent-card names, verified as the signature
+// flags say, without credentials (the specification's AUTH_008: a card
+// is public), and returns it with the reference read.
+func (o *options) readCard(ctx context.Context) (*a2a.AgentCard, agentRef, error) {
+	ref, err := parseRef(o.agentCard)
+	if err != nil {
+		return nil, ref, err
+	}
+	opts, err := o.cardOptions()
+	if err != nil {
+		return nil, ref, err
+	}
+	if ref.kind == refFile {
+		card, err := o.cardFile(ref.path)
+		if err != nil {
+			return nil, ref, err
+		}
+		if v, err := o.cardVerifier(); err != nil {
+			return nil, ref, err
+		} else if v != nil {
+			// NewClientFromCard verifies it, and refuses it as
+			// --require-signed-card says.
+			o.debugf("card: read from %s", quote(ref.path))
+		}
+		return card, ref, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, min(o.timeout, 30*time.Second))
+	defer cancel()
+	card, err := a2a.ResolveAgentCard(ctx, ref.url, append(opts, o.transportOptions()...)...)
+	if _, ok := errors.AsType[*a2a.CardError](err); ok {
+		return nil, ref, errCardNotFound{err}
+	}
+	if err != nil {
+		return nil, ref, err
+	}
+	o.warnExtensions(card)
+	return card, ref, nil
+}
+
+// cardFile reads a card from a file, at most --max-bytes of it.
+func (o *options) cardFile(path string) (*a2a.AgentCard, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, errCardNotFound{fmt.Errorf("--agent-card %s: %w", quote(path), errors.Unwrap(err))}
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, o.maxBytes+1))
+	switch {
+	case err != nil:
+		return nil, errCardNotFound{fmt.Errorf("--agent-card %s: %w", quote(path), err)}
+	case int64(len(b)) > o.maxBytes:
+		return nil, cardInvalid{fmt.Errorf("--agent-card %s is larger than --max-bytes %d", quote(path), o.maxBytes)}
+	}
+	var card a2a.AgentCard
+	if err := json.Unmarshal(b, &card); err != nil {
+		return nil, cardInvalid{fmt.Errorf("--agent-card %s is not an agent card: %w", quote(path), err)}
+	}
+	if len(card.Interfaces()) == 0 {
+		return nil, cardInvalid{fmt.Errorf("--agent-card %s names no interface (no supportedInterfaces, no url)", quote(path))}
+	}
+	return &card, nil
+}
+
+// cardInvalid is the error of a card read that is not a valid card.
+type cardInvalid struct{ err error }
+
+func (e cardInvalid) Error() string { return e.err.Error() }
+func (e cardInvalid) Unwrap() error { return e.err }
+
+// client makes the client for the agent: from its card (--agent-card),
+// the interface the flags choose; or at --endpoint. It reports the choice
+// with --debug.
+func (o *options) client(ctx context.Context) (*a2a.Client, error) {
+	if o.endpoint != "" {
+		return o.endpointClient()
+	}
+	if o.agentCard == "" {
+		return nil, usagef("which agent? give -a/--agent-card with its host, card URL or card file (or A2ACLI_AGENT_CARD), or -e/--endpoint URL")
+	}
+	card, ref, err := o.readCard(ctx)
+	if err != nil {
 		return nil, err
 	}
-	in := a2a.AgentInterface{ProtocolVersion: o.protocol, ProtocolBinding: o.transport.only()}
-	if in.ProtocolVersion == "auto" || len(o.transport.names) > 1 {
-		var err error
-		if in, err = o.cardChoice(ctx, endpoint); err != nil {
-			return nil, err
-		}
+	o.card = card
+	in, err := o.cardChoice(card, ref)
+	if err != nil {
+		return nil, err
 	}
-	version := in.ProtocolVersion
-	if o.tenant != "" && version != a2a.ProtocolV10 {
-		return nil, usagef("--tenant needs an A2A v1.0 endpoint; this one speaks v%s (--protocol 1.0 to insist)", version)
+	return o.cardClient(card, in)
+}
+
+// cardClient is the client for in, the chosen interface of card, with
+// the user's credentials as the card's schemes say.
+func (o *options) cardClient(card *a2a.AgentCard, in a2a.AgentInterface) (*a2a.Client, error) {
+	creds, err := o.credentialOptions(card)
+	if err != nil {
+		return nil, err
 	}
-	opts := o.clientOptions(version, in.ProtocolBinding)
+	opts := append(o.clientOptions(in.ProtocolVersion, in.ProtocolBinding), creds...)
+	opts = append(opts, o.transportOptions()...)
 	if o.tenant == "" && in.Tenant != "" {
 		opts = append(opts, a2a.WithTenant(in.Tenant))
 	}
-	return a2a.NewClient(cmp.Or(in.URL, endpoint), opts...)
+	if cardOpts, err := o.cardOptions(); err != nil {
+		return nil, err
+	} else {
+		opts = append(opts, cardOpts...)
+	}
+	// On the card as read, so that NewClientFromCard checks the
+	// entry's origin and the card's signature before any credential
+	// goes; an endpoint URL not on the card (a gateway's) is called as
+	// given.
+	if slices.ContainsFunc(card.Interfaces(), func(e a2a.AgentInterface) bool { return e.URL == in.URL }) {
+		pin := []a2a.Option{a2a.WithPreferredTransports(in.ProtocolBinding), a2a.WithProtocolVersion(in.ProtocolVersion)}
+		c, err := a2a.NewClientFromCard(card, append(opts, pin...)...)
+		if err != nil || c.Interface().URL == in.URL {
+			return c, err
+		}
+	}
+	return a2a.NewClient(in.URL, opts...)
 }
 
-// cardChoice is the interface the agent's card gives endpoint, its
-// binding and version chosen as NewClientFromCard chooses (card order;
-// --transport's order first when it names transports; --protocol's
-// version alone when it names one; only those the command can use,
-// usable), read by ResolveAgentCard from endpoint (its path, the path's
-// prefixes, then the site's root):
-//   - among the card's interfaces at this URL (sameEndpoint: a trailing
-//     slash aside), the entry chosen, with its URL and tenant;
-//   - when endpoint is one of the card's interfaces but none there fits
-//     (--transport jsonrpc at its HTTP+JSON URL), the entry the card
-//     gives the binding asked for, with its URL and tenant, when it is
-//     on endpoint's origin (the credentials go nowhere else); on another
-//     origin, a usage error naming its URL;
-//   - when endpoint is not on the card (a gateway's URL), the card's
-//     choice of binding and version, spoken at endpoint (URL empty),
-//     without a tenant.
+// endpointClient is the client for --endpoint: the version
+// --a2a-version names (1.0 by default), over the first --transport
+// (JSON-RPC by default), no card read.
+func (o *options) endpointClient() (*a2a.Client, error) {
+	if err := o.checkURL("--endpoint", o.endpoint); err != nil {
+		return nil, err
+	}
+	version := cmp.Or(o.a2aVersion, a2a.ProtocolV10)
+	transport := cmp.Or(o.transport.first(), a2a.TransportJSONRPC)
+	if o.usable != nil && !o.usable(version, transport) {
+		return nil, usagef("%s is not in A2A v%s over %s: %s", o.name, version, transport, o.usableText)
+	}
+	if o.tenant != "" && version != a2a.ProtocolV10 {
+		return nil, usagef("--tenant needs A2A v1.0; --a2a-version is %s", version)
+	}
+	creds, err := o.credentialOptions(nil)
+	if err != nil {
+		return nil, err
+	}
+	o.debugf("protocol: v%s over %s at --endpoint, no card read", version, transport)
+	opts := append(o.clientOptions(version, transport), creds...)
+	return a2a.NewClient(o.endpoint, append(opts, o.transportOptions()...)...)
+}
+
+// cardChoice is the interface of card the command speaks to:
+//   - for an endpoint URL (refEndpoint), among the card's interfaces at
+//     that URL (sameEndpoint: a trailing slash aside) the first the flags
+//     allow; when the URL is the card's interface for another binding
+//     than those allowed, the card's entry for one of them on the same
+//     origin (credentials go nowhere else); when the URL is not on the
+//     card (a gateway), the card's choice of binding spoken at the URL;
+//   - otherwise, the first interface in card order (--transport's order
+//     first) whose version and binding the flags allow.
 //
-// Without a card, or one with nothing that fits, it is the version named
-// (or the command's, autoVersion) or v0.3, over the first transport
-// named or JSON-RPC, at endpoint.
-func (o *options) cardChoice(ctx context.Context, endpoint string) (a2a.AgentInterface, error) {
-	ctx, cancel := context.WithTimeout(ctx, min(o.timeout, 10*time.Second))
-	defer cancel()
-	opts := append(o.clientOptions("", ""), a2a.WithMaxRetries(0))
-	what := "no agent card"
-	// One read: ResolveAgentCard tries the endpoint's path, its prefixes
-	// and the site's root in turn.
-	if card, err := a2a.ResolveAgentCard(ctx, endpoint, opts...); err == nil {
-		o.warnExtensions(card)
-		what = "no interface of the card fits"
-		if o.usable != nil {
-			what = "no interface of the card " + o.usableText
+// The version is --a2a-version's, or the highest the card offers of
+// 1.0: an agent whose card offers only v0.3 is spoken to in v0.3 only
+// with --a2a-version 0.3 (the specification's VER_001).
+func (o *options) cardChoice(card *a2a.AgentCard, ref agentRef) (a2a.AgentInterface, error) {
+	keep := func(in a2a.AgentInterface) bool { return o.versionAllowed(card, in) && o.canUse(card, in) }
+	choose := func(filter func(a2a.AgentInterface) bool) (a2a.AgentInterface, bool) {
+		c, err := a2a.NewClientFromCard(cardWith(card, filter), o.choiceOptions()...)
+		if err != nil {
+			return a2a.AgentInterface{}, false
 		}
-		here := func(in a2a.AgentInterface) bool { return sameEndpoint(in.URL, endpoint) }
-		if c, err := a2a.NewClientFromCard(cardWith(card, func(in a2a.AgentInterface) bool { return here(in) && o.canUse(card, in) }), o.choiceOptions()...); err == nil {
-			in := c.Interface()
-			at := ""
-			if in.URL != endpoint {
-				at = ", at " + o.shownURL(in.URL) + " as the card writes it"
-			}
-			o.debugf("protocol: v%s, from the card's interface for %s (%s)%s", in.ProtocolVersion, o.shownURL(endpoint), in.ProtocolBinding, at)
-			o.spokenByCard = true
+		return c.Interface(), true
+	}
+	if ref.kind == refEndpoint {
+		here := func(in a2a.AgentInterface) bool { return sameEndpoint(in.URL, ref.url) }
+		if in, ok := choose(func(in a2a.AgentInterface) bool { return here(in) && keep(in) }); ok {
+			o.debugf("protocol: v%s over %s, the card's interface for %s", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(ref.url))
 			return in, nil
 		}
-		if c, err := a2a.NewClientFromCard(cardWith(card, func(in a2a.AgentInterface) bool { return o.canUse(card, in) }), o.choiceOptions()...); err == nil {
-			in := c.Interface()
-			o.spokenByCard = true
+		if in, ok := choose(keep); ok {
 			if !slices.ContainsFunc(card.Interfaces(), here) {
-				o.debugf("protocol: v%s, the card's choice (%s)", in.ProtocolVersion, in.ProtocolBinding)
-				return a2a.AgentInterface{ProtocolVersion: in.ProtocolVersion, ProtocolBinding: in.ProtocolBinding}, nil
+				o.debugf("protocol: v%s over %s, the card's choice, at %s (not on the card)", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(ref.url))
+				return a2a.AgentInterface{URL: ref.url, ProtocolVersion: in.ProtocolVersion, ProtocolBinding: in.ProtocolBinding}, nil
 			}
-			// endpoint is the card's interface for another binding than the
-			// one asked for, which the card serves at in.URL.
-			if siteOf(in.URL) != siteOf(endpoint) {
-				return in, usagef("%s is not the agent's %s v%s interface: its card gives %s; give that URL", o.shownURL(endpoint), in.ProtocolBinding, in.ProtocolVersion, o.shownURL(in.URL))
+			if siteOf(in.URL) != siteOf(ref.url) {
+				return in, usagef("%s is not the agent's %s v%s interface: its card gives %s; give that URL", o.shownURL(ref.url), in.ProtocolBinding, in.ProtocolVersion, o.shownURL(in.URL))
 			}
-			o.debugf("protocol: v%s, the card's %s interface, at %s (not %s)", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(in.URL), o.shownURL(endpoint))
+			o.debugf("protocol: v%s over %s, the card's interface at %s (not %s)", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(in.URL), o.shownURL(ref.url))
 			return in, nil
 		}
+	} else if in, ok := choose(keep); ok {
+		o.debugf("protocol: v%s over %s at %s, the card's choice", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(in.URL))
+		return in, nil
 	}
-	in := a2a.AgentInterface{ProtocolVersion: or(o.autoVersion, a2a.ProtocolV03), ProtocolBinding: a2a.TransportJSONRPC}
-	if o.protocol != "auto" {
-		in.ProtocolVersion = o.protocol
+	return a2a.AgentInterface{}, o.noInterface(card)
+}
+
+// noInterface says why no interface of card fits the flags.
+func (o *options) noInterface(card *a2a.AgentCard) error {
+	var offered []string
+	has03 := false
+	for _, in := range card.Interfaces() {
+		offered = append(offered, fmt.Sprintf("%s v%s", in.ProtocolBinding, cmp.Or(in.ProtocolVersion, "?")))
+		if entryVersion(card, in) == a2a.ProtocolV03 && o.canUse(card, in) {
+			has03 = true
+		}
 	}
-	if len(o.transport.names) > 0 {
-		in.ProtocolBinding = o.transport.names[0]
+	if o.a2aVersion == "" && has03 {
+		return versionError{fmt.Sprintf("the agent's card offers A2A v0.3 only (%s), and a2a speaks v0.3 only when asked", strings.Join(offered, ", ")),
+			"add --a2a-version 0.3 (or A2ACLI_A2A_VERSION=0.3 in .env)"}
 	}
-	o.debugf("protocol: v%s (%s; %s)", in.ProtocolVersion, what, in.ProtocolBinding)
-	return in, nil
+	what := "no interface of the card fits --a2a-version and --transport"
+	if o.usable != nil {
+		what = "no interface of the card " + o.usableText
+	}
+	return versionError{fmt.Sprintf("%s (the card offers %s)", what, strings.Join(offered, ", ")), ""}
+}
+
+// versionError is a refusal, before anything is sent, to speak to an
+// agent in a version or binding the flags do not allow: the
+// specification's VersionNotSupportedError.
+type versionError struct{ msg, hint string }
+
+func (e versionError) Error() string { return e.msg }
+
+// versionAllowed reports whether --a2a-version allows in, an entry of
+// card: its version, or 1.x when it names none.
+func (o *options) versionAllowed(card *a2a.AgentCard, in a2a.AgentInterface) bool {
+	return entryVersion(card, in) == cmp.Or(o.a2aVersion, a2a.ProtocolV10)
 }
 
 // canUse reports whether the command can use in, an interface of card:
@@ -161,9 +357,6 @@ func (o *options) choiceOptions() []a2a.Option {
 	case o.agentID != "" || o.agentCode != "":
 		opts = append(opts, a2a.WithPreferredTransports(a2a.TransportJSONRPC, a2a.TransportHTTPJSON))
 	}
-	if o.protocol != "auto" {
-		opts = append(opts, a2a.WithProtocolVersion(o.protocol))
-	}
 	return opts
 }
 
@@ -183,68 +376,50 @@ func cardWith(card *a2a.AgentCard, keep func(a2a.AgentInterface) bool) *a2a.Agen
 	return &a2a.AgentCard{ProtocolVersion: card.ProtocolVersion, AdditionalInterfaces: ins}
 }
 
-// transportList is --transport: the transports to speak, most wanted
-// first, named in any case, comma-separated or the flag repeated; none
-// for auto (the card's choice). The command line replaces the
-// environment's list. A bad name is kept for check to report.
+// transportList is --transport: the bindings wanted, most wanted first,
+// named in any case, repeated or comma-separated (A2ACLI_TRANSPORT);
+// none for the card's order. GRPC is accepted and skipped: a2a does not
+// speak it (--debug says so). A bad name is kept for check to report.
 type transportList struct {
 	names   []string // a2a.TransportJSONRPC, a2a.TransportHTTPJSON
+	skipped []string // named but not spoken (GRPC)
 	bad     string
-	flagged bool // set from the command line
 }
 
 func (l *transportList) String() string {
-	if l == nil || len(l.names) == 0 {
-		return "auto"
+	if l == nil {
+		return ""
 	}
 	return strings.Join(l.names, ",")
 }
 
 func (l *transportList) Set(v string) error {
-	if !l.flagged {
-		*l = transportList{flagged: true}
-	}
-	l.add(v)
-	return nil
-}
-
-// fromEnv sets the list from A2A_TRANSPORT.
-func (l *transportList) fromEnv(v string) {
-	if v != "" {
-		l.add(v)
-	}
-}
-
-func (l *transportList) add(v string) {
 	for name := range strings.SplitSeq(v, ",") {
 		name = strings.TrimSpace(name)
 		canon := ""
 		switch {
-		case strings.EqualFold(name, "auto"):
-			if l.bad == "" && (len(l.names) > 0 || strings.Contains(v, ",")) {
-				l.bad = "auto stands alone: it is the card's choice"
-			}
-			continue
-		case strings.EqualFold(name, a2a.TransportJSONRPC):
+		case strings.EqualFold(name, a2a.TransportJSONRPC) || strings.EqualFold(name, "json-rpc"):
 			canon = a2a.TransportJSONRPC
-		case strings.EqualFold(name, a2a.TransportHTTPJSON):
+		case strings.EqualFold(name, a2a.TransportHTTPJSON) || strings.EqualFold(name, "rest"):
 			canon = a2a.TransportHTTPJSON
+		case strings.EqualFold(name, "GRPC"):
+			l.skipped = append(l.skipped, "GRPC")
+			continue
 		}
 		switch {
 		case l.bad != "":
 		case canon == "":
-			l.bad = fmt.Sprintf("%s: want auto, or jsonrpc and http+json in the order wanted", quote(name))
-		case slices.Contains(l.names, canon):
-			l.bad = fmt.Sprintf("%s is named twice", quote(name))
-		default:
+			l.bad = fmt.Sprintf("%s: want JSONRPC or HTTP+JSON (GRPC is skipped: not spoken)", quote(name))
+		case !slices.Contains(l.names, canon):
 			l.names = append(l.names, canon)
 		}
 	}
+	return nil
 }
 
-// only is the one transport named, or "" for auto or several.
-func (l *transportList) only() string {
-	if len(l.names) == 1 {
+// first is the most wanted binding, or "".
+func (l *transportList) first() string {
+	if len(l.names) > 0 {
 		return l.names[0]
 	}
 	return ""

@@ -1,14 +1,14 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"iter"
 	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,184 +16,442 @@ import (
 	"github.com/caoliao-a2a/a2a-go/a2atest"
 )
 
-func runCard(ctx context.Context, o *options, args []string) int {
-	if err := o.checkURL(args[0]); err != nil {
-		return o.fail(err)
-	}
+func runCardGet(ctx context.Context, o *options, _ []string) int {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	card, err := o.resolveCard(ctx, args[0])
+	if o.endpoint != "" {
+		return o.fail(usagef("card get reads a card: give -a/--agent-card, not --endpoint"))
+	}
+	if o.agentCard == "" {
+		return o.fail(usagef("which agent? give -a/--agent-card with its host, card URL or card file (or A2ACLI_AGENT_CARD)"))
+	}
+	card, ref, err := o.readCard(ctx)
 	if err != nil {
 		return o.fail(err)
 	}
-	o.printCard(card)
+	if o.extended {
+		if card, err = o.extendedCard(ctx, card, ref); err != nil {
+			return o.fail(err)
+		}
+	}
+	if o.validate {
+		if code, ok := o.validated(card); !ok {
+			return code
+		}
+	}
+	if o.json() {
+		o.outJSON(compact(card.Raw()))
+		return exitOK
+	}
+	var chosen *a2a.AgentInterface
+	if in, err := o.cardChoice(card, ref); err == nil {
+		chosen = &in
+	} else {
+		o.errf("a2a: %v\n", err)
+	}
+	o.printCard(card, chosen)
 	return exitOK
 }
 
-func runStream(ctx context.Context, o *options, args []string) int {
-	msg, err := o.message(args[1])
+// validated checks card against its version's schema (--validate); a
+// card that breaks it is A2ACLI_ERR_CARD_INVALID, each problem listed.
+func (o *options) validated(card *a2a.AgentCard) (int, bool) {
+	version, problems := validateCard(card.Raw())
+	if len(problems) == 0 {
+		o.debugf("card: valid against the A2A v%s schema", version)
+		return exitOK, true
+	}
+	lines := make([]string, len(problems))
+	for i, p := range problems {
+		lines[i] = cmpOr(p.Pointer, "/") + ": " + p.Problem
+	}
+	return o.fail(cardInvalid{fmt.Errorf("the card breaks the A2A v%s schema in %d %s: %s", version, len(problems), plural(len(problems), "place"), strings.Join(lines, "; "))}), false
+}
+
+// extendedCard reads the authenticated extended card (--extended), only
+// with a security scheme the public card declares (the specification's
+// CARD_GET_003): credentials go nowhere the card does not ask for them.
+func (o *options) extendedCard(ctx context.Context, card *a2a.AgentCard, ref agentRef) (*a2a.AgentCard, error) {
+	if len(card.SecuritySchemes) == 0 {
+		return nil, usagef("the agent's card declares no security scheme, so a2a sends no credentials for its extended card")
+	}
+	if !card.SupportsAuthenticatedExtendedCard && !card.Capabilities.ExtendedAgentCard {
+		return nil, usagef("the agent's card does not offer an extended card")
+	}
+	in, err := o.cardChoice(card, ref)
 	if err != nil {
-		return o.fail(err)
+		return nil, err
 	}
-	return o.call(ctx, args[0], func(ctx context.Context, c *a2a.Client) int {
-		return o.follow(ctx, c, args[0], c.SendStreamingMessage(ctx, msg))
-	})
+	c, err := o.cardClient(card, in)
+	if err != nil {
+		return nil, err
+	}
+	o.spoken = c.ProtocolVersion()
+	return c.GetExtendedAgentCard(ctx)
 }
 
-func runResubscribe(ctx context.Context, o *options, args []string) int {
-	return o.call(ctx, args[0], func(ctx context.Context, c *a2a.Client) int {
-		var task a2a.Task
-		task.ID = args[1]
-		return o.followInto(ctx, c, args[0], c.SubscribeToTask(ctx, args[1]), &task)
-	})
-}
-
-// follow prints a stream's events as they arrive, folds them into the
-// task, and ends as the folded task's state says.
-func (o *options) follow(ctx context.Context, c *a2a.Client, endpoint string, events iter.Seq2[a2a.Event, error]) int {
-	return o.followInto(ctx, c, endpoint, events, &a2a.Task{})
-}
-
-func (o *options) followInto(ctx context.Context, c *a2a.Client, endpoint string, events iter.Seq2[a2a.Event, error], task *a2a.Task) int {
-	var cut *a2a.StreamCutError
-	for ev, err := range events {
-		if errors.As(err, &cut) && cut.TaskID != "" {
-			task.ID, task.ContextID = cut.TaskID, cmp.Or(task.ContextID, cut.ContextID)
-			if ctx.Err() != nil || cut.Err != nil && !errors.As(cut.Err, new(*a2a.TransportError)) {
-				// Stopped, or the agent's error inside the stream: said,
-				// with the task and how to follow it again.
-				return o.stopped(ctx, c, endpoint, task, "resubscribe", err)
-			}
-			break // closed or broken: the task is not finished; print it, and how to follow it again
-		}
+func runTaskList(ctx context.Context, o *options, _ []string) int {
+	// ListTasks is in A2A v1.0 and in v0.3's HTTP+JSON, not in v0.3's
+	// JSON-RPC: the card's choice among the interfaces that have it.
+	o.usable, o.usableText = canList, "lists tasks (A2A v1.0, or v0.3 over HTTP+JSON)"
+	req := a2a.ListTasksRequest{ContextID: o.contextID, Status: a2a.TaskState(o.status), PageSize: o.pageSize, PageToken: o.pageToken}
+	var opts []a2a.CallOption
+	if o.history >= 0 {
+		opts = append(opts, a2a.HistoryLength(o.history))
+	}
+	return o.call(ctx, func(ctx context.Context, c *a2a.Client) int {
+		page, err := c.ListTasksPage(ctx, req, opts...)
 		if err != nil {
-			return o.stopped(ctx, c, endpoint, task, "resubscribe", err)
+			return o.fail(err)
 		}
-		o.printEvent(ev)
-		if m, ok := ev.(*a2a.Message); ok && task.ID == "" {
-			return o.printMessage(m)
-		}
-		if err := task.ApplyWithin(ev, o.maxBytes); err != nil {
-			return o.stopped(ctx, c, endpoint, task, "resubscribe", err) // past --max-bytes
-		}
-	}
-	if cut != nil {
-		o.errf("a2a %s: %v\n", o.name, cut)
-	}
-	if o.json {
-		if cut != nil {
-			o.resume(endpoint, task, "resubscribe")
-			return exitUnfinished
-		}
-		return stateExit(task.Status.State)
-	}
-	o.outf("--\n")
-	return o.finishAs(endpoint, task, "resubscribe")
-}
-
-func runPush(ctx context.Context, o *options, args []string) int {
-	op, endpoint, taskID := args[0], args[1], args[2]
-	arg := ""
-	if len(args) == 4 {
-		arg = args[3]
-	}
-	switch {
-	case op != "set" && op != "get" && op != "list" && op != "delete":
-		return o.fail(usagef("push %q: want set, get, list or delete", op))
-	case op == "set" && arg == "":
-		return o.fail(usagef("push set needs the webhook URL: a2a push set URL TASKID WEBHOOK"))
-	case op == "set":
-		if err := o.checkURL(arg); err != nil {
-			return o.fail(usagef("webhook: %v", err))
-		}
-	case op == "delete" && arg == "":
-		return o.fail(usagef("push delete needs the config id: a2a push delete URL TASKID CONFIGID"))
-	case op == "list" && arg != "":
-		return o.fail(usagef("push list takes URL TASKID only"))
-	}
-	return o.call(ctx, endpoint, func(ctx context.Context, c *a2a.Client) int {
-		var configs []a2a.TaskPushNotificationConfig
-		switch op {
-		case "set":
-			cfg := a2a.TaskPushNotificationConfig{TaskID: taskID, PushNotificationConfig: a2a.PushNotificationConfig{ID: o.id, URL: arg, Token: o.token}}
-			if o.scheme != "" || o.credentials != "" {
-				cfg.PushNotificationConfig.Authentication = &a2a.PushNotificationAuthenticationInfo{Credentials: o.credentials}
-				if o.scheme != "" {
-					cfg.PushNotificationConfig.Authentication.Schemes = []string{o.scheme}
-				}
-			}
-			got, err := c.CreateTaskPushNotificationConfig(ctx, cfg)
-			if err != nil {
-				return o.fail(err)
-			}
-			configs = append(configs, *got)
-		case "get":
-			got, err := c.GetTaskPushNotificationConfig(ctx, taskID, arg)
-			if err != nil {
-				return o.fail(err)
-			}
-			configs = append(configs, *got)
-		case "list":
-			got, err := c.ListTaskPushNotificationConfigs(ctx, taskID)
-			if err != nil {
-				return o.fail(err)
-			}
-			configs = got
-		case "delete":
-			if err := c.DeleteTaskPushNotificationConfig(ctx, taskID, arg); err != nil {
-				return o.fail(err)
-			}
-			o.outf("deleted config %s of task %s\n", arg, taskID)
+		if o.json() {
+			o.outJSON(compact(rawOf(page)))
 			return exitOK
 		}
-		if o.json {
-			for _, cfg := range configs {
-				// The token and credentials are secrets: never printed.
-				if cfg.PushNotificationConfig.Token != "" {
-					cfg.PushNotificationConfig.Token = "[REDACTED]"
-				}
-				if a := cfg.PushNotificationConfig.Authentication; a != nil && a.Credentials != "" {
-					cp := *a
-					cp.Credentials = "[REDACTED]"
-					cfg.PushNotificationConfig.Authentication = &cp
-				}
-				cfg.PushNotificationConfig.URL = o.shownURL(cfg.PushNotificationConfig.URL)
-				b, _ := json.Marshal(cfg)
-				o.outJSON(b)
+		for _, t := range page.Tasks {
+			o.field("Task", t.ID)
+			o.field("Context", t.ContextID)
+			o.field("Status", stateText(t.Status.State))
+			if t.Status.Timestamp != "" {
+				o.field("Timestamp", t.Status.Timestamp)
 			}
-			return exitOK
+			o.outf("\n")
 		}
-		for _, cfg := range configs {
-			p := cfg.PushNotificationConfig
-			auth := ""
-			if a := p.Authentication; a != nil {
-				auth = " auth " + strings.Join(a.Schemes, ",") // credentials and token are secrets: not shown
-			}
-			o.outf("config %s of task %s: %s%s\n", or(p.ID, "(no id)"), cfg.TaskID, o.shownURL(p.URL), auth)
-		}
-		if op == "list" {
-			o.outf("%d %s\n", len(configs), plural(len(configs), "config"))
+		o.field("Tasks", len(page.Tasks))
+		if page.NextPageToken != "" {
+			o.field("Next page", "a2a task list"+o.sameAgent()+o.sameListing()+" --page-token "+quote(page.NextPageToken))
 		}
 		return exitOK
 	})
 }
 
-// runFakeAgent serves a2atest's Caoliao-style agent, with a card, until
-// ctx ends (Ctrl-C). It listens on --addr (loopback unless
-// --allow-non-loopback), moves tasks in progress one state every --step
-// (pushing each state to the task's webhooks), prints its URLs and what
-// to try on stderr and, once it serves, one line on stdout a script can
-// read (fakeReadyLine). It speaks the version --version names, or
-// --protocol (its flag or A2A_PROTOCOL) when --version is not given, and
-// serves the transports --transport names, in that order on its card
-// (JSON-RPC alone for auto).
-func runFakeAgent(ctx context.Context, o *options, _ []string) int {
-	version, err := o.fakeAgentVersion()
+// canList reports whether a binding has ListTasks: every one but v0.3's
+// JSON-RPC.
+func canList(version, transport string) bool {
+	return version == a2a.ProtocolV10 || strings.EqualFold(transport, a2a.TransportHTTPJSON)
+}
+
+// sameListing is the flags, as sameAgent's, that ask for the same
+// listing: its filters and page size.
+func (o *options) sameListing() string {
+	pageSize, history := "", ""
+	if o.pageSize > 0 {
+		pageSize = strconv.Itoa(o.pageSize)
+	}
+	if o.history >= 0 {
+		history = strconv.Itoa(o.history)
+	}
+	return flagWords("context-id", o.contextID, "status", o.status, "page-size", pageSize, "history", history)
+}
+
+func runTaskSubscribe(ctx context.Context, o *options, args []string) int {
+	return o.call(ctx, func(ctx context.Context, c *a2a.Client) int {
+		task := &a2a.Task{ID: args[0]}
+		if o.stream {
+			return o.follow(ctx, c, c.SubscribeToTask(ctx, args[0]), task, false)
+		}
+		events := c.SubscribeToTask(ctx, args[0])
+		for attempt := 0; ; attempt++ {
+			closed, code, done := o.followOnce(ctx, c, events, task, false)
+			switch {
+			case done, !closed:
+				return code
+			case attempt == maxResubscribes:
+				return o.poll(ctx, c, task, false)
+			}
+			events = c.SubscribeToTask(ctx, task.ID)
+		}
+	})
+}
+
+func runTaskDownload(ctx context.Context, o *options, args []string) int {
+	return o.call(ctx, func(ctx context.Context, c *a2a.Client) int {
+		task, err := c.GetTask(ctx, args[0])
+		if err != nil {
+			return o.fail(err)
+		}
+		// A file the agent gives by URI is fetched without the agent's
+		// credentials: the URI may be anywhere.
+		paths, err := download(ctx, task, o.dir, o.force, &http.Client{Timeout: o.timeout}, o.maxBytes)
+		for _, p := range paths {
+			o.field("Saved", p)
+		}
+		if err != nil {
+			return o.fail(err)
+		}
+		o.field("Task", task.ID)
+		o.field("Context", task.ContextID)
+		o.field("Status", stateText(task.Status.State))
+		return exitOK
+	})
+}
+
+func runPushCreate(ctx context.Context, o *options, args []string) int {
+	if err := o.checkURL("the webhook", args[1]); err != nil {
+		return o.fail(err)
+	}
+	cfg := a2a.TaskPushNotificationConfig{TaskID: args[0], PushNotificationConfig: a2a.PushNotificationConfig{ID: o.id, URL: args[1], Token: o.token}}
+	if o.scheme != "" || o.credentials != "" {
+		cfg.PushNotificationConfig.Authentication = &a2a.PushNotificationAuthenticationInfo{Credentials: o.credentials}
+		if o.scheme != "" {
+			cfg.PushNotificationConfig.Authentication.Schemes = []string{o.scheme}
+		}
+	}
+	return o.call(ctx, func(ctx context.Context, c *a2a.Client) int {
+		got, err := c.CreateTaskPushNotificationConfig(ctx, cfg)
+		if err != nil {
+			return o.fail(err)
+		}
+		return o.printConfigs([]a2a.TaskPushNotificationConfig{*got}, false)
+	})
+}
+
+func runPushGet(ctx context.Context, o *options, args []string) int {
+	return o.call(ctx, func(ctx context.Context, c *a2a.Client) int {
+		got, err := c.GetTaskPushNotificationConfig(ctx, args[0], args[1])
+		if err != nil {
+			return o.fail(err)
+		}
+		return o.printConfigs([]a2a.TaskPushNotificationConfig{*got}, false)
+	})
+}
+
+func runPushList(ctx context.Context, o *options, args []string) int {
+	return o.call(ctx, func(ctx context.Context, c *a2a.Client) int {
+		got, err := c.ListTaskPushNotificationConfigs(ctx, args[0])
+		if err != nil {
+			return o.fail(err)
+		}
+		return o.printConfigs(got, true)
+	})
+}
+
+func runPushDelete(ctx context.Context, o *options, args []string) int {
+	return o.call(ctx, func(ctx context.Context, c *a2a.Client) int {
+		if err := c.DeleteTaskPushNotificationConfig(ctx, args[0], args[1]); err != nil {
+			return o.fail(err)
+		}
+		if o.json() {
+			o.outJSON([]byte("{}"))
+			return exitOK
+		}
+		o.field("Deleted", args[1])
+		o.field("Task", args[0])
+		return exitOK
+	})
+}
+
+// printConfigs prints push notification configs, their token and
+// credentials never (secrets: "(set)"); -o json: each as the package
+// encodes it (one document: an array for list).
+func (o *options) printConfigs(configs []a2a.TaskPushNotificationConfig, list bool) int {
+	for i := range configs {
+		p := &configs[i].PushNotificationConfig
+		if p.Token != "" {
+			p.Token = "(set)"
+		}
+		if a := p.Authentication; a != nil && a.Credentials != "" {
+			cp := *a
+			cp.Credentials = "(set)"
+			p.Authentication = &cp
+		}
+		p.URL = o.shownURL(p.URL)
+	}
+	if o.json() {
+		var b []byte
+		if list {
+			b, _ = json.Marshal(map[string]any{"configs": configs})
+		} else {
+			b, _ = json.Marshal(configs[0])
+		}
+		o.outJSON(b)
+		return exitOK
+	}
+	for _, cfg := range configs {
+		p := cfg.PushNotificationConfig
+		o.field("Config", cmpOr(p.ID, "(no id)"))
+		o.field("Task", cfg.TaskID)
+		o.field("URL", p.URL)
+		if p.Token != "" {
+			o.field("Token", p.Token)
+		}
+		if a := p.Authentication; a != nil {
+			o.field("Authentication", strings.Join(append(a.Schemes, "credentials "+cmpOr(a.Credentials, "none")), ", "))
+		}
+		if list {
+			o.outf("\n")
+		}
+	}
+	if list {
+		o.field("Configs", len(configs))
+	}
+	return exitOK
+}
+
+func runAuthLogin(ctx context.Context, o *options, _ []string) int {
+	ctx, cancel := context.WithTimeout(ctx, max(o.timeout, 10*time.Minute)) // a person types a code
+	defer cancel()
+	card, _, err := o.readCard(ctx)
 	if err != nil {
 		return o.fail(err)
 	}
-	if o.fakeStep < 0 {
-		return o.fail(usagef("--step %s: want 0 or more", o.fakeStep))
+	if card.Origin() == "" {
+		return o.fail(usagef("auth login keeps a token for the site a card was read from: give -a/--agent-card its host or URL, not a file"))
+	}
+	hc := http.DefaultClient
+	if o.baseClient != nil {
+		hc = o.baseClient
+	}
+	tok, err := authLogin(ctx, card, loginParams{Flow: o.flow, ClientID: o.clientID, ClientSecret: o.clientSecret, Scopes: o.scopes}, o.env.stderr, hc)
+	if err != nil {
+		return o.fail(err)
+	}
+	tok.Origin = card.Origin()
+	if err := saveToken(configDir(o.env), tok); err != nil {
+		return o.fail(err)
+	}
+	o.field("Logged in", o.shownURL(card.Origin()))
+	if !tok.Expiry.IsZero() {
+		o.field("Expires", tok.Expiry.UTC().Format(time.RFC3339))
+	}
+	return exitOK
+}
+
+func runAuthLogout(ctx context.Context, o *options, _ []string) int {
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	card, _, err := o.readCard(ctx)
+	if err != nil {
+		return o.fail(err)
+	}
+	if err := deleteToken(configDir(o.env), card.Origin()); err != nil {
+		return o.fail(err)
+	}
+	o.field("Logged out", o.shownURL(card.Origin()))
+	return exitOK
+}
+
+func runConfigShow(_ context.Context, o *options, _ []string) int {
+	var rows []configRow
+	o.fs.VisitAll(func(f *flag.Flag) {
+		if _, alias := o.short[f.Name]; alias || notFromEnv[f.Name] {
+			return
+		}
+		rows = append(rows, configRow{Name: envName(f.Name), Flag: "--" + f.Name, Value: f.Value.String(), Source: cmpOr(o.source[f.Name], "default"), Secret: secretFlag(f.Name)})
+	})
+	if err := renderConfig(o.env.stdout, rows, o.json()); err != nil {
+		return o.fail(err)
+	}
+	return exitOK
+}
+
+func runConformance(ctx context.Context, o *options, _ []string) int {
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	card, _, err := o.readCard(ctx)
+	if err != nil {
+		return o.fail(err)
+	}
+	results := conformance(ctx, card, func(in a2a.AgentInterface) (*a2a.Client, error) { return o.cardClient(card, in) })
+	failed := 0
+	for _, r := range results {
+		if !r.Pass {
+			failed++
+		}
+	}
+	if o.json() {
+		b, _ := json.Marshal(map[string]any{"checks": results, "failed": failed})
+		o.outJSON(b)
+	} else {
+		for _, r := range results {
+			verdict := "pass"
+			if !r.Pass {
+				verdict = "FAIL"
+			}
+			o.field("Check", r.ID+" "+verdict)
+			if r.Detail != "" {
+				o.field("Detail", r.Detail)
+			}
+		}
+		o.field("Failed", failed)
+	}
+	if failed > 0 {
+		return exitError
+	}
+	return exitOK
+}
+
+func runCompletion(_ context.Context, o *options, args []string) int {
+	script, err := completionScript(args[0], commandInfos())
+	if err != nil {
+		return o.fail(err)
+	}
+	o.env.stdout.Write([]byte(script))
+	return exitOK
+}
+
+// commandInfos describes the command tree for completion: every command
+// with its flags.
+func commandInfos() []cmdInfo {
+	var out []cmdInfo
+	for i := range commands {
+		c := &commands[i]
+		co := newOptions(c, env{getenv: func(string) string { return "" }})
+		if c.flags != nil {
+			c.flags(co)
+		}
+		info := cmdInfo{Path: c.path, Args: c.args, Summary: c.summary}
+		shortOf := map[string]string{}
+		for s, l := range co.short {
+			if len(s) == 1 {
+				shortOf[l] = s
+			}
+		}
+		co.fs.VisitAll(func(f *flag.Flag) {
+			if len(f.Name) == 1 {
+				return
+			}
+			_, isBool := f.Value.(interface{ IsBoolFlag() bool })
+			info.Flags = append(info.Flags, flagInfo{Name: f.Name, Short: shortOf[f.Name], Usage: f.Usage, TakesValue: !isBool, Choices: flagChoices[f.Name]})
+		})
+		out = append(out, info)
+	}
+	return out
+}
+
+// flagChoices are the fixed values of the flags that have them.
+var flagChoices = map[string][]string{
+	"output": {"text", "json"}, "transport": {a2a.TransportJSONRPC, a2a.TransportHTTPJSON},
+	"a2a-version": {a2a.ProtocolV10, a2a.ProtocolV03}, "flow": {"device", "client-credentials"},
+	"status": {"submitted", "working", "input-required", "auth-required", "completed", "canceled", "failed", "rejected"},
+}
+
+func runVersion(_ context.Context, o *options, _ []string) int {
+	info, _ := debug.ReadBuildInfo()
+	if o.json() {
+		o.outJSON(versionJSON(info))
+		return exitOK
+	}
+	o.outf("%s", versionText(info))
+	return exitOK
+}
+
+// runDemoServer serves a2atest's Caoliao-style agent, with a card, until
+// ctx ends (Ctrl-C): the specification's demo-server. It listens on
+// --addr (loopback unless --allow-non-loopback), moves tasks in progress
+// one state every --step (pushing each state to the task's webhooks),
+// prints its URLs and what to try on stderr and, once it serves, one
+// line on stdout a script can read (demoReadyLine). It speaks the version
+// --a2a-version names (1.0 by default) and serves the bindings
+// --transport names, in that order on its card (JSON-RPC alone by
+// default).
+func runDemoServer(ctx context.Context, o *options, _ []string) int {
+	version := o.demoVersion
+	if version != a2a.ProtocolV10 && version != a2a.ProtocolV03 {
+		return o.fail(usagef("--a2a-version %s: want 1.0 or 0.3", quote(version)))
+	}
+	if o.demoStep < 0 {
+		return o.fail(usagef("--step %s: want 0 or more", o.demoStep))
 	}
 	l, err := o.fakeListener()
 	if err != nil {
@@ -203,7 +461,7 @@ func runFakeAgent(ctx context.Context, o *options, _ []string) int {
 	if len(bindings) == 0 {
 		bindings = []string{a2a.TransportJSONRPC}
 	}
-	step := o.fakeStep
+	step := o.demoStep
 	onSend := func(m a2a.Message) a2atest.Reply {
 		r := a2atest.Caoliao(m)
 		r.Interval = step
@@ -224,23 +482,29 @@ func runFakeAgent(ctx context.Context, o *options, _ []string) int {
 		}
 		o.errf("  endpoint: %s%s\n", agent.Endpoint(b), binding)
 	}
-	o.errf("  card:     %s\n\ntry:\n", site+a2a.AgentCardPath)
-	for _, c := range []string{"card " + site, "send " + agent.URL + " " + quote("这个二维码是什么？"+a2atest.SeedQRCode), "send --wait " + agent.URL + " 本月巡检记录",
-		"stream " + agent.URL + " 本月巡检记录", "send " + agent.URL + " 查一台设备"} {
+	card := site + a2a.AgentCardPath
+	o.errf("  card:     %s\n\ntry (after: export A2ACLI_AGENT_CARD=%s):\n", card, card)
+	opt := ""
+	if version == a2a.ProtocolV03 {
+		opt = " --a2a-version 0.3"
+	}
+	for _, c := range []string{"card get", "send" + opt + " " + quote("这个二维码是什么？"+a2atest.SeedQRCode), "send" + opt + " 本月巡检记录",
+		"send" + opt + " --stream 本月巡检记录", "send" + opt + " 查一台设备"} {
 		o.errf("  a2a %s\n", c)
 	}
-	o.outf("%s\n", fakeReadyLine(agent.URL, site+a2a.AgentCardPath))
+	o.outf("%s\n", demoReadyLine(agent.URL, card))
 	<-ctx.Done()
 	// Give a last answer in flight a moment to go out.
 	time.Sleep(10 * time.Millisecond)
 	return exitOK
 }
 
-// fakeReadyLine is the one line fake-agent prints on stdout once it
-// serves: shell assignments of its first endpoint and its card's URL, so
-// a script can read it and "export $line".
-func fakeReadyLine(endpoint, card string) string {
-	return "A2A_FAKE_AGENT_URL=" + endpoint + " A2A_FAKE_AGENT_CARD_URL=" + card
+// demoReadyLine is the one line demo-server prints on stdout once it
+// serves: shell assignments of its card's URL, as the variable every
+// command reads the agent from, and of its first endpoint, so that a
+// script can read it and "export $line".
+func demoReadyLine(endpoint, card string) string {
+	return "A2ACLI_AGENT_CARD=" + card + " A2A_DEMO_SERVER_URL=" + endpoint
 }
 
 // fakeListener listens on --addr, which must be a loopback address (an IP
@@ -248,21 +512,21 @@ func fakeReadyLine(endpoint, card string) string {
 // otherwise: the fake answers anyone who reaches it, with no
 // authentication.
 func (o *options) fakeListener() (net.Listener, error) {
-	host, _, err := net.SplitHostPort(o.fakeAddr)
+	host, _, err := net.SplitHostPort(o.demoAddr)
 	if err != nil {
-		return nil, usagef("--addr %q: want host:port, e.g. 127.0.0.1:8080", o.fakeAddr)
+		return nil, usagef("--addr %q: want host:port, e.g. 127.0.0.1:8080", o.demoAddr)
 	}
 	ip := net.ParseIP(host)
-	if !o.fakeAnyAddr && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, usagef("--addr %s is not a loopback address: the fake agent has no authentication and answers anyone who reaches it; add --allow-non-loopback to serve there anyway", o.fakeAddr)
+	if !o.demoAnyAddr && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, usagef("--addr %s is not a loopback address: the fake agent has no authentication and answers anyone who reaches it; add --allow-non-loopback to serve there anyway", o.demoAddr)
 	}
 	network := "tcp"
 	if host == "localhost" {
 		network = "tcp4" // one address, the one its URLs name
 	}
-	l, err := net.Listen(network, o.fakeAddr)
+	l, err := net.Listen(network, o.demoAddr)
 	if err != nil {
-		return nil, fmt.Errorf("--addr %s: %w", o.fakeAddr, err)
+		return nil, fmt.Errorf("--addr %s: %w", o.demoAddr, err)
 	}
 	return l, nil
 }
@@ -276,21 +540,4 @@ func fakeCard() *a2a.AgentCard {
 		Skills: []a2a.AgentSkill{{ID: "entity", Name: "What a code is", Description: "Reads a QR code and returns what it stands for.",
 			Examples: []string{"这个二维码是什么？" + a2atest.SeedQRCode}}, {ID: "records", Name: "Inspection records", Examples: []string{"本月巡检记录"}}},
 	}
-}
-
-// fakeAgentVersion is the version fake-agent speaks: --version's, or,
-// when it is not given, --protocol's (0.3 for auto). A --protocol on the
-// command line that --version contradicts is a usage error.
-func (o *options) fakeAgentVersion() (string, error) {
-	set := map[string]bool{}
-	o.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	switch {
-	case o.fakeVersion != "0.3" && o.fakeVersion != "1.0":
-		return "", usagef("--version %q: want 0.3 or 1.0", o.fakeVersion)
-	case o.protocol == "auto" || set["version"] && !set["protocol"]:
-		return o.fakeVersion, nil
-	case set["version"] && o.protocol != o.fakeVersion:
-		return "", usagef("--protocol %s and --version %s disagree: give one", o.protocol, o.fakeVersion)
-	}
-	return o.protocol, nil
 }

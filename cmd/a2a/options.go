@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,37 +14,59 @@ import (
 	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
-// options are a command's flags: the common ones, read from the
-// environment first, and the command's own.
+// options are a command's flags, the global ones and its own, each read
+// from the command line, else from its A2ACLI_ variable (the environment,
+// then the dotenv files: load), else its default.
 type options struct {
+	cmd  *command
 	name string
 	env  env
 	fs   *flag.FlagSet
+	// source names where each flag's value came from ("flag",
+	// "environment", "file PATH"; absent: the default), by long name.
+	source map[string]string
+	// short names each short flag's long one ("a" → "agent-card").
+	short map[string]string
 
-	apiKey, bearer, workspace, agentID, agentCode string
-	headers                                       headerList
-	extensions                                    extensionList
-	protocol, tenant                              string
-	autoVersion                                   string // with --protocol auto and no card, the version to speak ("" for v0.3)
-	transport                                     transportList
-	timeout                                       time.Duration
-	retries                                       int
-	maxBytes                                      int64
-	json, verbose                                 bool
+	// The agent, and how to reach it.
+	agentCard, endpoint, a2aVersion string
+	transport                       transportList
+	bearer, apiKey                  string
+	workspace, agentID, agentCode   string
+	svcParams                       paramList
+	tenant                          string
+	extensions                      extensionList
+	cardKeys, jkuHosts              string
+	requireSigned                   bool
+	insecure                        bool
+	certFile, keyFile, caFile       string
+	timeout, pollInterval           time.Duration
+	retries                         int
+	maxBytes                        int64
+	output                          string
+	debug, verbose                  bool
+	configPath                      string
+	taskExitCodes                   bool
+	showVersion                     bool
+	stream                          bool
 
 	// The commands' own.
-	data, dataOut, taskID, contextID string
-	wait, noBlock, cancelOnInt       bool
-	history, maxAttempts             int
-	status                           string
-	pageSize, listLimit              int
-	pageToken                        string
-	token, scheme, credentials, id   string
-	fakeVersion, fakeAddr            string
-	fakeAnyAddr                      bool
-	fakeStep                         time.Duration
-	cardKeys, jkuHosts               string
-	requireSigned                    bool
+	parts                          partFlags
+	metadata, taskID, contextID    string
+	async, wait, cancelOnInt       bool
+	history                        int
+	status, pageToken              string
+	pageSize                       int
+	validate, extended             bool
+	dir                            string
+	force                          bool
+	token, scheme, credentials, id string
+	flow, clientID, clientSecret   string
+	scopes                         stringList
+	pushReceiver, pushURL          string
+	demoVersion, demoAddr          string
+	demoAnyAddr                    bool
+	demoStep                       time.Duration
 
 	// The positional arguments, once the command line is read, and the
 	// redactor of every secret it holds (redactor).
@@ -54,232 +76,307 @@ type options struct {
 	// usable reports whether the command can use a binding (version
 	// ProtocolV03 or ProtocolV10, transport), for the card's choice; nil
 	// for every one. usableText says which it can use, after "no
-	// interface of the card", for -v.
+	// interface of the card", for --debug.
 	usable     func(version, transport string) bool
 	usableText string
 
-	// The version and transport the client of the call speaks, for hints.
+	// What the command learnt while it ran: the card read (nil with
+	// --endpoint), the version and transport spoken, and whether a
+	// credential was sent.
+	card                    *a2a.AgentCard
 	spoken, spokenTransport string
-	// spokenByCard: the version spoken is the one the agent's card gave
-	// (--protocol auto, cardChoice); askedAgain: call spoke v0.3, then
-	// v1.0 (askAgain).
-	spokenByCard, askedAgain bool
-	// How the last call ended, and whether call asks again in v1.0 when
-	// it ended in a refusal of v0.3 (refusedVersion).
-	lastErr  error
-	askAgain bool
+	storedUsed              bool                                      // a token kept by "auth login" was sent
+	credWrap                func(http.RoundTripper) http.RoundTripper // an API key in a query or cookie
+	baseClient              *http.Client                              // --insecure, --cert, --cacert
 }
 
-// headerList is the repeatable --header K=V. An entry that is not K=V is
-// kept aside and reported by check, without its text: it may be a
-// secret ("Authorization: Bearer …").
-type headerList struct {
+var (
+	errHelp    = flag.ErrHelp
+	errVersion = errors.New("version asked")
+)
+
+// newOptions makes the options of cmd (nil before a command is known):
+// the flags every command takes, and the agent's for a command that
+// talks to one. Defaults are the built-in ones; load applies the
+// environment and the files.
+func newOptions(cmd *command, e env) *options {
+	o := &options{cmd: cmd, env: e, source: map[string]string{}, short: map[string]string{}}
+	if cmd != nil {
+		o.name = cmd.name()
+	}
+	o.fs = flag.NewFlagSet("a2a "+o.name, flag.ContinueOnError)
+	o.fs.SetOutput(discard{})
+	o.fs.Usage = func() {}
+	fs := o.fs
+	o.stringVar(&o.output, "output", "o", "text", "output format: text or json")
+	fs.StringVar(&o.configPath, "config", "", "read settings from this .env file instead of the local .env")
+	fs.BoolVar(&o.debug, "debug", false, "log how the command works to stderr: each request, its choice of binding, the raw bodies (credentials redacted)")
+	o.boolVar(&o.showVersion, "version", "v", false, "print the version and exit")
+	if cmd == nil || !cmd.agent {
+		return o
+	}
+	o.stringVar(&o.agentCard, "agent-card", "a", "", "the agent: its host, site or card URL, an endpoint URL, or a card file")
+	o.stringVar(&o.endpoint, "endpoint", "e", "", "call this endpoint URL directly, without reading a card")
+	fs.StringVar(&o.a2aVersion, "a2a-version", "", "A2A version to speak: 1.0, or 0.3 (the opt-in below 1.0); empty: the highest both speak, at least 1.0")
+	fs.Var(&o.transport, "transport", "binding, most wanted first, repeatable: JSONRPC, HTTP+JSON (default: the card's order)")
+	fs.StringVar(&o.bearer, "bearer", "", "bearer token, sent as the card's scheme says (visible in the process list: prefer A2ACLI_BEARER)")
+	fs.StringVar(&o.apiKey, "api-key", "", "API key, sent where the card's apiKey scheme says, else as X-API-Key (prefer A2ACLI_API_KEY)")
+	fs.StringVar(&o.workspace, "workspace", "", "X-Workspace-ID header (the Caoliao gateway)")
+	fs.StringVar(&o.agentID, "agent-id", "", `"agent_id" in every request body (the Caoliao gateway)`)
+	fs.StringVar(&o.agentCode, "agent-code", "", `"agent_code" in every request body (the Caoliao gateway)`)
+	fs.Var(&o.svcParams, "svc-param", "A2A service parameter K:V (or K=V), sent as an HTTP header; repeatable")
+	fs.StringVar(&o.tenant, "tenant", "", "the tenant to send (default: the card's entry's)")
+	fs.Var(&o.extensions, "extension", "activate the A2A extension URI on every request; repeatable")
+	fs.StringVar(&o.cardKeys, "card-keys", "", "verify the card's signatures with the public keys of this JWK Set file")
+	fs.StringVar(&o.jkuHosts, "jku-host", "", "fetch a signature's jku key set from these https hosts, comma-separated")
+	fs.BoolVar(&o.requireSigned, "require-signed-card", false, "refuse a card whose signature does not verify")
+	fs.BoolVar(&o.insecure, "insecure", false, "do not verify the agent's TLS certificate (development only)")
+	fs.StringVar(&o.certFile, "cert", "", "client certificate (PEM) for mutual TLS")
+	fs.StringVar(&o.keyFile, "key", "", "the client certificate's private key (PEM)")
+	fs.StringVar(&o.caFile, "cacert", "", "also trust the CA certificates of this PEM file")
+	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "how long the command may take, waits included")
+	fs.DurationVar(&o.pollInterval, "poll-interval", 2*time.Second, "first wait between polls of a task (it grows to 5 times this, at most 30s)")
+	fs.IntVar(&o.retries, "retries", 3, "retries of a request that is safe to send again (0..20)")
+	fs.Int64Var(&o.maxBytes, "max-bytes", a2a.DefaultMaxResponseBytes, "cap on the size of a reply, in bytes")
+	fs.BoolVar(&o.verbose, "verbose", false, "show everything exchanged: the message sent, the history, each part's type and metadata")
+	fs.BoolVar(&o.taskExitCodes, "task-exit-codes", false, "exit 10 for a failed, canceled or rejected task, 11 for one waiting for you, 12 for one not finished")
+	return o
+}
+
+// stringVar and boolVar define a flag with a long and a short name.
+func (o *options) stringVar(p *string, long, short, def, usage string) {
+	o.fs.StringVar(p, long, def, usage)
+	o.fs.StringVar(p, short, def, usage)
+	o.short[short] = long
+}
+
+func (o *options) boolVar(p *bool, long, short string, def bool, usage string) {
+	o.fs.BoolVar(p, long, def, usage)
+	o.fs.BoolVar(p, short, def, usage)
+	o.short[short] = long
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// notFromEnv are the flags that are never read from the environment or a
+// file (the specification's §7.2): they must be typed.
+var notFromEnv = map[string]bool{"stream": true, "help": true, "version": true, "config": true}
+
+// envName is the variable of a flag: A2ACLI_ and its long name in upper
+// snake case (--agent-card: A2ACLI_AGENT_CARD).
+func envName(long string) string {
+	return "A2ACLI_" + strings.ToUpper(strings.NewReplacer("-", "_", "+", "_").Replace(long))
+}
+
+// paramList is the repeatable --svc-param K:V (or K=V): A2A service
+// parameters, sent as HTTP headers. An entry that is neither is kept
+// aside and reported by check, without its text: it may be a secret.
+type paramList struct {
 	kv  [][2]string
 	bad bool
 }
 
-func (h *headerList) String() string { return "" }
+func (p *paramList) String() string { return "" }
 
-func (h *headerList) Set(v string) error {
-	k, val, ok := strings.Cut(v, "=")
-	if !ok || strings.TrimSpace(k) == "" {
-		h.bad = true
+func (p *paramList) Set(v string) error {
+	i := strings.IndexAny(v, ":=")
+	if i <= 0 || strings.TrimSpace(v[:i]) == "" {
+		p.bad = true
 		return nil
 	}
-	h.kv = append(h.kv, [2]string{strings.TrimSpace(k), val})
+	p.kv = append(p.kv, [2]string{strings.TrimSpace(v[:i]), strings.TrimSpace(v[i+1:])})
 	return nil
 }
 
 // extensionList is the repeatable --extension URI: the A2A extensions
-// every request activates. Its URIs are checked by the package's option
-// (check).
+// every request activates (checked by the package's option: check).
 type extensionList []string
 
-func (l *extensionList) String() string { return "" }
+func (l *extensionList) String() string { return strings.Join(*l, ",") }
 
 func (l *extensionList) Set(v string) error {
-	*l = append(*l, v)
+	for u := range strings.SplitSeq(v, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			*l = append(*l, u)
+		}
+	}
 	return nil
 }
 
-var errHelp = flag.ErrHelp
+// stringList is a repeatable flag of plain values.
+type stringList []string
 
-func newOptions(name string, e env) *options {
-	o := &options{name: name, env: e, fs: flag.NewFlagSet("a2a "+name, flag.ContinueOnError)}
-	fs := o.fs
-	fs.SetOutput(o.flagWriter())
-	get := e.getenv
-	// The secrets' defaults are set after their flags, so "-h" and a flag
-	// error, which print every flag's default, do not print them.
-	fs.StringVar(&o.apiKey, "api-key", "", "X-API-Key header (A2A_API_KEY)")
-	fs.StringVar(&o.bearer, "bearer", "", "bearer token (A2A_BEARER_TOKEN)")
-	o.apiKey, o.bearer = get("A2A_API_KEY"), get("A2A_BEARER_TOKEN")
-	fs.StringVar(&o.workspace, "workspace", get("A2A_WORKSPACE_ID"), "X-Workspace-ID header (A2A_WORKSPACE_ID)")
-	fs.StringVar(&o.agentID, "agent-id", get("A2A_AGENT_ID"), `"agent_id" in every body (A2A_AGENT_ID)`)
-	fs.StringVar(&o.agentCode, "agent-code", get("A2A_AGENT_CODE"), `"agent_code" in every body (A2A_AGENT_CODE)`)
-	fs.Var(&o.headers, "header", "extra header K=V, repeatable (A2A_HEADERS: K=V;K2=V2)")
-	fs.StringVar(&o.protocol, "protocol", or(get("A2A_PROTOCOL"), "auto"), "auto, 0.3 or 1.0 (A2A_PROTOCOL)")
-	o.transport.fromEnv(get("A2A_TRANSPORT"))
-	fs.Var(&o.transport, "transport", "auto, or jsonrpc and http+json, most wanted first: comma-separated or repeated (A2A_TRANSPORT)")
-	fs.StringVar(&o.tenant, "tenant", get("A2A_TENANT"), "tenant of a v1.0 endpoint (A2A_TENANT)")
-	fs.Var(&o.extensions, "extension", "activate the A2A extension URI on every request, repeatable")
-	fs.DurationVar(&o.timeout, "timeout", envDuration(get("A2A_TIMEOUT"), 2*time.Minute), "bound on the whole command (A2A_TIMEOUT)")
-	fs.IntVar(&o.retries, "retries", envInt(get("A2A_RETRIES"), 3 /* the SDK's default too */), "retries of a safe request (A2A_RETRIES)")
-	fs.Int64Var(&o.maxBytes, "max-bytes", int64(envInt(get("A2A_MAX_BYTES"), a2a.DefaultMaxResponseBytes)), "cap on a reply's size (A2A_MAX_BYTES)")
-	fs.BoolVar(&o.json, "json", get("A2A_JSON") == "1", "print the agent's bytes as received (A2A_JSON=1)")
-	fs.BoolVar(&o.verbose, "v", get("A2A_VERBOSE") == "1", "log each attempt to stderr (A2A_VERBOSE=1)")
-	return o
-}
+func (l *stringList) String() string { return strings.Join(*l, " ") }
 
-func or(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
-// envDuration and envInt read an environment default; a bad one is left
-// for check to report, as its flag's would be.
-func envDuration(s string, def time.Duration) time.Duration {
-	if s == "" {
-		return def
-	}
-	if d, err := time.ParseDuration(s); err == nil {
-		return d
-	}
-	return -1
-}
-
-func envInt(s string, def int) int {
-	if s == "" {
-		return def
-	}
-	if n, err := strconv.Atoi(s); err == nil {
-		return n
-	}
-	return -1
-}
-
-// Each command's own flags.
-
-func sendFlags(o *options) {
-	o.fs.StringVar(&o.data, "data", "", "add a DataPart: JSON from FILE, or - for stdin")
-	o.fs.StringVar(&o.taskID, "task", "", "continue the task ID (answer an input-required task)")
-	o.fs.StringVar(&o.contextID, "context", "", "the context ID of the conversation")
-	o.fs.BoolVar(&o.wait, "wait", false, "poll the task until it ends or waits for input")
-	o.fs.BoolVar(&o.noBlock, "no-block", false, "ask the agent to answer at once (configuration.blocking false)")
-	o.fs.StringVar(&o.dataOut, "data-out", "", "write the first artifact's DataPart to FILE")
-	pollFlags(o)
-}
-
-func pollFlags(o *options) {
-	o.fs.IntVar(&o.maxAttempts, "max-attempts", 60, "at most this many polls")
-	o.fs.BoolVar(&o.cancelOnInt, "cancel-on-interrupt", false, "on Ctrl-C, cancel the task before stopping")
-	if o.fs.Lookup("history") == nil {
-		historyFlag(o)
-	}
-}
-
-func historyFlag(o *options) {
-	o.fs.IntVar(&o.history, "history", -1, "ask for at most N messages of history")
-}
-
-func streamFlags(o *options) {
-	o.fs.StringVar(&o.taskID, "task", "", "continue the task ID")
-	o.fs.StringVar(&o.contextID, "context", "", "the context ID of the conversation")
-	o.fs.StringVar(&o.data, "data", "", "add a DataPart: JSON from FILE, or - for stdin")
-	o.fs.BoolVar(&o.cancelOnInt, "cancel-on-interrupt", false, "on Ctrl-C, cancel the task before stopping")
-}
-
-func tasksFlags(o *options) {
-	o.fs.StringVar(&o.contextID, "context", "", "only the tasks of this context")
-	o.fs.StringVar(&o.status, "status", "", "only tasks in this state (completed, working, …)")
-	o.fs.IntVar(&o.pageSize, "page-size", 0, "tasks a page (1..100; 0: the agent's default)")
-	o.fs.StringVar(&o.pageToken, "page-token", "", "start at this page (the token a listing stopped at)")
-	o.fs.IntVar(&o.listLimit, "limit", 10000, "stop after this many tasks, printing how to list on")
-	historyFlag(o)
-}
-
-func pushFlags(o *options) {
-	o.fs.StringVar(&o.token, "token", "", "set: a token the agent sends back to the webhook")
-	o.fs.StringVar(&o.scheme, "scheme", "", "set: the webhook's authentication scheme, e.g. Bearer")
-	o.fs.StringVar(&o.credentials, "credentials", "", "set: the webhook's credentials")
-	o.fs.StringVar(&o.id, "id", "", "set: the config's id")
-}
-
-func fakeFlags(o *options) {
-	o.fs.StringVar(&o.fakeVersion, "version", "0.3", "the A2A version the agent speaks: 0.3 or 1.0 (else --protocol's)")
-	o.fs.StringVar(&o.fakeAddr, "addr", "127.0.0.1:0", "the host:port to listen on (port 0: a free one); loopback unless --allow-non-loopback")
-	o.fs.BoolVar(&o.fakeAnyAddr, "allow-non-loopback", false, "let --addr be an address other machines reach (the fake has no authentication)")
-	o.fs.DurationVar(&o.fakeStep, "step", 500*time.Millisecond, "how often a task in progress moves one state on, by itself, with push delivery (0: one state per tasks/get)")
-}
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
 // parse parses args, flags anywhere among the positional arguments ("--"
-// ends the flags), and returns the positional ones.
+// ends the flags), and returns the positional ones. A flag error is said
+// in one line, with the closest flag when the name is unknown.
 func (o *options) parse(args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := o.fs.Parse(args); err != nil {
-			return nil, err
+			return nil, o.flagError(err)
 		}
 		args = o.fs.Args()
+		if o.showVersion {
+			return nil, errVersion
+		}
 		if len(args) == 0 {
-			return pos, nil
+			break
 		}
 		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
+			pos = append(pos, args[1:]...)
+			break
 		}
 		pos, args = append(pos, args[0]), args[1:]
 	}
+	o.fs.Visit(func(f *flag.Flag) { o.source[o.long(f.Name)] = "flag" })
+	return pos, nil
+}
+
+// long is the long name of flag name.
+func (o *options) long(name string) string {
+	if l, ok := o.short[name]; ok {
+		return l
+	}
+	return name
+}
+
+// flagError rewrites the flag package's error in this command line's
+// words: --name for -name, the closest flag for an unknown one.
+func (o *options) flagError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		var names []string
+		o.fs.VisitAll(func(f *flag.Flag) {
+			if len(f.Name) > 1 {
+				names = append(names, f.Name)
+			}
+		})
+		if s := closest(name, names); s != "" {
+			return usagef("unknown flag --%s; did you mean --%s? (a2a %s --help)", name, s, o.name)
+		}
+		return usagef("unknown flag --%s (a2a %s --help)", name, o.name)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return usagef("--%s needs a value (a2a %s --help)", o.long(strings.TrimLeft(name, "-")), o.name)
+	}
+	// "invalid value "x" for flag -timeout: parse error"
+	if i := strings.Index(msg, " for flag -"); i >= 0 {
+		rest := msg[i+len(" for flag -"):]
+		name, why, _ := strings.Cut(rest, ": ")
+		return usagef("--%s: %s%s", o.long(name), strings.TrimPrefix(msg[:i], "invalid value "), ifNotEmpty(": ", why))
+	}
+	return usagef("%s", msg)
+}
+
+func ifNotEmpty(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
+}
+
+// load gives each flag not on the command line its value from its
+// A2ACLI_ variable: the environment's, else the local .env's (or
+// --config's), else the global .env's; it says on stderr what the files
+// hold that it cannot use.
+func (o *options) load() error {
+	var names []string
+	o.fs.VisitAll(func(f *flag.Flag) {
+		if _, alias := o.short[f.Name]; !alias && !notFromEnv[f.Name] {
+			names = append(names, envName(f.Name))
+		}
+	})
+	s, warnings, err := loadSettings(o.env, names, o.configPath)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	for _, w := range warnings {
+		o.errf("a2a: warning: %s\n", w)
+	}
+	var bad error
+	o.fs.VisitAll(func(f *flag.Flag) {
+		if _, alias := o.short[f.Name]; alias || notFromEnv[f.Name] || o.source[f.Name] != "" || bad != nil {
+			return
+		}
+		st, ok := s.get(envName(f.Name))
+		if !ok {
+			return
+		}
+		values := []string{st.Value}
+		if f.Name == "svc-param" {
+			values = strings.Split(st.Value, ";")
+		}
+		for _, v := range values {
+			if err := f.Value.Set(v); err != nil {
+				bad = usagef("%s (from the %s): %v", envName(f.Name), st.Source, err)
+				return
+			}
+		}
+		o.source[f.Name] = st.Source
+	})
+	return bad
 }
 
 // check refuses, before anything is sent, what no call could carry.
 func (o *options) check() error {
 	switch {
+	case o.output != "text" && o.output != "json":
+		return usagef("--output %s: want text or json", quote(o.output))
+	case o.cmd == nil || !o.cmd.agent:
+		return nil
+	case o.agentCard != "" && o.endpoint != "":
+		return usagef("--agent-card and --endpoint are exclusive: give the agent's card, or the endpoint to call without one")
 	case o.timeout <= 0:
-		return errors.New("--timeout (or A2A_TIMEOUT) must be a positive duration such as 30s")
+		return usagef("--timeout must be a positive duration such as 30s")
+	case o.pollInterval <= 0:
+		return usagef("--poll-interval must be a positive duration such as 2s")
 	case o.retries < 0 || o.retries > 20:
-		return errors.New("--retries (or A2A_RETRIES) must be 0..20")
+		return usagef("--retries must be 0..20")
 	case o.maxBytes < 1:
-		return errors.New("--max-bytes (or A2A_MAX_BYTES) must be positive")
-	case o.protocol != "auto" && o.protocol != "0.3" && o.protocol != "1.0":
-		return fmt.Errorf("--protocol %q: want auto, 0.3 or 1.0", o.protocol)
+		return usagef("--max-bytes must be positive")
+	case o.a2aVersion != "" && o.a2aVersion != a2a.ProtocolV10 && o.a2aVersion != a2a.ProtocolV03:
+		return usagef("--a2a-version %s: want 1.0 or 0.3 (or nothing: the highest both speak, at least 1.0)", quote(o.a2aVersion))
 	case o.transport.bad != "":
-		return fmt.Errorf("--transport (or A2A_TRANSPORT): %s", o.transport.bad)
+		return usagef("--transport: %s", o.transport.bad)
 	case o.agentID != "" && o.agentCode != "":
-		return errors.New("--agent-id and --agent-code are exclusive")
-	case o.fs.Lookup("max-attempts") != nil && o.maxAttempts < 1:
-		return errors.New("--max-attempts must be at least 1")
+		return usagef("--agent-id and --agent-code are exclusive")
 	case o.pageSize < 0 || o.pageSize > 100:
-		return errors.New("--page-size must be 0..100")
+		return usagef("--page-size must be 0..100")
 	case o.status != "" && (!a2a.TaskState(o.status).Known() || a2a.TaskState(o.status) == a2a.TaskStateUnknown):
-		return fmt.Errorf("--status %q: want submitted, working, input-required, auth-required, completed, canceled, failed or rejected", o.status)
-	}
-	if h := o.env.getenv("A2A_HEADERS"); h != "" {
-		for _, kv := range strings.Split(h, ";") {
-			if strings.TrimSpace(kv) != "" {
-				o.headers.Set(kv)
-			}
-		}
-	}
-	if o.headers.bad {
+		return usagef("--status %s: want submitted, working, input-required, auth-required, completed, canceled, failed or rejected", quote(o.status))
+	case o.svcParams.bad:
 		return errNotShown
+	case (o.certFile == "") != (o.keyFile == ""):
+		return usagef("--cert and --key go together")
+	case o.async && o.source["wait"] == "flag" && o.source["async"] == "flag":
+		return usagef("--async and --wait contradict each other: give one")
 	}
-	_, err := a2a.NewClient("http://127.0.0.1/", o.clientOptions(a2a.ProtocolV10, o.transport.only())...) // the options' own checks
-	return err
+	_, err := a2a.NewClient("http://127.0.0.1/", o.clientOptions(a2a.ProtocolV10, "")...) // the options' own checks
+	if err != nil {
+		return usageError{msg: inFlags(strings.TrimPrefix(err.Error(), "a2a: "))}
+	}
+	return nil
 }
+
+// json reports whether the output is JSON.
+func (o *options) json() bool { return o.output == "json" }
 
 // clientOptions are the SDK options the flags make, for a client that
 // speaks version (the tenant only for v1.0) over transport ("" for the
-// SDK's default, JSON-RPC).
+// SDK's default, JSON-RPC). The credentials are not among them: see
+// credentialOptions.
 func (o *options) clientOptions(version, transport string) []a2a.Option {
 	opts := []a2a.Option{a2a.WithMaxRetries(o.retries), a2a.WithMaxResponseBytes(o.maxBytes), a2a.WithUserAgent("a2a-cli (caoliao-a2a-go)")}
-	if o.apiKey != "" {
-		opts = append(opts, a2a.WithAPIKey(o.apiKey))
-	}
-	if o.bearer != "" {
-		opts = append(opts, a2a.WithBearerToken(o.bearer))
-	}
 	if o.workspace != "" {
 		opts = append(opts, a2a.WithWorkspace(o.workspace))
 	}
@@ -289,7 +386,7 @@ func (o *options) clientOptions(version, transport string) []a2a.Option {
 	if o.agentCode != "" {
 		opts = append(opts, a2a.WithAgentCode(o.agentCode))
 	}
-	for _, h := range o.headers.kv {
+	for _, h := range o.svcParams.kv {
 		opts = append(opts, a2a.WithHeader(h[0], h[1]))
 	}
 	if len(o.extensions) > 0 {
@@ -304,24 +401,35 @@ func (o *options) clientOptions(version, transport string) []a2a.Option {
 	if o.tenant != "" && version == a2a.ProtocolV10 {
 		opts = append(opts, a2a.WithTenant(o.tenant))
 	}
-	if o.verbose {
+	if o.debug {
 		opts = append(opts, a2a.WithLogger(slog.New(slog.NewTextHandler(o.logWriter(), &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
 	return opts
 }
 
 // checkURL refuses a URL the client cannot call, before anything is sent.
-func (o *options) checkURL(raw string) error {
+func (o *options) checkURL(flagName, raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usagef("%s is not an http:// or https:// URL", quote(o.shownURL(raw)))
+		return usagef("%s %s is not an http:// or https:// URL", flagName, quote(o.shownURL(raw)))
 	}
 	return nil
 }
 
-// debugf writes one -v line to stderr.
+// debugf writes one --debug line to stderr.
 func (o *options) debugf(format string, args ...any) {
-	if o.verbose {
+	if o.debug {
 		o.errf("a2a: "+format+"\n", args...)
 	}
 }
+
+// credentialGiven reports whether the user gave a credential.
+func (o *options) credentialGiven() bool {
+	return o.bearer != "" || o.apiKey != "" || slices.ContainsFunc(o.svcParams.kv, func(kv [2]string) bool {
+		return strings.EqualFold(kv[0], "Authorization") || strings.EqualFold(kv[0], "X-API-Key")
+	})
+}
+
+// errNotShown is the error of a --svc-param that is neither K:V nor K=V:
+// its text may be a secret, so it is not repeated.
+var errNotShown = usageError{msg: "a --svc-param (or A2ACLI_SVC_PARAM entry) is not K:V or K=V; it is not shown here, as it may hold a secret"}

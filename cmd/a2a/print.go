@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -144,27 +143,27 @@ type writerFunc func([]byte) (int, error)
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // redactor is the redactor of every secret the user gave the command: the
-// API key, the bearer token, every --header and A2A_HEADERS value (by the
+// API key, the bearer token, every --svc-param and A2ACLI_SVC_PARAM value (by the
 // SDK's rule for WithHeader values), the credentials of the URLs among
-// the arguments (userinfo, query values, a path segment that looks like a
-// key: the endpoint's, a webhook's), a push config's --token and
-// --credentials. It is made once the command line is read; until then
+// the agent's reference and the arguments (userinfo, query values, a
+// path segment that looks like a key: the endpoint's, a webhook's), a
+// push config's --token and --credentials, an OAuth --client-secret. It is made once the command line is read; until then
 // (its errors) it knows what has been read.
 func (o *options) redactor() *redact.Redactor {
 	if o.red != nil {
 		return o.red
 	}
 	header := http.Header{}
-	for _, h := range o.headers.kv {
+	for _, h := range o.svcParams.kv {
 		header.Add(h[0], h[1])
 	}
 	var urls []string
-	for _, a := range o.args {
+	for _, a := range append([]string{o.agentCard, o.endpoint, o.pushURL}, o.args...) {
 		if strings.Contains(a, "://") || strings.Contains(a, "@") {
 			urls = append(urls, a)
 		}
 	}
-	red := redact.New(&url.URL{}, o.apiKey, o.bearer, header).With(nonEmpty(o.token, o.credentials), urls)
+	red := redact.New(&url.URL{}, o.apiKey, o.bearer, header).With(nonEmpty(o.token, o.credentials, o.clientSecret), urls)
 	if o.args != nil {
 		o.red = red // complete: the command line is read
 	}
@@ -197,7 +196,3 @@ func (o *options) shownURL(raw string) string {
 	}
 	return red.Str(raw)
 }
-
-// errNotShown is the error of a --header that is not K=V: its text may be
-// a secret, so it is not repeated.
-var errNotShown = errors.New("a --header (or A2A_HEADERS entry) is not K=V; it is not shown here, as it may hold a secret")

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,171 +12,262 @@ import (
 	a2a "github.com/caoliao-a2a/a2a-go"
 )
 
-// Exit codes, one per way a command can end (see usage).
+// Exit codes: the A2A CLI specification's (v0.2 §11.6). The command
+// reports whether it did its job, not how the agent's task turned out: a
+// failed or waiting task is 0 (its outcome is printed and named on
+// stderr), unless --task-exit-codes asks for the codes 10–12.
 const (
-	exitOK          = 0   // done: the task completed, or the command did what it was asked
-	exitError       = 1   // no answer to the question: a transport, HTTP, protocol or JSON-RPC error
-	exitUsage       = 2   // bad command line or input; nothing was sent
-	exitFailed      = 3   // the task failed, was canceled or rejected (a value: its reason is printed)
-	exitInterrupted = 4   // the task waits for input or authentication (its question is printed)
-	exitUnfinished  = 5   // the task is not finished: the poll ran out, or it is still submitted or working
+	exitOK          = 0   // the command did its job, whatever the task's outcome
+	exitError       = 1   // it could not: nothing more specific applies
+	exitUsage       = 2   // bad arguments, flags or combination: nothing was sent
+	exitUnreachable = 3   // the agent or its card could not be reached or resolved
+	exitAuth        = 4   // authentication was required and not given, or was refused
+	exitTimeout     = 5   // --timeout expired before the task was terminal
 	exitSignal      = 130 // stopped by Ctrl-C (main makes it 128+n for signal n: signalExit)
+
+	// With --task-exit-codes: the task's outcome, off the reserved 3–5.
+	exitTaskFailed      = 10 // failed, canceled or rejected
+	exitTaskInterrupted = 11 // input-required or auth-required
+	exitTaskUnfinished  = 12 // not terminal when the command ended
 )
 
-// command is one subcommand: what it takes, and how it runs with its
-// parsed flags and positional arguments.
+// command is one command of the tree: its words ("task", "get"), its
+// positional arguments, what it does, its own flags, how many positional
+// arguments it takes and how it runs. A command with no run is a group
+// ("task"): it names its subcommands.
 type command struct {
+	path    []string
 	args    string // the positional arguments, for usage
 	summary string
 	flags   func(*options) // adds the command's own flags
 	nargs   [2]int         // the least and most positional arguments
 	run     func(ctx context.Context, o *options, args []string) int
+	// agent: the command talks to an agent, so takes the agent flags.
+	agent bool
 }
 
-var commands map[string]command
+func (c command) name() string { return strings.Join(c.path, " ") }
+
+// commands is the command tree, in the order help lists it.
+var commands []command
 
 func init() {
-	commands = map[string]command{
-		"card":        {args: "[--card-keys FILE] [--jku-host H,...] [--require-signed-card] URL", summary: "read the agent's card, check its signatures and summarise it", flags: cardFlags, nargs: [2]int{1, 1}, run: runCard},
-		"send":        {args: "[--wait] [--data FILE|-] [--task ID --context ID] URL TEXT", summary: "send a message; with --wait, poll the task to its end", flags: sendFlags, nargs: [2]int{2, 2}, run: runSend},
-		"get":         {args: "[--history N] URL TASKID", summary: "read a task", flags: historyFlag, nargs: [2]int{2, 2}, run: runGet},
-		"cancel":      {args: "URL TASKID", summary: "ask the agent to cancel a task", nargs: [2]int{2, 2}, run: runCancel},
-		"wait":        {args: "[--max-attempts N] [--cancel-on-interrupt] URL TASKID", summary: "poll a task until it ends or waits for input", flags: pollFlags, nargs: [2]int{2, 2}, run: runWait},
-		"tasks":       {args: "[--context ID] [--status STATE] [--page-size N] [--page-token T] [--limit N] URL", summary: "list tasks (A2A v1.0, or v0.3 over HTTP+JSON)", flags: tasksFlags, nargs: [2]int{1, 1}, run: runTasks},
-		"stream":      {args: "URL TEXT", summary: "send a message and print its events as they arrive", flags: streamFlags, nargs: [2]int{2, 2}, run: runStream},
-		"resubscribe": {args: "URL TASKID", summary: "follow the events of a running task again", flags: streamFlags, nargs: [2]int{2, 2}, run: runResubscribe},
-		"push":        {args: "set|get|list|delete URL TASKID [WEBHOOK|CONFIGID]", summary: "manage a task's push notification configs", flags: pushFlags, nargs: [2]int{3, 4}, run: runPush},
-		"fake-agent":  {args: "[--version 0.3|1.0] [--transport T,...] [--addr HOST:PORT] [--step D]", summary: "serve an offline Caoliao-style agent until Ctrl-C; its URL on stdout", flags: fakeFlags, nargs: [2]int{0, 0}, run: runFakeAgent},
+	commands = []command{
+		{path: []string{"send"}, args: "[TEXT]", summary: "send a message (TEXT and the part flags, in order) and wait for the task to end or wait for you", flags: sendFlags, nargs: [2]int{0, 1}, run: runSend, agent: true},
+		{path: []string{"card", "get"}, summary: "read the agent's card, check its signatures and show it", flags: cardGetFlags, run: runCardGet, agent: true},
+		{path: []string{"task", "get"}, args: "TASKID", summary: "read a task; with --wait, poll it until it ends or waits for you", flags: taskGetFlags, nargs: [2]int{1, 1}, run: runTaskGet, agent: true},
+		{path: []string{"task", "cancel"}, args: "TASKID", summary: "ask the agent to cancel a task", nargs: [2]int{1, 1}, run: runTaskCancel, agent: true},
+		{path: []string{"task", "list"}, summary: "list tasks, one page (A2A v1.0, or v0.3 over HTTP+JSON)", flags: taskListFlags, run: runTaskList, agent: true},
+		{path: []string{"task", "subscribe"}, args: "TASKID", summary: "follow the events of a running task", flags: subscribeFlags, nargs: [2]int{1, 1}, run: runTaskSubscribe, agent: true},
+		{path: []string{"task", "download"}, args: "TASKID", summary: "save a task's artifacts to files", flags: downloadFlags, nargs: [2]int{1, 1}, run: runTaskDownload, agent: true},
+		{path: []string{"task", "push-config", "create"}, args: "TASKID WEBHOOK", summary: "ask the agent to push the task's updates to WEBHOOK", flags: pushCreateFlags, nargs: [2]int{2, 2}, run: runPushCreate, agent: true},
+		{path: []string{"task", "push-config", "get"}, args: "TASKID CONFIGID", summary: "read one of a task's push notification configs", nargs: [2]int{2, 2}, run: runPushGet, agent: true},
+		{path: []string{"task", "push-config", "list"}, args: "TASKID", summary: "list a task's push notification configs", nargs: [2]int{1, 1}, run: runPushList, agent: true},
+		{path: []string{"task", "push-config", "delete"}, args: "TASKID CONFIGID", summary: "delete one of a task's push notification configs", nargs: [2]int{2, 2}, run: runPushDelete, agent: true},
+		{path: []string{"auth", "login"}, summary: "get a token by the OAuth 2.0 flow the card declares and keep it for this agent", flags: authLoginFlags, run: runAuthLogin, agent: true},
+		{path: []string{"auth", "logout"}, summary: "forget the token kept for this agent", run: runAuthLogout, agent: true},
+		{path: []string{"config", "show"}, summary: "show each setting, its value and where it came from (read-only)", run: runConfigShow, agent: true},
+		{path: []string{"conformance"}, summary: "check a live agent without changing anything: its card, bindings and capabilities", run: runConformance, agent: true},
+		{path: []string{"completion"}, args: "bash|zsh|fish", summary: "print a shell completion script", nargs: [2]int{1, 1}, run: runCompletion},
+		{path: []string{"demo-server"}, summary: "serve an offline Caoliao-style agent until Ctrl-C; its URL on stdout", flags: demoFlags, run: runDemoServer},
+		{path: []string{"version"}, summary: "print the version, the protocol versions and the bindings spoken", run: runVersion},
+		{path: []string{"help"}, args: "[COMMAND...]", summary: "show usage for the tool or a command", nargs: [2]int{0, 3}, run: runHelp},
 	}
+}
+
+// renamed are the commands of releases before the A2A CLI specification
+// and what they are now, so that a user who types one is told.
+var renamed = map[string]string{
+	"card": "card get", "get": "task get", "cancel": "task cancel", "wait": "task get --wait",
+	"tasks": "task list", "stream": "send --stream", "resubscribe": "task subscribe",
+	"push": "task push-config", "fake-agent": "demo-server",
 }
 
 // run runs the command line args and returns the exit code.
 func run(ctx context.Context, args []string, e env) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		usage(e)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
-	}
-	name := args[0]
-	cmd, ok := commands[name]
-	if !ok {
-		fmt.Fprintf(e.stderr, "a2a: unknown command %q (run \"a2a help\")\n", name)
+	if len(args) == 0 {
+		usage(e.stdout)
 		return exitUsage
 	}
-	o := newOptions(name, e)
+	switch args[0] {
+	case "-h", "--help":
+		usage(e.stdout)
+		return exitOK
+	case "-v", "--version":
+		return runVersion(ctx, newOptions(nil, e), nil)
+	}
+	cmd, rest, err := findCommand(args)
+	if err != nil {
+		if slices.Contains(args, "-h") || slices.Contains(args, "--help") {
+			usage(e.stdout) // "a2a task --help"
+			return exitOK
+		}
+		return usageFail(e, err)
+	}
+	o := newOptions(&cmd, e)
 	if cmd.flags != nil {
 		cmd.flags(o)
 	}
-	o.fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "Usage: a2a %s\n%s.\n\nFlags (common ones: see \"a2a help\"):\n", strings.TrimSpace(name+" "+cmd.args), cmd.summary)
-		o.fs.PrintDefaults()
-	}
-	pos, err := o.parse(args[1:])
+	pos, err := o.parse(rest)
 	switch {
 	case errors.Is(err, errHelp):
+		o.load() // the effective defaults; an error is the command's to report
+		commandUsage(e.stdout, o)
 		return exitOK
+	case errors.Is(err, errVersion):
+		return runVersion(ctx, o, nil)
 	case err != nil:
-		o.errf("a2a %s: %v\n", name, err)
-		return exitUsage
+		return o.fail(usageError{msg: err.Error()})
 	case len(pos) < cmd.nargs[0] || len(pos) > cmd.nargs[1]:
-		o.errf("a2a %s: want %s (run \"a2a %s -h\")\n", name, cmd.args, name)
-		return exitUsage
+		return o.fail(usagef("want: a2a %s (a2a %s --help)", strings.TrimSpace(cmd.name()+" "+cmd.args), cmd.name()))
+	}
+	if err := o.load(); err != nil {
+		return o.fail(err)
 	}
 	if err := o.check(); err != nil {
-		o.errf("a2a %s: %s\n", name, strings.TrimPrefix(inFlags(err.Error()), "a2a: ")) // the package's prefix: the command's comes first
-		return exitUsage
+		return o.fail(err)
 	}
 	o.args = append([]string{}, pos...) // the redactor is complete
 	return cmd.run(ctx, o, pos)
 }
 
-// usage prints the commands, the common flags, their environment
-// variables and the exit codes.
-func usage(e env) {
-	w := e.stdout
-	fmt.Fprint(w, `a2a calls A2A agents (JSON-RPC and HTTP+JSON, A2A v0.3 and v1.0) from a shell.
-
-Usage: a2a COMMAND [flags] ARGS...   (flags may come before or after ARGS)
-
-Commands:
-`)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+// findCommand finds the command args start with (its words come first,
+// before any flag: "a2a task get -a HOST ID") and returns it with the
+// rest of args. An unknown or incomplete command is a usage error naming
+// the closest command, or the one that replaced it.
+func findCommand(args []string) (command, []string, error) {
+	var words []string
+	for len(words) < len(args) {
+		a := args[len(words)]
+		next := append(words[:len(words):len(words)], a)
+		if strings.HasPrefix(a, "-") || !isGroup(next) && !isCommand(next) {
+			break
+		}
+		words = next
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		c := commands[n]
-		fmt.Fprintf(w, "  %-12s %s\n  %-12s   %s\n", n, c.summary, "", strings.TrimSpace(n+" "+c.args))
+	if c, ok := lookup(words); ok {
+		return c, args[len(words):], nil
 	}
-	fmt.Fprint(w, `
-URL is the agent's endpoint (for "card", also the agent's site or card URL).
-"a2a COMMAND -h" lists a command's own flags.
-
-Common flags (each also read from the environment variable shown):
-  --api-key KEY        X-API-Key header                        A2A_API_KEY
-  --bearer TOKEN       Authorization: Bearer TOKEN             A2A_BEARER_TOKEN
-  --workspace ID       X-Workspace-ID header                   A2A_WORKSPACE_ID
-  --agent-id ID        "agent_id" in every request body        A2A_AGENT_ID
-  --agent-code CODE    "agent_code" in every request body      A2A_AGENT_CODE
-  --header K=V         an extra header; repeatable             A2A_HEADERS (K=V;K2=V2)
-  --protocol P         auto, 0.3 or 1.0 (default auto)         A2A_PROTOCOL
-  --transport T,...    auto, or jsonrpc and http+json, most    A2A_TRANSPORT
-                       wanted first (default auto)
-  --tenant T           the tenant of a v1.0 endpoint           A2A_TENANT
-  --timeout D          bound on the whole command (default 2m) A2A_TIMEOUT
-  --retries N          retries of a safe request (default 3)   A2A_RETRIES
-  --max-bytes N        cap on a reply's size (default 10 MiB)  A2A_MAX_BYTES
-  --json               print the agent's bytes as received     A2A_JSON (1)
-  -v                   log each attempt to stderr              A2A_VERBOSE (1)
-
---protocol auto reads the agent's card (under the endpoint, then its site) and
-speaks the binding (transport and version) of the card's first interface for
-that endpoint (a trailing slash aside), in card order; --transport names the
-transports allowed, most wanted first. When the endpoint is the card's
-interface for another transport than those named, the card's interface for
-one of them is called instead, at its own URL on the same site (-v says so).
-Without a card it speaks v0.3 over the first transport named (JSON-RPC by
-default) and, if the agent answers as a v1.0 agent, says so and speaks v1.0.
-
-Exit codes:
-  0    done: the task completed, or the command did what it was asked
-  1    error: transport, HTTP, protocol or JSON-RPC (the error is printed)
-  2    usage: bad command line or input; nothing was sent
-  3    the task failed, was canceled or rejected (its reason is printed;
-       for "cancel", a canceled task is 0: what was asked)
-  4    the task waits for input or authentication (its question, and the
-       command that answers it, are printed)
-  5    the task is not finished: the poll ran out of attempts or of
-       --timeout, or it is still submitted or working (the task's id, its
-       context and the command that resumes waiting are printed)
-  130  stopped by Ctrl-C (the task's id, its context and the command that
-       resumes are printed once the id is known; so too after an error)
-  143  stopped by SIGTERM, as by Ctrl-C
-  129  stopped by SIGHUP (the terminal closed), as by Ctrl-C
-`)
+	typed := ""
+	if len(words) < len(args) && !strings.HasPrefix(args[len(words)], "-") {
+		typed = args[len(words)]
+	}
+	switch {
+	case len(words) > 0 && typed != "":
+		subs := subcommands(words)
+		if s := closest(typed, subs); s != "" {
+			return command{}, nil, usagef("unknown command %q; did you mean %q? (a2a %s --help)", strings.Join(append(words, typed), " "), "a2a "+strings.Join(append(words, s), " "), strings.Join(words, " "))
+		}
+		return command{}, nil, usagef("unknown command %q: %q takes %s (a2a %s --help)", strings.Join(append(words, typed), " "), strings.Join(words, " "), strings.Join(subs, ", "), strings.Join(words, " "))
+	case len(words) > 0:
+		return command{}, nil, usagef("%q needs a subcommand: %s (a2a %s --help)", strings.Join(words, " "), strings.Join(subcommands(words), ", "), strings.Join(words, " "))
+	case typed == "":
+		return command{}, nil, usagef("no command given before the flags (a2a --help)")
+	case renamed[typed] != "":
+		return command{}, nil, usagef("%q is now %q (the A2A CLI specification's names; a2a --help)", typed, "a2a "+renamed[typed])
+	}
+	if s := closest(typed, topWords()); s != "" {
+		return command{}, nil, usagef("unknown command %q; did you mean %q? (a2a --help)", typed, "a2a "+s)
+	}
+	return command{}, nil, usagef("unknown command %q (a2a --help)", typed)
 }
 
-// errUsage marks an error of the command line.
+// lookup is the runnable command whose path is words.
+func lookup(words []string) (command, bool) {
+	for _, c := range commands {
+		if c.run != nil && strings.Join(c.path, " ") == strings.Join(words, " ") {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// isCommand reports whether words is a command's path; isGroup, whether
+// it is the start of a longer one.
+func isCommand(words []string) bool { _, ok := lookup(words); return ok }
+
+func isGroup(words []string) bool { return len(subcommands(words)) > 0 }
+
+// subcommands are the words that may follow words.
+func subcommands(words []string) []string {
+	var out []string
+	for _, c := range commands {
+		if len(c.path) > len(words) && strings.Join(c.path[:len(words)], " ") == strings.Join(words, " ") {
+			w := c.path[len(words)]
+			if len(out) == 0 || out[len(out)-1] != w {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// topWords are the first words of the commands.
+func topWords() []string { return subcommands(nil) }
+
+// closest is the word among words nearest to s (by edit distance, at most
+// a third of its length, and at least 1), or "".
+func closest(s string, words []string) string {
+	best, bestD := "", max(1, utf8.RuneCountInString(s)/3)+1
+	for _, w := range words {
+		if d := distance(strings.ToLower(s), w); d < bestD {
+			best, bestD = w, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance between a and b, in runes.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// usageFail reports a usage error found before any command's flags are
+// read: one line on stderr and where to get help.
+func usageFail(e env, err error) int {
+	o := newOptions(nil, e)
+	return o.fail(err)
+}
+
+// usageError is an error of the command line: exit 2, A2ACLI_ERR_USAGE.
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
-// stateExit is the exit code a task's state ends a command with.
-func stateExit(s a2a.TaskState) int {
+// outcomeExit is the exit code a task's state ends a command with: 0, or
+// with --task-exit-codes the state's own code.
+func (o *options) outcomeExit(s a2a.TaskState) int {
+	if !o.taskExitCodes {
+		return exitOK
+	}
 	switch {
 	case s == a2a.TaskStateCompleted:
 		return exitOK
 	case s.Terminal():
-		return exitFailed
+		return exitTaskFailed
 	case s.Interrupted():
-		return exitInterrupted
+		return exitTaskInterrupted
 	}
-	return exitUnfinished
+	return exitTaskUnfinished
 }
 
 // quote returns s as one shell word that a shell reads back as s

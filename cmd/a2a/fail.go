@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+)
+
+// fail reports err, the failure of the command, and returns its exit code
+// (the specification's §11.4, §11.6): on stderr one line, "a2a COMMAND:
+// CODE: message", and a "hint:" line when there is something to do about
+// it; with -o json the error envelope on stdout as well, as the one
+// document. Ctrl-C is 130 (nothing more to say than that it stopped).
+func (o *options) fail(err error) int {
+	if errors.Is(err, context.Canceled) {
+		o.errf("a2a %s: stopped\n", o.name)
+		return exitSignal
+	}
+	ce := o.classify(err)
+	name := cmpOr(o.name, "a2a")
+	if o.name != "" {
+		name = "a2a " + o.name
+	}
+	o.errf("%s: %s: %s\n", name, ce.Code, inFlags(strings.TrimPrefix(ce.Message, "a2a: ")))
+	if ce.Hint != "" {
+		o.errf("hint: %s\n", ce.Hint)
+	}
+	if o.json() {
+		ce.Message = inFlags(strings.TrimPrefix(ce.Message, "a2a: "))
+		o.outJSON(ce.envelope())
+	}
+	return ce.Exit
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// classify is the failure as the specification names it: the CLI's own
+// errors first (a card not found or invalid, a version refused before
+// anything was sent), then the package's (classify).
+func (o *options) classify(err error) cliError {
+	var (
+		nf errCardNotFound
+		ci cardInvalid
+		ve versionError
+	)
+	switch {
+	case errors.As(err, &nf):
+		hint := "check the reference; a card file is a path or file://PATH"
+		if ce, ok := errors.AsType[*a2a.CardError](err); ok && ce != nil {
+			hint = "if the URL is the agent's endpoint and it has no card, call it with -e/--endpoint URL (add --a2a-version 0.3 for an A2A v0.3 agent)"
+		}
+		return cliError{Code: "A2ACLI_ERR_CARD_NOT_FOUND", Message: err.Error(), Hint: hint, Exit: exitUnreachable}
+	case errors.As(err, &ci):
+		return cliError{Code: "A2ACLI_ERR_CARD_INVALID", Message: err.Error(), Exit: exitError}
+	case errors.As(err, &ve):
+		return cliError{Code: "VersionNotSupportedError", Message: ve.msg, Hint: ve.hint, Exit: exitError}
+	}
+	ce := classify(err, o.credentialGiven() || o.storedUsed)
+	if ce.Exit == exitTimeout && ce.Hint == "" {
+		ce.Hint = fmt.Sprintf("give it longer than --timeout %s", o.timeout)
+	}
+	return ce
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
+)
+
+// transportOptions is the HTTP client the flags need, when they need one
+// of their own: --insecure, --cert/--key, --cacert (baseClient, made by
+// check), an API key the card places in a query or cookie (credWrap),
+// --debug's wire dump. None: the package's shared client.
+func (o *options) transportOptions() []a2a.Option {
+	if o.baseClient == nil && o.credWrap == nil && !o.debug {
+		return nil
+	}
+	var rt http.RoundTripper
+	var hc http.Client
+	if o.baseClient != nil {
+		hc = *o.baseClient
+		rt = hc.Transport
+	}
+	if rt == nil {
+		rt = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	if o.credWrap != nil {
+		rt = o.credWrap(rt)
+	}
+	if o.debug {
+		rt = debugTransport(rt, o.env.stderr, o.redactor().Str, 64<<10)
+	}
+	hc.Transport = rt
+	return []a2a.Option{a2a.WithHTTPClient(&hc)}
+}
+
+// credentialOptions are the options that send the user's credentials to
+// the agent of card (nil with --endpoint) as its security schemes say,
+// or a token "auth login" kept for the card's origin when no --bearer is
+// given.
+func (o *options) credentialOptions(card *a2a.AgentCard) ([]a2a.Option, error) {
+	var stored *storedToken
+	if o.bearer == "" && card != nil && card.Origin() != "" {
+		t, err := loadToken(configDir(o.env), card.Origin())
+		if err != nil {
+			o.errf("a2a: warning: the token kept for %s is not used: %v\n", o.shownURL(card.Origin()), err)
+		}
+		stored = t
+	}
+	opts, wrap, err := credentialPlan(card, o.bearer, o.apiKey, stored)
+	if err != nil {
+		return nil, usageError{msg: err.Error()}
+	}
+	o.credWrap, o.storedUsed = wrap, stored != nil
+	if o.insecure {
+		o.errf("a2a: %s\n", insecureWarning(o.credentialGiven() || stored != nil))
+	}
+	return opts, nil
+}
+
+// configDir is where a2a keeps its configuration: $XDG_CONFIG_HOME/a2a-cli,
+// else ~/.config/a2a-cli.
+func configDir(e env) string {
+	if x := e.getenv("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "a2a-cli")
+	}
+	home := e.getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".config", "a2a-cli")
+}
