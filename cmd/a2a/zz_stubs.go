@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"io"
 	"net/http"
 	"runtime/debug"
@@ -13,22 +12,6 @@ import (
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 )
-
-type partFlags struct{ texts []string }
-
-func (p *partFlags) register(fs *flag.FlagSet) {}
-func (p *partFlags) build(stdin io.Reader, first string, maxFileBytes int64) ([]a2a.Part, error) {
-	if first == "" {
-		return nil, usagef("no part")
-	}
-	return []a2a.Part{a2a.TextPart{Text: first}}, nil
-}
-func parseMetadata(s string) (json.RawMessage, error) {
-	if s == "" {
-		return nil, nil
-	}
-	return json.RawMessage(s), nil
-}
 
 type setting struct{ Value, Source string }
 type settings struct{ m map[string]setting }
