@@ -50,8 +50,15 @@ func (o *options) classify(err error) cliError {
 		nf errCardNotFound
 		ci cardInvalid
 		ve versionError
+		cm credentialsMissing
 	)
 	switch {
+	case errors.As(err, &cm):
+		hint := "give --bearer or --api-key (or A2ACLI_BEARER, A2ACLI_API_KEY)"
+		if o.card != nil {
+			hint = credentialsHint(o.card)
+		}
+		return cliError{Code: "A2ACLI_ERR_CREDENTIALS_MISSING", Message: err.Error(), Hint: hint, Exit: exitAuth}
 	case errors.As(err, &nf):
 		hint := "check the reference; a card file is a path or file://PATH"
 		if ce, ok := errors.AsType[*a2a.CardError](err); ok && ce != nil {

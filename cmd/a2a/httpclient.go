@@ -1,9 +1,12 @@
 package main
 
 import (
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 )
@@ -52,6 +55,9 @@ func (o *options) credentialOptions(card *a2a.AgentCard) ([]a2a.Option, error) {
 	if err != nil {
 		return nil, usageError{msg: err.Error()}
 	}
+	if card != nil && stored == nil && !o.credentialGiven() && needsCredentials(card) {
+		return nil, credentialsMissing{schemes: schemeNames(card)}
+	}
 	o.credWrap, o.storedUsed = wrap, stored != nil
 	if o.insecure {
 		o.errf("a2a: %s\n", insecureWarning(o.credentialGiven() || stored != nil))
@@ -70,4 +76,38 @@ func configDir(e env) string {
 		home, _ = os.UserHomeDir()
 	}
 	return filepath.Join(home, ".config", "a2a-cli")
+}
+
+// credentialsMissing is the error of a card that requires credentials
+// when none was given: nothing is sent (A2ACLI_ERR_CREDENTIALS_MISSING).
+type credentialsMissing struct{ schemes []string }
+
+func (e credentialsMissing) Error() string {
+	return "the agent's card requires credentials (" + strings.Join(e.schemes, ", ") + ") and none was given"
+}
+
+// schemeNames are the card's security schemes, each with its kind.
+func schemeNames(card *a2a.AgentCard) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(card.SecuritySchemes)) {
+		out = append(out, name+": "+card.SecuritySchemes[name].Type)
+	}
+	return out
+}
+
+// credentialsHint is what to give for the schemes of card.
+func credentialsHint(card *a2a.AgentCard) string {
+	var hints []string
+	for _, s := range card.SecuritySchemes {
+		switch s.Type {
+		case "apiKey":
+			hints = append(hints, "--api-key (A2ACLI_API_KEY)")
+		case "http":
+			hints = append(hints, "--bearer (A2ACLI_BEARER)")
+		case "oauth2", "openIdConnect":
+			hints = append(hints, "a2a auth login, or --bearer")
+		}
+	}
+	slices.Sort(hints)
+	return "give " + strings.Join(slices.Compact(hints), "; or ")
 }

@@ -365,6 +365,9 @@ func (o *options) check() error {
 	if err != nil {
 		return usageError{msg: inFlags(strings.TrimPrefix(err.Error(), "a2a: "))}
 	}
+	if o.baseClient, err = tlsClient(o.insecure, o.certFile, o.keyFile, o.caFile); err != nil {
+		return usageError{msg: err.Error()}
+	}
 	return nil
 }
 
