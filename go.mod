@@ -12,3 +12,5 @@ require (
 	github.com/jarcoal/httpmock v1.4.2
 	go.uber.org/goleak v1.3.0
 )
+
+require golang.org/x/oauth2 v0.38.0
