@@ -328,3 +328,30 @@ func TestOriginOf(t *testing.T) {
 		t.Errorf("originOf = %q, card.Origin() = %q", got, card.Origin())
 	}
 }
+
+// The query/cookie wrap adds the key only on the card's interface
+// origins, and never to a public card GET.
+func TestCredentialPlanKeyPlacerScope(t *testing.T) {
+	card := securedCard(map[string]a2a.SecurityScheme{"key": {Type: "apiKey", In: "query", Name: "k"}})
+	card.URL = "https://agent.example/a2a"
+	_, wrap, err := credentialPlan(card, "", "key-secret-13", nil)
+	if err != nil || wrap == nil {
+		t.Fatalf("credentialPlan: %v, wrap %v", err, wrap != nil)
+	}
+	var seen []string
+	rt := wrap(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		seen = append(seen, r.URL.String())
+		return &http.Response{StatusCode: 204, Body: http.NoBody, Request: r}, nil
+	}))
+	for _, u := range []string{"https://agent.example/a2a", "https://agent.example/.well-known/agent-card.json", "https://other.example/a2a", "http://agent.example/a2a"} {
+		req, _ := http.NewRequest(http.MethodGet, u, nil)
+		rt.RoundTrip(req)
+		if req.URL.RawQuery != "" {
+			t.Errorf("%s: the caller's request was modified", u)
+		}
+	}
+	want := []string{"https://agent.example/a2a?k=key-secret-13", "https://agent.example/.well-known/agent-card.json", "https://other.example/a2a", "http://agent.example/a2a"}
+	if strings.Join(seen, " ") != strings.Join(want, " ") {
+		t.Errorf("sent %v, want %v", seen, want)
+	}
+}

@@ -264,3 +264,55 @@ func TestAuthLoginHostileTokenEndpoint(t *testing.T) {
 		t.Error("a token request followed a redirect")
 	}
 }
+
+// OpenID Connect (AUTH_010): the card's openIdConnect scheme names a
+// discovery document; login reads the provider's endpoints from it and
+// runs client credentials there, with the scopes the card requires.
+func TestAuthLoginOpenIDConnect(t *testing.T) {
+	var as *httptest.Server
+	var scope string
+	as = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/.well-known/openid-configuration":
+			fmt.Fprintf(w, `{"issuer":%q,"token_endpoint":%q,"grant_types_supported":["client_credentials"]}`, as.URL, as.URL+"/token")
+		case "/token":
+			r.ParseForm()
+			id, secret, ok := r.BasicAuth()
+			if !ok {
+				id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
+			}
+			if r.PostForm.Get("grant_type") != "client_credentials" || id != "cli" || secret != "cs-secret-12" {
+				w.WriteHeader(http.StatusUnauthorized)
+				w.Write([]byte(`{"error":"invalid_client"}`))
+				return
+			}
+			scope = r.PostForm.Get("scope")
+			w.Write([]byte(`{"access_token":"at-oidc","token_type":"Bearer","expires_in":60}`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer as.Close()
+	card := securedCard(map[string]a2a.SecurityScheme{"oidc": {Type: "openIdConnect", OpenIDConnectURL: as.URL + "/.well-known/openid-configuration"}},
+		map[string][]string{"oidc": {"openid", "a2a"}})
+	hc := &http.Client{Transport: testTransport(t)}
+	tok, err := authLogin(t.Context(), card, loginParams{ClientID: "cli", ClientSecret: "cs-secret-12"}, &bytes.Buffer{}, hc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok.AccessToken != "at-oidc" || tok.TokenURL != as.URL+"/token" || scope != "openid a2a" {
+		t.Errorf("token %+v, scope %q", tok, scope)
+	}
+	// The provider offers no device flow: asked for, a usage error.
+	_, err = authLogin(t.Context(), card, loginParams{Flow: "device", ClientID: "cli"}, &bytes.Buffer{}, hc)
+	var ue usageError
+	if !errors.As(err, &ue) {
+		t.Errorf("device flow from a provider without one: %v", err)
+	}
+	// A discovery URL that is not a provider configuration.
+	card.SecuritySchemes["oidc"] = a2a.SecurityScheme{Type: "openIdConnect", OpenIDConnectURL: as.URL + "/missing"}
+	if _, err := authLogin(t.Context(), card, loginParams{ClientID: "cli", ClientSecret: "cs-secret-12"}, &bytes.Buffer{}, hc); err == nil || !strings.Contains(err.Error(), "HTTP 404") {
+		t.Errorf("missing discovery document: %v", err)
+	}
+}
