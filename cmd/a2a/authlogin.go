@@ -235,14 +235,19 @@ func checkOAuthURL(what, raw string) error {
 	return fmt.Errorf("the card's OAuth 2.0 %s %s is not https: refused (a secret or code would travel in clear)", what, quote(raw))
 }
 
-// oauthHTTPClient is hc (nil: a client bounded to 30 s per request)
-// copied to follow no redirect: a token request is never resent
+// oauthHTTPClient is hc (nil: a default client) copied to follow no
+// redirect and, when hc has no Timeout, bounded to 30 s per request: a token request is never resent
 // elsewhere with its secret.
 func oauthHTTPClient(hc *http.Client) *http.Client {
-	c := &http.Client{Timeout: 30 * time.Second}
+	c := &http.Client{}
 	if hc != nil {
 		cp := *hc
 		c = &cp
+	}
+	if c.Timeout == 0 {
+		// tlsClient's client has no bound (for streams); a token
+		// request gets one, so a hanging endpoint fails.
+		c.Timeout = 30 * time.Second
 	}
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return c

@@ -227,9 +227,9 @@ func TestAuthLoginErrors(t *testing.T) {
 	}
 }
 
-// A hostile token endpoint echoing the secret, redirecting, or answering
-// a token with a control character: errors without the secret, no
-// redirect followed.
+// A hostile token endpoint echoing the secret, redirecting, answering a
+// token with a control character or of a type other than Bearer: errors
+// without the secret, no redirect followed.
 func TestAuthLoginHostileTokenEndpoint(t *testing.T) {
 	var redirected bool
 	var as *httptest.Server
@@ -246,13 +246,15 @@ func TestAuthLoginHostileTokenEndpoint(t *testing.T) {
 		case "/elsewhere":
 			redirected = true
 			w.Write([]byte(`{"access_token":"a","token_type":"Bearer"}`))
+		case "/dpop":
+			w.Write([]byte(`{"access_token":"a","token_type":"DPoP"}`))
 		case "/control":
 			w.Write([]byte(`{"access_token":"a\u0007b","token_type":"Bearer"}`))
 		}
 	}))
 	defer as.Close()
 	hc := &http.Client{Transport: testTransport(t)}
-	for _, path := range []string{"/echo", "/redirect", "/control"} {
+	for _, path := range []string{"/echo", "/redirect", "/control", "/dpop"} {
 		card := securedCard(map[string]a2a.SecurityScheme{"o": {Type: "oauth2", Flows: &a2a.OAuthFlows{
 			ClientCredentials: &a2a.OAuthFlow{TokenURL: as.URL + path}}}})
 		_, err := authLogin(t.Context(), card, loginParams{ClientID: "cli", ClientSecret: "cs-secret-11"}, &bytes.Buffer{}, hc)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -248,11 +249,16 @@ func (t *storedToken) source(dir string, hc *http.Client) a2a.CredentialSource {
 }
 
 // fromOAuthToken is the storedToken of an x/oauth2 token the endpoint at
-// tokenURL issued for origin. Errors: no access token, or a token with a
-// control character (which no header can carry).
+// tokenURL issued for origin. Errors: no access token, a token type other
+// than Bearer (RFC 6750; a DPoP or MAC token needs proofs this tool does
+// not make), or a token with a control character (which no header can
+// carry) or over 16 KiB.
 func fromOAuthToken(tok *oauth2.Token, origin, tokenURL, clientID string) (*storedToken, error) {
 	if tok == nil || tok.AccessToken == "" {
 		return nil, errors.New("the token endpoint issued no access token")
+	}
+	if tt := tok.TokenType; tt != "" && !strings.EqualFold(tt, "bearer") {
+		return nil, fmt.Errorf("the token endpoint issued a %s token: only Bearer tokens are sent", quote(tt))
 	}
 	if controlByte(tok.AccessToken) || controlByte(tok.RefreshToken) || len(tok.AccessToken) > maxTokenFileBytes/4 {
 		return nil, errors.New("the token endpoint issued a token no header can carry (a control character, or larger than 16 KiB)")
