@@ -67,20 +67,6 @@ type storedToken struct {
 	dir string
 }
 
-// configDir returns the CLI's config directory: $XDG_CONFIG_HOME/a2a-cli
-// when XDG_CONFIG_HOME is an absolute path, else $HOME/.config/a2a-cli.
-// getenv reads the environment (os.Getenv, or a test's). It returns an
-// error when neither variable gives an absolute directory.
-func configDir(getenv func(string) string) (string, error) {
-	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "a2a-cli"), nil
-	}
-	if h := getenv("HOME"); h != "" && filepath.IsAbs(h) {
-		return filepath.Join(h, ".config", "a2a-cli"), nil
-	}
-	return "", errors.New("no config directory: set HOME or XDG_CONFIG_HOME to an absolute path")
-}
-
 // tokenFile is the path of origin's token file under dir.
 func tokenFile(dir, origin string) string {
 	sum := sha256.Sum256([]byte(origin))

@@ -18,25 +18,6 @@ import (
 	"github.com/caoliao-a2a/a2a-go/a2atest"
 )
 
-func TestConfigDir(t *testing.T) {
-	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	for _, tc := range []struct {
-		env  map[string]string
-		want string
-	}{
-		{map[string]string{"XDG_CONFIG_HOME": "/x", "HOME": "/h"}, "/x/a2a-cli"},
-		{map[string]string{"XDG_CONFIG_HOME": "rel", "HOME": "/h"}, "/h/.config/a2a-cli"},
-		{map[string]string{"HOME": "/h"}, "/h/.config/a2a-cli"},
-	} {
-		if got, err := configDir(env(tc.env)); err != nil || got != filepath.FromSlash(tc.want) {
-			t.Errorf("configDir(%v) = %q, %v; want %q", tc.env, got, err, tc.want)
-		}
-	}
-	if _, err := configDir(env(nil)); err == nil {
-		t.Error("configDir with no HOME: no error")
-	}
-}
-
 func TestTokenStoreRoundTrip(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no Unix modes")
