@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -238,5 +239,37 @@ func TestStoredTokenExpiredNoRefresh(t *testing.T) {
 	tok.Expiry = time.Time{}
 	if cred, err := tok.source(t.TempDir(), nil).Credential(t.Context(), nil); err != nil || cred.Token != "at-secret-8" {
 		t.Errorf("no expiry: %+v, %v", cred, err)
+	}
+}
+
+// Calls refused at once (or finding the token expired at once) refresh
+// once: the source serializes, and a caller refused an older token gets
+// the new one.
+func TestStoredTokenConcurrentRefresh(t *testing.T) {
+	var grants atomic.Int32
+	as := refreshServer(t, "rt-1", &grants)
+	tok := &storedToken{Origin: "http://127.0.0.1:1", AccessToken: "at-1", RefreshToken: "rt-1", TokenURL: as.URL, ClientID: "cli",
+		Expiry: time.Now().Add(-time.Minute)}
+	src := tok.source(t.TempDir(), &http.Client{Transport: testTransport(t)})
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			cred, err := src.Credential(t.Context(), &a2a.Credential{Scheme: "Bearer", Token: "at-1"})
+			if err == nil && cred.Token != "at-2" {
+				err = errors.New("got " + cred.Token)
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if grants.Load() != 1 {
+		t.Errorf("%d refresh grants, want 1", grants.Load())
 	}
 }

@@ -119,12 +119,13 @@ func readPEMFile(flag, path string) ([]byte, error) {
 // insecureWarning is the line --insecure prints on stderr, every time
 // (S§12: a tool MUST warn; AUTH_003: TLS checks are never silently off):
 // louder, naming the credential flags, when a credential will be sent
-// over the unverified connection. It ends without a newline.
+// over the unverified connection. It ends without a newline and has no
+// "a2a: " prefix (the caller writes it).
 func insecureWarning(credential bool) string {
 	if credential {
-		return "a2a: WARNING: --insecure: TLS certificate verification is OFF and a credential " +
+		return "WARNING: --insecure: TLS certificate verification is OFF and a credential " +
 			"(--bearer, --api-key or a stored login token) will be sent: anyone on the network path " +
 			"can pose as the agent and take it"
 	}
-	return "a2a: warning: --insecure: TLS certificate verification is off; the agent's identity is not checked"
+	return "warning: --insecure: TLS certificate verification is off; the agent's identity is not checked"
 }
