@@ -150,6 +150,9 @@ func credentialPlan(card *a2a.AgentCard, bearer, apiKey string, stored *storedTo
 		if name == "" {
 			return nil, nil, fmt.Errorf("--api-key: the card's API key scheme (in %s) names no parameter", strings.ToLower(scheme.In))
 		}
+		if strings.EqualFold(scheme.In, "cookie") && !validCookieName(name) {
+			return nil, nil, fmt.Errorf("--api-key: the card's API key cookie name %s is not a valid cookie name", quote(name))
+		}
 		if strings.EqualFold(scheme.In, "cookie") && !validCookieValue(apiKey) {
 			return nil, nil, errors.New("--api-key: the key cannot be sent in a cookie (it holds a space, quote, comma, semicolon, backslash or control character)")
 		}
@@ -243,6 +246,18 @@ func validCookieValue(v string) bool {
 		}
 	}
 	return v != ""
+}
+
+// validCookieName reports whether n is an RFC 6265 cookie name (an RFC
+// 9110 token), which net/http would otherwise drop silently.
+func validCookieName(n string) bool {
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if c <= 0x20 || c >= 0x7f || strings.IndexByte("()<>@,;:\\\"/[]?={}", c) >= 0 {
+			return false
+		}
+	}
+	return n != ""
 }
 
 // keyPlacer returns the wrap of an API key sent in a query parameter or

@@ -117,6 +117,10 @@ func TestCredentialPlanAPIKeyCookiePerCard(t *testing.T) {
 	if _, _, err := credentialPlan(card, "", "a b;c", nil); err == nil || strings.Contains(err.Error(), "a b;c") {
 		t.Errorf("cookie key with a space: err = %v, want a refusal without the key", err)
 	}
+	bad := securedCard(map[string]a2a.SecurityScheme{"key": {Type: "apiKey", In: "cookie", Name: "s id\x1b"}})
+	if _, _, err := credentialPlan(bad, "", "k", nil); err == nil || strings.Contains(err.Error(), "\x1b") {
+		t.Errorf("invalid cookie name: err = %v, want a refusal, inert", err)
+	}
 }
 
 func TestCredentialPlanBearerPerCard(t *testing.T) {
