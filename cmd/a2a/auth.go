@@ -81,7 +81,8 @@ func needsCredentials(card *a2a.AgentCard) bool {
 // of card (nil: -e mode, no card).
 //
 // bearer (or, when bearer is "", stored: the token `auth login` saved for
-// the card's origin, refreshed when it expires) is sent as
+// the card's origin, through stored.source(dir loadToken read it from,
+// stored.client): refreshed when it expires, saved again) is sent as
 // "Authorization: Bearer" when the card declares an http bearer, oauth2 or
 // openIdConnect scheme, or no scheme at all. apiKey goes where the card's
 // apiKey scheme says: the header it names (X-API-Key through
