@@ -11,4 +11,5 @@ require (
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/jarcoal/httpmock v1.4.2
 	go.uber.org/goleak v1.3.0
+	golang.org/x/oauth2 v0.38.0
 )

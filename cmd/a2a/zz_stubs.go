@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"runtime/debug"
-	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 )
@@ -33,35 +32,6 @@ type configRow struct {
 }
 
 func renderConfig(w io.Writer, rows []configRow, asJSON bool) error { return nil }
-
-type storedToken struct {
-	Origin, AccessToken, RefreshToken, TokenType, TokenURL, ClientID string
-	Expiry                                                           time.Time
-}
-type loginParams struct {
-	Flow, ClientID, ClientSecret string
-	Scopes                       []string
-}
-
-func credentialPlan(card *a2a.AgentCard, bearer, apiKey string, stored *storedToken) ([]a2a.Option, func(http.RoundTripper) http.RoundTripper, error) {
-	var opts []a2a.Option
-	if bearer != "" {
-		opts = append(opts, a2a.WithBearerToken(bearer))
-	}
-	if apiKey != "" {
-		opts = append(opts, a2a.WithAPIKey(apiKey))
-	}
-	return opts, nil, nil
-}
-func needsCredentials(card *a2a.AgentCard) bool                      { return false }
-func loadToken(dir, origin string) (*storedToken, error)             { return nil, nil }
-func saveToken(dir string, t *storedToken) error                     { return nil }
-func deleteToken(dir, origin string) error                           { return nil }
-func tlsClient(insecure bool, c, k, ca string) (*http.Client, error) { return nil, nil }
-func insecureWarning(credential bool) string                         { return "warning: insecure" }
-func authLogin(ctx context.Context, card *a2a.AgentCard, p loginParams, prompt io.Writer, hc *http.Client) (*storedToken, error) {
-	return nil, usagef("not yet")
-}
 
 func debugTransport(next http.RoundTripper, w io.Writer, redact func(string) string, limit int) http.RoundTripper {
 	return next
