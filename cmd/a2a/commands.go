@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"runtime/debug"
@@ -324,7 +326,10 @@ func runAuthLogout(ctx context.Context, o *options, _ []string) int {
 	if err != nil {
 		return o.fail(err)
 	}
-	if err := deleteToken(configDir(o.env), card.Origin()); err != nil {
+	if err := deleteToken(configDir(o.env), card.Origin()); errors.Is(err, fs.ErrNotExist) {
+		o.field("Not logged in", o.shownURL(card.Origin()))
+		return exitOK
+	} else if err != nil {
 		return o.fail(err)
 	}
 	o.field("Logged out", o.shownURL(card.Origin()))

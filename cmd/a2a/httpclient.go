@@ -49,16 +49,23 @@ func (o *options) credentialOptions(card *a2a.AgentCard) ([]a2a.Option, error) {
 		if err != nil {
 			o.errf("a2a: warning: the token kept for %s is not used: %v\n", o.shownURL(card.Origin()), err)
 		}
+		if t != nil {
+			t.client = o.baseClient // a refresh trusts what the calls trust (--cacert, --cert, --insecure)
+		}
 		stored = t
 	}
 	opts, wrap, err := credentialPlan(card, o.bearer, o.apiKey, stored)
 	if err != nil {
 		return nil, usageError{msg: err.Error()}
 	}
-	if card != nil && stored == nil && !o.credentialGiven() && needsCredentials(card) {
+	// Nothing to send where the card requires something: a stored token
+	// the card cannot take is left out by the plan; a client certificate
+	// answers a mutual TLS scheme.
+	sending := len(opts) > 0 || wrap != nil || o.certFile != ""
+	if card != nil && !sending && needsCredentials(card) {
 		return nil, credentialsMissing{schemes: schemeNames(card)}
 	}
-	o.credWrap, o.storedUsed = wrap, stored != nil
+	o.credWrap, o.storedUsed = wrap, stored != nil && o.bearer == "" && len(opts) > 0
 	if o.insecure {
 		o.errf("a2a: %s\n", insecureWarning(o.credentialGiven() || stored != nil))
 	}
