@@ -34,13 +34,19 @@ func classifyCard(e *a2a.CardError, credentialsGiven bool) cliError {
 	)
 	switch {
 	case last.Err != nil && errors.As(last.Err, &httpErr):
-		if c := httpAuth(httpErr, msg, credentialsGiven); c.Code != "" {
+		// Credentials refused, or a gateway with no agent behind it.
+		if c := classifyHTTP(httpErr, msg, credentialsGiven); c.Exit == errExitAuth || c.Code == cliErrUnreachable {
 			return c
 		}
 	case last.Err != nil && (errors.As(last.Err, &protoErr) || errors.As(last.Err, &tooLarge)):
 		return cliError{Code: cliErrCardInvalid, Message: msg, Hint: "--debug shows what was read", A2ACode: httpA2ACode(non2xx(last.StatusCode)), Exit: errExitFailure}
-	case last.Err != nil && last.StatusCode == 0 && isUnreachable(last.Err):
-		return unreachableError(last.Err, msg)
+	case last.Err != nil && last.StatusCode == 0:
+		// No reply: the connection, TLS, the credential source, the
+		// deadline.
+		if c := classify(last.Err, credentialsGiven); c.Code != cliErrInternal {
+			c.Message = msg
+			return c
+		}
 	}
 	notFound.A2ACode = httpA2ACode(last.StatusCode)
 	return notFound
@@ -59,7 +65,11 @@ type cardFileError struct {
 // Error returns e.g. "agent card file ./card.json: open ./card.json: no
 // such file or directory", the path shell-quoted.
 func (e *cardFileError) Error() string {
-	return "agent card file " + quote(e.Path) + ": " + strings.TrimPrefix(e.Err.Error(), "a2a: ")
+	why := "unreadable"
+	if e.Err != nil {
+		why = strings.TrimPrefix(e.Err.Error(), "a2a: ")
+	}
+	return "agent card file " + quote(e.Path) + ": " + why
 }
 
 // Unwrap returns Err.
@@ -135,7 +145,7 @@ var a2aErrorHints = map[int]string{
 	-32001: "check the task id; --debug shows the agent's error",
 	-32002: "the task has ended or cannot be canceled now: a2a task get TASKID shows its state",
 	-32003: "drop --push-receiver and the push-config commands: the agent takes no push configs",
-	-32004: "a2a card get shows what the agent supports",
+	-32004: "--debug shows the agent's error; a2a card get shows what the agent supports",
 	-32005: "set each part's type with --media-type (a2a card get shows the types the agent takes)",
 	-32006: "--debug shows the agent's reply",
 	-32007: "drop --extended: the agent serves no extended card",

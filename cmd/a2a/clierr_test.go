@@ -332,6 +332,30 @@ func TestClassifyFailures(t *testing.T) {
 			}
 			return nil
 		}, "UnsupportedOperationError", 1, nil, "drop --stream"},
+		{"407 from a proxy", false, getTask(rawAgent(t, 407, map[string]string{"Proxy-Authenticate": "Basic"}, "no"), false),
+			cliErrCredentialsMissing, 4, 407, "HTTPS_PROXY"},
+		{"a2a-go's -31403 with credentials", true, getTask(rawAgent(t, 200, map[string]string{"Content-Type": "application/json"}, `{"jsonrpc":"2.0","id":1,"error":{"code":-31403,"message":"forbidden"}}`), true),
+			cliErrAuthFailed, 4, -31403, "not allowed"},
+		{"HTTP+JSON reply to a JSON-RPC client", false, getTask(rawAgent(t, 200, map[string]string{"Content-Type": "application/json"}, `{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}`), false),
+			"InvalidAgentResponseError", 1, nil, "--transport HTTP+JSON"},
+		{"JSON-RPC reply to an HTTP+JSON client", false, getTask(rawAgent(t, 200, map[string]string{"Content-Type": "application/json"}, `{"jsonrpc":"2.0","id":1,"result":{}}`), false, a2a.WithTransports(a2a.TransportHTTPJSON)),
+			"InvalidAgentResponseError", 1, nil, "--transport JSONRPC"},
+		{"ListTasks in v0.3 JSON-RPC", false, func(ctx context.Context) error {
+			c, err := a2a.NewClient("http://127.0.0.1:1/a2a")
+			if err != nil {
+				return err
+			}
+			_, err = c.ListTasksPage(ctx, a2a.ListTasksRequest{})
+			return err
+		}, "UnsupportedOperationError", 1, nil, "--a2a-version 1.0"},
+		{"card with no interface spoken", false, func(context.Context) error {
+			_, err := a2a.NewClientFromCard(&a2a.AgentCard{Name: "x", SupportedInterfaces: []a2a.AgentInterface{
+				{URL: "https://agent.example/grpc", ProtocolBinding: "GRPC", ProtocolVersion: "1.0"}}})
+			return err
+		}, cliErrInternal, 1, nil, "a2a card get"},
+		{"untrusted endpoint", false, func(context.Context) error {
+			return &a2a.UntrustedEndpointError{CardOrigin: "https://a.example:443", Endpoint: "https://b.example/rpc"}
+		}, cliErrInternal, 1, nil, "--endpoint URL"},
 		{"usage", false, func(context.Context) error { return fmt.Errorf("parse: %w", usagef("--history must be a number")) },
 			cliErrUsage, 2, nil, "a2a help"},
 		{"a cliError as it is", false, func(context.Context) error {
@@ -392,6 +416,17 @@ func TestClassifyCards(t *testing.T) {
 		{"no reply", resolve(closedURL), cliErrUnreachable, 3, nil},
 		{"401", resolve(rawAgent(t, 401, map[string]string{"WWW-Authenticate": "Bearer"}, "no")), cliErrCredentialsMissing, 4, 401},
 		{"HTML", resolve(rawAgent(t, 200, map[string]string{"Content-Type": "text/html"}, "<html></html>")), cliErrCardInvalid, 1, nil},
+		{"502", resolve(rawAgent(t, 502, nil, "no")), cliErrUnreachable, 3, 502},
+		{"unknown CA", func(ctx context.Context) error {
+			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+			srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+			srv.StartTLS()
+			defer srv.Close()
+			return resolve(srv.URL)(ctx)
+		}, cliErrUnreachable, 3, nil},
+		{"credential source failed", resolve(rawAgent(t, 200, nil, ""), a2a.WithCredentials(a2a.CredentialFunc(
+			func(context.Context, *a2a.Credential) (a2a.Credential, error) { return a2a.Credential{}, errors.New("no token") }))),
+			cliErrCredentialsMissing, 4, nil},
 		{"JSON but no card", resolve(rawAgent(t, 200, map[string]string{"Content-Type": "application/json"}, `{"name":"x"}`)), cliErrCardInvalid, 1, nil},
 		{"file that does not exist", func(context.Context) error {
 			_, err := os.ReadFile(filepath.Join(dir, "missing.json"))
@@ -457,6 +492,12 @@ func TestClassifyHostile(t *testing.T) {
 	got := classify(&a2a.RPCError{Method: "GetTask", Code: -32001, Message: long}, false)
 	if len(got.Message) > maxErrorMessage+len("…") {
 		t.Errorf("message of %d bytes", len(got.Message))
+	}
+	if got := classify(nil, false); got != (cliError{}) {
+		t.Errorf("classify(nil) = %#v", got)
+	}
+	if got := classify(&cardFileError{Path: "x"}, false); got.Code != cliErrCardInvalid || got.Message == "" {
+		t.Errorf("card file error without a cause: %#v", got)
 	}
 	many := make([]string, 100)
 	for i := range many {
