@@ -425,7 +425,9 @@ func TestClassifyCards(t *testing.T) {
 			return resolve(srv.URL)(ctx)
 		}, cliErrUnreachable, 3, nil},
 		{"credential source failed", resolve(rawAgent(t, 200, nil, ""), a2a.WithCredentials(a2a.CredentialFunc(
-			func(context.Context, *a2a.Credential) (a2a.Credential, error) { return a2a.Credential{}, errors.New("no token") }))),
+			func(context.Context, *a2a.Credential) (a2a.Credential, error) {
+				return a2a.Credential{}, errors.New("no token")
+			}))),
 			cliErrCredentialsMissing, 4, nil},
 		{"JSON but no card", resolve(rawAgent(t, 200, map[string]string{"Content-Type": "application/json"}, `{"name":"x"}`)), cliErrCardInvalid, 1, nil},
 		{"file that does not exist", func(context.Context) error {
