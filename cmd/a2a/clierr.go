@@ -65,8 +65,9 @@ type cliError struct {
 	// inertness are the printer's job.
 	Message string
 	// Hint is an actionable next step in flags or a command to paste, or
-	// "" when there is nothing useful to say. It may name URIs the agent
-	// chose (shell-quoted).
+	// "" when there is nothing useful to say (and for A2ACLI_ERR_TIMEOUT,
+	// whose hint names the --timeout value the caller alone knows). It
+	// may name URIs the agent chose (shell-quoted).
 	Hint string
 	// A2ACode is the transport's own code for the failure: the JSON-RPC
 	// error code (int) of a JSON-RPC error, the HTTP status (int) of an
@@ -129,7 +130,9 @@ func classify(err error, credentialsGiven bool) cliError {
 	case errors.Is(err, context.Canceled):
 		return cliError{Code: cliErrInternal, Message: "interrupted: " + errorMessage(err), Exit: errExitInterrupted}
 	case timedOut(err):
-		return cliError{Code: cliErrTimeout, Message: errorMessage(err), Hint: "allow more time with --timeout (e.g. --timeout 10m)", Exit: errExitTimeout}
+		// No hint: the caller names the --timeout to exceed (and the
+		// command that resumes), which it alone knows.
+		return cliError{Code: cliErrTimeout, Message: errorMessage(err), Exit: errExitTimeout}
 	case errors.As(err, &cardErr):
 		return classifyCard(cardErr, credentialsGiven)
 	case errors.As(err, &fileErr):

@@ -300,7 +300,7 @@ func TestClassifyFailures(t *testing.T) {
 			ctx, cancel := context.WithDeadline(ctx, time.Now().Add(-time.Second))
 			defer cancel()
 			return getTask(rawAgent(t, 200, nil, ""), false)(ctx)
-		}, cliErrTimeout, 5, nil, "--timeout"},
+		}, cliErrTimeout, 5, nil, ""},
 		{"poll out of its budget", false, func(ctx context.Context) error {
 			srv := a2atest.NewServer(a2atest.OnSend(func(a2a.Message) a2atest.Reply {
 				return a2atest.Reply{Task: &a2a.Task{}, States: []a2a.TaskState{a2a.TaskStateWorking}}
@@ -316,7 +316,7 @@ func TestClassifyFailures(t *testing.T) {
 			}
 			_, err = c.WaitTask(ctx, task.ID, a2a.PollMaxAttempts(1), a2a.PollInterval(time.Millisecond))
 			return err
-		}, cliErrTimeout, 5, nil, "--timeout"},
+		}, cliErrTimeout, 5, nil, ""},
 		{"canceled", false, func(ctx context.Context) error {
 			ctx, cancel := context.WithCancel(ctx)
 			cancel()
@@ -373,7 +373,7 @@ func TestClassifyFailures(t *testing.T) {
 			if got.Code != tc.code || got.Exit != tc.exit || got.A2ACode != tc.a2aCode || !strings.Contains(got.Hint, tc.hint) {
 				t.Errorf("classify(%v) = %#v, want code %s, exit %d, a2aCode %v, hint with %q", err, got, tc.code, tc.exit, tc.a2aCode, tc.hint)
 			}
-			if tc.hint == "" && tc.code != cliErrInternal && got.Hint != "" {
+			if tc.hint == "" && got.Hint != "" {
 				t.Errorf("hint %q, want none", got.Hint)
 			}
 			if got.Message == "" || strings.Contains(got.Message, "s3cret-token") || strings.HasPrefix(got.Message, "a2a: ") {

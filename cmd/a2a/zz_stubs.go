@@ -97,4 +97,3 @@ func conformance(ctx context.Context, card *a2a.AgentCard, newClient func(a2a.Ag
 func download(ctx context.Context, task *a2a.Task, dir string, force bool, fetch *http.Client, maxBytes int64) ([]string, error) {
 	return nil, nil
 }
-
