@@ -120,7 +120,6 @@ func classify(err error, credentialsGiven bool) cliError {
 		protoErr  *a2a.ProtocolError
 		tooLarge  *a2a.BodyTooLargeError
 		untrusted *a2a.UntrustedEndpointError
-		fileErr   *cardFileError
 	)
 	switch {
 	case errors.As(err, &ce):
@@ -135,8 +134,6 @@ func classify(err error, credentialsGiven bool) cliError {
 		return cliError{Code: cliErrTimeout, Message: errorMessage(err), Exit: errExitTimeout}
 	case errors.As(err, &cardErr):
 		return classifyCard(cardErr, credentialsGiven)
-	case errors.As(err, &fileErr):
-		return classifyCardFile(fileErr)
 	case errors.As(err, &sigErr):
 		hint := ""
 		if sigErr.Status != a2a.CardSignatureInvalid {

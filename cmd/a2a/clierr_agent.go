@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,7 +12,7 @@ import (
 
 // The classification of what an agent (or its card's URL) answered: its
 // A2A errors by name whatever the binding, its HTTP failures, its replies
-// that break the protocol, its card; and of a card read from a file.
+// that break the protocol, its card.
 
 // classifyCard classifies a *CardError by the attempt that ended the
 // search: no reply (UNREACHABLE), a 401/403/407 (credentials), a reply
@@ -50,38 +49,6 @@ func classifyCard(e *a2a.CardError, credentialsGiven bool) cliError {
 	}
 	notFound.A2ACode = httpA2ACode(last.StatusCode)
 	return notFound
-}
-
-// cardFileError is the failure to read the card a -a reference names as
-// a local file (Path, as given; Err the cause: an *fs.PathError, or why
-// the bytes are no card). classify makes a file that does not exist, or
-// cannot be opened or read, A2ACLI_ERR_CARD_NOT_FOUND (exit 3), and any
-// other failure (not a card) A2ACLI_ERR_CARD_INVALID (exit 1).
-type cardFileError struct {
-	Path string
-	Err  error
-}
-
-// Error returns e.g. "agent card file ./card.json: open ./card.json: no
-// such file or directory", the path shell-quoted.
-func (e *cardFileError) Error() string {
-	why := "unreadable"
-	if e.Err != nil {
-		why = strings.TrimPrefix(e.Err.Error(), "a2a: ")
-	}
-	return "agent card file " + quote(e.Path) + ": " + why
-}
-
-// Unwrap returns Err.
-func (e *cardFileError) Unwrap() error { return e.Err }
-
-// classifyCardFile classifies a *cardFileError (see there).
-func classifyCardFile(e *cardFileError) cliError {
-	var pathErr *fs.PathError
-	if errors.As(e.Err, &pathErr) || errors.Is(e.Err, fs.ErrNotExist) || errors.Is(e.Err, fs.ErrPermission) {
-		return cliError{Code: cliErrCardNotFound, Message: boundedMessage(e.Error()), Hint: "check the path given to -a/--agent-card", Exit: errExitUnreachable}
-	}
-	return cliError{Code: cliErrCardInvalid, Message: boundedMessage(e.Error()), Exit: errExitFailure}
 }
 
 // classifyCapability classifies a call the agent's card says it cannot

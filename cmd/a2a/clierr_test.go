@@ -9,8 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -383,9 +381,8 @@ func TestClassifyFailures(t *testing.T) {
 	}
 }
 
-// TestClassifyCards: the card reference resolves to no card (404s, no
-// reply, a file that does not exist), to a reply that is no card, or to
-// a card its signatures refuse.
+// TestClassifyCards: the card's URL gives no card (404s, no reply, a
+// refusal), a reply that is no card, or a card its signatures refuse.
 func TestClassifyCards(t *testing.T) {
 	closed, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -393,11 +390,6 @@ func TestClassifyCards(t *testing.T) {
 	}
 	closedURL := "http://" + closed.Addr().String()
 	closed.Close()
-	dir := t.TempDir()
-	notCard := filepath.Join(dir, "card.json")
-	if err := os.WriteFile(notCard, []byte(`[1,2]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	resolve := func(url string, opts ...a2a.Option) func(context.Context) error {
 		return func(ctx context.Context) error {
 			_, err := a2a.ResolveAgentCard(ctx, url, append([]a2a.Option{a2a.WithMaxRetries(0)}, opts...)...)
@@ -430,13 +422,6 @@ func TestClassifyCards(t *testing.T) {
 			}))),
 			cliErrCredentialsMissing, 4, nil},
 		{"JSON but no card", resolve(rawAgent(t, 200, map[string]string{"Content-Type": "application/json"}, `{"name":"x"}`)), cliErrCardInvalid, 1, nil},
-		{"file that does not exist", func(context.Context) error {
-			_, err := os.ReadFile(filepath.Join(dir, "missing.json"))
-			return &cardFileError{Path: filepath.Join(dir, "missing.json"), Err: err}
-		}, cliErrCardNotFound, 3, nil},
-		{"file that is no card", func(context.Context) error {
-			return &cardFileError{Path: notCard, Err: errors.New("a2a: agent card is not a JSON object")}
-		}, cliErrCardInvalid, 1, nil},
 		{"signature required", func(ctx context.Context) error {
 			srv := a2atest.NewServer(a2atest.V10())
 			defer srv.Close()
@@ -497,9 +482,6 @@ func TestClassifyHostile(t *testing.T) {
 	}
 	if got := classify(nil, false); got != (cliError{}) {
 		t.Errorf("classify(nil) = %#v", got)
-	}
-	if got := classify(&cardFileError{Path: "x"}, false); got.Code != cliErrCardInvalid || got.Message == "" {
-		t.Errorf("card file error without a cause: %#v", got)
 	}
 	many := make([]string, 100)
 	for i := range many {
