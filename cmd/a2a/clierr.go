@@ -155,7 +155,7 @@ func classify(err error, credentialsGiven bool) cliError {
 	case errors.As(err, &byCard):
 		return classifyCapability(byCard)
 	case errors.As(err, &httpErr):
-		return classifyHTTP(httpErr, boundedMessage(errorMessage(err)), credentialsGiven)
+		return classifyHTTP(httpErr, errorMessage(err), credentialsGiven)
 	case errors.As(err, &protoErr):
 		return classifyProtocol(protoErr, err)
 	case errors.As(err, &tooLarge):
@@ -163,13 +163,13 @@ func classify(err error, credentialsGiven bool) cliError {
 	case isUnreachable(err):
 		return unreachableError(err, errorMessage(err))
 	case errors.As(err, &untrusted):
-		hint := ""
-		if !untrusted.Downgrade {
-			hint = "if you trust that endpoint, call it directly with --endpoint URL"
-		}
-		return cliError{Code: cliErrInternal,
+		c := cliError{Code: cliErrInternal, Exit: errExitFailure,
 			Message: "the agent card read at " + untrusted.CardOrigin + " names its endpoint on another origin, " + untrusted.Endpoint + "; credentials go only to the card's origin",
-			Hint:    hint, Exit: errExitFailure}
+			Hint:    "if you trust that endpoint, call it directly with --endpoint URL"}
+		if untrusted.Downgrade {
+			c.Message, c.Hint = "the agent card read at "+untrusted.CardOrigin+" names a plain http endpoint, "+untrusted.Endpoint+"; credentials are never sent over http from a card read over https", ""
+		}
+		return c
 	case errors.Is(err, a2a.ErrNoSupportedInterface):
 		return cliError{Code: cliErrInternal, Message: "the agent card offers no interface this tool speaks (JSONRPC or HTTP+JSON, A2A v0.3 or v1.0)",
 			Hint: "a2a card get lists the card's interfaces", Exit: errExitFailure}

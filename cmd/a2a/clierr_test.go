@@ -354,6 +354,9 @@ func TestClassifyFailures(t *testing.T) {
 		{"untrusted endpoint", false, func(context.Context) error {
 			return &a2a.UntrustedEndpointError{CardOrigin: "https://a.example:443", Endpoint: "https://b.example/rpc"}
 		}, cliErrInternal, 1, nil, "--endpoint URL"},
+		{"untrusted plain http endpoint", false, func(context.Context) error {
+			return &a2a.UntrustedEndpointError{CardOrigin: "https://a.example:443", Endpoint: "http://a.example/rpc", Downgrade: true}
+		}, cliErrInternal, 1, nil, ""},
 		{"usage", false, func(context.Context) error { return fmt.Errorf("parse: %w", usagef("--history must be a number")) },
 			cliErrUsage, 2, nil, "a2a help"},
 		{"a cliError as it is", false, func(context.Context) error {
