@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"runtime/debug"
@@ -67,21 +66,4 @@ func conformance(ctx context.Context, card *a2a.AgentCard, newClient func(a2a.Ag
 }
 func download(ctx context.Context, task *a2a.Task, dir string, force bool, fetch *http.Client, maxBytes int64) ([]string, error) {
 	return nil, nil
-}
-
-type cliError struct {
-	Code, Message, Hint string
-	A2ACode             any
-	Exit                int
-}
-
-func classify(err error, credentialsGiven bool) cliError {
-	if _, ok := err.(usageError); ok {
-		return cliError{Code: "A2ACLI_ERR_USAGE", Message: err.Error(), Exit: exitUsage}
-	}
-	return cliError{Code: "A2ACLI_ERR_INTERNAL", Message: err.Error(), Exit: exitError}
-}
-func (e cliError) envelope() []byte {
-	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": e.Code, "message": e.Message, "hint": e.Hint, "a2aCode": e.A2ACode}})
-	return b
 }
