@@ -29,7 +29,10 @@ func (o *options) fail(err error) int {
 		o.errf("hint: %s\n", ce.Hint)
 	}
 	if o.json() {
-		ce.Message = inFlags(strings.TrimPrefix(ce.Message, "a2a: "))
+		// Redacted before it is JSON: a secret holding a quote or a
+		// backslash is escaped in JSON, past the redactor's reach.
+		ce.Message = o.redactor().Str(inFlags(strings.TrimPrefix(ce.Message, "a2a: ")))
+		ce.Hint = o.redactor().Str(ce.Hint)
 		o.outJSON(ce.envelope())
 	}
 	return ce.Exit
@@ -58,15 +61,20 @@ func (o *options) classify(err error) cliError {
 		if o.card != nil {
 			hint = credentialsHint(o.card)
 		}
-		return cliError{Code: "A2ACLI_ERR_CREDENTIALS_MISSING", Message: err.Error(), Hint: hint, Exit: exitAuth}
+		return cliError{Code: cliErrCredentialsMissing, Message: err.Error(), Hint: hint, Exit: exitAuth}
 	case errors.As(err, &nf):
-		hint := "check the reference; a card file is a path or file://PATH"
-		if ce, ok := errors.AsType[*a2a.CardError](err); ok && ce != nil {
-			hint = "if the URL is the agent's endpoint and it has no card, call it with -e/--endpoint URL (add --a2a-version 0.3 for an A2A v0.3 agent)"
+		if _, ok := errors.AsType[*a2a.CardError](err); !ok {
+			return cliError{Code: cliErrCardNotFound, Message: err.Error(), Hint: "check the path; a card file is a path or file://PATH", Exit: exitUnreachable}
 		}
-		return cliError{Code: "A2ACLI_ERR_CARD_NOT_FOUND", Message: err.Error(), Hint: hint, Exit: exitUnreachable}
+		// The card search failed: by its last attempt (a TLS failure, a
+		// refusal, a 502 are not "no card").
+		ce := classify(err, false)
+		if ce.Code == cliErrCardNotFound {
+			ce.Hint = "if the URL is the agent's endpoint and it has no card, call it with -e/--endpoint URL (add --a2a-version 0.3 for an A2A v0.3 agent)"
+		}
+		return ce
 	case errors.As(err, &ci):
-		return cliError{Code: "A2ACLI_ERR_CARD_INVALID", Message: err.Error(), Exit: exitError}
+		return cliError{Code: cliErrCardInvalid, Message: err.Error(), Exit: exitError}
 	case errors.As(err, &ve):
 		return cliError{Code: "VersionNotSupportedError", Message: ve.msg, Hint: ve.hint, Exit: exitError}
 	}
