@@ -149,7 +149,10 @@ func TestValidateCardValid(t *testing.T) {
 		{"dual Caoliao", cardDual, vcDualCard(t)},
 		{"v1.0 a2atest default", cardV10, vcServedCard(t, a2atest.V10())},
 		{"v0.3 a2atest default", cardV03, vcServedCard(t, a2atest.Bindings(a2a.TransportHTTPJSON, a2a.TransportJSONRPC))},
-		{"unknown members", cardV10, vcEdit(t, vcV10Card(t), func(m map[string]any) { m["x-vendor"] = []any{1, "two"}; m["capabilities"].(map[string]any)["future"] = 3 })},
+		{"unknown members", cardV10, vcEdit(t, vcV10Card(t), func(m map[string]any) {
+			m["x-vendor"] = []any{1, "two"}
+			m["capabilities"].(map[string]any)["future"] = 3
+		})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			version, problems := validateCard(tc.card)
