@@ -92,7 +92,8 @@ func validateCard(raw []byte) (version string, problems []cardProblem) {
 type cardValidator struct {
 	problems []cardProblem
 	seen     map[cardProblem]bool
-	dual     bool // a dual card: a security scheme may be in either version's form
+	dual     bool            // a dual card: a security scheme may be in either version's form
+	names    map[string]bool // the card's security scheme names (schemeNames)
 }
 
 func (v *cardValidator) full() bool { return len(v.problems) >= maxCardProblems }

@@ -139,9 +139,14 @@ func (v *cardValidator) flows(p string, flows fields, oneOf bool) {
 	}
 }
 
-// schemeNames is the names the card's securitySchemes declares.
-func schemeNames(card fields) map[string]bool {
+// schemeNames is the names the card's securitySchemes declares, read
+// once per card.
+func (v *cardValidator) schemeNames(card fields) map[string]bool {
+	if v.names != nil {
+		return v.names
+	}
 	names := map[string]bool{}
+	v.names = names
 	if kindOf(card["securitySchemes"]) == "object" {
 		eachMember(card["securitySchemes"], func(k string, _ json.RawMessage) bool { names[k] = true; return true })
 	}
@@ -153,7 +158,7 @@ func schemeNames(card fields) map[string]bool {
 // {} or a bare array (the three spellings agents send), each name one of
 // the card's schemes.
 func (v *cardValidator) requirementsV10(obj fields, base string, card fields) {
-	names := schemeNames(card)
+	names := v.schemeNames(card)
 	v.each(obj, base, "securityRequirements", false, func(p string, req fields) {
 		if !v.member(req, p, "schemes", "object", true) {
 			return
@@ -184,7 +189,7 @@ func (v *cardValidator) requirementsV03(obj fields, base string, card fields) {
 	if !v.member(obj, base, "security", "array", false) {
 		return
 	}
-	names := schemeNames(card)
+	names := v.schemeNames(card)
 	p := ptr(base, "security")
 	eachElem(obj["security"], func(i int, el json.RawMessage) bool {
 		q := ptr(p, i)

@@ -285,10 +285,10 @@ func TestValidateCardHostile(t *testing.T) {
 		}
 	}
 
-	// A huge card: 200000 skills, each wrong; a deep nest; a long key.
+	// A huge card: 50000 skills, each wrong; a deep nest; a long key.
 	var b strings.Builder
 	b.WriteString(`{"supportedInterfaces":[{"url":"https://a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"skills":[`)
-	for i := range 200000 {
+	for i := range 50000 {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -298,6 +298,23 @@ func TestValidateCardHostile(t *testing.T) {
 	_, problems := validateCard([]byte(b.String()))
 	if len(problems) != maxCardProblems {
 		t.Errorf("%d problems, want the bound %d", len(problems), maxCardProblems)
+	}
+
+	// Many schemes, many skills naming them: linear work (the scheme
+	// names are read once per card, not once per skill).
+	many := vcEdit(t, vcV10Card(t), func(m map[string]any) {
+		schemes, skills := map[string]any{}, []any{}
+		for i := range 5000 {
+			name := "s" + strconv.Itoa(i)
+			schemes[name] = map[string]any{"httpAuthSecurityScheme": map[string]any{"scheme": "Bearer"}}
+			skills = append(skills, map[string]any{"id": name, "name": name, "description": "d", "tags": []any{},
+				"securityRequirements": []any{map[string]any{"schemes": map[string]any{name: map[string]any{}}}}})
+		}
+		m["securitySchemes"], m["skills"] = schemes, skills
+		delete(m, "securityRequirements")
+	})
+	if _, problems := validateCard(many); len(problems) != 0 {
+		t.Errorf("many valid skills: %v", problems[:min(3, len(problems))])
 	}
 
 	// Control characters in values and keys: the problem text is inert;
