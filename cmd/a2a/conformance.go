@@ -30,7 +30,7 @@ import (
 // binding, JSONRPC or HTTP+JSON, with "@<version>" when the card lists
 // the binding twice and "#<n>" when still ambiguous), a one-line title,
 // whether it passed, and what was seen (one line, inert: control
-// characters escaped, at most ~400 bytes). Skipped marks a check not
+// characters escaped, cut to 400 bytes before escaping). Skipped marks a check not
 // made (not declared, not spoken, unreachable, needs credentials); a
 // skipped check has Pass true, so it never fails the run.
 type checkResult struct {
@@ -63,6 +63,9 @@ var conformanceProbeTimeout = 30 * time.Second
 // CLI does not speak get a skipped check each.
 func conformance(ctx context.Context, card *a2a.AgentCard, newClient func(a2a.AgentInterface) (*a2a.Client, error)) []checkResult {
 	var out []checkResult
+	if card == nil {
+		return []checkResult{{ID: "card.schema", Title: "the card validates", Detail: "no card"}}
+	}
 	raw := card.Raw()
 	if len(raw) == 0 {
 		raw, _ = json.Marshal(card)
@@ -166,6 +169,9 @@ func probeInterface(ctx context.Context, card *a2a.AgentCard, in a2a.AgentInterf
 		{ID: "capability.extendedAgentCard." + tag, Title: "extended card as declared (" + declared(extendedDeclared(card)) + ")"},
 	}
 	c, err := newClient(in)
+	if err == nil && c == nil {
+		err = errors.New("no client for this interface")
+	}
 	if err == nil {
 		pctx, cancel := context.WithTimeout(ctx, conformanceProbeTimeout)
 		_, err = c.GetTask(pctx, unknownTaskID())
