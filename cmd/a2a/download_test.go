@@ -16,22 +16,22 @@ import (
 	a2a "github.com/caoliao-a2a/a2a-go"
 )
 
-func fileBytes(name, mime string, b []byte) a2a.FilePart {
+func dlFileBytes(name, mime string, b []byte) a2a.FilePart {
 	return a2a.FilePart{File: a2a.FileContent{Name: name, MIMEType: mime, Bytes: base64.StdEncoding.EncodeToString(b)}}
 }
 
-func fileURI(name, uri string) a2a.FilePart {
+func dlFileURI(name, uri string) a2a.FilePart {
 	return a2a.FilePart{File: a2a.FileContent{Name: name, URI: uri}}
 }
 
-func taskWith(parts ...a2a.Part) *a2a.Task {
+func dlTaskWith(parts ...a2a.Part) *a2a.Task {
 	return &a2a.Task{ID: "t1", Artifacts: []a2a.Artifact{{ArtifactID: "a1", Name: "entity", Parts: parts}}}
 }
 
 // fileServer serves /report.pdf, /big (100 bytes, known length), /chunked
 // (100 bytes, no length), /to-file (a redirect to file:///etc/passwd),
 // /to-self (to /report.pdf); it counts requests.
-func fileServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
+func dlFileServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	var n atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
@@ -60,7 +60,7 @@ func fileServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	return srv, &n
 }
 
-func readFile(t *testing.T, path string) string {
+func dlReadFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -70,15 +70,15 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestDownloadParts(t *testing.T) {
-	srv, _ := fileServer(t)
+	srv, _ := dlFileServer(t)
 	dir := t.TempDir()
-	task := taskWith(
-		fileBytes("photo.png", "image/png", []byte{0x89, 'P', 'N', 'G'}),
-		fileURI("", srv.URL+"/report.pdf?sig=secret"),
+	task := dlTaskWith(
+		dlFileBytes("photo.png", "image/png", []byte{0x89, 'P', 'N', 'G'}),
+		dlFileURI("", srv.URL+"/report.pdf?sig=secret"),
 		a2a.DataPart{Data: json.RawMessage(`{"a":1,"b":[2]}`)},
 		a2a.TextPart{Text: "数控车床-A08-03-06"},
-		fileURI("saved.pdf", srv.URL+"/to-self"),
-		fileBytes("", "application/pdf", []byte("no name")),
+		dlFileURI("saved.pdf", srv.URL+"/to-self"),
+		dlFileBytes("", "application/pdf", []byte("no name")),
 		a2a.TextPart{Text: "# notes", Filename: "notes.md"},
 	)
 	paths, err := download(context.Background(), task, dir, false, srv.Client(), 1<<20)
@@ -96,7 +96,7 @@ func TestDownloadParts(t *testing.T) {
 		want[0]: "\x89PNG", want[1]: "%PDF-1.7 report", want[2]: "{\n  \"a\": 1,\n  \"b\": [\n    2\n  ]\n}\n",
 		want[3]: "数控车床-A08-03-06", want[4]: "%PDF-1.7 report", want[5]: "no name", want[6]: "# notes",
 	} {
-		if got := readFile(t, path); got != content {
+		if got := dlReadFile(t, path); got != content {
 			t.Errorf("%s = %q, want %q", path, got, content)
 		}
 	}
@@ -135,14 +135,14 @@ func TestSanitizeName(t *testing.T) {
 func TestDownloadHostileNames(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "out")
-	task := taskWith(
-		fileBytes("../../escape.txt", "", []byte("1")),
-		fileBytes("/etc/passwd", "", []byte("2")),
-		fileBytes("passwd", "", []byte("3")),
-		fileBytes("PASSWD", "", []byte("4")),
-		fileBytes("bell\x07\x1b]8;;http://x\x07.txt", "", []byte("5")),
-		fileBytes("..", "text/plain", []byte("6")),
-		fileBytes(".hidden", "", []byte("7")),
+	task := dlTaskWith(
+		dlFileBytes("../../escape.txt", "", []byte("1")),
+		dlFileBytes("/etc/passwd", "", []byte("2")),
+		dlFileBytes("passwd", "", []byte("3")),
+		dlFileBytes("PASSWD", "", []byte("4")),
+		dlFileBytes("bell\x07\x1b]8;;http://x\x07.txt", "", []byte("5")),
+		dlFileBytes("..", "text/plain", []byte("6")),
+		dlFileBytes(".hidden", "", []byte("7")),
 	)
 	task.Artifacts[0].Name = "../../art"
 	paths, err := download(context.Background(), task, dir, false, nil, 0)
@@ -167,14 +167,14 @@ func TestDownloadHostileNames(t *testing.T) {
 
 func TestDownloadDuplicates(t *testing.T) {
 	dir := t.TempDir()
-	task := taskWith(fileBytes("same.txt", "", []byte("one")), fileBytes("same.txt", "", []byte("two")))
-	task.Artifacts = append(task.Artifacts, a2a.Artifact{ArtifactID: "a2", Parts: []a2a.Part{fileBytes("same.txt", "", []byte("three"))}})
+	task := dlTaskWith(dlFileBytes("same.txt", "", []byte("one")), dlFileBytes("same.txt", "", []byte("two")))
+	task.Artifacts = append(task.Artifacts, a2a.Artifact{ArtifactID: "a2", Parts: []a2a.Part{dlFileBytes("same.txt", "", []byte("three"))}})
 	paths, err := download(context.Background(), task, dir, false, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []string{"one", "two", "three"} {
-		if got := readFile(t, paths[i]); got != want {
+		if got := dlReadFile(t, paths[i]); got != want {
 			t.Errorf("%s = %q, want %q", paths[i], got, want)
 		}
 	}
@@ -187,13 +187,13 @@ func TestDownloadExisting(t *testing.T) {
 	dir := t.TempDir()
 	existing := filepath.Join(dir, "report.txt")
 	os.WriteFile(existing, []byte("mine"), 0o644)
-	task := taskWith(fileBytes("first.txt", "", []byte("new first")), fileBytes("report.txt", "", []byte("theirs")))
+	task := dlTaskWith(dlFileBytes("first.txt", "", []byte("new first")), dlFileBytes("report.txt", "", []byte("theirs")))
 
 	paths, err := download(context.Background(), task, dir, false, nil, 0)
 	if err == nil || !strings.Contains(err.Error(), existing) || !strings.Contains(err.Error(), "--force") || len(paths) != 0 {
 		t.Fatalf("download = %v, %v; want an error naming %s", paths, err, existing)
 	}
-	if readFile(t, existing) != "mine" {
+	if dlReadFile(t, existing) != "mine" {
 		t.Error("existing file overwritten without force")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "first.txt")); err == nil {
@@ -213,7 +213,7 @@ func TestDownloadExisting(t *testing.T) {
 	if err != nil || len(paths) != 2 {
 		t.Fatalf("force: %v, %v", paths, err)
 	}
-	if readFile(t, existing) != "theirs" || readFile(t, filepath.Join(dir, "first.txt")) != "new first" || readFile(t, other) != "elsewhere" {
+	if dlReadFile(t, existing) != "theirs" || dlReadFile(t, filepath.Join(dir, "first.txt")) != "new first" || dlReadFile(t, other) != "elsewhere" {
 		t.Error("force did not replace the files, or wrote through the link")
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
@@ -222,7 +222,7 @@ func TestDownloadExisting(t *testing.T) {
 }
 
 func TestDownloadURIRefused(t *testing.T) {
-	srv, requests := fileServer(t)
+	srv, requests := dlFileServer(t)
 	for _, tc := range []struct {
 		uri, want string
 		requests  int32
@@ -237,7 +237,7 @@ func TestDownloadURIRefused(t *testing.T) {
 	} {
 		requests.Store(0)
 		dir := t.TempDir()
-		paths, err := download(context.Background(), taskWith(fileURI("f.bin", tc.uri)), dir, false, srv.Client(), 10)
+		paths, err := download(context.Background(), dlTaskWith(dlFileURI("f.bin", tc.uri)), dir, false, srv.Client(), 10)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || len(paths) != 0 {
 			t.Errorf("%s: %v, %v; want %q", tc.uri, paths, err, tc.want)
 			continue
@@ -256,22 +256,22 @@ func TestDownloadURIRefused(t *testing.T) {
 
 func TestDownloadPartial(t *testing.T) {
 	// The files written before a failure are returned with the error.
-	srv, _ := fileServer(t)
+	srv, _ := dlFileServer(t)
 	dir := t.TempDir()
-	paths, err := download(context.Background(), taskWith(fileBytes("ok.txt", "", []byte("ok")), fileURI("", srv.URL+"/big")), dir, false, srv.Client(), 10)
+	paths, err := download(context.Background(), dlTaskWith(dlFileBytes("ok.txt", "", []byte("ok")), dlFileURI("", srv.URL+"/big")), dir, false, srv.Client(), 10)
 	if err == nil || len(paths) != 1 || filepath.Base(paths[0]) != "ok.txt" {
 		t.Errorf("download = %v, %v", paths, err)
 	}
 	// Bytes that are not base64, and a part with both bytes and a URI.
 	for _, p := range []a2a.FilePart{{File: a2a.FileContent{Name: "x", Bytes: "!!!"}}, {File: a2a.FileContent{Name: "x", Bytes: "aGk=", URI: srv.URL}}} {
-		if _, err := download(context.Background(), taskWith(p), t.TempDir(), false, nil, 0); err == nil {
+		if _, err := download(context.Background(), dlTaskWith(p), t.TempDir(), false, nil, 0); err == nil {
 			t.Errorf("%+v: no error", p)
 		}
 	}
 	// A hostile nest is written compact, not indented to its depth squared.
 	deep := strings.Repeat("[", 5000) + strings.Repeat("]", 5000)
-	paths, err = download(context.Background(), taskWith(a2a.DataPart{Data: json.RawMessage(deep)}), t.TempDir(), false, nil, 0)
-	if err != nil || readFile(t, paths[0]) != deep+"\n" {
+	paths, err = download(context.Background(), dlTaskWith(a2a.DataPart{Data: json.RawMessage(deep)}), t.TempDir(), false, nil, 0)
+	if err != nil || dlReadFile(t, paths[0]) != deep+"\n" {
 		t.Errorf("deep nest: %v, %v", paths, err)
 	}
 	// No artifacts: nothing written, no error.
