@@ -32,12 +32,14 @@ import (
 // whether it passed, and what was seen (one line, inert: control
 // characters escaped, cut to 400 bytes before escaping). Skipped marks a check not
 // made (not declared, not spoken, unreachable, needs credentials); a
-// skipped check has Pass true, so it never fails the run.
+// skipped check has Pass true, so it never fails the run. Under -o json
+// its members are id, title, pass, detail, skipped.
 type checkResult struct {
-	ID, Title string
-	Pass      bool
-	Detail    string
-	Skipped   bool
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Pass    bool   `json:"pass"`
+	Detail  string `json:"detail"`
+	Skipped bool   `json:"skipped"`
 }
 
 // conformanceProbeTimeout bounds each probe (one call) inside the

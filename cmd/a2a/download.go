@@ -32,6 +32,12 @@ const downloadMaxRedirects = 10
 // maxNameBytes bounds a file name written (most file systems take 255).
 const maxNameBytes = 200
 
+// fileExistsError is download's refusal to overwrite Path (a file or a
+// link) without force; the core can hint the --force to add.
+type fileExistsError struct{ Path string }
+
+func (e *fileExistsError) Error() string { return e.Path + " exists: give --force to overwrite it" }
+
 // downloadItem is one file to write: its name in the directory and its
 // content, inline or at a URI.
 type downloadItem struct {
@@ -48,7 +54,8 @@ type downloadItem struct {
 // Names from the agent are sanitised (base name only, no "..", no path
 // separators, no control characters, no leading dot, reserved/empty → a
 // generated name); an existing file is not overwritten unless force
-// (error naming it). Returns the paths written in order.
+// (error naming it: a *fileExistsError). Returns the paths written in
+// order.
 //
 // More precisely: <artifact> is the artifact's name, else its id, else
 // "artifact-<i>" (sanitised); <n> counts the artifact's parts from 1. A
@@ -87,7 +94,7 @@ func download(ctx context.Context, task *a2a.Task, dir string, force bool, fetch
 		case err != nil:
 			return nil, err
 		case !force:
-			return nil, fmt.Errorf("%s exists: give --force to overwrite it", target)
+			return nil, &fileExistsError{target}
 		case !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0:
 			return nil, fmt.Errorf("%s exists and is not a file: not overwritten", target)
 		}
@@ -308,7 +315,7 @@ func writeTo(target string, force bool, fill func(io.Writer) error) error {
 	}
 	f, err := os.OpenFile(path, flags, 0o666)
 	if errors.Is(err, os.ErrExist) && !force {
-		return fmt.Errorf("%s exists: give --force to overwrite it", target)
+		return &fileExistsError{target}
 	}
 	if err != nil {
 		return err

@@ -193,6 +193,9 @@ func TestDownloadExisting(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), existing) || !strings.Contains(err.Error(), "--force") || len(paths) != 0 {
 		t.Fatalf("download = %v, %v; want an error naming %s", paths, err, existing)
 	}
+	if fe, ok := err.(*fileExistsError); !ok || fe.Path != existing {
+		t.Errorf("error %T %v, want a *fileExistsError for %s", err, err, existing)
+	}
 	if dlReadFile(t, existing) != "mine" {
 		t.Error("existing file overwritten without force")
 	}

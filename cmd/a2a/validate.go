@@ -37,7 +37,10 @@ const maxCardProblems = 100
 // (RFC 6901, "" for the whole card; keys from the card over 128 bytes
 // cut) and what is wrong, values from the card quoted and escaped. The
 // pointer holds the card's own keys: print it through the inert helpers.
-type cardProblem struct{ Pointer, Problem string }
+type cardProblem struct {
+	Pointer string `json:"pointer"`
+	Problem string `json:"problem"`
+}
 
 // validateCard checks raw (the card's bytes as received: AgentCard.Raw())
 // against the schema of the version it declares: A2A v1.0 (a2a.proto
