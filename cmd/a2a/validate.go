@@ -25,7 +25,7 @@ import (
 // The versions validateCard reports.
 const (
 	cardV10  = "1.0"     // supportedInterfaces present and not empty
-	cardV03  = "0.3"     // url, protocolVersion, preferredTransport or additionalInterfaces, and no supportedInterfaces
+	cardV03  = "0.3"     // url, preferredTransport, additionalInterfaces or a 0.x protocolVersion, and no supportedInterfaces
 	cardDual = "1.0+0.3" // both: checked by both versions' rules
 )
 
@@ -67,8 +67,11 @@ func validateCard(raw []byte) (version string, problems []cardProblem) {
 	}
 	top := members(raw)
 	v10 := kindOf(top["supportedInterfaces"]) == "array" && !emptyArray(top["supportedInterfaces"])
-	v03 := false
-	for _, k := range []string{"url", "protocolVersion", "preferredTransport", "additionalInterfaces"} {
+	// A top-level protocolVersion is v0.3's member, but a card that says
+	// "1.0" there means v1.0 (and is checked as such).
+	v03 := kindOf(top["protocolVersion"]) == "string" && !strings.HasPrefix(str(top["protocolVersion"]), "1") ||
+		present(top["protocolVersion"]) && kindOf(top["protocolVersion"]) != "string"
+	for _, k := range []string{"url", "preferredTransport", "additionalInterfaces"} {
 		if present(top[k]) {
 			v03 = true
 		}

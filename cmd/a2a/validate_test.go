@@ -265,8 +265,14 @@ func TestValidateCardV10WithoutSupportedInterfaces(t *testing.T) {
 			t.Errorf("%s: %q %v, want v1.0 and a problem at /supportedInterfaces", name, version, problems)
 		}
 	}
+	// A card that says protocolVersion 1.0 at the top (v0.3's member) but
+	// has no url means v1.0: supportedInterfaces is what it lacks.
+	version, problems := validateCard(vcEdit(t, vcV10Card(t), func(m map[string]any) { delete(m, "supportedInterfaces"); m["protocolVersion"] = "1.0" }))
+	if version != cardV10 || !vcHasProblem(problems, "/supportedInterfaces", "missing") {
+		t.Errorf("protocolVersion 1.0: %q %v", version, problems)
+	}
 	// A card that declares no version at all is checked as v1.0.
-	version, problems := validateCard([]byte(`{}`))
+	version, problems = validateCard([]byte(`{}`))
 	if version != cardV10 || !vcHasProblem(problems, "/supportedInterfaces", "missing") || !vcHasProblem(problems, "/name", "missing") {
 		t.Errorf("{}: %q %v", version, problems)
 	}
