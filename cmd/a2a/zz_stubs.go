@@ -3,12 +3,9 @@ package main
 // Temporary stand-ins for the wave-1 pieces (deleted when they merge).
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"runtime/debug"
-
-	a2a "github.com/caoliao-a2a/a2a-go"
 )
 
 type setting struct{ Value, Source string }
@@ -50,20 +47,3 @@ type flagInfo struct {
 func completionScript(shell string, cmds []cmdInfo) (string, error) { return "", nil }
 func versionText(info *debug.BuildInfo) string                      { return "Version: (devel)\n" }
 func versionJSON(info *debug.BuildInfo) []byte                      { return []byte(`{}`) }
-
-type cardProblem struct{ Pointer, Problem string }
-
-func validateCard(raw []byte) (string, []cardProblem) { return "", nil }
-
-type checkResult struct {
-	ID, Title string
-	Pass      bool
-	Detail    string
-}
-
-func conformance(ctx context.Context, card *a2a.AgentCard, newClient func(a2a.AgentInterface) (*a2a.Client, error)) []checkResult {
-	return nil
-}
-func download(ctx context.Context, task *a2a.Task, dir string, force bool, fetch *http.Client, maxBytes int64) ([]string, error) {
-	return nil, nil
-}
