@@ -65,7 +65,7 @@ func (o *options) validated(card *a2a.AgentCard) (int, bool) {
 	}
 	lines := make([]string, len(problems))
 	for i, p := range problems {
-		lines[i] = cmpOr(p.Pointer, "/") + ": " + p.Problem
+		lines[i] = cmpOr(p.Pointer, "(card)") + ": " + p.Problem
 	}
 	return o.fail(cardInvalid{fmt.Errorf("the card breaks the A2A v%s schema in %d %s: %s", version, len(problems), plural(len(problems), "place"), strings.Join(lines, "; "))}), false
 }
@@ -174,7 +174,14 @@ func runTaskDownload(ctx context.Context, o *options, args []string) int {
 		}
 		// A file the agent gives by URI is fetched without the agent's
 		// credentials: the URI may be anywhere.
-		paths, err := download(ctx, task, o.dir, o.force, &http.Client{Timeout: o.timeout}, o.maxBytes)
+		fetch := &http.Client{Timeout: o.timeout}
+		if o.baseClient != nil {
+			fetch.Transport = o.baseClient.Transport // --cacert, --insecure; never the agent's credentials
+		}
+		paths, err := download(ctx, task, o.dir, o.force, fetch, o.maxBytes)
+		if _, ok := errors.AsType[*fileExistsError](err); ok {
+			err = usageError{msg: err.Error()}
+		}
 		for _, p := range paths {
 			o.field("Saved", p)
 		}
@@ -358,6 +365,9 @@ func runConformance(ctx context.Context, o *options, _ []string) int {
 		return o.fail(err)
 	}
 	results := conformance(ctx, card, func(in a2a.AgentInterface) (*a2a.Client, error) { return o.cardClient(card, in) })
+	if err := ctx.Err(); err != nil {
+		return o.fail(err) // stopped or out of --timeout: the checks after it did not run
+	}
 	failed := 0
 	for _, r := range results {
 		if !r.Pass {
@@ -370,12 +380,15 @@ func runConformance(ctx context.Context, o *options, _ []string) int {
 	} else {
 		for _, r := range results {
 			verdict := "pass"
-			if !r.Pass {
+			switch {
+			case r.Skipped:
+				verdict = "skip"
+			case !r.Pass:
 				verdict = "FAIL"
 			}
 			o.field("Check", r.ID+" "+verdict)
 			if r.Detail != "" {
-				o.field("Detail", r.Detail)
+				o.field("Detail", inFlags(r.Detail))
 			}
 		}
 		o.field("Failed", failed)
@@ -542,7 +555,7 @@ func fakeCard() *a2a.AgentCard {
 	return &a2a.AgentCard{
 		Name: "草料二维码 (offline fake)", Description: "Answers like the Caoliao agent: what a QR code is, inspection records, device questions.",
 		Version: "1.0.0", Capabilities: a2a.AgentCapabilities{Streaming: true, PushNotifications: true}, DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"application/json", "text/plain"},
-		Skills: []a2a.AgentSkill{{ID: "entity", Name: "What a code is", Description: "Reads a QR code and returns what it stands for.",
-			Examples: []string{"这个二维码是什么？" + a2atest.SeedQRCode}}, {ID: "records", Name: "Inspection records", Examples: []string{"本月巡检记录"}}},
+		Skills: []a2a.AgentSkill{{ID: "entity", Name: "What a code is", Description: "Reads a QR code and returns what it stands for.", Tags: []string{"qrcode"},
+			Examples: []string{"这个二维码是什么？" + a2atest.SeedQRCode}}, {ID: "records", Name: "Inspection records", Description: "Lists this month's inspection records.", Tags: []string{"inspection"}, Examples: []string{"本月巡检记录"}}},
 	}
 }
