@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"runtime/debug"
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
@@ -62,25 +61,6 @@ func insecureWarning(credential bool) string                         { return "w
 func authLogin(ctx context.Context, card *a2a.AgentCard, p loginParams, prompt io.Writer, hc *http.Client) (*storedToken, error) {
 	return nil, usagef("not yet")
 }
-
-func debugTransport(next http.RoundTripper, w io.Writer, redact func(string) string, limit int) http.RoundTripper {
-	return next
-}
-
-type cmdInfo struct {
-	Path          []string
-	Args, Summary string
-	Flags         []flagInfo
-}
-type flagInfo struct {
-	Name, Short, Usage string
-	TakesValue         bool
-	Choices            []string
-}
-
-func completionScript(shell string, cmds []cmdInfo) (string, error) { return "", nil }
-func versionText(info *debug.BuildInfo) string                      { return "Version: (devel)\n" }
-func versionJSON(info *debug.BuildInfo) []byte                      { return []byte(`{}`) }
 
 type cardProblem struct{ Pointer, Problem string }
 
