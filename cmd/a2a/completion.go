@@ -59,7 +59,7 @@ var completionShells = []string{"bash", "zsh", "fish"}
 // twice) is an error naming it.
 func completionScript(shell string, cmds []cmdInfo) (string, error) {
 	if !slices.Contains(completionShells, shell) {
-		return "", usagef("completion: unknown shell %q: want bash, zsh or fish", shell)
+		return "", usagef("unknown shell %q: want bash, zsh or fish", shell)
 	}
 	t, err := newCompTable(cmds)
 	if err != nil {
@@ -115,16 +115,16 @@ func newCompTable(cmds []cmdInfo) (*compTable, error) {
 	for _, c := range cmds {
 		for _, w := range c.Path {
 			if !safeWord.MatchString(w) || strings.HasPrefix(w, "-") {
-				return nil, fmt.Errorf("completion: command word %q", w)
+				return nil, fmt.Errorf("completion table: command word %q", w)
 			}
 		}
 		for _, f := range c.Flags {
 			if !safeWord.MatchString(f.Name) || strings.Contains(f.Name, "=") || f.Short != "" && !shortName.MatchString(f.Short) {
-				return nil, fmt.Errorf("completion: flag %q (short %q) of %q", f.Name, f.Short, strings.Join(c.Path, " "))
+				return nil, fmt.Errorf("completion table: flag %q (short %q) of %q", f.Name, f.Short, strings.Join(c.Path, " "))
 			}
 			for _, ch := range f.Choices {
 				if !safeWord.MatchString(ch) {
-					return nil, fmt.Errorf("completion: choice %q of --%s", ch, f.Name)
+					return nil, fmt.Errorf("completion table: choice %q of --%s", ch, f.Name)
 				}
 			}
 		}
@@ -141,7 +141,7 @@ func newCompTable(cmds []cmdInfo) (*compTable, error) {
 		}
 		n := node(c.Path)
 		if n.hasInfo {
-			return nil, fmt.Errorf("completion: command %q given twice", n.key)
+			return nil, fmt.Errorf("completion table: command %q given twice", n.key)
 		}
 		n.hasInfo, n.flags, n.args = true, c.Flags, argChoices(c.Args)
 	}
