@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -36,6 +38,8 @@ import (
 // requests are made) and its direction (">" sent, "<" received, "!" a
 // transport error), so the exchanges of concurrent requests, whose lines
 // arrive interleaved (a stream's events as they come), can be told apart.
+// The numbers are shared by every debugTransport writing to the same
+// writer (the card's client and the agent's), so they never repeat there.
 
 // debugRedactMargin is how many bytes past the shown limit a body line is
 // kept before it is cut, so that a secret the cut splits is redacted whole
@@ -56,7 +60,10 @@ const debugRedactMargin = 4096
 // credential (credentialHeader) or when redact changes any of its values.
 // Each body shows at most limit bytes (a negative limit counts as 0), then
 // "… N more bytes" (N: those the client or transport read past the limit);
-// at most limit+debugRedactMargin bytes of each are buffered. Every line
+// at most limit+debugRedactMargin bytes of each are buffered. A response
+// body in gzip (which the SDK asks for) is shown decoded once it is read
+// to its end, then its size on the wire; one in another Content-Encoding
+// only by its size. Every line
 // goes through redact (the user's secrets; nil redacts nothing) and is made
 // inert (control and format characters escaped), and is prefixed with
 // "#N >", "#N <" or "#N !", N the exchange's number. Safe for concurrent
@@ -69,7 +76,7 @@ func debugTransport(next http.RoundTripper, w io.Writer, redact func(string) str
 	if redact == nil {
 		redact = func(s string) string { return s }
 	}
-	return &debugRT{next: next, w: w, redact: redact, limit: max(limit, 0)}
+	return &debugRT{next: next, w: w, redact: redact, limit: max(limit, 0), dumpState: dumpStateOf(w)}
 }
 
 // debugRT is debugTransport's RoundTripper.
@@ -78,8 +85,39 @@ type debugRT struct {
 	w      io.Writer
 	redact func(string) string
 	limit  int
-	mu     sync.Mutex   // held while writing to w
-	seq    atomic.Int64 // the last exchange number given
+	*dumpState
+}
+
+// dumpState is what the dumps to one writer share.
+type dumpState struct {
+	mu  sync.Mutex   // held while writing to the writer
+	seq atomic.Int64 // the last exchange number given
+}
+
+// dumpStates holds the dumpState of each writer dumped to: a process has
+// one or two (its stderr; a test's buffers).
+var dumpStates struct {
+	sync.Mutex
+	m map[io.Writer]*dumpState
+}
+
+// dumpStateOf is w's dumpState; a new one for a writer that cannot be a
+// map key (a func, a struct holding one).
+func dumpStateOf(w io.Writer) *dumpState {
+	if w == nil || !reflect.TypeOf(w).Comparable() {
+		return &dumpState{}
+	}
+	dumpStates.Lock()
+	defer dumpStates.Unlock()
+	if dumpStates.m == nil {
+		dumpStates.m = map[io.Writer]*dumpState{}
+	}
+	st := dumpStates.m[w]
+	if st == nil {
+		st = &dumpState{}
+		dumpStates.m[w] = st
+	}
+	return st
 }
 
 // RoundTrip dumps req, sends it through next and dumps the response head;
@@ -111,7 +149,11 @@ func (d *debugRT) RoundTrip(req *http.Request) (*http.Response, error) {
 	l.headers(resp.Header)
 	d.write(l)
 	if resp.Body != nil && resp.Body != http.NoBody {
-		resp.Body = &debugBody{rc: resp.Body, d: d, id: id, dir: '<'}
+		enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding")))
+		if enc == "identity" {
+			enc = ""
+		}
+		resp.Body = &debugBody{rc: resp.Body, d: d, id: id, dir: '<', enc: enc}
 	}
 	return resp, nil
 }
@@ -217,16 +259,22 @@ func (l *dumpLines) headers(h http.Header) {
 
 // debugBody is a request or response body that dumps what is read from it
 // as it is read: whole lines, the last one at the end of the body, up to
-// the limit in all.
+// the limit in all. A gzip-encoded body (the SDK asks for gzip and decodes
+// it itself) is shown decoded at its end, from its first
+// limit+debugRedactMargin bytes, with its size on the wire; a body in
+// another encoding is not shown, only its size.
 type debugBody struct {
-	rc  io.ReadCloser
-	d   *debugRT
-	id  int64
-	dir byte
+	rc   io.ReadCloser
+	d    *debugRT
+	id   int64
+	dir  byte
+	enc  string // the response's Content-Encoding; "" for none
+	comp []byte // the start of a gzip body, at most limit+debugRedactMargin bytes
 
 	mu      sync.Mutex // Read and Close may come from different goroutines
 	pending []byte     // the start of a line not yet shown
 	shown   int        // bytes of the body shown so far, line breaks included
+	seen    int64      // bytes given to the lines (decoded, for gzip)
 	total   int64      // bytes read so far
 	started bool       // the blank line before the body is written
 	cut     bool       // the limit is reached: bytes are only counted
@@ -268,9 +316,22 @@ func (b *debugBody) Close() error {
 // room is how many more bytes of the body may be shown.
 func (b *debugBody) room() int { return b.d.limit - b.shown }
 
-// feed takes p, bytes just read, adding to l each line it completes.
+// feed takes p, bytes just read: a gzip body's are kept (up to the
+// bound) for finish, another encoding's counted, the rest fed to lines.
 func (b *debugBody) feed(l *dumpLines, p []byte) {
 	b.total += int64(len(p))
+	switch b.enc {
+	case "":
+		b.lines(l, p)
+	case "gzip", "x-gzip":
+		b.comp = append(b.comp, p[:min(len(p), b.d.limit+debugRedactMargin-len(b.comp))]...)
+	}
+}
+
+// lines takes p, bytes of the body as sent, adding to l each line it
+// completes.
+func (b *debugBody) lines(l *dumpLines, p []byte) {
+	b.seen += int64(len(p))
 	if b.cut {
 		return
 	}
@@ -297,6 +358,14 @@ func (b *debugBody) feed(l *dumpLines, p []byte) {
 // not shown; err, unless nil or io.EOF, too.
 func (b *debugBody) finish(l *dumpLines, err error) {
 	b.done = true
+	switch b.enc {
+	case "":
+	case "gzip", "x-gzip":
+		b.gunzip(l)
+	default:
+		b.start(l)
+		l.add(fmt.Sprintf("(%d bytes in Content-Encoding %s: not shown)", b.total, b.enc))
+	}
 	if !b.cut && len(b.pending) > 0 {
 		if len(b.pending) <= b.room() {
 			b.line(l, b.pending)
@@ -306,13 +375,32 @@ func (b *debugBody) finish(l *dumpLines, err error) {
 		}
 	}
 	b.pending = nil
-	if b.cut {
-		l.add(fmt.Sprintf("… %d more bytes", b.total-int64(b.d.limit)))
+	switch {
+	case b.enc == "gzip" || b.enc == "x-gzip":
+		b.start(l)
+		l.add(fmt.Sprintf("(%d bytes gzip-compressed on the wire)", b.total))
+	case b.cut:
+		l.add(fmt.Sprintf("… %d more bytes", b.seen-int64(b.d.limit)))
 	}
 	if err != nil && err != io.EOF {
 		b.start(l)
 		l.add("(body read error: " + err.Error() + ")")
 	}
+}
+
+// gunzip feeds lines the start of the gzip body kept, decoded: at most
+// limit+debugRedactMargin+1 bytes of it (enough to cut at the limit), so
+// a small body that decodes to a huge one costs no more. A body cut short
+// decodes as far as it goes.
+func (b *debugBody) gunzip(l *dumpLines) {
+	zr, err := gzip.NewReader(bytes.NewReader(b.comp))
+	if err != nil {
+		b.start(l)
+		l.add("(a gzip body that does not decode: " + err.Error() + ")")
+		return
+	}
+	dec, _ := io.ReadAll(io.LimitReader(zr, int64(b.d.limit+debugRedactMargin+1)))
+	b.lines(l, dec)
 }
 
 // line adds one line of the body (its "\r\n" ending dropped).

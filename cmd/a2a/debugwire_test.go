@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -379,5 +380,78 @@ func TestDebugTransportStreamedRequestBody(t *testing.T) {
 	}
 	if dump := out.String(); !strings.Contains(dump, "#1 >\n#1 > line one\n#1 > line two\n") || !strings.Contains(dump, "#1 < 17\n") {
 		t.Errorf("dump:\n%s", dump)
+	}
+}
+
+// TestDebugTransportEncodings checks a gzip response body (shown decoded,
+// with its size on the wire, a decompression bomb costing no more than the
+// limit) and one in another encoding (not shown).
+func TestDebugTransportEncodings(t *testing.T) {
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		io.WriteString(zw, s)
+		zw.Close()
+		return b.Bytes()
+	}
+	small, bomb := gz("{\"a\":1}\n{\"b\":\"\x1b\"}"), gz(strings.Repeat("z", 4<<20))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/gzip":
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(small)
+		case "/bomb":
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(bomb)
+		case "/br":
+			w.Header().Set("Content-Encoding", "br")
+			w.Write([]byte("\x1b\x00binary"))
+		}
+	}))
+	defer srv.Close()
+	hc, out := debugClient(t, 100)
+	for _, path := range []string{"/gzip", "/bomb", "/br"} {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Header.Set("Accept-Encoding", "gzip") // as the SDK does: no transparent decoding
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	dump := out.String()
+	noRawControl(t, dump)
+	for _, want := range []string{
+		fmt.Sprintf("#1 <\n#1 < {\"a\":1}\n#1 < {\"b\":\"\\x1b\"}\n#1 < (%d bytes gzip-compressed on the wire)\n", len(small)),
+		fmt.Sprintf("#2 < %s…\n#2 < (%d bytes gzip-compressed on the wire)\n", strings.Repeat("z", 100), len(bomb)),
+		"#3 <\n#3 < (8 bytes in Content-Encoding br: not shown)\n",
+	} {
+		if !strings.Contains(dump, want) {
+			t.Errorf("dump lacks %q:\n%s", want, dump)
+		}
+	}
+}
+
+// TestDebugTransportSharedNumbers checks that two transports dumping to
+// one writer (the card's client and the agent's) number their exchanges
+// in one sequence.
+func TestDebugTransportSharedNumbers(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	var out dumpBuffer
+	first := &http.Client{Transport: debugTransport(tr, &out, nil, 100)}
+	second := &http.Client{Transport: debugTransport(tr, &out, nil, 100)}
+	for _, c := range []*http.Client{first, second, first} {
+		resp, err := c.Get(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	if got := regexp.MustCompile(`(?m)^#(\d+) > GET`).FindAllStringSubmatch(out.String(), -1); len(got) != 3 || got[0][1] != "1" || got[1][1] != "2" || got[2][1] != "3" {
+		t.Errorf("exchange numbers %v:\n%s", got, out.String())
 	}
 }
