@@ -41,10 +41,10 @@ type flagInfo struct {
 	Choices            []string
 }
 
-// fileFlags are the flags whose value is a file name; dirFlags those whose
-// value is a directory.
+// fileFlags are the flags whose value is a file name (--agent-card's may
+// be a card file); dirFlags those whose value is a directory.
 var (
-	fileFlags = []string{"file", "data", "config", "card-keys", "cert", "key", "cacert"}
+	fileFlags = []string{"file", "data", "config", "card-keys", "cert", "key", "cacert", "agent-card"}
 	dirFlags  = []string{"dir"}
 )
 
