@@ -450,7 +450,7 @@ func runVersion(_ context.Context, o *options, _ []string) int {
 		o.outJSON(versionJSON(info))
 		return exitOK
 	}
-	o.outf("%s", versionText(info))
+	o.outInert(versionText(info))
 	return exitOK
 }
 

@@ -4,8 +4,6 @@ package main
 
 import (
 	"io"
-	"net/http"
-	"runtime/debug"
 )
 
 type setting struct{ Value, Source string }
@@ -28,22 +26,3 @@ type configRow struct {
 }
 
 func renderConfig(w io.Writer, rows []configRow, asJSON bool) error { return nil }
-
-func debugTransport(next http.RoundTripper, w io.Writer, redact func(string) string, limit int) http.RoundTripper {
-	return next
-}
-
-type cmdInfo struct {
-	Path          []string
-	Args, Summary string
-	Flags         []flagInfo
-}
-type flagInfo struct {
-	Name, Short, Usage string
-	TakesValue         bool
-	Choices            []string
-}
-
-func completionScript(shell string, cmds []cmdInfo) (string, error) { return "", nil }
-func versionText(info *debug.BuildInfo) string                      { return "Version: (devel)\n" }
-func versionJSON(info *debug.BuildInfo) []byte                      { return []byte(`{}`) }
