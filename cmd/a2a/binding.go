@@ -189,11 +189,11 @@ func (o *options) cardClient(card *a2a.AgentCard, in a2a.AgentInterface) (*a2a.C
 	if o.tenant == "" && in.Tenant != "" {
 		opts = append(opts, a2a.WithTenant(in.Tenant))
 	}
-	if cardOpts, err := o.cardOptions(); err != nil {
+	verify, err := o.verifierOptions()
+	if err != nil {
 		return nil, err
-	} else {
-		opts = append(opts, cardOpts...)
 	}
+	opts = append(opts, verify...)
 	// On the card as read, so that NewClientFromCard checks the
 	// entry's origin and the card's signature before any credential
 	// goes; an endpoint URL not on the card (a gateway's) is called as

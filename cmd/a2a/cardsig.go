@@ -43,17 +43,30 @@ func (o *options) cardVerifier() (a2a.CardVerifier, error) {
 	return v, nil
 }
 
-// cardOptions are the options of the card command's resolution.
-func (o *options) cardOptions() ([]a2a.Option, error) {
+// verifierOptions are the options that verify a card as the signature
+// flags say.
+func (o *options) verifierOptions() ([]a2a.Option, error) {
 	v, err := o.cardVerifier()
 	if err != nil {
 		return nil, err
 	}
-	opts := append(o.clientOptions("", ""), a2a.WithCardVerifier(v))
+	opts := []a2a.Option{a2a.WithCardVerifier(v)}
 	if o.requireSigned {
 		opts = append(opts, a2a.WithRequireVerifiedCard())
 	}
 	return opts, nil
+}
+
+// cardOptions are the options of a card GET: the retries, size cap, user
+// agent and --debug log of every request, and the verifier; no
+// credential, service parameter or gateway selector (a card is public:
+// the specification's AUTH_008).
+func (o *options) cardOptions() ([]a2a.Option, error) {
+	opts, err := o.verifierOptions()
+	if err != nil {
+		return nil, err
+	}
+	return append(opts, o.baseOptions()...), nil
 }
 
 // signatureLine is the card's signature status: absent, unverifiable

@@ -379,7 +379,7 @@ func (o *options) json() bool { return o.output == "json" }
 // SDK's default, JSON-RPC). The credentials are not among them: see
 // credentialOptions.
 func (o *options) clientOptions(version, transport string) []a2a.Option {
-	opts := []a2a.Option{a2a.WithMaxRetries(o.retries), a2a.WithMaxResponseBytes(o.maxBytes), a2a.WithUserAgent("a2a-cli (caoliao-a2a-go)")}
+	opts := o.baseOptions()
 	if o.workspace != "" {
 		opts = append(opts, a2a.WithWorkspace(o.workspace))
 	}
@@ -404,6 +404,13 @@ func (o *options) clientOptions(version, transport string) []a2a.Option {
 	if o.tenant != "" && version == a2a.ProtocolV10 {
 		opts = append(opts, a2a.WithTenant(o.tenant))
 	}
+	return opts
+}
+
+// baseOptions are the options of every request: retries, the size cap,
+// the user agent and --debug's log.
+func (o *options) baseOptions() []a2a.Option {
+	opts := []a2a.Option{a2a.WithMaxRetries(o.retries), a2a.WithMaxResponseBytes(o.maxBytes), a2a.WithUserAgent("a2a-cli (caoliao-a2a-go)")}
 	if o.debug {
 		opts = append(opts, a2a.WithLogger(slog.New(slog.NewTextHandler(o.logWriter(), &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
