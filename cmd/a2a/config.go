@@ -128,6 +128,9 @@ func loadSettings(e env, names []string, configPath string) (*settings, []string
 	} else {
 		local = findLocalConfig(e.dir)
 	}
+	if e.getenv == nil {
+		e.getenv = func(string) string { return "" }
+	}
 	global = globalConfigPath(e)
 	if global == local {
 		global = "" // the working directory is the global file's: read once

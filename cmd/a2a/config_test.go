@@ -343,3 +343,14 @@ func TestSettingName(t *testing.T) {
 		t.Error("a nil *settings holds something")
 	}
 }
+
+// An env without getenv reads the files alone.
+func TestLoadSettingsNoGetenv(t *testing.T) {
+	w := newConfigWorld(t)
+	path := w.write(t, "proj/.env", "A2ACLI_TIMEOUT=9s\n", 0o600)
+	s, _, err := loadSettings(env{dir: w.work}, configNames, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSetting(t, s, "A2ACLI_TIMEOUT", "9s", "file "+path)
+}
