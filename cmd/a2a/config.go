@@ -277,6 +277,14 @@ func globalConfigPath(e env) string {
 // for the last two). A file larger than configFileMax is an error.
 func readConfigFile(path string, explicit bool) ([]dotenvEntry, []string, error) {
 	shown := quote(path)
+	if !explicit {
+		// Not a regular file (a directory, a FIFO that would block the
+		// open, a device): not a file of settings; looked at before
+		// opening it.
+		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+			return nil, nil, nil
+		}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		switch {
