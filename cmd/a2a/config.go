@@ -92,8 +92,9 @@ const maxLineWarnings = 10
 
 // loadSettings reads, in precedence order, the environment (e.getenv of
 // each of names, the settings the caller knows), the local file
-// (configPath when not empty: an error when it cannot be read; else the
-// first ".env" found walking up from e.dir to the filesystem root), and
+// (configPath when not empty, relative to e.dir: an error when it cannot
+// be read; else the first ".env" found walking up from e.dir to the
+// filesystem root), and
 // the global file ($XDG_CONFIG_HOME/a2a-cli/.env when XDG_CONFIG_HOME is
 // an absolute path, else $HOME/.config/a2a-cli/.env; absent is fine).
 // Only keys starting "A2ACLI_" are read from a file, others are ignored.
@@ -120,6 +121,9 @@ func loadSettings(e env, names []string, configPath string) (*settings, []string
 	var local, global string
 	explicit := configPath != ""
 	if explicit {
+		if !filepath.IsAbs(configPath) && e.dir != "" {
+			configPath = filepath.Join(e.dir, configPath)
+		}
 		abs, err := filepath.Abs(configPath)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--config %s: %v", quote(configPath), err)

@@ -120,9 +120,8 @@ func TestLoadSettingsPrecedence(t *testing.T) {
 	wantSetting(t, s, "A2ACLI_TENANT", "env-tenant", "environment")
 	wantUnset(t, s, "A2ACLI_TRANSPORT")
 
-	// A relative --config is taken from the process's directory and shown absolute.
-	t.Chdir(filepath.Join(w.root, "agents"))
-	s, _ = w.load(t, "one.env")
+	// A relative --config is taken from the working directory and shown absolute.
+	s, _ = w.load(t, "../../../agents/one.env")
 	wantSetting(t, s, "A2ACLI_TIMEOUT", "3m", "file "+explicit)
 
 	// An empty value in a file is a value: the local file clears the global one.
