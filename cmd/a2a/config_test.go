@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -352,4 +353,41 @@ func TestLoadSettingsNoGetenv(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantSetting(t, s, "A2ACLI_TIMEOUT", "9s", "file "+path)
+}
+
+// Reading the settings writes nothing (CONFIG_001, INTERACT_005): every
+// file and directory of the fake machine is as it was, modes included.
+func TestLoadSettingsWritesNothing(t *testing.T) {
+	w := newConfigWorld(t)
+	w.write(t, w.globalFile(), "A2ACLI_BEARER=tok-123456\n", 0o644)
+	w.write(t, "proj/.env", "A2ACLI_TIMEOUT=1m\nA2ACLI_UNKNOWN=1\njunk\n", 0o600)
+	snapshot := func() map[string]string {
+		m := map[string]string{}
+		err := filepath.WalkDir(w.root, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			var content []byte
+			if fi.Mode().IsRegular() {
+				content, _ = os.ReadFile(p)
+			}
+			m[p] = fmt.Sprintf("%v %d %v %q", fi.Mode(), fi.Size(), fi.ModTime().UnixNano(), content)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	before := snapshot()
+	if _, warnings := w.load(t, ""); len(warnings) != 3 {
+		t.Errorf("warnings %q; want 3", warnings)
+	}
+	if after := snapshot(); !maps.Equal(before, after) {
+		t.Errorf("files changed:\nbefore %v\nafter  %v", before, after)
+	}
 }
