@@ -61,12 +61,6 @@ func (s *settings) filesRead() []string {
 	return slices.Clone(s.files)
 }
 
-// settingName is the name of the setting of the long flag name (without
-// its dashes): "agent-card" → "A2ACLI_AGENT_CARD".
-func settingName(flagName string) string {
-	return "A2ACLI_" + strings.ToUpper(strings.ReplaceAll(strings.TrimLeft(flagName, "-"), "-", "_"))
-}
-
 // credentialSettings are the settings that hold a credential: a dotenv
 // file that gives one a value and that group or others may read is
 // warned about.

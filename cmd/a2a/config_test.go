@@ -329,15 +329,8 @@ func TestLoadSettingsForeignOwner(t *testing.T) {
 	}
 }
 
-func TestSettingName(t *testing.T) {
-	for flag, want := range map[string]string{
-		"agent-card": "A2ACLI_AGENT_CARD", "--a2a-version": "A2ACLI_A2A_VERSION", "bearer": "A2ACLI_BEARER",
-		"api-key": "A2ACLI_API_KEY", "async": "A2ACLI_ASYNC", "svc-param": "A2ACLI_SVC_PARAM",
-	} {
-		if got := settingName(flag); got != want {
-			t.Errorf("settingName(%q) = %q; want %q", flag, got, want)
-		}
-	}
+// A nil *settings holds nothing.
+func TestSettingsNil(t *testing.T) {
 	var nilSettings *settings
 	if _, ok := nilSettings.get("A2ACLI_BEARER"); ok || nilSettings.filesRead() != nil {
 		t.Error("a nil *settings holds something")

@@ -26,25 +26,6 @@ type configRow struct {
 	Secret                    bool
 }
 
-// configRowFor is the `config show` row of the flag called flagName
-// (without dashes: "timeout"): its value flagValue, from "flag" when the
-// command line set it, else the setting s holds (its source), else
-// defaultValue from "default". Its Secret is secretSetting's word.
-func configRowFor(flagName, flagValue string, flagSet bool, s *settings, defaultValue string) configRow {
-	name := settingName(flagName)
-	row := configRow{Name: name, Flag: "--" + strings.TrimLeft(flagName, "-"), Secret: secretSetting(name)}
-	st, fromSettings := s.get(name)
-	switch {
-	case flagSet:
-		row.Value, row.Source = flagValue, "flag"
-	case fromSettings:
-		row.Value, row.Source = st.Value, st.Source
-	default:
-		row.Value, row.Source = defaultValue, "default"
-	}
-	return row
-}
-
 // configValueWidth is the widest NAME=value column `config show` aligns
 // the rest of its lines to, in characters: a longer one pushes its own
 // line's comment out, not the others'.

@@ -144,30 +144,3 @@ func configShowSafe(t *testing.T, out string) {
 type configFailingWriter struct{ err error }
 
 func (w configFailingWriter) Write([]byte) (int, error) { return 0, w.err }
-
-// configRowFor takes the flag over the setting over the default.
-func TestConfigRowFor(t *testing.T) {
-	s := &settings{values: map[string]setting{
-		"A2ACLI_TIMEOUT": {Value: "1m", Source: "file /x/.env"},
-		"A2ACLI_BEARER":  {Value: "tok", Source: "environment"},
-	}}
-	for _, tc := range []struct {
-		flag, value string
-		set         bool
-		def         string
-		want        configRow
-	}{
-		{"timeout", "5m", true, "2m0s", configRow{"A2ACLI_TIMEOUT", "--timeout", "5m", "flag", false}},
-		{"timeout", "", false, "2m0s", configRow{"A2ACLI_TIMEOUT", "--timeout", "1m", "file /x/.env", false}},
-		{"poll-interval", "", false, "2s", configRow{"A2ACLI_POLL_INTERVAL", "--poll-interval", "2s", "default", false}},
-		{"bearer", "", false, "", configRow{"A2ACLI_BEARER", "--bearer", "tok", "environment", true}},
-		{"api-key", "", false, "", configRow{"A2ACLI_API_KEY", "--api-key", "", "default", true}},
-	} {
-		if got := configRowFor(tc.flag, tc.value, tc.set, s, tc.def); got != tc.want {
-			t.Errorf("configRowFor(%q) = %+v; want %+v", tc.flag, got, tc.want)
-		}
-	}
-	if got := configRowFor("tenant", "", false, nil, ""); got.Source != "default" {
-		t.Errorf("nil settings: %+v", got)
-	}
-}
