@@ -138,17 +138,18 @@ func loadSettings(e env, names []string, configPath string) (*settings, []string
 		if path == "" {
 			return nil
 		}
-		entries, ws, err := readConfigFile(path, explicit)
+		entries, ws, err := readConfigFile(path, explicit, func(en dotenvEntry) string {
+			if known[en.key] {
+				return ""
+			}
+			return unknownSettingWarning(path, en, names)
+		})
 		warnings = append(warnings, ws...)
 		if err != nil || entries == nil {
 			return err
 		}
 		s.files = append(s.files, path)
 		for _, en := range entries {
-			if !known[en.key] {
-				warnings = append(warnings, unknownSettingWarning(path, en, names))
-				continue
-			}
 			s.values[en.key] = setting{Value: en.value, Source: "file " + path}
 		}
 		return nil
@@ -273,7 +274,7 @@ func globalConfigPath(e env) string {
 // an error. A found one (explicit false) must be a regular file: absent,
 // or owned by another user, or unopenable, it is skipped (with a warning
 // for the last two). A file larger than configFileMax is an error.
-func readConfigFile(path string, explicit bool) ([]dotenvEntry, []string, error) {
+func readConfigFile(path string, explicit bool, unknown func(dotenvEntry) string) ([]dotenvEntry, []string, error) {
 	shown := quote(path)
 	if !explicit {
 		// Not a regular file (a directory, a FIFO that would block the
@@ -316,7 +317,7 @@ func readConfigFile(path string, explicit bool) ([]dotenvEntry, []string, error)
 	if len(data) > configFileMax {
 		return nil, nil, fmt.Errorf("%s: larger than %d KiB; a file of settings is not that large", shown, configFileMax>>10)
 	}
-	entries, warnings := parseDotenv(data, path)
+	entries, warnings := parseDotenv(data, path, unknown)
 	if entries == nil {
 		entries = []dotenvEntry{}
 	}

@@ -247,13 +247,17 @@ func TestLoadSettingsUnknownKeys(t *testing.T) {
 		"A2ACLI_STREAM=1",        // 4: explicit-only
 		"A2ACLI_NOTHING_LIKE=1",  // 5
 		"A2ACLI_TENANT=ok",       // 6
+		"not a line",             // 7
+		"A2ACLI_TIMEOUTT=1s",     // 8
 	}, "\n"), 0o600)
 	s, warnings := w.load(t, "")
-	want := []string{
+	want := []string{ // in line order
 		path + ":2: A2ACLI_BEARE is not a setting; ignored; did you mean A2ACLI_BEARER?",
 		path + ":3: a2acli_timeout is not a setting; ignored; did you mean A2ACLI_TIMEOUT?",
 		path + ":4: A2ACLI_STREAM is not a setting; ignored (--stream is given on the command line only)",
 		path + ":5: A2ACLI_NOTHING_LIKE is not a setting; ignored",
+		path + ":7: not KEY=value; line ignored",
+		path + ":8: A2ACLI_TIMEOUTT is not a setting; ignored; did you mean A2ACLI_TIMEOUT?",
 	}
 	if !slices.Equal(warnings, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
@@ -261,6 +265,14 @@ func TestLoadSettingsUnknownKeys(t *testing.T) {
 	wantSetting(t, s, "A2ACLI_TENANT", "ok", "file "+path)
 	wantUnset(t, s, "A2ACLI_BEARER")
 	wantUnset(t, s, "A2ACLI_TIMEOUT")
+
+	// Many unknown keys: maxLineWarnings warnings and one that counts the rest.
+	w.write(t, "proj/.env", strings.Repeat("A2ACLI_NO_SUCH=1\n", 500)+"A2ACLI_TENANT=still\n", 0o600)
+	s, warnings = w.load(t, "")
+	if len(warnings) != maxLineWarnings+1 || !strings.HasSuffix(warnings[maxLineWarnings], ": 490 more lines cannot be read or name no setting; ignored") {
+		t.Errorf("%d warnings, the last %q", len(warnings), warnings[len(warnings)-1])
+	}
+	wantSetting(t, s, "A2ACLI_TENANT", "still", "file "+path)
 }
 
 // A file that gives a credential a value and that group or others may

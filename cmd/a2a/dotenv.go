@@ -13,11 +13,12 @@ type dotenvEntry struct {
 }
 
 // parseDotenv reads data, a dotenv file at path (named in warnings
-// only), and returns its entries whose key starts "A2ACLI_" in any case
-// (the caller tells the known from the unknown), in file order, and a
-// warning (file:line and why, never the line's text: it may hold a
-// secret) for each line it cannot read, at most maxLineWarnings of them
-// and then one that counts the rest.
+// only), and returns its entries whose key starts "A2ACLI_" in any case,
+// in file order, and its warnings in line order: for each line it cannot
+// read, file:line and why (never the line's text: it may hold a secret);
+// for each entry unknown (when not nil) has words about, those words
+// (the entry is then left out). At most maxLineWarnings of them, then
+// one that counts the rest.
 //
 // The format, one per line (LF or CRLF):
 //
@@ -31,16 +32,16 @@ type dotenvEntry struct {
 // KEY is a letter or "_" then letters, digits and "_". After a closing
 // quote only spaces and a comment may follow. There is no variable
 // expansion and no value spans lines.
-func parseDotenv(data []byte, path string) ([]dotenvEntry, []string) {
+func parseDotenv(data []byte, path string, unknown func(dotenvEntry) string) ([]dotenvEntry, []string) {
 	var (
 		entries  []dotenvEntry
 		warnings []string
 		bad      int
 	)
-	warn := func(n int, why string) {
+	warn := func(w string) {
 		bad++
 		if bad <= maxLineWarnings {
-			warnings = append(warnings, fmt.Sprintf("%s:%d: %s; line ignored", quote(path), n, why))
+			warnings = append(warnings, w)
 		}
 	}
 	for i, raw := range bytes.Split(data, []byte("\n")) {
@@ -49,13 +50,20 @@ func parseDotenv(data []byte, path string) ([]dotenvEntry, []string) {
 		key, value, why, ok := parseDotenvLine(line)
 		switch {
 		case why != "":
-			warn(n, why)
+			warn(fmt.Sprintf("%s:%d: %s; line ignored", quote(path), n, why))
 		case ok && strings.HasPrefix(strings.ToUpper(key), "A2ACLI_"):
-			entries = append(entries, dotenvEntry{key: key, value: value, line: n})
+			en := dotenvEntry{key: key, value: value, line: n}
+			if unknown != nil {
+				if w := unknown(en); w != "" {
+					warn(w)
+					continue
+				}
+			}
+			entries = append(entries, en)
 		}
 	}
 	if bad > maxLineWarnings {
-		warnings = append(warnings, fmt.Sprintf("%s: %d more lines cannot be read; ignored", quote(path), bad-maxLineWarnings))
+		warnings = append(warnings, fmt.Sprintf("%s: %d more lines cannot be read or name no setting; ignored", quote(path), bad-maxLineWarnings))
 	}
 	return entries, warnings
 }

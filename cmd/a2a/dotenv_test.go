@@ -36,7 +36,7 @@ func TestParseDotenvForms(t *testing.T) {
 		{"A2ACLI_X=中文", "A2ACLI_X", "中文"},
 		{"export=1", "", ""}, // a variable named export: not ours
 	} {
-		entries, warnings := parseDotenv([]byte(tc.line), "/f")
+		entries, warnings := parseDotenv([]byte(tc.line), "/f", nil)
 		if len(warnings) != 0 {
 			t.Errorf("%q: warnings %q", tc.line, warnings)
 			continue
@@ -59,7 +59,7 @@ func TestParseDotenvForms(t *testing.T) {
 // order loadSettings applies them).
 func TestParseDotenvFile(t *testing.T) {
 	data := "# settings for the agent\r\n\r\nA2ACLI_AGENT_CARD=localhost:8080\r\n   # indented comment\r\nDATABASE_URL=postgres://x\r\nexport A2ACLI_TIMEOUT=30s\r\nA2ACLI_TIMEOUT=45s"
-	entries, warnings := parseDotenv([]byte(data), "/f")
+	entries, warnings := parseDotenv([]byte(data), "/f", nil)
 	want := []dotenvEntry{
 		{key: "A2ACLI_AGENT_CARD", value: "localhost:8080", line: 3},
 		{key: "A2ACLI_TIMEOUT", value: "30s", line: 6},
@@ -98,7 +98,7 @@ func TestParseDotenvMalformed(t *testing.T) {
 		want = append(want, fmt.Sprintf("/dir/my.env:%d: %s; line ignored", i+1, l.why))
 	}
 	data = append(data, "A2ACLI_TENANT=ok")
-	entries, warnings := parseDotenv([]byte(strings.Join(data, "\n")), "/dir/my.env")
+	entries, warnings := parseDotenv([]byte(strings.Join(data, "\n")), "/dir/my.env", nil)
 	if !slices.Equal(warnings, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
 	}
@@ -110,7 +110,7 @@ func TestParseDotenvMalformed(t *testing.T) {
 	}
 
 	// A path with a control character is shown inert.
-	_, warnings = parseDotenv([]byte("junk"), "/tmp/\x1b]8;;x\a.env")
+	_, warnings = parseDotenv([]byte("junk"), "/tmp/\x1b]8;;x\a.env", nil)
 	if len(warnings) != 1 || strings.ContainsAny(warnings[0], "\x1b\a") {
 		t.Errorf("warnings = %q; want one, inert", warnings)
 	}
@@ -120,11 +120,11 @@ func TestParseDotenvMalformed(t *testing.T) {
 // rest, not one a line.
 func TestParseDotenvWarningsBounded(t *testing.T) {
 	data := strings.Repeat("junk line\n", 1000) + "\x00\xff\xfe binary"
-	entries, warnings := parseDotenv([]byte(data), "/f")
+	entries, warnings := parseDotenv([]byte(data), "/f", nil)
 	if len(entries) != 0 || len(warnings) != maxLineWarnings+1 {
 		t.Fatalf("%d entries, %d warnings; want 0 and %d", len(entries), len(warnings), maxLineWarnings+1)
 	}
-	if want := "/f: 991 more lines cannot be read; ignored"; warnings[maxLineWarnings] != want {
+	if want := "/f: 991 more lines cannot be read or name no setting; ignored"; warnings[maxLineWarnings] != want {
 		t.Errorf("last warning %q; want %q", warnings[maxLineWarnings], want)
 	}
 }
@@ -135,7 +135,7 @@ var dotenvWhys = []string{
 	"a single quote is not closed on its line", "a double quote is not closed on its line", "text after the closing quote",
 }
 
-var fuzzWarning = regexp.MustCompile(`^/p:(?:\d+: (.*); line ignored| \d+ more lines cannot be read; ignored())$`)
+var fuzzWarning = regexp.MustCompile(`^/p:(?:\d+: (.*); line ignored| \d+ more lines cannot be read or name no setting; ignored())$`)
 
 // Whatever the bytes, parseDotenv returns, and no warning holds a byte
 // of a line's text beyond the words of the parser's own.
@@ -147,7 +147,7 @@ func FuzzParseDotenv(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		entries, warnings := parseDotenv(data, "/p")
+		entries, warnings := parseDotenv(data, "/p", nil)
 		for _, w := range warnings {
 			m := fuzzWarning.FindStringSubmatch(w)
 			if m == nil || m[1] != "" && !slices.Contains(dotenvWhys, m[1]) {
