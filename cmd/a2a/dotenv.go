@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 )
@@ -30,8 +29,14 @@ type dotenvEntry struct {
 //	KEY="a\nb \"c\" \\"       double quotes: \n, \", \\ (any other \x kept as written)
 //
 // KEY is a letter or "_" then letters, digits and "_". After a closing
-// quote only spaces and a comment may follow. There is no variable
-// expansion and no value spans lines.
+// quote only spaces and a comment may follow. A quoted value may span
+// lines (a PEM block) when its quote closes within dotenvQuotedLines
+// lines; else its first line is one that cannot be read, and reading
+// goes on at the next. There is no variable expansion.
+//
+// A line of another program's key (one not starting "A2ACLI_" whose
+// value cannot be read, or a key that is not a name and does not
+// mention A2ACLI) is passed over in silence: a project's .env is shared.
 func parseDotenv(data []byte, path string, unknown func(dotenvEntry) string) ([]dotenvEntry, []string) {
 	var (
 		entries  []dotenvEntry
@@ -44,23 +49,31 @@ func parseDotenv(data []byte, path string, unknown func(dotenvEntry) string) ([]
 			warnings = append(warnings, w)
 		}
 	}
-	for i, raw := range bytes.Split(data, []byte("\n")) {
+	lines := strings.Split(string(data), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSuffix(lines[i], "\r")
+	}
+	for i := 0; i < len(lines); i++ {
 		n := i + 1
-		line := strings.TrimSuffix(string(raw), "\r")
-		key, value, why, ok := parseDotenvLine(line)
+		key, value, why, used := parseDotenvLine(lines[i], lines[i+1:])
+		ours := strings.HasPrefix(strings.ToUpper(key), "A2ACLI_")
 		switch {
+		case why == "" && key == "": // blank or comment
 		case why != "":
-			warn(fmt.Sprintf("%s:%d: %s; line ignored", quote(path), n, why))
-		case ok && strings.HasPrefix(strings.ToUpper(key), "A2ACLI_"):
+			if key == "" || ours || !dotenvKey(key) && strings.Contains(strings.ToUpper(key), "A2ACLI") {
+				warn(fmt.Sprintf("%s:%d: %s; line ignored", quote(path), n, why))
+			}
+		case ours:
 			en := dotenvEntry{key: key, value: value, line: n}
 			if unknown != nil {
 				if w := unknown(en); w != "" {
 					warn(w)
-					continue
+					break
 				}
 			}
 			entries = append(entries, en)
 		}
+		i += used
 	}
 	if bad > maxLineWarnings {
 		warnings = append(warnings, fmt.Sprintf("%s: %d more lines cannot be read or name no setting; ignored", quote(path), bad-maxLineWarnings))
@@ -68,57 +81,72 @@ func parseDotenv(data []byte, path string, unknown func(dotenvEntry) string) ([]
 	return entries, warnings
 }
 
-// parseDotenvLine reads one line of a dotenv file (see parseDotenv):
-// ok with its key and value, or why it cannot be read (words of the
-// parser's own, never the line's text), or neither for a blank or
-// comment line.
-func parseDotenvLine(line string) (key, value, why string, ok bool) {
+// dotenvQuotedLines is how many lines a quoted value may span.
+const dotenvQuotedLines = 200
+
+// parseDotenvLine reads line, one line of a dotenv file (see
+// parseDotenv), and as many of the lines after it, more, as a quoted
+// value spans: its key and value and how many of more it used, or why it
+// cannot be read (words of the parser's own, never the line's text) with
+// its key when it has one, or nothing for a blank or comment line.
+func parseDotenvLine(line string, more []string) (key, value, why string, used int) {
 	rest := strings.TrimLeft(line, " \t")
 	if rest == "" || rest[0] == '#' {
-		return "", "", "", false
+		return "", "", "", 0
 	}
 	if after, found := strings.CutPrefix(rest, "export"); found && after != "" && (after[0] == ' ' || after[0] == '\t') {
 		rest = strings.TrimLeft(after, " \t")
 	}
 	k, v, found := strings.Cut(rest, "=")
 	if !found {
-		return "", "", "not KEY=value", false
+		return "", "", "not KEY=value", 0
 	}
 	key = strings.TrimRight(k, " \t")
 	if !dotenvKey(key) {
-		return "", "", "the key is not a name (a letter or _, then letters, digits or _)", false
+		return key, "", "the key is not a name (a letter or _, then letters, digits or _)", 0
 	}
 	spaced := v != "" && (v[0] == ' ' || v[0] == '\t')
 	v = strings.TrimLeft(v, " \t")
-	switch {
-	case v == "", spaced && v[0] == '#': // "KEY=" or "KEY= # comment"
-		return key, "", "", true
-	case v[0] == '\'':
-		end := strings.IndexByte(v[1:], '\'')
-		if end < 0 {
-			return "", "", "a single quote is not closed on its line", false
+	if v == "" || spaced && v[0] == '#' { // "KEY=" or "KEY= # comment"
+		return key, "", "", 0
+	}
+	if q := v[0]; q == '\'' || q == '"' {
+		// The quote closes on this line or on one of the next few: read
+		// them as one text once, so that a file of unclosed quotes costs
+		// a bounded amount of work a line.
+		text := v
+		if len(more) > 0 {
+			text += "\n" + strings.Join(more[:min(len(more), dotenvQuotedLines)], "\n")
 		}
-		value, v = v[1:1+end], v[2+end:]
-	case v[0] == '"':
 		var closed bool
-		value, v, closed = dotenvDoubleQuoted(v[1:])
+		if q == '\'' {
+			if end := strings.IndexByte(text[1:], '\''); end >= 0 {
+				value, rest, closed = text[1:1+end], text[2+end:], true
+			}
+		} else {
+			value, rest, closed = dotenvDoubleQuoted(text[1:])
+		}
 		if !closed {
-			return "", "", "a double quote is not closed on its line", false
+			if q == '\'' {
+				return key, "", "a single quote is not closed", 0
+			}
+			return key, "", "a double quote is not closed", 0
 		}
-	default:
-		// Unquoted: up to a comment (" #" or "\t#"), trailing spaces trimmed.
-		if c := strings.Index(v, " #"); c >= 0 {
-			v = v[:c]
+		tail, _, _ := strings.Cut(rest, "\n")
+		used = strings.Count(text, "\n") - strings.Count(rest, "\n")
+		if tail = strings.TrimLeft(tail, " \t"); tail != "" && tail[0] != '#' {
+			return key, "", "text after the closing quote", used
 		}
-		if c := strings.Index(v, "\t#"); c >= 0 {
-			v = v[:c]
-		}
-		return key, strings.TrimRight(v, " \t"), "", true
+		return key, value, "", used
 	}
-	if tail := strings.TrimLeft(v, " \t"); tail != "" && tail[0] != '#' {
-		return "", "", "text after the closing quote", false
+	// Unquoted: up to a comment (" #" or "\t#"), trailing spaces trimmed.
+	if c := strings.Index(v, " #"); c >= 0 {
+		v = v[:c]
 	}
-	return key, value, "", true
+	if c := strings.Index(v, "\t#"); c >= 0 {
+		v = v[:c]
+	}
+	return key, strings.TrimRight(v, " \t"), "", 0
 }
 
 // dotenvDoubleQuoted reads s, the text after an opening double quote, up

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -54,6 +53,50 @@ func TestParseDotenvForms(t *testing.T) {
 	}
 }
 
+// A quoted value may span lines; an unclosed quote spoils its own line
+// only; another program's lines that cannot be read are passed over in
+// silence.
+func TestParseDotenvMultiline(t *testing.T) {
+	data := strings.Join([]string{
+		`PRIVATE_KEY="-----BEGIN KEY-----`, // 1: another program's, spanning lines
+		`abc=`,
+		`-----END KEY-----"`,
+		`A2ACLI_CACERT='first`, // 4
+		`second # kept'  # comment`,
+		`A2ACLI_METADATA="{`, // 6
+		`  \"k\": 1`,
+		`}" trailing`,                 // 8: text after the quote
+		`A2ACLI_TENANT="never closed`, // 9
+		`A2ACLI_TIMEOUT=5s`,           // 10: still read
+		`OTHER='never closed`,         // 11: another program's: silent
+		`my-key=1`,                    // 12: not a name, not ours: silent
+		`A2ACLI_OUTPUT=json`,          // 13
+	}, "\r\n")
+	entries, warnings := parseDotenv([]byte(data), "/f", nil)
+	want := []dotenvEntry{
+		{key: "A2ACLI_CACERT", value: "first\nsecond # kept", line: 4},
+		{key: "A2ACLI_TIMEOUT", value: "5s", line: 10},
+		{key: "A2ACLI_OUTPUT", value: "json", line: 13},
+	}
+	if !slices.Equal(entries, want) {
+		t.Errorf("entries %+v; want %+v", entries, want)
+	}
+	wantW := []string{"/f:6: text after the closing quote; line ignored", "/f:9: a double quote is not closed; line ignored"}
+	if !slices.Equal(warnings, wantW) {
+		t.Errorf("warnings %q; want %q", warnings, wantW)
+	}
+
+	// A quote closes within dotenvQuotedLines lines, or not at all.
+	long := "A2ACLI_X=\"" + strings.Repeat("\n", dotenvQuotedLines) + "\""
+	if entries, _ := parseDotenv([]byte(long), "/f", nil); len(entries) != 1 || entries[0].value != strings.Repeat("\n", dotenvQuotedLines) {
+		t.Errorf("%d lines: %+v", dotenvQuotedLines, entries)
+	}
+	tooLong := "A2ACLI_X=\"" + strings.Repeat("\n", dotenvQuotedLines+1) + "\""
+	if entries, warnings := parseDotenv([]byte(tooLong), "/f", nil); len(entries) != 0 || len(warnings) != 2 {
+		t.Errorf("%d lines: %+v %q", dotenvQuotedLines+1, entries, warnings)
+	}
+}
+
 // A whole file: comments, blank lines and other tools' keys skipped,
 // line numbers kept, CRLF read, the last of a repeated key wins (in the
 // order loadSettings applies them).
@@ -81,9 +124,9 @@ func TestParseDotenvMalformed(t *testing.T) {
 	const secret = "s3cr3t-t0ken"
 	lines := []struct{ line, why string }{
 		{"A2ACLI_BEARER " + secret, "not KEY=value"},
-		{"A2ACLI_BEARER='" + secret, "a single quote is not closed on its line"},
-		{`A2ACLI_BEARER="` + secret, "a double quote is not closed on its line"},
-		{`A2ACLI_BEARER="` + secret + `\"`, "a double quote is not closed on its line"},
+		{"A2ACLI_BEARER='" + secret, "a single quote is not closed"},
+		{`A2ACLI_BEARER="` + secret, "a double quote is not closed"},
+		{`A2ACLI_BEARER="` + secret + `\"`, "a double quote is not closed"},
 		{`A2ACLI_BEARER="` + secret + `"x`, "text after the closing quote"},
 		{"A2ACLI_BEARER='" + secret + "' trailing", "text after the closing quote"},
 		{"A2ACLI-BEARER=" + secret, "the key is not a name (a letter or _, then letters, digits or _)"},
@@ -91,26 +134,23 @@ func TestParseDotenvMalformed(t *testing.T) {
 		{"1A2ACLI=" + secret, "the key is not a name (a letter or _, then letters, digits or _)"},
 		{"\x1b[31mA2ACLI_X=" + secret, "the key is not a name (a letter or _, then letters, digits or _)"},
 	}
-	var data []string
-	var want []string
-	for i, l := range lines {
-		data = append(data, l.line)
-		want = append(want, fmt.Sprintf("/dir/my.env:%d: %s; line ignored", i+1, l.why))
-	}
-	data = append(data, "A2ACLI_TENANT=ok")
-	entries, warnings := parseDotenv([]byte(strings.Join(data, "\n")), "/dir/my.env", nil)
-	if !slices.Equal(warnings, want) {
-		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
-	}
-	if wantE := []dotenvEntry{{key: "A2ACLI_TENANT", value: "ok", line: len(lines) + 1}}; !slices.Equal(entries, wantE) {
-		t.Errorf("entries %+v; want %+v", entries, wantE)
-	}
-	if all := strings.Join(warnings, "\n"); strings.Contains(all, "s3cr3t") || strings.Contains(all, "\x1b") {
-		t.Errorf("a warning shows a line's text:\n%s", all)
+	for _, l := range lines {
+		// Each in a file of its own, followed by a line that is read.
+		entries, warnings := parseDotenv([]byte(l.line+"\nA2ACLI_TENANT=ok"), "/dir/my.env", nil)
+		want := []string{"/dir/my.env:1: " + l.why + "; line ignored"}
+		if !slices.Equal(warnings, want) {
+			t.Errorf("%q: warnings %q; want %q", l.line, warnings, want)
+		}
+		if wantE := []dotenvEntry{{key: "A2ACLI_TENANT", value: "ok", line: 2}}; !slices.Equal(entries, wantE) {
+			t.Errorf("%q: entries %+v; want %+v", l.line, entries, wantE)
+		}
+		if all := strings.Join(warnings, "\n"); strings.Contains(all, "s3cr3t") || strings.Contains(all, "\x1b") {
+			t.Errorf("a warning shows a line's text:\n%s", all)
+		}
 	}
 
 	// A path with a control character is shown inert.
-	_, warnings = parseDotenv([]byte("junk"), "/tmp/\x1b]8;;x\a.env", nil)
+	_, warnings := parseDotenv([]byte("junk"), "/tmp/\x1b]8;;x\a.env", nil)
 	if len(warnings) != 1 || strings.ContainsAny(warnings[0], "\x1b\a") {
 		t.Errorf("warnings = %q; want one, inert", warnings)
 	}
@@ -132,7 +172,7 @@ func TestParseDotenvWarningsBounded(t *testing.T) {
 // dotenvWhys are the reasons parseDotenvLine gives.
 var dotenvWhys = []string{
 	"not KEY=value", "the key is not a name (a letter or _, then letters, digits or _)",
-	"a single quote is not closed on its line", "a double quote is not closed on its line", "text after the closing quote",
+	"a single quote is not closed", "a double quote is not closed", "text after the closing quote",
 }
 
 var fuzzWarning = regexp.MustCompile(`^/p:(?:\d+: (.*); line ignored| \d+ more lines cannot be read or name no setting; ignored())$`)
