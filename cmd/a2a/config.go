@@ -80,17 +80,18 @@ func secretSetting(name string) bool {
 // is an error, as a file of settings is a few hundred bytes.
 const configFileMax = 64 << 10
 
-// maxLineWarnings is how many lines of one file that cannot be read are
-// warned about one by one; beyond it, one warning counts the rest.
+// maxLineWarnings is how many lines of one file that cannot be read or
+// name no setting are warned about one by one; beyond it, one warning
+// counts the rest.
 const maxLineWarnings = 10
 
 // loadSettings reads, in precedence order, the environment (e.getenv of
 // each of names, the settings the caller knows), the local file
 // (configPath when not empty, relative to e.dir: an error when it cannot
 // be read; else the first ".env" found walking up from e.dir to the
-// filesystem root), and
-// the global file ($XDG_CONFIG_HOME/a2a-cli/.env when XDG_CONFIG_HOME is
-// an absolute path, else $HOME/.config/a2a-cli/.env; absent is fine).
+// filesystem root), and the global file ($XDG_CONFIG_HOME/a2a-cli/.env
+// when XDG_CONFIG_HOME is an absolute path, else
+// $HOME/.config/a2a-cli/.env; absent is fine).
 // Only keys starting "A2ACLI_" are read from a file, others are ignored.
 //
 // The warnings, for the caller to print on stderr, say file:line and
