@@ -256,14 +256,17 @@ func findLocalConfig(dir string) string {
 
 // globalConfigPath is the global dotenv file's path:
 // $XDG_CONFIG_HOME/a2a-cli/.env when XDG_CONFIG_HOME is absolute (the
-// XDG rule: a relative one is ignored), else $HOME/.config/a2a-cli/.env;
-// "" when neither is set.
+// XDG rule: a relative one is ignored), else $HOME/.config/a2a-cli/.env
+// (%USERPROFILE% when HOME is not set, as on Windows); "" when none is
+// set: the environment e gives is the only one looked at.
 func globalConfigPath(e env) string {
 	if x := e.getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "a2a-cli", ".env")
 	}
-	if h := e.getenv("HOME"); h != "" && filepath.IsAbs(h) {
-		return filepath.Join(h, ".config", "a2a-cli", ".env")
+	for _, v := range []string{"HOME", "USERPROFILE" /* Windows */} {
+		if h := e.getenv(v); h != "" && filepath.IsAbs(h) {
+			return filepath.Join(h, ".config", "a2a-cli", ".env")
+		}
 	}
 	return ""
 }

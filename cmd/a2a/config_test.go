@@ -182,6 +182,11 @@ func TestLoadSettingsGlobalPath(t *testing.T) {
 	s, _ = w.load(t, "")
 	wantUnset(t, s, "A2ACLI_TIMEOUT")
 
+	w.vars["USERPROFILE"] = w.home // Windows
+	s, _ = w.load(t, "")
+	wantSetting(t, s, "A2ACLI_TIMEOUT", "home", "file "+home)
+	delete(w.vars, "USERPROFILE")
+
 	// The working directory is the global file's: it is read once, as the local one.
 	w.vars["HOME"] = w.home
 	w.work = filepath.Dir(home)
