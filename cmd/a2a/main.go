@@ -22,9 +22,11 @@ import (
 
 func main() {
 	ctx, stop := stopOnSignal(context.Background())
+	dir, _ := os.Getwd() // "" when unknown: then no local .env is looked for
 	code := run(ctx, os.Args[1:], env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv: os.Getenv, stderrTTY: isTerminal(os.Stderr), stdoutTTY: isTerminal(os.Stdout),
+		dir: dir,
 	})
 	stop()
 	if code == exitSignal {
@@ -88,6 +90,9 @@ type env struct {
 	// stderrTTY: stderr is a terminal, so progress lines go there;
 	// stdoutTTY: stdout is, so long text is wrapped to its width.
 	stderrTTY, stdoutTTY bool
+	// dir is the working directory, where the search for a local .env
+	// starts (loadSettings); "" for none.
+	dir string
 }
 
 // isTerminal reports whether f is a character device (a terminal), by
