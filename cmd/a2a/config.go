@@ -51,16 +51,6 @@ func (s *settings) get(name string) (setting, bool) {
 	return v, ok
 }
 
-// filesRead returns the dotenv files whose settings were read, the local
-// one first, by absolute path: what `config show` may name as its
-// sources.
-func (s *settings) filesRead() []string {
-	if s == nil {
-		return nil
-	}
-	return slices.Clone(s.files)
-}
-
 // credentialSettings are the settings that hold a credential: a dotenv
 // file that gives one a value and that group or others may read is
 // warned about.
@@ -190,44 +180,18 @@ func unknownSettingWarning(path string, en dotenvEntry, names []string) string {
 }
 
 // nearestSetting is the name among names nearest to key, an unknown
-// setting: the same in upper case, or at most 2 edits away; "" when none
-// is.
+// setting: the same in upper case, or the closest by edit distance
+// (closest); "" when none is near.
 func nearestSetting(key string, names []string) string {
-	best, bestD := "", 3
 	for _, n := range names {
 		if strings.EqualFold(n, key) {
 			return n
 		}
-		if d := settingDistance(strings.ToUpper(key), n); d < bestD {
-			best, bestD = n, d
-		}
 	}
-	return best
-}
-
-// settingDistance is the Levenshtein distance between a and b, in
-// bytes; a or b longer than 64 bytes is far (100).
-func settingDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 100
+	if len(key) > 64 {
+		return ""
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return closest(strings.ToUpper(key), names)
 }
 
 // findLocalConfig returns the absolute path of the first regular file
@@ -252,6 +216,16 @@ func findLocalConfig(dir string) string {
 		}
 		dir = parent
 	}
+}
+
+// configDir is a2a's configuration directory (the global .env, "auth
+// login"'s tokens): the directory of globalConfigPath, "" when the
+// environment names no home.
+func configDir(e env) string {
+	if p := globalConfigPath(e); p != "" {
+		return filepath.Dir(p)
+	}
+	return ""
 }
 
 // globalConfigPath is the global dotenv file's path:

@@ -3,8 +3,6 @@ package main
 import (
 	"maps"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -70,19 +68,6 @@ func (o *options) credentialOptions(card *a2a.AgentCard) ([]a2a.Option, error) {
 		o.errf("a2a: %s\n", insecureWarning(o.credentialGiven() || stored != nil))
 	}
 	return opts, nil
-}
-
-// configDir is where a2a keeps its configuration: $XDG_CONFIG_HOME/a2a-cli,
-// else ~/.config/a2a-cli.
-func configDir(e env) string {
-	if x := e.getenv("XDG_CONFIG_HOME"); x != "" {
-		return filepath.Join(x, "a2a-cli")
-	}
-	home := e.getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	return filepath.Join(home, ".config", "a2a-cli")
 }
 
 // credentialsMissing is the error of a card that requires credentials

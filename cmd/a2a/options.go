@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -178,7 +179,13 @@ type paramList struct {
 	bad bool
 }
 
-func (p *paramList) String() string { return "" }
+// String is how many there are (their values are secrets).
+func (p *paramList) String() string {
+	if p == nil || len(p.kv) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d %s", len(p.kv), plural(len(p.kv), "parameter"))
+}
 
 func (p *paramList) Set(v string) error {
 	i := strings.IndexAny(v, ":=")
