@@ -349,6 +349,7 @@ func readTaskPage(r *reply, t jsonread.Table[ListTasksResponse]) (*ListTasksResp
 	if l.Tasks == nil {
 		l.Tasks = []*Task{}
 	}
+	l.raw = r.own()
 	for _, t := range l.Tasks {
 		if t.ID == "" {
 			return nil, r.fault(`a task in the ListTasks result has no "id"`, nil)

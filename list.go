@@ -3,6 +3,7 @@ package a2a
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"hash/maphash"
 	"iter"
@@ -44,6 +45,8 @@ type ListTasksResponse struct {
 	// PageSize is the page size the server used; TotalSize is how many
 	// tasks match the filters, over all pages.
 	PageSize, TotalSize int
+
+	raw json.RawMessage // the bytes it was decoded from (raw.go)
 }
 
 // maxPageSize is the largest page a v1.0 server takes; servers refuse

@@ -36,6 +36,7 @@ func (p protoResults) messageOf(r *reply, what string) (*Message, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.raw = r.own()
 	if err := r.sameTask(m.TaskID, true); err != nil {
 		return nil, err
 	}
@@ -109,6 +110,7 @@ func (p protoResults) event(r *reply) (Event, error) {
 		if err != nil {
 			return nil, err
 		}
+		e.raw = sub.own()
 		e.Final = e.Final || e.Status.State.final()
 		if err := r.sameTask(e.TaskID, false); err != nil {
 			return nil, err
@@ -119,6 +121,7 @@ func (p protoResults) event(r *reply) (Event, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.raw = sub.own()
 	if err := r.sameTask(e.TaskID, false); err != nil {
 		return nil, err
 	}

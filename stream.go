@@ -34,6 +34,8 @@ type TaskStatusUpdateEvent struct {
 	Status    TaskStatus      `json:"status"`
 	Final     bool            `json:"final"`
 	Metadata  json.RawMessage `json:"metadata,omitzero"`
+
+	raw json.RawMessage // the bytes it was decoded from (raw.go)
 }
 
 // MarshalJSON encodes the event with "kind": "status-update".
@@ -52,6 +54,8 @@ type TaskArtifactUpdateEvent struct {
 	Append    bool            `json:"append,omitempty"`
 	LastChunk bool            `json:"lastChunk,omitempty"`
 	Metadata  json.RawMessage `json:"metadata,omitzero"`
+
+	raw json.RawMessage // the bytes it was decoded from (raw.go)
 }
 
 // MarshalJSON encodes the event with "kind": "artifact-update".

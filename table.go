@@ -115,7 +115,7 @@ func taskResult(r *reply, t jsonread.Table[Task]) (*Task, error) {
 	if task.ID == "" {
 		return nil, r.fault(`task result has no "id"`, nil)
 	}
-	task.raw = r.result[:len(r.result):len(r.result)]
+	task.raw = r.own()
 	return task, nil
 }
 

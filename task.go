@@ -258,6 +258,8 @@ type Message struct {
 	// A2A v1.0 spelling ("ROLE_AGENT") mapped onto Role; "" otherwise. It
 	// is not encoded.
 	RawRole string `json:"-"`
+
+	raw json.RawMessage // the bytes it was decoded from (raw.go)
 }
 
 // UnmarshalJSON decodes a message in either version's JSON, told apart as
@@ -265,7 +267,8 @@ type Message struct {
 // number, parts without "kind"), mapping a v1.0 role spelling onto its
 // constant ([Role]). The "kind" member is not checked here; the
 // client does that where a Message is due. Member names match exactly;
-// unknown members are ignored. Because Message has this method, a struct
+// unknown members are ignored. It keeps a copy of b for [Message.Raw].
+// Because Message has this method, a struct
 // that embeds a Message is decoded by it alone: give the Message a named
 // field instead.
 func (m *Message) UnmarshalJSON(b []byte) error {
@@ -273,7 +276,10 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 	if v10Stored(b) {
 		read = messageStoredFields.Decode
 	}
-	_, err := unmarshalStored(b, read, messageFields.Decode, m)
+	raw, err := unmarshalStored(b, read, messageFields.Decode, m)
+	if err == nil {
+		m.raw = raw
+	}
 	return err
 }
 

@@ -331,18 +331,21 @@ func byKind(r *reply, k resultKinds) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		m.raw = r.own()
 		v, taskID = m, m.TaskID
 	case kindStatusUpdate:
 		e, err := decodeAs(r, statusEventFields, "status-update event")
 		if err != nil {
 			return nil, err
 		}
+		e.raw = r.own()
 		v, taskID = e, e.TaskID
 	default:
 		e, err := decodeAs(r, artifactEventFields, "artifact-update event")
 		if err != nil {
 			return nil, err
 		}
+		e.raw = r.own()
 		v, taskID = e, e.TaskID
 	}
 	if err := r.sameTask(taskID, kind == kindMessage); err != nil {

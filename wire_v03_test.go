@@ -10,7 +10,6 @@ import (
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestClientAndUnmarshalAgree: for every task fixture, the task the client
@@ -38,7 +37,7 @@ func TestClientAndUnmarshalAgree(t *testing.T) {
 		if err := json.Unmarshal(sent.Result, &general); err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(&general, got, cmpopts.IgnoreUnexported(a2a.Task{})); diff != "" {
+		if diff := cmp.Diff(&general, got, ignoreTaskInternals); diff != "" {
 			t.Errorf("%s: client task differs from json.Unmarshal (-general +client):\n%s", name, diff)
 		}
 		if string(general.Raw()) != string(got.Raw()) {
@@ -173,7 +172,7 @@ func TestDecoderReadsEveryField(t *testing.T) {
 		if task, ok := v.(*a2a.Task); ok {
 			task.History[0].RawRole = "" // sent as "user": nothing was mapped
 		}
-		if diff := cmp.Diff(v, got, cmpopts.IgnoreUnexported(a2a.Task{})); diff != "" {
+		if diff := cmp.Diff(v, got, ignoreTaskInternals); diff != "" {
 			t.Errorf("%T after a round trip (-want +got):\n%s", v, diff)
 		}
 	}

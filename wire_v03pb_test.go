@@ -13,7 +13,6 @@ import (
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // getPB is GetTask of "t1" answered with body by a v0.3 HTTP+JSON agent.
@@ -26,7 +25,7 @@ func getPB(t *testing.T, body string) (*a2a.Task, error) {
 // TestREST03TaskDecoding: a v0.3 proto Task read onto the SDK's Task,
 // member by member, under JSON and proto names.
 func TestREST03TaskDecoding(t *testing.T) {
-	ignore := cmpopts.IgnoreUnexported(a2a.Task{})
+	ignore := ignoreTaskInternals
 	tests := []struct {
 		name, body string
 		want       a2a.Task

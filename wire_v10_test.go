@@ -326,7 +326,7 @@ func TestV10StoredRoundTrip(t *testing.T) {
 				if err := json.Unmarshal(parts.Status, &s); err != nil {
 					t.Fatalf("status: %v", err)
 				}
-				if diff := cmp.Diff(live.Status, s); diff != "" {
+				if diff := cmp.Diff(live.Status, s, ignoreTaskInternals); diff != "" {
 					t.Errorf("status from its bytes (-live +stored):\n%s", diff)
 				}
 			}
@@ -335,7 +335,7 @@ func TestV10StoredRoundTrip(t *testing.T) {
 				if err := json.Unmarshal(raw, &m); err != nil {
 					t.Fatalf("history[%d]: %v", i, err)
 				}
-				if diff := cmp.Diff(live.History[i], m); diff != "" {
+				if diff := cmp.Diff(live.History[i], m, ignoreTaskInternals); diff != "" {
 					t.Errorf("history[%d] from its bytes (-live +stored):\n%s", i, diff)
 				}
 			}
@@ -379,7 +379,7 @@ func TestV10MessageRoundTrip(t *testing.T) {
 		if err := json.Unmarshal([]byte(msg), &stored); err != nil {
 			t.Fatalf("%s: %v", msg, err)
 		}
-		if diff := cmp.Diff(live, &stored); diff != "" {
+		if diff := cmp.Diff(live, &stored, ignoreTaskInternals); diff != "" {
 			t.Errorf("%s: stored bytes decode to another message (-live +stored):\n%s", msg, diff)
 		}
 		b, err := json.Marshal(live)
@@ -390,7 +390,7 @@ func TestV10MessageRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(b, &again); err != nil {
 			t.Fatalf("%s: %v", b, err)
 		}
-		if diff := cmp.Diff(live, &again, cmpopts.IgnoreFields(a2a.Message{}, "RawRole"), cmpopts.EquateEmpty()); diff != "" {
+		if diff := cmp.Diff(live, &again, ignoreTaskInternals, cmpopts.IgnoreFields(a2a.Message{}, "RawRole"), cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("%s: encoded and decoded again (-live +again):\n%s", b, diff)
 		}
 	}

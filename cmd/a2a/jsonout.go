@@ -12,10 +12,10 @@ import (
 // -o json prints the agent's own bytes (the specification's §11.3 and
 // Appendix B): one document, or one line an event with --stream, each
 // compacted onto one line, redacted and made inert (outJSON), never
-// re-encoded. In A2A v1.0 send's result is the SendMessageResponse
-// ({"task":…} or {"message":…}) and a stream's events the
-// StreamResponse ({"statusUpdate":…}); in v0.3 they are the objects
-// themselves, each with its "kind".
+// re-encoded. In A2A v1.0 (and v0.3 over HTTP+JSON) send's result is
+// the SendMessageResponse ({"task":…} or {"message":…}) and a stream's
+// events the StreamResponse ({"statusUpdate":…}); in v0.3 over JSON-RPC
+// they are the objects themselves, each with its "kind".
 
 // printTaskJSON prints a task as the agent sent it (send: as send's
 // result).
@@ -45,10 +45,12 @@ func (o *options) printEventJSON(ev a2a.Event) {
 	o.outJSON(compact(o.wrapped(member[typeName(ev)], rawOf(ev))))
 }
 
-// wrapped is raw under member in A2A v1.0 (SendMessageResponse,
-// StreamResponse), and raw itself in v0.3.
+// wrapped is raw under member where the binding wraps it
+// (SendMessageResponse, StreamResponse: A2A v1.0, and v0.3 over
+// HTTP+JSON, whose objects are the proto's), and raw itself in v0.3 over
+// JSON-RPC, whose objects carry their "kind".
 func (o *options) wrapped(member string, raw []byte) []byte {
-	if o.spoken != a2a.ProtocolV10 || member == "" {
+	if o.spoken == a2a.ProtocolV03 && o.spokenTransport == a2a.TransportJSONRPC || member == "" {
 		return raw
 	}
 	b, _ := json.Marshal(member)
