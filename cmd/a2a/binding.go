@@ -218,7 +218,7 @@ func (o *options) endpointClient() (*a2a.Client, error) {
 	version := cmp.Or(o.a2aVersion, a2a.ProtocolV10)
 	transport := cmp.Or(o.transport.first(), a2a.TransportJSONRPC)
 	if o.usable != nil && !o.usable(version, transport) {
-		return nil, usagef("%s is not in A2A v%s over %s: %s", o.name, version, transport, o.usableText)
+		return nil, usagef("%s is not in A2A v%s over %s; it is in v1.0 (--a2a-version 1.0) and in v0.3 over HTTP+JSON (--transport HTTP+JSON)", o.name, version, transport)
 	}
 	if o.tenant != "" && version != a2a.ProtocolV10 {
 		return nil, usagef("--tenant needs A2A v1.0; --a2a-version is %s", version)

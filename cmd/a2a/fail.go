@@ -25,6 +25,9 @@ func (o *options) fail(err error) int {
 		name = "a2a " + o.name
 	}
 	o.errf("%s: %s: %s\n", name, ce.Code, inFlags(strings.TrimPrefix(ce.Message, "a2a: ")))
+	if strings.Contains(ce.Message, "--help)") {
+		ce.Hint = "" // the message says where help is
+	}
 	if ce.Hint != "" {
 		o.errf("hint: %s\n", ce.Hint)
 	}

@@ -336,6 +336,15 @@ func (o *options) load() error {
 
 // check refuses, before anything is sent, what no call could carry.
 func (o *options) check() error {
+	// A flag beats a variable: -e on the command line calls that
+	// endpoint whatever A2ACLI_AGENT_CARD says, and -a that card
+	// whatever A2ACLI_ENDPOINT says.
+	switch {
+	case o.source["endpoint"] == "flag" && o.source["agent-card"] != "flag":
+		o.agentCard = ""
+	case o.source["agent-card"] == "flag" && o.source["endpoint"] != "flag":
+		o.endpoint = ""
+	}
 	switch {
 	case o.output != "text" && o.output != "json":
 		return usagef("--output %s: want text or json", quote(o.output))
