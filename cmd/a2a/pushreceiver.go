@@ -186,7 +186,7 @@ func (n *pushNotes) notified(_ context.Context, p *a2a.PushNotification) error {
 		state = e.Status.State
 	}
 	kind := map[string]string{"*a2a.Task": "task", "*a2a.Message": "message", "*a2a.TaskStatusUpdateEvent": "status-update", "*a2a.TaskArtifactUpdateEvent": "artifact-update"}[typeName(p.Event)]
-	n.o.debugf("push: %s for task %s: %s", kind, p.TaskID, stateText(state))
+	n.o.debugf("push: notification (%s) for task %s: %s", kind, p.TaskID, stateText(state))
 	if state != "" {
 		n.progress("push: %s", stateText(state))
 	}

@@ -90,7 +90,7 @@ func (o *options) sendAndPoll(ctx context.Context, c *a2a.Client, msg a2a.Messag
 	if !ok {
 		return o.finishMessage(res.(*a2a.Message))
 	}
-	if !o.async && !final(task.Status.State) {
+	if !o.async && !finalState(task.Status.State) {
 		return o.poll(ctx, c, task, true)
 	}
 	return o.finish(task, true)

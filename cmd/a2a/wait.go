@@ -29,7 +29,7 @@ func (e waitTimeout) Error() string {
 // Unwrap is what ended the wait: a context deadline to errors.Is.
 func (e waitTimeout) Unwrap() error { return e.err }
 
-// timedOut reports whether err ended a wait by running out of time: a
+// timedOutWait reports whether err ended a wait by running out of time: a
 // deadline, or a poll that gave up on its own budget (any *a2a.PollError
 // but one the caller's context stopped).
 func timedOutWait(err error) bool {
@@ -39,9 +39,9 @@ func timedOutWait(err error) bool {
 	return errors.Is(err, context.DeadlineExceeded)
 }
 
-// final reports whether a task in state s has ended or waits for the
+// finalState reports whether a task in state s has ended or waits for the
 // caller: a wait stops there (an unknown state is neither).
-func final(s a2a.TaskState) bool { return s.Terminal() || s.Interrupted() }
+func finalState(s a2a.TaskState) bool { return s.Terminal() || s.Interrupted() }
 
 // await polls the task known (its id) until it ends or waits for the
 // caller, as --poll-interval and --timeout say (waitOptions), with a
@@ -84,7 +84,7 @@ func (o *options) sendUnstreamed(ctx context.Context, c *a2a.Client, msg a2a.Mes
 		ev = r
 	case *a2a.Task:
 		ev = r
-		if !final(r.Status.State) {
+		if !finalState(r.Status.State) {
 			got, err := o.await(ctx, c, r)
 			if err != nil {
 				return o.stopped(ctx, c, got, "get", err)
@@ -92,12 +92,12 @@ func (o *options) sendUnstreamed(ctx context.Context, c *a2a.Client, msg a2a.Mes
 			ev = got
 		}
 	}
-	_, code, _ := o.followOnce(ctx, c, one(ev), &a2a.Task{}, true)
+	_, code, _ := o.followOnce(ctx, c, oneEvent(ev), &a2a.Task{}, true)
 	return code
 }
 
-// one is a stream of the one event ev.
-func one(ev a2a.Event) iter.Seq2[a2a.Event, error] {
+// oneEvent is a stream of the one event ev.
+func oneEvent(ev a2a.Event) iter.Seq2[a2a.Event, error] {
 	return func(yield func(a2a.Event, error) bool) { yield(ev, nil) }
 }
 
@@ -151,6 +151,6 @@ func (o *options) pollShown(ctx context.Context, c *a2a.Client, task *a2a.Task, 
 	if err != nil {
 		return o.stopped(ctx, c, got, "get", err)
 	}
-	_, code, _ := o.followOnce(ctx, c, one(got), task, true)
+	_, code, _ := o.followOnce(ctx, c, oneEvent(got), task, true)
 	return code
 }

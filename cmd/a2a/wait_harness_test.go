@@ -105,8 +105,8 @@ func noLeaks(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, opt) })
 }
 
-// methods counts the requests of agent by method.
-func methods(agent *a2atest.Server) map[string]int {
+// methodCounts counts the requests of agent by method.
+func methodCounts(agent *a2atest.Server) map[string]int {
 	n := map[string]int{}
 	for _, r := range agent.Requests() {
 		n[r.Method]++

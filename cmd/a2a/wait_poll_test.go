@@ -26,7 +26,7 @@ func TestWaitTaskGetOneShotAndWait(t *testing.T) {
 		}
 		one.has(t, "stderr", "the task is not finished (working)")
 		one.has(t, "stdout", "Resume: a2a task get --wait -a "+agent.BaseURL())
-		if n := methods(agent)[getMethod(v10)]; n != 1 {
+		if n := methodCounts(agent)[getMethod(v10)]; n != 1 {
 			t.Errorf("v10=%t: one-shot task get sent %d GetTask, want 1", v10, n)
 		}
 
@@ -36,7 +36,7 @@ func TestWaitTaskGetOneShotAndWait(t *testing.T) {
 			t.Errorf("v10=%t: task get --wait: Status %q, want completed", v10, got)
 		}
 		waited.has(t, "stdout", "Artifact: records")
-		if n := methods(agent)[getMethod(v10)]; n != 3 { // working (1), working, completed
+		if n := methodCounts(agent)[getMethod(v10)]; n != 3 { // working (1), working, completed
 			t.Errorf("v10=%t: GetTask sent %d times in all, want 3", v10, n)
 		}
 		if strings.Contains(waited.stdout, "Resume:") || waited.stderr != "" {
