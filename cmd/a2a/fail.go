@@ -61,7 +61,7 @@ func (o *options) classify(err error) cliError {
 	)
 	switch {
 	case errors.As(err, &wt):
-		return cliError{Code: "A2ACLI_ERR_TIMEOUT", Message: wt.Error(), Hint: fmt.Sprintf("give it longer than --timeout %s, or take the task up again with the Resume command", o.timeout), Exit: exitTimeout}
+		return cliError{Code: cliErrTimeout, Message: wt.Error(), Hint: fmt.Sprintf("give it longer than --timeout %s, or take the task up again with the Resume command", o.timeout), Exit: exitTimeout}
 	case errors.As(err, &cm):
 		hint := "give --bearer or --api-key (or A2ACLI_BEARER, A2ACLI_API_KEY)"
 		if o.card != nil {

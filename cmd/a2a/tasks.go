@@ -165,7 +165,7 @@ func (o *options) stopped(ctx context.Context, c *a2a.Client, task *a2a.Task, ve
 	} else if errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, context.DeadlineExceeded) {
 		err = errors.Join(context.DeadlineExceeded, err)
 	}
-	if timedOutWait(err) {
+	if timedOut(err) {
 		err = waitTimeout{err: err, timeout: o.timeout, state: task.Status.State}
 	}
 	if task.ID != "" && !o.json() {

@@ -15,7 +15,8 @@ import (
 // waitTimeout is the error of a wait that --timeout ended before the task
 // did (the specification's §9.3: A2ACLI_ERR_TIMEOUT, exit 5): stopped
 // makes it of a context deadline or of a poll that used up its budget
-// (--timeout too), and fail reports it with the --timeout to exceed.
+// (--timeout too: timedOut), and fail reports it with the task's last
+// state and the --timeout to exceed.
 type waitTimeout struct {
 	err     error         // what ended the wait: a deadline, a *a2a.PollError
 	timeout time.Duration // --timeout
@@ -28,16 +29,6 @@ func (e waitTimeout) Error() string {
 
 // Unwrap is what ended the wait: a context deadline to errors.Is.
 func (e waitTimeout) Unwrap() error { return e.err }
-
-// timedOutWait reports whether err ended a wait by running out of time: a
-// deadline, or a poll that gave up on its own budget (any *a2a.PollError
-// but one the caller's context stopped).
-func timedOutWait(err error) bool {
-	if pe, ok := errors.AsType[*a2a.PollError](err); ok && pe.Limit != a2a.PollLimitContext {
-		return true
-	}
-	return errors.Is(err, context.DeadlineExceeded)
-}
 
 // finalState reports whether a task in state s has ended or waits for the
 // caller: a wait stops there (an unknown state is neither).
