@@ -79,6 +79,13 @@ func (o *options) waitByPush(ctx context.Context, c *a2a.Client, msg a2a.Message
 	}
 	w, err := recv.SendMessage(ctx, c, msg, wopts...)
 	if err != nil {
+		recv.Close()
+		notes.end()
+		if heard := notes.heard(); heard.ID != "" && ctx.Err() != nil {
+			// Stopped before the send's answer, after a notification
+			// named the task: it is not lost.
+			return o.stopped(ctx, c, heard, "get", pushCause(err))
+		}
 		return o.fail(err)
 	}
 	<-w.Done()
@@ -174,17 +181,37 @@ type pushNotes struct {
 	mu    sync.Mutex
 	shown bool // a progress line is on the terminal
 	ended bool
+	// last is the task as the last notification left it: its ids and
+	// state, for a wait stopped before the send's answer.
+	last a2a.Task
+}
+
+// heard is the task the notifications named (its ids and last state),
+// with no id when none came.
+func (n *pushNotes) heard() *a2a.Task {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	t := n.last
+	return &t
 }
 
 // notified is the receiver's PushOnNotification hook.
 func (n *pushNotes) notified(_ context.Context, p *a2a.PushNotification) error {
-	state := a2a.TaskState("")
+	state, contextID := a2a.TaskState(""), ""
 	switch e := p.Event.(type) {
 	case *a2a.Task:
-		state = e.Status.State
+		state, contextID = e.Status.State, e.ContextID
 	case *a2a.TaskStatusUpdateEvent:
-		state = e.Status.State
+		state, contextID = e.Status.State, e.ContextID
 	}
+	n.mu.Lock()
+	if p.TaskID != "" {
+		n.last.ID, n.last.ContextID = p.TaskID, cmpOr(contextID, n.last.ContextID)
+		if state != "" {
+			n.last.Status.State = state
+		}
+	}
+	n.mu.Unlock()
 	kind := map[string]string{"*a2a.Task": "task", "*a2a.Message": "message", "*a2a.TaskStatusUpdateEvent": "status-update", "*a2a.TaskArtifactUpdateEvent": "artifact-update"}[typeName(p.Event)]
 	n.o.debugf("push: notification (%s) for task %s: %s", kind, p.TaskID, stateText(state))
 	if state != "" {

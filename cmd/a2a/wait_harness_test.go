@@ -175,6 +175,9 @@ type scriptAgent struct {
 	// statusResult), then a clean close or, with cut, a broken
 	// connection; an error instead (rpcError) when refuse is set.
 	stream func(method string, n int) (events []string, cut bool, refuse string)
+	// hold keeps every stream open, once its events are written, until
+	// the client goes.
+	hold bool
 	// onGet is called before the n-th GetTask is answered.
 	onGet func(n int)
 
@@ -257,6 +260,9 @@ func (a *scriptAgent) serve(w http.ResponseWriter, r *http.Request) {
 		for _, ev := range events {
 			fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", req.ID, ev)
 			w.(http.Flusher).Flush()
+		}
+		if a.hold {
+			<-r.Context().Done()
 		}
 		if cut {
 			panic(http.ErrAbortHandler) // the connection breaks

@@ -208,3 +208,16 @@ func TestWaitStreamRefusedSendsWithout(t *testing.T) {
 		t.Errorf("%d streams and %d sends, want 1 and 1", a, b)
 	}
 }
+
+// TASK_POLL_002: a stream that goes quiet does not hold send past
+// --timeout: A2ACLI_ERR_TIMEOUT, exit 5, the ids and a Resume line.
+func TestWaitStreamTimeout(t *testing.T) {
+	noLeaks(t)
+	agent := newScriptAgent(t, &scriptAgent{streaming: true, hold: true, stream: func(string, int) ([]string, bool, string) {
+		return []string{taskResult("TASK_STATE_WORKING")}, false, ""
+	}})
+	r := a2aWait(t, "send", "-a", agent.card(), "--timeout", "300ms", "hello")
+	r.want(t, exitTimeout)
+	r.has(t, "stderr", "A2ACLI_ERR_TIMEOUT", "(last state known: working)")
+	r.has(t, "stdout", "Task: t1\n", "Context: c1\n", "Status: working\n", "Resume: a2a task subscribe -a "+agent.card()+" t1\n")
+}
