@@ -149,20 +149,13 @@ func (o *options) sameListing() string {
 func runTaskSubscribe(ctx context.Context, o *options, args []string) int {
 	return o.call(ctx, func(ctx context.Context, c *a2a.Client) int {
 		task := &a2a.Task{ID: args[0]}
-		if o.stream {
-			return o.follow(ctx, c, c.SubscribeToTask(ctx, args[0]), task, false)
+		events, refused, stop := opened(c.SubscribeToTask(ctx, args[0]))
+		defer stop()
+		if refused != nil { // a task that has ended cannot be followed: read it
+			o.debugf("stream: refused (%v); reading the task", refused)
+			return o.pollShown(ctx, c, task, o.stream)
 		}
-		events := c.SubscribeToTask(ctx, args[0])
-		for attempt := 0; ; attempt++ {
-			closed, code, done := o.followOnce(ctx, c, events, task, false)
-			switch {
-			case done, !closed:
-				return code
-			case attempt == maxResubscribes:
-				return o.poll(ctx, c, task, false)
-			}
-			events = c.SubscribeToTask(ctx, task.ID)
-		}
+		return o.followAgain(ctx, c, events, task, o.stream)
 	})
 }
 

@@ -57,8 +57,11 @@ func (o *options) classify(err error) cliError {
 		ci cardInvalid
 		ve versionError
 		cm credentialsMissing
+		wt waitTimeout
 	)
 	switch {
+	case errors.As(err, &wt):
+		return cliError{Code: cliErrTimeout, Message: wt.Error(), Hint: fmt.Sprintf("give it longer than --timeout %s, or take the task up again with the Resume command", o.timeout), Exit: exitTimeout}
 	case errors.As(err, &cm):
 		hint := "give --bearer or --api-key (or A2ACLI_BEARER, A2ACLI_API_KEY)"
 		if o.card != nil {

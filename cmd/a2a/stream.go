@@ -15,23 +15,36 @@ const maxResubscribes = 5
 
 // follow prints a stream's events as they arrive (--stream: fields and
 // blocks, or JSON Lines), folds them into task, follows the task again
-// when the stream closes before it ends (at most maxResubscribes times,
-// then it polls), and ends as the task's state says.
+// when the stream closes or breaks before it ends (at most maxResubscribes
+// times; then, or when the agent refuses to stream it again, it polls
+// the task and prints it as the last event), and ends as the task's state
+// says.
 func (o *options) follow(ctx context.Context, c *a2a.Client, events iter.Seq2[a2a.Event, error], task *a2a.Task, send bool) int {
+	return o.followAgain(ctx, c, events, task, true)
+}
+
+// followAgain is follow, and task subscribe without --stream (show false:
+// the events folded, the task printed once it ends).
+func (o *options) followAgain(ctx context.Context, c *a2a.Client, events iter.Seq2[a2a.Event, error], task *a2a.Task, show bool) int {
+	release := func() {}
+	defer func() { release() }()
 	for attempt := 0; ; attempt++ {
-		closed, code, done := o.followOnce(ctx, c, events, task, true)
-		if done {
-			return code
-		}
-		if !closed || task.ID == "" {
+		closed, code, done := o.followOnce(ctx, c, events, task, show)
+		release()
+		if done || !closed || task.ID == "" {
 			return code
 		}
 		if attempt == maxResubscribes {
 			o.debugf("stream: closed %d times before the task ended; polling", attempt+1)
-			return o.poll(ctx, c, task, false)
+			return o.pollShown(ctx, c, task, show)
 		}
 		o.debugf("stream: closed before the task ended; following it again")
-		events = c.SubscribeToTask(ctx, task.ID)
+		rest, refused, stop := opened(c.SubscribeToTask(ctx, task.ID))
+		if refused != nil {
+			o.debugf("stream: following it again refused (%v); polling", refused)
+			return o.pollShown(ctx, c, task, show)
+		}
+		events, release = rest, stop
 	}
 }
 
@@ -73,7 +86,7 @@ func (o *options) followOnce(ctx context.Context, c *a2a.Client, events iter.Seq
 		return true, 0, false
 	}
 	if !show {
-		return false, o.finishFetched(ctx, c, task), true
+		return false, o.finishFetched(ctx, c, task, o.name == "send"), true
 	}
 	if !o.json() {
 		o.field("Task", task.ID)
@@ -83,39 +96,37 @@ func (o *options) followOnce(ctx context.Context, c *a2a.Client, events iter.Seq
 	return false, o.outcome(task), true
 }
 
-// waitByStream is send's wait when the card says the agent streams: the
-// events are folded (not printed), the stream followed again when it
-// closes early, and when it breaks the task is polled (the
-// specification's TASK_POLL_004); the task is printed once it ends. An
-// agent that refuses to stream (it has not acted) is sent the message
-// without.
+// waitByStream is send's wait when the card says the agent streams (the
+// specification's §9.3): the stream's events are folded, not printed,
+// and the task is printed once it ends or waits for the caller. When the
+// stream breaks or closes before that, with the task's id known, the task
+// is polled (GetTask) to its end (TASK_POLL_004), not streamed again. An
+// agent that refuses to stream before acting (method not found,
+// unsupported operation) is sent the message without a stream, and the
+// task it answers with is polled.
 func (o *options) waitByStream(ctx context.Context, c *a2a.Client, msg a2a.Message, opts []a2a.CallOption) int {
-	task := &a2a.Task{}
-	events := c.SendStreamingMessage(ctx, msg, opts...)
-	for attempt := 0; ; attempt++ {
-		closed, code, done := o.followOnce(ctx, c, events, task, false)
-		switch {
-		case done:
-			return code
-		case !closed || task.ID == "":
-			return code
-		case attempt == maxResubscribes:
-			return o.poll(ctx, c, task, true)
-		}
-		events = c.SubscribeToTask(ctx, task.ID)
+	events, refused, stop := opened(c.SendStreamingMessage(ctx, msg, opts...))
+	defer stop()
+	if refused != nil {
+		o.debugf("stream: refused (%v); sending without a stream", refused)
+		return o.sendAndPoll(ctx, c, msg, opts)
 	}
+	task := &a2a.Task{}
+	closed, code, done := o.followOnce(ctx, c, events, task, false)
+	if done || !closed || task.ID == "" {
+		return code
+	}
+	o.debugf("stream: ended before the task did (%s); polling it", stateText(task.Status.State))
+	return o.poll(ctx, c, task, true)
 }
 
 // finishFetched prints a task a stream ended: as the agent sends it to
-// GetTask (its own bytes, for -o json), or as folded when that fails.
-func (o *options) finishFetched(ctx context.Context, c *a2a.Client, folded *a2a.Task) int {
+// GetTask (its own bytes, for -o json), or as folded when that fails;
+// send: as send's result (A2A v1.0's {"task": …}), else the Task itself
+// (task subscribe).
+func (o *options) finishFetched(ctx context.Context, c *a2a.Client, folded *a2a.Task, send bool) int {
 	if got, err := c.GetTask(ctx, folded.ID); err == nil && got.Status.State == folded.Status.State {
-		return o.finish(got, true)
+		return o.finish(got, send)
 	}
-	return o.finish(folded, true)
-}
-
-// waitByPush is send's wait by push notification (--push-receiver).
-func (o *options) waitByPush(ctx context.Context, c *a2a.Client, msg a2a.Message, opts []a2a.CallOption) int {
-	return o.fail(usagef("--push-receiver is not ready yet"))
+	return o.finish(folded, send)
 }

@@ -47,6 +47,8 @@ func runSend(ctx context.Context, o *options, args []string) int {
 	switch {
 	case o.async && o.stream:
 		return o.fail(usagef("--async and --stream contradict each other: --stream follows the task as it runs"))
+	case o.stream && o.pushReceiver != "":
+		return o.fail(usagef("--stream and --push-receiver are two ways to follow the task: give one"))
 	case o.async && o.pushReceiver != "":
 		return o.fail(usagef("--async and --push-receiver contradict each other: --push-receiver waits for the task"))
 	case o.pushURL != "" && o.pushReceiver == "":
@@ -58,28 +60,40 @@ func runSend(ctx context.Context, o *options, args []string) int {
 	}
 	return o.call(ctx, func(ctx context.Context, c *a2a.Client) int {
 		switch {
+		case o.stream && o.card != nil && !o.card.Capabilities.Streaming:
+			return o.sendUnstreamed(ctx, c, msg, opts)
 		case o.stream:
 			return o.follow(ctx, c, c.SendStreamingMessage(ctx, msg, opts...), &a2a.Task{}, true)
 		case o.pushReceiver != "":
 			return o.waitByPush(ctx, c, msg, opts)
 		case !o.async && o.card != nil && o.card.Capabilities.Streaming:
 			return o.waitByStream(ctx, c, msg, opts)
-		case o.async:
-			opts = append(opts, a2a.Blocking(false))
 		}
-		res, err := c.SendMessage(ctx, msg, opts...)
-		if err != nil {
-			return o.fail(err)
-		}
-		task, ok := res.(*a2a.Task)
-		if !ok {
-			return o.finishMessage(res.(*a2a.Message))
-		}
-		if !o.async && !task.Status.State.Terminal() && !task.Status.State.Interrupted() {
-			return o.poll(ctx, c, task, true)
-		}
-		return o.finish(task, true)
+		return o.sendAndPoll(ctx, c, msg, opts)
 	})
+}
+
+// sendAndPoll sends msg without a stream and, unless --async, polls the
+// task the agent answers with to its end (poll); it prints the result as
+// send's. With --async the send does not block (Blocking(false): A2A
+// v1.0's returnImmediately, v0.3's blocking:false) and its answer is
+// printed as it is.
+func (o *options) sendAndPoll(ctx context.Context, c *a2a.Client, msg a2a.Message, opts []a2a.CallOption) int {
+	if o.async {
+		opts = append(opts, a2a.Blocking(false))
+	}
+	res, err := c.SendMessage(ctx, msg, opts...)
+	if err != nil {
+		return o.fail(err)
+	}
+	task, ok := res.(*a2a.Task)
+	if !ok {
+		return o.finishMessage(res.(*a2a.Message))
+	}
+	if !o.async && !finalState(task.Status.State) {
+		return o.poll(ctx, c, task, true)
+	}
+	return o.finish(task, true)
 }
 
 func runTaskGet(ctx context.Context, o *options, args []string) int {
@@ -114,28 +128,15 @@ func runTaskCancel(ctx context.Context, o *options, args []string) int {
 }
 
 // poll waits for the task known (its id, and its context when known)
-// with WaitTask, a progress line on stderr when it is a terminal, and
-// prints how it ended (send: as send's result).
+// with WaitTask (await: a progress line on stderr when it is a terminal),
+// and prints how it ended (send: as send's result), or, when the wait
+// stopped first, the task's ids and the command that resumes (stopped).
 func (o *options) poll(ctx context.Context, c *a2a.Client, known *a2a.Task, send bool) int {
-	opts := o.waitOptions()
-	if o.env.stderrTTY {
-		opts = append(opts, a2a.PollProgress(func(p a2a.PollAttempt) {
-			o.errf("\r\x1b[Kpoll %d: %s, %s", p.Attempt, p.Task.Status.State, p.Elapsed.Round(100*time.Millisecond))
-		}))
-	}
-	task, err := c.WaitTask(ctx, known.ID, opts...)
-	if o.env.stderrTTY {
-		o.errf("\r\x1b[K")
-	}
-	last := known
-	if task != nil {
-		last = task
-		last.ContextID = cmpOr(last.ContextID, known.ContextID)
-	}
+	task, err := o.await(ctx, c, known)
 	if err == nil {
 		return o.finish(task, send)
 	}
-	return o.stopped(ctx, c, last, "get", err)
+	return o.stopped(ctx, c, task, "get", err)
 }
 
 // waitOptions are the poll's: --poll-interval, growing by half each time
@@ -152,7 +153,7 @@ func (o *options) waitOptions() []a2a.WaitOption {
 
 // stopped ends a command whose wait or stream ended before the task did,
 // with err: by Ctrl-C (130, after --cancel-on-interrupt's cancel), by
-// --timeout (5), or by an error. Once the task's id is known it also
+// --timeout (5: a waitTimeout), or by an error. Once the task's id is known it also
 // prints the task's ids, its last state known and the command that
 // resumes (resume): nothing is lost.
 func (o *options) stopped(ctx context.Context, c *a2a.Client, task *a2a.Task, verb string, err error) int {
@@ -163,6 +164,9 @@ func (o *options) stopped(ctx context.Context, c *a2a.Client, task *a2a.Task, ve
 		}
 	} else if errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, context.DeadlineExceeded) {
 		err = errors.Join(context.DeadlineExceeded, err)
+	}
+	if timedOut(err) {
+		err = waitTimeout{err: err, timeout: o.timeout, state: task.Status.State}
 	}
 	if task.ID != "" && !o.json() {
 		o.field("Task", task.ID)
