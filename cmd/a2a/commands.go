@@ -113,7 +113,7 @@ func runTaskList(ctx context.Context, o *options, _ []string) int {
 		for _, t := range page.Tasks {
 			o.field("Task", t.ID)
 			o.field("Context", t.ContextID)
-			o.field("Status", stateText(t.Status.State))
+			o.field("Status", statusText(t.Status))
 			if t.Status.Timestamp != "" {
 				o.field("Timestamp", t.Status.Timestamp)
 			}
@@ -183,7 +183,7 @@ func runTaskDownload(ctx context.Context, o *options, args []string) int {
 		}
 		o.field("Task", task.ID)
 		o.field("Context", task.ContextID)
-		o.field("Status", stateText(task.Status.State))
+		o.field("Status", statusText(task.Status))
 		return exitOK
 	})
 }

@@ -108,7 +108,7 @@ func TestLoadSettingsPrecedence(t *testing.T) {
 	wantSetting(t, s, "A2ACLI_OUTPUT", "json", "file "+global)
 	wantSetting(t, s, "A2ACLI_TRANSPORT", "JSONRPC", "file "+local)
 	wantUnset(t, s, "A2ACLI_BEARER")
-	if got := s.filesRead(); !slices.Equal(got, []string{local, global}) {
+	if got := s.files; !slices.Equal(got, []string{local, global}) {
 		t.Errorf("filesRead = %q; want local then global", got)
 	}
 
@@ -150,7 +150,7 @@ func TestLoadSettingsWalkUp(t *testing.T) {
 	nearer := w.write(t, "proj/.env", "A2ACLI_TIMEOUT=proj\n", 0o600)
 	s, _ = w.load(t, "")
 	wantSetting(t, s, "A2ACLI_TIMEOUT", "proj", "file "+nearer)
-	if got := s.filesRead(); !slices.Equal(got, []string{nearer}) {
+	if got := s.files; !slices.Equal(got, []string{nearer}) {
 		t.Errorf("filesRead = %q; want only the nearest", got)
 	}
 
@@ -192,7 +192,7 @@ func TestLoadSettingsGlobalPath(t *testing.T) {
 	w.work = filepath.Dir(home)
 	s, warnings := w.load(t, "")
 	wantSetting(t, s, "A2ACLI_TIMEOUT", "home", "file "+home)
-	if got := s.filesRead(); !slices.Equal(got, []string{home}) || len(warnings) != 0 {
+	if got := s.files; !slices.Equal(got, []string{home}) || len(warnings) != 0 {
 		t.Errorf("filesRead = %q, warnings %q; want the file once", got, warnings)
 	}
 }
@@ -351,7 +351,7 @@ func TestLoadSettingsForeignOwner(t *testing.T) {
 // A nil *settings holds nothing.
 func TestSettingsNil(t *testing.T) {
 	var nilSettings *settings
-	if _, ok := nilSettings.get("A2ACLI_BEARER"); ok || nilSettings.filesRead() != nil {
+	if _, ok := nilSettings.get("A2ACLI_BEARER"); ok || nilSettings.files != nil {
 		t.Error("a nil *settings holds something")
 	}
 }

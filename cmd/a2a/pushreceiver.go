@@ -71,7 +71,7 @@ func (o *options) waitByPush(ctx context.Context, c *a2a.Client, msg a2a.Message
 	wopts := o.waitOptions()
 	if o.env.stderrTTY {
 		wopts = append(wopts, a2a.PollProgress(func(p a2a.PollAttempt) {
-			notes.progress("poll %d: %s", p.Attempt, stateText(p.Task.Status.State))
+			notes.progress("poll %d: %s", p.Attempt, statusText(p.Task.Status))
 		}))
 	}
 	for _, opt := range opts {

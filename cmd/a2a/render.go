@@ -42,7 +42,7 @@ func (o *options) block(label, text string) {
 func (o *options) printTask(task *a2a.Task) {
 	o.field("Task", task.ID)
 	o.field("Context", task.ContextID)
-	o.field("Status", stateText(task.Status.State))
+	o.field("Status", statusText(task.Status))
 	if o.verbose && task.Status.Timestamp != "" {
 		o.field("Timestamp", task.Status.Timestamp)
 	}
@@ -121,7 +121,17 @@ func fileSummary(f a2a.FileContent) string {
 	return strings.Join(nonEmpty(cmpOr(f.Name, "(no name)"), f.MIMEType, where), ", ")
 }
 
-// stateText is a task's state as received (an unknown one verbatim).
+// statusText is a status's state as the agent wrote it where the package
+// maps it onto "unknown" (TASK_STATE_UNSPECIFIED: the specification's
+// TASK_POLL_003 asks for it as received), else its short name.
+func statusText(st a2a.TaskStatus) string {
+	if st.State == a2a.TaskStateUnknown && st.RawState != "" {
+		return st.RawState
+	}
+	return stateText(st.State)
+}
+
+// stateText is a task's state: its short name, an unknown one verbatim.
 func stateText(s a2a.TaskState) string {
 	if s == "" {
 		return "(no state)"
@@ -155,7 +165,7 @@ func (o *options) printEvent(ev a2a.Event) {
 		o.field("Event", "status-update")
 		o.field("Task", e.TaskID)
 		o.field("Context", e.ContextID)
-		o.field("Status", stateText(e.Status.State))
+		o.field("Status", statusText(e.Status))
 		if m := e.Status.Message; m != nil {
 			o.printParts("Message", m.Parts)
 		}

@@ -91,7 +91,7 @@ func (o *options) followOnce(ctx context.Context, c *a2a.Client, events iter.Seq
 	if !o.json() {
 		o.field("Task", task.ID)
 		o.field("Context", task.ContextID)
-		o.field("Status", stateText(s))
+		o.field("Status", statusText(task.Status))
 	}
 	return false, o.outcome(task), true
 }
@@ -116,7 +116,7 @@ func (o *options) waitByStream(ctx context.Context, c *a2a.Client, msg a2a.Messa
 	if done || !closed || task.ID == "" {
 		return code
 	}
-	o.debugf("stream: ended before the task did (%s); polling it", stateText(task.Status.State))
+	o.debugf("stream: ended before the task did (%s); polling it", statusText(task.Status))
 	return o.poll(ctx, c, task, true)
 }
 

@@ -171,7 +171,7 @@ func (o *options) stopped(ctx context.Context, c *a2a.Client, task *a2a.Task, ve
 	if task.ID != "" && !o.json() {
 		o.field("Task", task.ID)
 		o.field("Context", cmpOr(task.ContextID, "(not known)"))
-		o.field("Status", stateText(task.Status.State))
+		o.field("Status", statusText(task.Status))
 	}
 	code := o.fail(err)
 	if task.ID != "" {

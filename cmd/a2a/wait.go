@@ -43,7 +43,7 @@ func (o *options) await(ctx context.Context, c *a2a.Client, known *a2a.Task) (*a
 	opts := o.waitOptions()
 	if o.env.stderrTTY {
 		opts = append(opts, a2a.PollProgress(func(p a2a.PollAttempt) {
-			o.errf("\r\x1b[Kpoll %d: %s, %s", p.Attempt, stateText(p.Task.Status.State), p.Elapsed.Round(100*time.Millisecond))
+			o.errf("\r\x1b[Kpoll %d: %s, %s", p.Attempt, statusText(p.Task.Status), p.Elapsed.Round(100*time.Millisecond))
 		}))
 	}
 	task, err := c.WaitTask(ctx, known.ID, opts...)
