@@ -152,9 +152,10 @@ func oneDocument(t *testing.T, stdout string, v any) {
 }
 
 // wantEnvelope checks a failed -o json run: stdout is exactly one error
-// envelope with code and the JSON-RPC number a2aCode, and stderr holds the
-// text line "a2a <cmd>: <code>: ".
-func wantEnvelope(t *testing.T, r cliResult, cmd, code string, a2aCode int) {
+// envelope with code and a2aCode (the JSON-RPC number; nil: null, an
+// error of the CLI's own), and stderr holds the text line
+// "a2a <cmd>: <code>: ".
+func wantEnvelope(t *testing.T, r cliResult, cmd, code string, a2aCode any) {
 	t.Helper()
 	var env errorEnvelope
 	oneDocument(t, r.stdout, &env)
@@ -162,7 +163,7 @@ func wantEnvelope(t *testing.T, r cliResult, cmd, code string, a2aCode int) {
 		t.Errorf("a2a %s: error code %q, want %q\nstdout: %s\nstderr: %s", cmd, env.Error.Code, code, r.stdout, r.stderr)
 	}
 	if got := strings.TrimSpace(string(env.Error.A2ACode)); got != strings.TrimSpace(mustJSON(a2aCode)) {
-		t.Errorf("a2a %s: a2aCode %s, want %d", cmd, got, a2aCode)
+		t.Errorf("a2a %s: a2aCode %s, want %s", cmd, got, mustJSON(a2aCode))
 	}
 	if env.Error.Message == "" {
 		t.Errorf("a2a %s: the envelope has no message: %s", cmd, r.stdout)

@@ -91,7 +91,7 @@ func TestCLIJSPeerV03(t *testing.T) {
 		args := []string{"send", "-o", "json", "entity"}
 		r := runCLI(t, bin, env, args...)
 		r.wantExit(t, 1, args...)
-		wantEnvelope(t, r, "send", "VersionNotSupportedError", -32009)
+		wantEnvelope(t, r, "send", "VersionNotSupportedError", nil) // refused here, not by the agent: no number
 		var e errorEnvelope
 		oneDocument(t, r.stdout, &e)
 		if e.Error.Hint == nil || !strings.Contains(*e.Error.Hint, "--a2a-version 0.3") {
