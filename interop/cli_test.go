@@ -2,6 +2,7 @@ package interop
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,7 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"testing"
 
 	"github.com/caoliao-a2a/a2a-go/a2atest"
@@ -48,6 +49,19 @@ func TestCLIGoPeerV10(t *testing.T) {
 	peer.env = cliEnv(t, "A2ACLI_AGENT_CARD="+peer.card)
 	runPeerCommands(t, bin, peer)
 
+	// EXIT_001: a usage error exits 2 with A2ACLI_ERR_USAGE (the envelope
+	// once -o json was read), and nothing is sent.
+	t.Run("usage error", func(t *testing.T) {
+		before := p.rpcs.Load()
+		args := []string{"send", "-o", "json", "--timeout", "soon", "entity"}
+		r := runCLI(t, bin, peer.env, args...)
+		r.wantExit(t, 2, args...)
+		wantEnvelope(t, r, "send", "A2ACLI_ERR_USAGE", nil)
+		if n := p.rpcs.Load() - before; n != 0 {
+			t.Errorf("the agent got %d requests of a usage error, want none", n)
+		}
+	})
+
 	// INTERACT_002: a --task-id the agent does not know is refused with
 	// the protocol's name, a pointer at --debug, and no new task: one
 	// request reached the agent.
@@ -64,6 +78,12 @@ func TestCLIGoPeerV10(t *testing.T) {
 			t.Errorf("the agent got %d requests, want 1 (the send; no new task started)", n)
 		}
 	})
+
+	// VER_001: every request of every command above (the stream's
+	// GetTask included) said "A2A-Version: 1.0".
+	if n, all := p.unversioned.Load(), p.rpcs.Load(); n != 0 || all == 0 {
+		t.Errorf("%d of %d requests without A2A-Version: 1.0", n, all)
+	}
 }
 
 // TestCLIJSPeerV03 runs the a2a command against @a2a-js/sdk 0.3.14, which
@@ -86,8 +106,8 @@ func TestCLIJSPeerV03(t *testing.T) {
 	// request: a counting proxy in front of the peer (its card rewritten
 	// to name the proxy) sees the card read and nothing else.
 	t.Run("send without --a2a-version 0.3", func(t *testing.T) {
-		proxy, rpcs := countingProxy(t, base)
-		env := cliEnv(t, "A2ACLI_AGENT_CARD="+proxy+"/.well-known/agent-card.json", "A2ACLI_API_KEY=interop-key-not-checked")
+		proxy := startPeerProxy(t, base)
+		env := cliEnv(t, "A2ACLI_AGENT_CARD="+proxy.base+"/.well-known/agent-card.json", "A2ACLI_API_KEY=interop-key-not-checked")
 		args := []string{"send", "-o", "json", "entity"}
 		r := runCLI(t, bin, env, args...)
 		r.wantExit(t, 1, args...)
@@ -97,15 +117,15 @@ func TestCLIJSPeerV03(t *testing.T) {
 		if e.Error.Hint == nil || !strings.Contains(*e.Error.Hint, "--a2a-version 0.3") {
 			t.Errorf("the hint does not name --a2a-version 0.3: %s", r.stdout)
 		}
-		if n := rpcs.Load(); n != 0 {
-			t.Errorf("the agent got %d requests besides its card, want none", n)
+		if methods, _ := proxy.calls(); len(methods) != 0 {
+			t.Errorf("the agent got requests besides its card, want none: %v", methods)
 		}
 		// The same through the proxy with the opt-in reaches the agent:
 		// the proxy does count.
 		r = runCLI(t, bin, env, "send", "--a2a-version", "0.3", "entity")
 		r.wantExit(t, 0, "send", "--a2a-version", "0.3", "entity")
-		if rpcs.Load() == 0 {
-			t.Error("the proxy counted no request of a send that reached the agent")
+		if methods, _ := proxy.calls(); len(methods) == 0 || methods[0] != "message/stream" { // the card says streaming
+			t.Errorf("the proxy saw %v of a send that reached the agent, want message/stream first", methods)
 		}
 	})
 }
@@ -263,46 +283,127 @@ func eventKind(t *testing.T, version string, ev map[string]json.RawMessage) stri
 	return ""
 }
 
-// countingProxy serves peer (a base URL) through a reverse proxy on a
-// loopback port, with the card's URLs rewritten to name the proxy, and
-// counts every request but the card's. It is closed when the test ends.
-func countingProxy(t *testing.T, peer string) (base string, rpcs *atomic.Int64) {
+// peerProxy is a reverse proxy in front of a peer, on a loopback port,
+// that serves the peer's card with its URLs rewritten to name the proxy
+// (so every call of a client that read the card goes through it) and
+// records the JSON-RPC calls.
+type peerProxy struct {
+	base string // the proxy's base URL
+	// onReply, when set before the first call, is called after each
+	// JSON-RPC call's reply was written to the client, with the call's
+	// method and its reply body (nil for a stream).
+	onReply func(method string, reply []byte)
+
+	mu      sync.Mutex
+	methods []string // the JSON-RPC methods called, in order
+	bodies  []string // their request bodies
+}
+
+// calls returns the methods called so far and their request bodies.
+func (p *peerProxy) calls() (methods, bodies []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.methods), slices.Clone(p.bodies)
+}
+
+// replyKey carries a call's captured reply from ModifyResponse to the
+// proxy's handler.
+type replyKey struct{}
+
+// startPeerProxy serves peer (a base URL) through a peerProxy. It is
+// closed when the test ends.
+func startPeerProxy(t *testing.T, peer string) *peerProxy {
 	t.Helper()
 	target, err := url.Parse(peer)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rpcs = new(atomic.Int64)
 	transport := &http.Transport{}
 	rp := httputil.NewSingleHostReverseProxy(target)
 	rp.Transport = transport
 	srv := httptest.NewUnstartedServer(nil)
-	base = "http://" + srv.Listener.Addr().String()
+	p := &peerProxy{base: "http://" + srv.Listener.Addr().String()}
 	rp.ModifyResponse = func(resp *http.Response) error {
-		if !strings.HasPrefix(resp.Request.URL.Path, "/.well-known/") {
-			return nil
+		card := strings.HasPrefix(resp.Request.URL.Path, "/.well-known/")
+		reply, _ := resp.Request.Context().Value(replyKey{}).(*[]byte)
+		if !card && (reply == nil || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json")) {
+			return nil // a stream passes as it comes
 		}
 		b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		resp.Body.Close()
 		if err != nil {
 			return err
 		}
-		b = bytes.ReplaceAll(b, []byte(peer), []byte(base))
+		if card {
+			b = bytes.ReplaceAll(b, []byte(peer), []byte(p.base))
+			resp.Header.Del("ETag")
+		} else {
+			*reply = b
+		}
 		resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
 		resp.Header.Del("Content-Length")
-		resp.Header.Del("ETag")
 		return nil
 	}
 	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.HasPrefix(r.URL.Path, "/.well-known/") {
-			rpcs.Add(1)
+		if strings.HasPrefix(r.URL.Path, "/.well-known/") {
+			rp.ServeHTTP(w, r)
+			return
 		}
-		rp.ServeHTTP(w, r)
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var call struct{ Method string }
+		json.Unmarshal(body, &call)
+		p.mu.Lock()
+		p.methods, p.bodies = append(p.methods, cmpOr(call.Method, r.Method+" "+r.URL.Path)), append(p.bodies, string(body))
+		p.mu.Unlock()
+		var reply []byte
+		rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), replyKey{}, &reply)))
+		if p.onReply != nil {
+			p.onReply(call.Method, reply)
+		}
 	})
 	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()
 		transport.CloseIdleConnections()
 	})
-	return base, rpcs
+	return p
+}
+
+// cmpOr is a, or b when a is empty.
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// TestCLIHelpVersion checks CLI_001 on the built binary: help, a
+// command's --help (with its flags' variables and their effective
+// defaults: A2ACLI_TIMEOUT=45s is shown) and the version print on stdout,
+// nothing on stderr, and exit 0, with no agent configured.
+func TestCLIHelpVersion(t *testing.T) {
+	bin := cliBinary(t)
+	env := cliEnv(t, "A2ACLI_TIMEOUT=45s")
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--help"}, []string{"Usage: a2a COMMAND", "send [TEXT]", "Exit codes:"}},
+		{[]string{"help", "task", "get"}, []string{"Usage: a2a task get TASKID"}},
+		{[]string{"send", "--help"}, []string{"Usage: a2a send [TEXT]", "--async", "[A2ACLI_ASYNC]", "--timeout", "(45s, from the environment) [A2ACLI_TIMEOUT]"}},
+		{[]string{"-v"}, []string{"A2A protocol versions: 0.3, 1.0"}},
+		{[]string{"version"}, []string{"A2A protocol versions: 0.3, 1.0", "CLI specification: A2A CLI specification v0.2"}},
+	} {
+		r := runCLI(t, bin, env, tc.args...)
+		r.wantExit(t, 0, tc.args...)
+		inOrder(t, "a2a "+strings.Join(tc.args, " "), r.stdout, tc.want...)
+		if r.stderr != "" {
+			t.Errorf("a2a %s wrote on stderr:\n%s", strings.Join(tc.args, " "), r.stderr)
+		}
+	}
 }

@@ -224,6 +224,8 @@ type v10Peer struct {
 	endpoint string // the JSON-RPC URL the card names
 	gates    *gates
 	rpcs     atomic.Int64 // requests the JSON-RPC endpoint received
+	// unversioned counts those without the header "A2A-Version: 1.0".
+	unversioned atomic.Int64
 }
 
 // The names of the peer's public and extended cards.
@@ -266,6 +268,9 @@ func startV10Peer(t *testing.T) *v10Peer {
 	rpc := a2asrv.NewJSONRPCHandler(newV10Handler(card, p.gates))
 	mux.Handle("/a2a/v1", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.rpcs.Add(1)
+		if r.Header.Get("A2A-Version") != "1.0" {
+			p.unversioned.Add(1)
+		}
 		rpc.ServeHTTP(w, r)
 	}))
 	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
