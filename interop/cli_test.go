@@ -102,6 +102,15 @@ func TestCLIJSPeerV03(t *testing.T) {
 	peer.env = cliEnv(t, "A2ACLI_AGENT_CARD="+peer.card, "A2ACLI_API_KEY=interop-key-not-checked")
 	runPeerCommands(t, bin, peer)
 
+	// TX_001 with -e: the same peer's v0.3 HTTP+JSON interface (served,
+	// not on its card), called directly with --transport HTTP+JSON.
+	t.Run("send -e HTTP+JSON", func(t *testing.T) {
+		args := []string{"send", "-e", base + "/a2a/rest", "--transport", "HTTP+JSON", "--a2a-version", "0.3", "entity"}
+		r := runCLI(t, bin, cliEnv(t), args...)
+		r.wantExit(t, 0, args...)
+		inOrder(t, "send", r.stdout, "Status: completed\n", "Artifact: entity\n", "Text:\n  "+peer.summary+"\n")
+	})
+
 	// VER_001: a v0.3-only card without the opt-in is refused before any
 	// request: a counting proxy in front of the peer (its card rewritten
 	// to name the proxy) sees the card read and nothing else.
