@@ -6,9 +6,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
+	"os"
 	"os/exec"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"unicode"
@@ -28,20 +30,90 @@ import (
 // ptyRun is how a run under the pseudo-terminal ended.
 type ptyRun struct {
 	screen []byte // every byte written to the terminal, as the terminal got them
-	stdout string // stdout, when it was a pipe (ptyStdoutPiped)
+	stdout string // stdout, when it was a pipe (ptyOpts.pipedStdout)
 	code   int
 }
 
-// ptyStdoutPiped runs the command with stdout a pipe and only stderr the
-// terminal: "a2a send … | cat".
-const ptyStdoutPiped = true
+// ptyOpts are the ways a run under the terminal may differ.
+type ptyOpts struct {
+	// pipedStdout runs the command with stdout a pipe and only stdin and
+	// stderr the terminal: "a2a send … | cat".
+	pipedStdout bool
+	// interact, when set, runs while the command does: a user at the
+	// terminal (waitFor what the screen shows, then type).
+	interact func(term *ptyTerm)
+}
+
+// ptyTerm is the user's side of a running terminal: what it has shown so
+// far, and the keyboard.
+type ptyTerm struct {
+	ptmx *os.File
+
+	mu      sync.Mutex
+	screen  bytes.Buffer
+	closed  bool          // the terminal is closed (the command exited) or too much was read
+	changed chan struct{} // closed, and replaced, at each change
+}
+
+// read copies the terminal into screen (at most 4 MiB) until it closes:
+// EIO once the last process holding it exits.
+func (p *ptyTerm) read() {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := p.ptmx.Read(buf)
+		p.mu.Lock()
+		p.screen.Write(buf[:n])
+		if err != nil || p.screen.Len() > 4<<20 {
+			p.closed = true
+		}
+		closed := p.closed
+		close(p.changed)
+		p.changed = make(chan struct{})
+		p.mu.Unlock()
+		if closed {
+			return
+		}
+	}
+}
+
+// waitFor blocks until the screen shows s (true), or the terminal closes
+// or 10 s pass first (false).
+func (p *ptyTerm) waitFor(s string) bool {
+	deadline := time.NewTimer(10 * time.Second)
+	defer deadline.Stop()
+	for {
+		p.mu.Lock()
+		found, closed, changed := bytes.Contains(p.screen.Bytes(), []byte(s)), p.closed, p.changed
+		p.mu.Unlock()
+		switch {
+		case found:
+			return true
+		case closed:
+			return false
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			return false
+		}
+	}
+}
+
+// typeKeys writes keys to the terminal as a user types them: "\x03" is
+// Ctrl-C, which the terminal turns into SIGINT for the command.
+func (p *ptyTerm) typeKeys(keys string) error {
+	_, err := p.ptmx.Write([]byte(keys))
+	return err
+}
 
 // runPTY runs bin with args in env under a fresh pseudo-terminal of 24
-// rows and 60 columns: stdin and stderr are the terminal, and stdout too
-// unless pipedStdout. It reads the terminal until the command exits (all
-// of it: the terminal is drained before it is closed). The run is bounded
-// by testCtx: a command still running then is killed and the test fails.
-func runPTY(t *testing.T, bin string, env []string, pipedStdout bool, args ...string) ptyRun {
+// rows and 60 columns, as the session's controlling terminal (so Ctrl-C
+// typed there is a SIGINT): stdin and stderr are the terminal, and stdout
+// too unless opts.pipedStdout. It reads the terminal until the command
+// exits (all of it: the terminal is drained before it is closed). The run
+// is bounded by testCtx: a command still running then is killed and the
+// test fails.
+func runPTY(t *testing.T, bin string, env []string, opts ptyOpts, args ...string) ptyRun {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -56,8 +128,9 @@ func runPTY(t *testing.T, bin string, env []string, pipedStdout bool, args ...st
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env, cmd.Dir, cmd.WaitDelay = env, t.TempDir(), 5*time.Second
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true} // stdin (fd 0) the controlling terminal
 	var stdout bytes.Buffer
-	if pipedStdout {
+	if opts.pipedStdout {
 		cmd.Stdout = &stdout
 	}
 	err = cmd.Start()
@@ -65,21 +138,24 @@ func runPTY(t *testing.T, bin string, env []string, pipedStdout bool, args ...st
 	if err != nil {
 		t.Fatal(err)
 	}
-	var screen bytes.Buffer
-	drained := make(chan error, 1)
+	term := &ptyTerm{ptmx: ptmx, changed: make(chan struct{})}
+	drained := make(chan struct{})
 	go func() {
-		_, err := io.Copy(&screen, io.LimitReader(ptmx, 4<<20))
-		drained <- err
+		defer close(drained)
+		term.read()
 	}()
+	if opts.interact != nil {
+		opts.interact(term)
+	}
 	err = cmd.Wait()
 	select {
-	case <-drained: // EIO once the last holder of the terminal closed it
+	case <-drained:
 	case <-time.After(10 * time.Second):
 		ptmx.Close()
 		<-drained
 		t.Fatalf("a2a %s: the terminal was not closed 10s after the command exited", strings.Join(args, " "))
 	}
-	res := ptyRun{screen: screen.Bytes(), stdout: stdout.String()}
+	res := ptyRun{screen: term.screen.Bytes(), stdout: stdout.String()}
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
@@ -161,12 +237,24 @@ func TestCLIPTYDemoServer(t *testing.T) {
 	// OUT_005: under a terminal the default send (which streams: the
 	// demo's card says streaming) prints its fields and blocks as text.
 	t.Run("send", func(t *testing.T) {
-		r := runPTY(t, bin, env, false, "send", "本月巡检记录")
+		r := runPTY(t, bin, env, ptyOpts{}, "send", "本月巡检记录")
 		if r.code != 0 {
 			t.Fatalf("exit %d; screen:\n%q", r.code, r.screen)
 		}
 		s := onlyText(t, r.screen)
 		inOrder(t, "the screen", s, "Task: ", "\nContext: ", "\nStatus: completed\n", "Artifact: records\n", "Data:\n", "Text:\n  共 2 条记录")
+	})
+
+	// --stream under a terminal: each event as text fields, the last
+	// one restated.
+	t.Run("send --stream", func(t *testing.T) {
+		r := runPTY(t, bin, env, ptyOpts{}, "send", "--stream", "本月巡检记录")
+		if r.code != 0 {
+			t.Fatalf("exit %d; screen:\n%q", r.code, r.screen)
+		}
+		s := onlyText(t, r.screen)
+		inOrder(t, "the screen", s, "Event: task\n", "Status: submitted\n", "Event: artifact-update\n", "Artifact: records\n",
+			"Event: status-update\n", "Status: completed\n", "Task: ", "Status: completed\n")
 	})
 
 	// The progress line: task get --wait polls, and each poll rewrites the
@@ -181,7 +269,7 @@ func TestCLIPTYDemoServer(t *testing.T) {
 		if reply.Task.ID == "" {
 			t.Fatalf("send --async -o json has no task: %s", sent.stdout)
 		}
-		r := runPTY(t, bin, env, false, "task", "get", "--wait", "--poll-interval", "100ms", reply.Task.ID)
+		r := runPTY(t, bin, env, ptyOpts{}, "task", "get", "--wait", "--poll-interval", "100ms", reply.Task.ID)
 		if r.code != 0 {
 			t.Fatalf("exit %d; screen:\n%q", r.code, r.screen)
 		}
@@ -238,7 +326,7 @@ func TestCLIPTYHostileAgent(t *testing.T) {
 	args := []string{"send", "--poll-interval", "100ms", "inspect"}
 
 	t.Run("terminal", func(t *testing.T) {
-		r := runPTY(t, bin, env, false, args...)
+		r := runPTY(t, bin, env, ptyOpts{}, args...)
 		if r.code != 0 {
 			t.Fatalf("exit %d; screen:\n%q", r.code, r.screen)
 		}
@@ -260,7 +348,7 @@ func TestCLIPTYHostileAgent(t *testing.T) {
 	})
 
 	t.Run("stdout piped", func(t *testing.T) {
-		r := runPTY(t, bin, env, ptyStdoutPiped, args...)
+		r := runPTY(t, bin, env, ptyOpts{pipedStdout: true}, args...)
 		if r.code != 0 {
 			t.Fatalf("exit %d; stdout:\n%q\nscreen:\n%q", r.code, r.stdout, r.screen)
 		}
@@ -294,4 +382,52 @@ func TestCLIPTYHostileAgent(t *testing.T) {
 		}
 		inOrder(t, "stdout", r.stdout, "Status: completed\n", "Text:\n  "+longText+"\n\n")
 	})
+}
+
+// hostileState is a task state no version of A2A has, built to take over
+// the terminal (an OSC that sets the window's title): the agent keeps
+// its task in it, and the CLI keeps waiting (an unknown state is not an
+// end) and shows it as received, escaped.
+const hostileState = "\x1b]0;pwned\x07"
+
+// TestCLIPTYInterrupt types Ctrl-C at the terminal while send polls a
+// task that never ends (submitted, then hostileState for good): the
+// command stops with 130 and prints the task's ids, its state and the
+// command that resumes the wait; the progress line showed the hostile
+// state escaped, and nothing but text reached the screen.
+func TestCLIPTYInterrupt(t *testing.T) {
+	bin := cliBinary(t)
+	card := &a2a.AgentCard{
+		Name: "stuck", Description: "a task that never ends", Version: "1.0.0",
+		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"}, Skills: []a2a.AgentSkill{},
+	}
+	agent := a2atest.NewServer(a2atest.V10(), a2atest.WithCard(card), a2atest.OnSend(func(a2a.Message) a2atest.Reply {
+		return a2atest.Reply{Task: &a2a.Task{}, States: []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskState(hostileState)}}
+	}))
+	t.Cleanup(agent.Close)
+	env := cliEnv(t, "A2ACLI_AGENT_CARD="+agent.BaseURL())
+	escaped := `\x1b]0;pwned\a`
+
+	typed := false
+	r := runPTY(t, bin, env, ptyOpts{interact: func(term *ptyTerm) {
+		// Once a poll has shown the hostile state, the user presses Ctrl-C.
+		if !term.waitFor(progressSeq + "poll 2: " + escaped) {
+			return // the run's checks below say what the screen showed
+		}
+		if err := term.typeKeys("\x03"); err != nil {
+			t.Errorf("typing Ctrl-C: %v", err)
+		}
+		typed = true
+	}}, "send", "--poll-interval", "100ms", "inspect")
+	if !typed {
+		t.Fatalf("the progress line never showed the escaped state (exit %d); screen:\n%q", r.code, r.screen)
+	}
+	if r.code != 130 {
+		t.Fatalf("exit %d after Ctrl-C, want 130; screen:\n%q", r.code, r.screen)
+	}
+	s := onlyText(t, r.screen)
+	inOrder(t, "the screen", s, "Task: task-1\n", "Context: ctx-1\n", "Status: "+escaped+"\n", "Resume: a2a task get --wait task-1")
+	if got := agent.Requests(); len(got) < 3 {
+		t.Errorf("the agent got %d requests, want the card, the send and the polls", len(got))
+	}
 }
