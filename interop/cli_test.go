@@ -174,6 +174,38 @@ func runPeerCommands(t *testing.T, bin string, peer cliPeer) {
 		}
 	})
 
+	// EXIT_002: the task's outcome is not the command's: a failed task
+	// and one waiting for input exit 0, the outcome named on stderr; the
+	// waiting one gets the ids and the command that answers it
+	// (INTERACT_004).
+	t.Run("send outcomes", func(t *testing.T) {
+		r, args := run(t, "send", "fail")
+		r.wantExit(t, 0, args...)
+		inOrder(t, "send fail", r.stdout, "Status: failed\n", "Message:\n  ")
+		if !strings.Contains(r.stderr, "failed") {
+			t.Errorf("stderr does not name the failed outcome:\n%s", r.stderr)
+		}
+		r, args = run(t, "send", "ask")
+		r.wantExit(t, 0, args...)
+		inOrder(t, "send ask", r.stdout, "Task: ", "\nContext: ", "\nStatus: input-required\n", "Message:\n  ", "Resume: a2a send ")
+		if !strings.Contains(r.stderr, "input-required") {
+			t.Errorf("stderr does not name the input-required outcome:\n%s", r.stderr)
+		}
+		// The Resume line, pasted with its ANSWER filled in, answers the
+		// task, which completes.
+		_, resume, _ := strings.Cut(r.stdout, "Resume: ")
+		resume, _, _ = strings.Cut(resume, "\n")
+		words := shellWords(t, resume)
+		i := slices.Index(words, "ANSWER")
+		if len(words) < 2 || words[0] != "a2a" || i < 0 || !slices.Contains(words, "--task-id") {
+			t.Fatalf("the Resume line is not an a2a send with --task-id and ANSWER: %q", resume)
+		}
+		words[i] = "A08"
+		r = runCLI(t, bin, peer.env, words[1:]...)
+		r.wantExit(t, 0, words...)
+		inOrder(t, "the resumed send", r.stdout, "Status: completed\n", "Artifact: entity\n", "A08")
+	})
+
 	// OUT_003: each line of --stream -o json is one event, whole, as the
 	// peer sent it: a v1.0 StreamResponse ({"task"|"statusUpdate"|…}), a
 	// v0.3 event with its kind; the last one is the completed status.
@@ -207,8 +239,9 @@ func runPeerCommands(t *testing.T, bin string, peer cliPeer) {
 
 	// OUT_002: task get -o json is the task as the peer sends it to its
 	// own GetTask (tasks/get), compacted, one document.
+	// So is send -o json's task, the last the peer sent whole.
 	t.Run("task get -o json", func(t *testing.T) {
-		id := sendForID(t, run, peer.version, "entity")
+		id, sent := sendForID(t, run, peer.version, "entity")
 		r, args := run(t, "task", "get", id, "-o", "json")
 		r.wantExit(t, 0, args...)
 		var doc json.RawMessage
@@ -217,12 +250,15 @@ func runPeerCommands(t *testing.T, bin string, peer cliPeer) {
 		if got := compact(t, doc); got != want {
 			t.Errorf("task get -o json is not the peer's task:\n got %s\nwant %s", got, want)
 		}
+		if got := compact(t, sent); got != want {
+			t.Errorf("send -o json's task is not the peer's task:\n got %s\nwant %s", got, want)
+		}
 	})
 
 	// EXIT_001 / errors: cancelling a finished task is the protocol's
 	// TaskNotCancelableError (-32002), as the envelope, exit 1.
 	t.Run("task cancel finished", func(t *testing.T) {
-		id := sendForID(t, run, peer.version, "entity")
+		id, _ := sendForID(t, run, peer.version, "entity")
 		r, args := run(t, "task", "cancel", id, "-o", "json")
 		r.wantExit(t, 1, args...)
 		wantEnvelope(t, r, "task cancel", "TaskNotCancelableError", -32002)
@@ -238,29 +274,26 @@ func runPeerCommands(t *testing.T, bin string, peer cliPeer) {
 }
 
 // sendForID sends text (waiting for its end) with -o json and returns
-// the task's id.
-func sendForID(t *testing.T, run func(*testing.T, ...string) (cliResult, []string), version, text string) string {
+// the task's id and the task as printed (v1.0: inside {"task":…}).
+func sendForID(t *testing.T, run func(*testing.T, ...string) (cliResult, []string), version, text string) (string, json.RawMessage) {
 	t.Helper()
 	r, args := run(t, "send", "-o", "json", text)
 	r.wantExit(t, 0, args...)
-	var task struct {
-		ID   string `json:"id"`
-		Task *struct {
-			ID string `json:"id"`
-		} `json:"task"`
-	}
-	oneDocument(t, r.stdout, &task)
-	id := task.ID
+	var doc json.RawMessage
+	oneDocument(t, r.stdout, &doc) // OUT_002: one document, though the wait streamed
+	raw := doc
 	if version == "1.0" {
-		if task.Task == nil {
+		var reply map[string]json.RawMessage
+		if err := json.Unmarshal(doc, &reply); err != nil || len(reply) != 1 || reply["task"] == nil {
 			t.Fatalf("send -o json is not {\"task\":…}: %s", r.stdout)
 		}
-		id = task.Task.ID
+		raw = reply["task"]
 	}
-	if id == "" {
-		t.Fatalf("send -o json has no task id: %s", r.stdout)
+	var task struct{ ID string }
+	if err := json.Unmarshal(raw, &task); err != nil || task.ID == "" {
+		t.Fatalf("send -o json has no task id (%v): %s", err, r.stdout)
 	}
-	return id
+	return task.ID, raw
 }
 
 // eventKind names a --stream -o json line's event as v0.3 kinds do: a
@@ -415,4 +448,41 @@ func TestCLIHelpVersion(t *testing.T) {
 			t.Errorf("a2a %s wrote on stderr:\n%s", strings.Join(tc.args, " "), r.stderr)
 		}
 	}
+}
+
+// shellWords splits a command line as a POSIX shell would one made of
+// plain words and single-quoted ones (what the CLI's Resume line holds);
+// anything else (a double quote, a backslash, a $) fails the test.
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	var words []string
+	var w strings.Builder
+	inWord, quoted := false, false
+	for _, r := range line {
+		switch {
+		case quoted && r == '\'':
+			quoted = false
+		case quoted:
+			w.WriteRune(r)
+		case r == '\'':
+			quoted, inWord = true, true
+		case r == ' ':
+			if inWord {
+				words, inWord = append(words, w.String()), false
+				w.Reset()
+			}
+		case strings.ContainsRune("\"\\$`", r):
+			t.Fatalf("the command line %q needs more than single quotes to read", line)
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted {
+		t.Fatalf("the command line %q has an open quote", line)
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
 }
