@@ -486,3 +486,22 @@ func shellWords(t *testing.T, line string) []string {
 	}
 	return words
 }
+
+// TestCLIUnreachable checks EXIT_001's other reserved code on the built
+// binary: an agent nobody listens for (a loopback port just closed) is
+// A2ACLI_ERR_UNREACHABLE, exit 3, whether its card or its endpoint (-e)
+// is asked.
+func TestCLIUnreachable(t *testing.T) {
+	bin := cliBinary(t)
+	ln := httptest.NewUnstartedServer(nil).Listener
+	addr := ln.Addr().String()
+	ln.Close()
+	for _, args := range [][]string{
+		{"card", "get", "-o", "json", "-a", "http://" + addr},
+		{"task", "get", "-o", "json", "-e", "http://" + addr + "/a2a/jsonrpc", "t1"},
+	} {
+		r := runCLI(t, bin, cliEnv(t), args...)
+		r.wantExit(t, 3, args...)
+		wantEnvelope(t, r, strings.Join(args[:2], " "), "A2ACLI_ERR_UNREACHABLE", nil)
+	}
+}
