@@ -17,8 +17,6 @@ import (
 // send's reply has gone back to the CLI (the proxy opens it then), so the
 // end can only come by push.
 //
-// Until send --push-receiver is wired (the build answers "not ready
-// yet"), the test is skipped.
 func TestCLIPushReceiverJSPeer(t *testing.T) {
 	bin := cliBinary(t)
 	t.Setenv("PUSH_SEND", "1")
@@ -38,8 +36,7 @@ func TestCLIPushReceiverJSPeer(t *testing.T) {
 		return nil
 	}
 	t.Cleanup(func() { release("/push/release-all") }) // before the peer stops: no task left at its gate
-	proxy := startPeerProxy(t, base)
-	proxy.onReply = func(method string, reply []byte) {
+	proxy := startPeerProxy(t, base, func(method string, reply []byte) {
 		if method != "message/send" {
 			return
 		}
@@ -51,15 +48,12 @@ func TestCLIPushReceiverJSPeer(t *testing.T) {
 		if err := release("/push/release/" + url.PathEscape(r.Result.ID)); err != nil {
 			t.Errorf("opening the task's gate: %v", err)
 		}
-	}
+	})
 	env := cliEnv(t, "A2ACLI_AGENT_CARD="+proxy.base+"/.well-known/agent-card.json", "A2ACLI_API_KEY=interop-key-not-checked")
 	// The fallback poll after an hour, the whole command within 15s: a
 	// push that never comes fails the run (exit 5), never a poll.
 	args := []string{"send", "--a2a-version", "0.3", "--push-receiver", "127.0.0.1:0", "--poll-interval", "1h", "--timeout", "15s", "push-entity"}
 	r := runCLI(t, bin, env, args...)
-	if strings.Contains(r.stderr, "--push-receiver is not ready yet") {
-		t.Skip("send --push-receiver is not wired in this build yet")
-	}
 	r.wantExit(t, 0, args...)
 	inOrder(t, "send", r.stdout, "Status: completed\n", "Artifact: entity\n")
 

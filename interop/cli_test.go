@@ -115,7 +115,7 @@ func TestCLIJSPeerV03(t *testing.T) {
 	// request: a counting proxy in front of the peer (its card rewritten
 	// to name the proxy) sees the card read and nothing else.
 	t.Run("send without --a2a-version 0.3", func(t *testing.T) {
-		proxy := startPeerProxy(t, base)
+		proxy := startPeerProxy(t, base, nil)
 		env := cliEnv(t, "A2ACLI_AGENT_CARD="+proxy.base+"/.well-known/agent-card.json", "A2ACLI_API_KEY=interop-key-not-checked")
 		args := []string{"send", "-o", "json", "entity"}
 		r := runCLI(t, bin, env, args...)
@@ -331,9 +331,9 @@ func eventKind(t *testing.T, version string, ev map[string]json.RawMessage) stri
 // records the JSON-RPC calls.
 type peerProxy struct {
 	base string // the proxy's base URL
-	// onReply, when set before the first call, is called after each
-	// JSON-RPC call's reply was written to the client, with the call's
-	// method and its reply body (nil for a stream).
+	// onReply, when not nil, is called after each JSON-RPC call's reply
+	// was written to the client, with the call's method and its reply
+	// body (nil for a stream).
 	onReply func(method string, reply []byte)
 
 	mu      sync.Mutex
@@ -352,9 +352,10 @@ func (p *peerProxy) calls() (methods, bodies []string) {
 // proxy's handler.
 type replyKey struct{}
 
-// startPeerProxy serves peer (a base URL) through a peerProxy. It is
-// closed when the test ends.
-func startPeerProxy(t *testing.T, peer string) *peerProxy {
+// startPeerProxy serves peer (a base URL) through a peerProxy calling
+// onReply (nil: nothing) after each reply. It is closed when the test
+// ends.
+func startPeerProxy(t *testing.T, peer string, onReply func(method string, reply []byte)) *peerProxy {
 	t.Helper()
 	target, err := url.Parse(peer)
 	if err != nil {
@@ -364,7 +365,7 @@ func startPeerProxy(t *testing.T, peer string) *peerProxy {
 	rp := httputil.NewSingleHostReverseProxy(target)
 	rp.Transport = transport
 	srv := httptest.NewUnstartedServer(nil)
-	p := &peerProxy{base: "http://" + srv.Listener.Addr().String()}
+	p := &peerProxy{base: "http://" + srv.Listener.Addr().String(), onReply: onReply}
 	rp.ModifyResponse = func(resp *http.Response) error {
 		card := strings.HasPrefix(resp.Request.URL.Path, "/.well-known/")
 		reply, _ := resp.Request.Context().Value(replyKey{}).(*[]byte)
