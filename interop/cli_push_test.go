@@ -16,7 +16,6 @@ import (
 // the send, no poll. The push-entity script waits at its gate until the
 // send's reply has gone back to the CLI (the proxy opens it then), so the
 // end can only come by push.
-//
 func TestCLIPushReceiverJSPeer(t *testing.T) {
 	bin := cliBinary(t)
 	t.Setenv("PUSH_SEND", "1")
