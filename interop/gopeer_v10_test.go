@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -222,6 +223,9 @@ type v10Peer struct {
 	base     string // http://127.0.0.1:port, where the card is served
 	endpoint string // the JSON-RPC URL the card names
 	gates    *gates
+	rpcs     atomic.Int64 // requests the JSON-RPC endpoint received
+	// unversioned counts those without the header "A2A-Version: 1.0".
+	unversioned atomic.Int64
 }
 
 // The names of the peer's public and extended cards.
@@ -261,7 +265,14 @@ func startV10Peer(t *testing.T) *v10Peer {
 		Skills: []a2a.AgentSkill{{ID: "lookup", Name: "Lookup", Description: "Looks up a QR code", Tags: []string{"qr"}}},
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/a2a/v1", a2asrv.NewJSONRPCHandler(newV10Handler(card, p.gates)))
+	rpc := a2asrv.NewJSONRPCHandler(newV10Handler(card, p.gates))
+	mux.Handle("/a2a/v1", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.rpcs.Add(1)
+		if r.Header.Get("A2A-Version") != "1.0" {
+			p.unversioned.Add(1)
+		}
+		rpc.ServeHTTP(w, r)
+	}))
 	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
 	srv.Config.Handler = mux
 	srv.Start()
