@@ -20,7 +20,12 @@ Usage: a2a COMMAND [ARGS] [flags]   (flags may come before or after ARGS)
 Commands:
 `)
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-28s %s\n", strings.TrimSpace(c.name()+" "+c.args), c.summary)
+		synopsis := strings.TrimSpace(c.name() + " " + c.args)
+		if len(synopsis) > 28 {
+			fmt.Fprintf(w, "  %s\n  %-28s %s\n", synopsis, "", c.summary)
+			continue
+		}
+		fmt.Fprintf(w, "  %-28s %s\n", synopsis, c.summary)
 	}
 	fmt.Fprint(w, `
 The agent (every command but completion, demo-server, version and help):

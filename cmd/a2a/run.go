@@ -102,7 +102,7 @@ func run(ctx context.Context, args []string, e env) int {
 			usage(e.stdout) // "a2a task --help"
 			return exitOK
 		}
-		return usageFail(e, err)
+		return usageFail(e, args, err)
 	}
 	o := newOptions(&cmd, e)
 	if cmd.flags != nil {
@@ -117,6 +117,7 @@ func run(ctx context.Context, args []string, e env) int {
 	case errors.Is(err, errVersion):
 		return runVersion(ctx, o, nil)
 	case err != nil:
+		o.output = outputIn(rest) // a flag error before -o json still gets the envelope
 		return o.fail(usageError{msg: err.Error()})
 	case len(pos) < cmd.nargs[0] || len(pos) > cmd.nargs[1]:
 		return o.fail(usagef("want: a2a %s (a2a %s --help)", strings.TrimSpace(cmd.name()+" "+cmd.args), cmd.name()))
@@ -129,6 +130,23 @@ func run(ctx context.Context, args []string, e env) int {
 	}
 	o.args = append([]string{}, pos...) // the redactor is complete
 	return cmd.run(ctx, o, pos)
+}
+
+// outputIn is the -o/--output args give, read without the flag set (for
+// an error that stopped the parse before it): "text" unless they ask for
+// json.
+func outputIn(args []string) string {
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return "text"
+		case a == "-o=json" || a == "--output=json" || a == "-output=json":
+			return "json"
+		case (a == "-o" || a == "--output" || a == "-output") && i+1 < len(args) && args[i+1] == "json":
+			return "json"
+		}
+	}
+	return "text"
 }
 
 // findCommand finds the command args start with (its words come first,
@@ -241,8 +259,9 @@ func distance(a, b string) int {
 
 // usageFail reports a usage error found before any command's flags are
 // read: one line on stderr and where to get help.
-func usageFail(e env, err error) int {
+func usageFail(e env, args []string, err error) int {
 	o := newOptions(nil, e)
+	o.output = outputIn(args)
 	return o.fail(err)
 }
 

@@ -52,8 +52,22 @@ func (o *options) followAgain(ctx context.Context, c *a2a.Client, events iter.Se
 // task. It reports whether the stream closed (or broke in transport)
 // before the task ended, or else the command's exit code with done.
 func (o *options) followOnce(ctx context.Context, c *a2a.Client, events iter.Seq2[a2a.Event, error], task *a2a.Task, show bool) (closed bool, code int, done bool) {
+	// A wait that prints nothing until the end shows its progress on
+	// stderr when that is a terminal, as a poll does, cleared before
+	// anything else is printed.
+	progress := !show && o.env.stderrTTY
+	clear := func() {
+		if progress {
+			o.errf("\r\x1b[K")
+			progress = false
+		}
+	}
+	defer clear()
 	for ev, err := range events {
 		var cut *a2a.StreamCutError
+		if err != nil {
+			clear()
+		}
 		if errors.As(err, &cut) && cut.TaskID != "" {
 			task.ID, task.ContextID = cut.TaskID, cmp.Or(task.ContextID, cut.ContextID)
 			if ctx.Err() != nil || cut.Err != nil && !errors.As(cut.Err, new(*a2a.TransportError)) {
@@ -72,15 +86,21 @@ func (o *options) followOnce(ctx context.Context, c *a2a.Client, events iter.Seq
 			}
 		}
 		if m, ok := ev.(*a2a.Message); ok && task.ID == "" {
+			clear()
 			if !show {
 				return false, o.finishMessage(m), true
 			}
 			return false, exitOK, true
 		}
 		if err := task.ApplyWithin(ev, o.maxBytes); err != nil {
+			clear()
 			return false, o.stopped(ctx, c, task, "subscribe", err), true // past --max-bytes
 		}
+		if progress {
+			o.errf("\r\x1b[Kstream: %s", statusText(task.Status))
+		}
 	}
+	clear()
 	s := task.Status.State
 	if task.ID != "" && !s.Terminal() && !s.Interrupted() {
 		return true, 0, false
