@@ -135,7 +135,7 @@ func (o *options) poll(ctx context.Context, c *a2a.Client, known *a2a.Task, send
 	if err == nil {
 		return o.finish(task, send)
 	}
-	return o.stopped(ctx, c, last, "get", err)
+	return o.stopped(ctx, c, last, "get", o.whyStopped(ctx, err, last))
 }
 
 // waitOptions are the poll's: --poll-interval, growing by half each time
