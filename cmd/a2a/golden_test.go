@@ -627,3 +627,71 @@ func TestCardFromEndpoint(t *testing.T) {
 		t.Errorf("not A2ACLI_ERR_CARD_NOT_FOUND with a hint:\n%s", r.stderr)
 	}
 }
+
+// TestCommandLine: flags go before or after the positional arguments,
+// "--" ends them (a text that starts with "-" is sent as it is), each
+// flag reads its A2ACLI_ variable when not given, and the flag wins over
+// the variable; --stream is never read from the environment.
+func TestCommandLine(t *testing.T) {
+	t.Parallel()
+	agent := demoAgent(t, a2a.ProtocolV10)
+	site := siteOfAgent(agent)
+	dash := a2aCmd(t, "send", "-a", site, "--", "-o")
+	dash.wantCode(t, exitOK)
+	if !strings.HasPrefix(dash.stdout, "Task: task-1\n") {
+		t.Errorf("a2a send -a SITE -- -o: not text output:\n%s", dash.stdout)
+	}
+	if body := string(agent.Requests()[len(agent.Requests())-2].Body); !strings.Contains(body, `"text":"-o"`) {
+		t.Errorf("the text after -- was not sent as it is: %s", body)
+	}
+	after := a2aCmd(t, "task", "get", "task-1", "-a", site, "-o", "json")
+	after.wantCode(t, exitOK)
+	if v := wantJSONDoc(t, after); v["id"] != "task-1" {
+		t.Errorf("flags after the task id: %s", after.stdout)
+	}
+	vars := map[string]string{"A2ACLI_AGENT_CARD": site, "A2ACLI_OUTPUT": "json", "A2ACLI_STREAM": "true", "A2ACLI_TASK_EXIT_CODES": "true"}
+	fromEnv := invocation{env: vars}.run(t, "task", "get", "task-1")
+	fromEnv.wantCode(t, exitTaskFailed) // A2ACLI_TASK_EXIT_CODES: task-1 failed
+	if fromEnv.stdout != after.stdout {
+		t.Errorf("A2ACLI_AGENT_CARD and A2ACLI_OUTPUT: got\n%s\nwant\n%s", fromEnv.stdout, after.stdout)
+	}
+	flagWins := invocation{env: vars}.run(t, "task", "get", "task-1", "-o", "text")
+	flagWins.wantCode(t, exitTaskFailed)
+	if !strings.HasPrefix(flagWins.stdout, "Task: task-1\n") {
+		t.Errorf("-o text does not win over A2ACLI_OUTPUT=json:\n%s", flagWins.stdout)
+	}
+	send := invocation{env: vars}.run(t, "send", "你好")
+	send.wantCode(t, exitTaskFailed)
+	if strings.Count(send.stdout, "\n") != 1 || strings.Contains(send.stdout, "statusUpdate") {
+		t.Errorf("A2ACLI_STREAM was read: want one document, not JSON Lines:\n%s", send.stdout)
+	}
+	// A --svc-param with a control character is refused before anything
+	// is sent.
+	before := len(agent.Requests())
+	bad := a2aCmd(t, "task", "get", "-a", site, "task-1", "--svc-param", "X-Trace:a\x01b")
+	bad.wantCode(t, exitUsage)
+	if n := len(agent.Requests()) - before; n != 0 || !strings.Contains(bad.stderr, "control character") {
+		t.Errorf("--svc-param with a control character: %d requests sent\n%s", n, bad.stderr)
+	}
+}
+
+// TestStreamJSONIsTheAgentsBytes: on A2A v1.0, --stream -o json prints
+// each event as the agent sent it (a StreamResponse: no v0.3 "kind" or
+// "final", states as TASK_STATE_*), and a Message reply likewise.
+func TestStreamJSONIsTheAgentsBytes(t *testing.T) {
+	t.Parallel()
+	// TODO(raw events): the package keeps the agent's bytes of a Task
+	// only (Task.Raw); a Message, a TaskStatusUpdateEvent and a
+	// TaskArtifactUpdateEvent are printed as the package encodes them,
+	// in v0.3's shape, under v1.0's member names. It needs Raw on those
+	// types in the root package (out of the CLI's reach).
+	t.Skip("TODO(raw events): v1.0 messages and update events are re-encoded in v0.3's shape; see the comment")
+	agent := demoAgent(t, a2a.ProtocolV10)
+	r := a2aCmd(t, "send", "--stream", "-o", "json", "-a", siteOfAgent(agent), "本月巡检记录")
+	r.wantCode(t, exitOK)
+	for _, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+		if strings.Contains(line, `"kind":`) || strings.Contains(line, `"final":`) || strings.Contains(line, `"state":"working"`) {
+			t.Errorf("not the agent's v1.0 bytes: %s", line)
+		}
+	}
+}
