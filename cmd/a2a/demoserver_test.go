@@ -80,8 +80,8 @@ func startDemoServer(t *testing.T, args ...string) (card, endpoint string, stop 
 }
 
 // shell is results as a terminal shows them: each command and its
-// output (stderr after stdout), then "echo $?" and the last one's exit
-// code, and every other one's when it is not 0.
+// output (stdout and stderr in the order written), then "echo $?" and the
+// last one's exit code, and every other one's when it is not 0.
 func shell(results ...result) string {
 	var b strings.Builder
 	for i, r := range results {
@@ -89,7 +89,7 @@ func shell(results ...result) string {
 		for i, a := range r.args {
 			words[i] = quote(a)
 		}
-		b.WriteString("$ a2a " + strings.Join(words, " ") + "\n" + r.stdout + r.stderr)
+		b.WriteString("$ a2a " + strings.Join(words, " ") + "\n" + r.output)
 		if r.code != exitOK || i == len(results)-1 {
 			b.WriteString("$ echo $?\n" + strconv.Itoa(r.code) + "\n")
 		}

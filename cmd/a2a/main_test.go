@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,6 +34,9 @@ type result struct {
 	args           []string
 	code           int
 	stdout, stderr string
+	// output is stdout and stderr as a terminal shows them: in the order
+	// they were written (set by invocation.run only).
+	output string
 }
 
 // invocation is what a command runs with besides its arguments.
@@ -59,14 +63,14 @@ func (in invocation) run(t *testing.T, args ...string) result {
 	if ctx == nil {
 		ctx = t.Context()
 	}
-	var stdout, stderr bytes.Buffer
+	var stdout, stderr, output bytes.Buffer
 	code := run(ctx, args, env{
 		stdin:  strings.NewReader(in.stdin),
-		stdout: &stdout, stderr: &stderr,
+		stdout: io.MultiWriter(&stdout, &output), stderr: io.MultiWriter(&stderr, &output),
 		getenv:    hermetic(t, in.env),
 		stderrTTY: in.tty,
 	})
-	return result{args: args, code: code, stdout: stdout.String(), stderr: stderr.String()}
+	return result{args: args, code: code, stdout: stdout.String(), stderr: stderr.String(), output: output.String()}
 }
 
 // hermetic is the getenv of a command run with the variables vars alone,
