@@ -323,6 +323,18 @@ func TestTaskGetWait(t *testing.T) {
 	if v := wantJSONDoc(t, results[1]); v["id"] != "task-2" {
 		t.Errorf("task get --wait -o json is not the task: %s", results[1].stdout)
 	}
+
+	// On a terminal, stderr shows a progress line, rewritten in place and
+	// cleared at the end; stdout is the same as without one.
+	id := startTask(t, agent, a2a.ProtocolV10, "本月巡检记录")
+	tty := invocation{tty: true}.run(t, "task", "get", "--wait", "-a", siteOfAgent(agent), "--poll-interval", "1ms", id)
+	tty.wantCode(t, exitOK)
+	if want := "\r\x1b[Kpoll 1: working, "; !strings.HasPrefix(tty.stderr, want) || !strings.HasSuffix(tty.stderr, "\r\x1b[K") {
+		t.Errorf("stderr on a terminal: %q, want progress lines starting %q and cleared", tty.stderr, want)
+	}
+	if strings.NewReplacer("task-3", "task-1", "ctx-3", "ctx-1").Replace(tty.stdout) != results[0].stdout || id != "task-3" {
+		t.Errorf("stdout on a terminal differs:\n%s", tty.stdout)
+	}
 }
 
 func TestTaskCancel(t *testing.T) {
