@@ -59,11 +59,11 @@ func parseRef(ref string) (agentRef, error) {
 		}
 		return agentRef{kind: refEndpoint, url: ref}, nil
 	}
+	if strings.Contains(ref, "://") { // checked first: "ftp://host/card.json" is no file
+		return agentRef{}, usagef("--agent-card %s: want a host, an http:// or https:// URL, or a file", quote(ref))
+	}
 	if st, err := os.Stat(ref); err == nil && !st.IsDir() || strings.ContainsAny(ref, "/\\") || strings.HasSuffix(ref, ".json") {
 		return agentRef{kind: refFile, path: ref}, nil
-	}
-	if strings.Contains(ref, "://") {
-		return agentRef{}, usagef("--agent-card %s: want a host, an http:// or https:// URL, or a file", quote(ref))
 	}
 	host := ref
 	if h, _, err := net.SplitHostPort(ref); err == nil {

@@ -107,7 +107,7 @@ func runTaskList(ctx context.Context, o *options, _ []string) int {
 			return o.fail(err)
 		}
 		if o.json() {
-			o.outJSON(compact(rawOf(page)))
+			o.outJSON(compact(listJSON(page)))
 			return exitOK
 		}
 		for _, t := range page.Tasks {
@@ -463,6 +463,9 @@ func runDemoServer(ctx context.Context, o *options, _ []string) int {
 	}
 	if o.demoStep < 0 {
 		return o.fail(usagef("--step %s: want 0 or more", o.demoStep))
+	}
+	if o.transport.bad != "" {
+		return o.fail(usagef("--transport: %s", o.transport.bad))
 	}
 	l, err := o.fakeListener()
 	if err != nil {

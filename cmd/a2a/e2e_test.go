@@ -31,10 +31,14 @@ func TestBinary(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	// a2a runs with no A2A_* variable of the machine's.
+	// a2a runs with no A2ACLI_* variable of the machine's, in an empty
+	// directory, with a HOME and XDG_CONFIG_HOME of its own: no .env file
+	// or kept token of the developer's is read.
+	home, work := t.TempDir(), t.TempDir()
 	a2aBin := func(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
 		cmd := exec.Command(bin, args...)
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
+		cmd.Dir = work
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		return cmd, &stdout, &stderr
@@ -55,25 +59,40 @@ func TestBinary(t *testing.T) {
 		return result{args: args, code: code, stdout: stdout.String(), stderr: stderr.String()}
 	}
 
-	agent := newAgent(t, a2atest.WithCard(caoliaoCard()))
-	wait := runBin("send", "--wait", agent.URL, "本月巡检记录")
-	wait.wantCode(t, exitOK)
-	golden(t, "send_wait", wait) // as run in process
-	card := runBin("card", siteOfAgent(agent))
-	card.wantCode(t, exitOK)
-	if in := a2aCmd(t, "card", siteOfAgent(agent)); card.stdout != in.stdout || card.stderr != in.stderr {
-		t.Errorf("the binary's card differs from run's:\n%s\nrun's:\n%s", card.transcript(), in.transcript())
+	// The binary prints what run prints, and exits as it does: each
+	// against an agent of its own, so that the task ids are the same.
+	binAgent, runAgent := demoAgent(t, a2a.ProtocolV10), demoAgent(t, a2a.ProtocolV10)
+	for _, args := range []func(site string) []string{
+		func(site string) []string { return []string{"card", "get", "-a", site} },
+		func(site string) []string { return []string{"send", "-a", site, "本月巡检记录"} },
+		func(site string) []string {
+			return []string{"send", "-a", site, "--stream", "-o", "json", "本月巡检记录"}
+		},
+		func(site string) []string { return []string{"send", "-a", site, "查一台设备"} },
+		func(site string) []string { return []string{"task", "get", "-a", site, "-o", "json", "no-such-task"} },
+		func(site string) []string { return []string{"task", "get", "-a", site, "task-3", "--task-exit-codes"} },
+		func(string) []string { return []string{"frobnicate"} },
+		func(string) []string { return []string{"--help"} },
+	} {
+		bin, in := runBin(args(siteOfAgent(binAgent))...), a2aCmd(t, args(siteOfAgent(runAgent))...)
+		if got, want := bin.transcript(), in.transcript(); got != want {
+			t.Errorf("the binary's transcript differs from run's:\n%s\nrun's:\n%s", got, want)
+		}
 	}
 	runBin("frobnicate").wantCode(t, exitUsage)
+	// The output is text, with no control sequence: stderr is no terminal.
+	if r := runBin("send", "-a", siteOfAgent(binAgent), "本月巡检记录"); strings.Contains(r.stdout+r.stderr, "\x1b") {
+		t.Errorf("a control sequence in the output of a command not run on a terminal:\n%q", r.stdout+r.stderr)
+	}
 
 	// Ctrl-C during a wait: exit 130, the task cancelled first.
 	if runtime.GOOS == "windows" {
 		return // no os.Interrupt to send
 	}
 	// once starts a2a with args, waits until agent has been polled, sends
-	// sig and returns the exit code and stderr.
-	once := func(agent *a2atest.Server, sig os.Signal, args ...string) (int, string) {
-		cmd, _, stderr := a2aBin(args...)
+	// sig and returns the exit code, stdout and stderr.
+	once := func(agent *a2atest.Server, sig os.Signal, args ...string) (int, string, string) {
+		cmd, stdout, stderr := a2aBin(args...)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -81,22 +100,22 @@ func TestBinary(t *testing.T) {
 		go func() { exited <- cmd.Wait() }()
 		tick := time.NewTicker(time.Millisecond)
 		defer tick.Stop()
-		for !slices.Contains(methods(agent), "tasks/get") {
+		for !slices.Contains(methods(agent), "tasks/get") && !slices.Contains(methods(agent), "GetTask") {
 			select {
 			case err := <-exited:
-				t.Fatalf("a2a %s ended before it polled: exit %d\n%s", args[0], exitCode(err), stderr)
+				t.Fatalf("a2a %s ended before it polled: exit %d\n%s", strings.Join(args, " "), exitCode(err), stderr)
 			case <-tick.C:
 			}
 		}
 		if err := cmd.Process.Signal(sig); err != nil {
 			t.Fatal(err)
 		}
-		return exitCode(<-exited), stderr.String()
+		return exitCode(<-exited), stdout.String(), stderr.String()
 	}
-	// fake-agent: the line it prints on stdout once it serves reaches a
+	// demo-server: the line it prints on stdout once it serves reaches a
 	// pipe at once (not held in a buffer), and names an agent that
-	// answers.
-	fake, _, fakeErr := a2aBin("fake-agent", "--version", "1.0")
+	// answers, through the variable it names.
+	fake, _, fakeErr := a2aBin("demo-server")
 	fake.Stdout = nil
 	pipe, err := fake.StdoutPipe()
 	if err != nil {
@@ -110,37 +129,39 @@ func TestBinary(t *testing.T) {
 	if m == nil {
 		fake.Process.Kill()
 		fake.Wait()
-		t.Fatalf("fake-agent's first line on stdout is %q (%v), want the ready line\n%s", line, err, fakeErr)
+		t.Fatalf("demo-server's first line on stdout is %q (%v), want the ready line\n%s", line, err, fakeErr)
 	}
-	send := runBin("send", "--wait", m[1], "本月巡检记录")
-	send.wantCode(t, exitOK)
-	if want := ": completed\n"; !strings.Contains(send.stdout, want) {
-		t.Errorf("send to the fake's ready line URL:\n%s", send.transcript())
+	sendCmd, sendOut, sendErr := a2aBin("send", "本月巡检记录")
+	sendCmd.Env = append(sendCmd.Env, strings.Fields(line)...) // export $line
+	if code := exitCode(sendCmd.Run()); code != exitOK || !strings.Contains(sendOut.String(), "\nStatus: completed\n") {
+		t.Errorf("send to the demo-server the ready line names: exit %d\n%s%s", code, sendOut, sendErr)
 	}
 	if err := fake.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
 	fake.Wait()
 
-	slow := workingAgent(t)
-	id := startTask(t, slow, a2a.ProtocolV03, "盘点")
-	code, stderr := once(slow, os.Interrupt, "wait", "--protocol", "0.3", "--cancel-on-interrupt", slow.URL, id)
+	slow := workingAgent(t, a2atest.V10(), a2atest.WithCard(fakeCard()))
+	id := startTask(t, slow, a2a.ProtocolV10, "盘点")
+	code, _, stderr := once(slow, os.Interrupt, "task", "get", "--wait", "--poll-interval", "1ms", "-a", siteOfAgent(slow), "--cancel-on-interrupt", id)
 	if code != exitSignal {
 		t.Errorf("Ctrl-C: exit %d, want %d\n%s", code, exitSignal, stderr)
 	}
-	if !slices.Contains(methods(slow), "tasks/cancel") {
-		t.Errorf("Ctrl-C with --cancel-on-interrupt sent no tasks/cancel: %q", methods(slow))
+	if !slices.Contains(methods(slow), "CancelTask") {
+		t.Errorf("Ctrl-C with --cancel-on-interrupt sent no CancelTask: %q", methods(slow))
 	}
-	if want := "a2a wait: task " + id + " is canceled\n"; !strings.Contains(stderr, want) {
+	if want := "a2a task get: task " + id + " is canceled\n"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr does not hold %q:\n%s", want, stderr)
 	}
 
 	// SIGTERM (kill, a container's stop) and SIGHUP (a closed terminal)
-	// during send --wait stop it as Ctrl-C does: the id, the context and
+	// during a send's wait stop it as Ctrl-C does: the id, the context and
 	// the resume line are printed; the exit code is 128 + the signal.
+	noStream := fakeCard()
+	noStream.Capabilities.Streaming = false // the send polls
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
-		slow := workingAgent(t)
-		code, stderr := once(slow, sig, "send", "--wait", "--protocol", "0.3", slow.URL, "盘点")
+		slow := workingAgent(t, a2atest.WithCard(noStream))
+		code, stdout, stderr := once(slow, sig, "send", "-a", siteOfAgent(slow), "--a2a-version", "0.3", "--poll-interval", "1ms", "盘点")
 		if want := 128 + int(sig); code != want {
 			t.Errorf("%v: exit %d, want %d\n%s", sig, code, want, stderr)
 		}
@@ -154,8 +175,9 @@ func TestBinary(t *testing.T) {
 				}
 			}
 		}
-		if want := "a2a wait --protocol 0.3 " + slow.URL + " " + get.Params.ID + "\n"; get.Params.ID == "" || !strings.Contains(stderr, want) {
-			t.Errorf("%v: stderr does not hold the resume line %q:\n%s", sig, want, stderr)
+		want := "Task: " + get.Params.ID + "\nContext: ctx-1\nStatus: working\nResume: a2a task get --wait -a " + siteOfAgent(slow) + " --a2a-version 0.3 " + get.Params.ID + "\n"
+		if get.Params.ID == "" || !strings.HasSuffix(stdout, want) {
+			t.Errorf("%v: stdout does not end with the ids and the resume line %q:\n%s\nstderr:\n%s", sig, want, stdout, stderr)
 		}
 	}
 }

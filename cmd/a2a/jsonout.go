@@ -152,4 +152,21 @@ func rawOf(v any) []byte {
 	return b
 }
 
+// listJSON is a page of tasks as a ListTasksResponse: each task's own
+// bytes (the package keeps no bytes of the page itself), with the page's
+// token and sizes.
+func listJSON(page *a2a.ListTasksResponse) []byte {
+	tasks := make([]json.RawMessage, len(page.Tasks))
+	for i, t := range page.Tasks {
+		tasks[i] = rawOf(t)
+	}
+	b, _ := json.Marshal(struct {
+		Tasks         []json.RawMessage `json:"tasks"`
+		NextPageToken string            `json:"nextPageToken"`
+		PageSize      int               `json:"pageSize"`
+		TotalSize     int               `json:"totalSize"`
+	}{tasks, page.NextPageToken, page.PageSize, page.TotalSize})
+	return b
+}
+
 func typeName(v any) string { return fmt.Sprintf("%T", v) }

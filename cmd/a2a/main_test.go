@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,17 +34,24 @@ type result struct {
 	args           []string
 	code           int
 	stdout, stderr string
+	// output is stdout and stderr as a terminal shows them: in the order
+	// they were written (set by invocation.run only).
+	output string
 }
 
 // invocation is what a command runs with besides its arguments.
 type invocation struct {
-	ctx   context.Context   // default: the test's context
-	stdin string            // the command's standard input
-	env   map[string]string // its environment (nothing else is set)
-	tty   bool              // stderr is a terminal
+	ctx   context.Context // default: the test's context
+	stdin string          // the command's standard input
+	// env is its environment: nothing else is set, but for HOME and
+	// XDG_CONFIG_HOME, a new empty directory each unless env sets them,
+	// so that no developer's ~/.config/a2a-cli/.env or kept token is read.
+	env map[string]string
+	tty bool // stderr is a terminal
 }
 
-// a2aCmd runs "a2a args..." in process with an empty environment.
+// a2aCmd runs "a2a args..." in process with an empty environment (but
+// for a HOME and XDG_CONFIG_HOME of its own: invocation.env).
 func a2aCmd(t *testing.T, args ...string) result {
 	t.Helper()
 	return invocation{}.run(t, args...)
@@ -55,14 +63,32 @@ func (in invocation) run(t *testing.T, args ...string) result {
 	if ctx == nil {
 		ctx = t.Context()
 	}
-	var stdout, stderr bytes.Buffer
+	var stdout, stderr, output bytes.Buffer
 	code := run(ctx, args, env{
 		stdin:  strings.NewReader(in.stdin),
-		stdout: &stdout, stderr: &stderr,
-		getenv:    func(k string) string { return in.env[k] },
+		stdout: io.MultiWriter(&stdout, &output), stderr: io.MultiWriter(&stderr, &output),
+		getenv:    hermetic(t, in.env),
 		stderrTTY: in.tty,
 	})
-	return result{args: args, code: code, stdout: stdout.String(), stderr: stderr.String()}
+	return result{args: args, code: code, stdout: stdout.String(), stderr: stderr.String(), output: output.String()}
+}
+
+// hermetic is the getenv of a command run with the variables vars alone,
+// and HOME and XDG_CONFIG_HOME each an empty directory of the test's
+// unless vars sets them (to "" too): the developer's configuration and
+// kept tokens are never read, and a command's are gone with the test.
+func hermetic(t *testing.T, vars map[string]string) func(string) string {
+	t.Helper()
+	all := map[string]string{}
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME"} {
+		if _, ok := vars[k]; !ok {
+			all[k] = t.TempDir()
+		}
+	}
+	for k, v := range vars {
+		all[k] = v
+	}
+	return func(k string) string { return all[k] }
 }
 
 // wantCode fails the test when r did not end with code, showing its output.

@@ -136,7 +136,7 @@ func (o *options) poll(ctx context.Context, c *a2a.Client, known *a2a.Task, send
 	if err == nil {
 		return o.finish(task, send)
 	}
-	return o.stopped(ctx, c, task, "get", err)
+	return o.stopped(ctx, c, task, "get", o.whyStopped(ctx, err, task))
 }
 
 // waitOptions are the poll's: --poll-interval, growing by half each time

@@ -24,6 +24,9 @@ type waitTimeout struct {
 }
 
 func (e waitTimeout) Error() string {
+	if ws, ok := errors.AsType[waitStopped](e.err); ok {
+		return ws.msg // the poll's own account: the attempts, a Retry-After
+	}
 	return fmt.Sprintf("--timeout %s ran out before the task ended (last state known: %s)", e.timeout, stateText(e.state))
 }
 
