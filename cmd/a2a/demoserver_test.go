@@ -255,7 +255,7 @@ func TestDemoServerAddr(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:8080", "example.com:80"} {
 		bad := a2aCmd(t, "demo-server", "--addr", addr)
 		bad.wantCode(t, exitUsage)
-		if want := "a2a demo-server: A2ACLI_ERR_USAGE: --addr " + addr + " is not a loopback address: the fake agent has no authentication and answers anyone who reaches it; add --allow-non-loopback to serve there anyway\n"; bad.stderr != want {
+		if want := "a2a demo-server: A2ACLI_ERR_USAGE: --addr " + addr + " is not a loopback address: the fake agent has no authentication and answers anyone who reaches it; add --allow-non-loopback to serve there anyway\nhint: a2a demo-server --help\n"; bad.stderr != want {
 			t.Errorf("stderr %q, want %q", bad.stderr, want)
 		}
 	}

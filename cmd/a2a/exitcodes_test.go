@@ -68,8 +68,8 @@ func TestExitCodes(t *testing.T) {
 		{"--async", []string{"send", "--async", "-a", a, "本月巡检记录"}, exitOK, "a2a: the task is not finished (submitted)\n", false},
 		{"--async --task-exit-codes", []string{"send", "--async", "-a", a, "本月巡检记录", "--task-exit-codes"}, exitTaskUnfinished, "a2a: the task is not finished (submitted)\n", false},
 		{"canceled by task cancel", []string{"task", "cancel", "-a", s, working, "--task-exit-codes"}, exitOK, "", false},
-		{"html 502", []string{"task", "get", "-e", html.URL, "--a2a-version", "0.3", "--retries", "0", entity}, exitError, "502", false},
-		{"json-rpc error", []string{"task", "get", "-a", a, "no-such-task"}, exitError, "task not found: no-such-task (code -32001)", false},
+		{"html 502", []string{"task", "get", "-e", html.URL, "--a2a-version", "0.3", "--retries", "0", entity}, exitUnreachable, "502", false}, // a gateway that cannot reach its agent
+		{"json-rpc error", []string{"task", "get", "-a", a, "no-such-task"}, exitError, "TaskNotFoundError: task not found: no-such-task", false},
 		{"no card", []string{"card", "get", "-a", siteOfAgent(noCard)}, exitUnreachable, "a2a card get: A2ACLI_ERR_CARD_NOT_FOUND: ", false},
 		{"no card to send to", []string{"send", "-a", siteOfAgent(noCard), "你好"}, exitUnreachable, "a2a send: A2ACLI_ERR_CARD_NOT_FOUND: ", false},
 		{"connection refused", []string{"send", "--retries", "0", "-e", closedURL(t), "你好"}, exitUnreachable, "a2a send: A2ACLI_ERR_UNREACHABLE: ", true},

@@ -25,8 +25,11 @@ func (o *options) fail(err error) int {
 		name = "a2a " + o.name
 	}
 	o.errf("%s: %s: %s\n", name, ce.Code, inFlags(strings.TrimPrefix(ce.Message, "a2a: ")))
-	if strings.Contains(ce.Message, "--help)") {
+	switch {
+	case strings.Contains(ce.Message, "--help)"):
 		ce.Hint = "" // the message says where help is
+	case ce.Code == cliErrUsage && o.name != "":
+		ce.Hint = "a2a " + o.name + " --help"
 	}
 	if ce.Hint != "" {
 		o.errf("hint: %s\n", ce.Hint)

@@ -142,6 +142,14 @@ func TestExitCodeMatrix(t *testing.T) {
 						t.Skip("TODO(classify): HTTP 401 without credentials is exit 4 (A2ACLI_ERR_CREDENTIALS_MISSING) by the error classification; zz_stubs.go stands in for it")
 					}
 					site = stateAgent(t, "401", false, nil).URL
+					if c.name == "card get" { // a card is read without credentials: one behind them
+						locked := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+							w.Header().Set("WWW-Authenticate", "Bearer")
+							w.WriteHeader(http.StatusUnauthorized)
+						}))
+						t.Cleanup(locked.Close)
+						site = locked.URL
+					}
 				default:
 					state := states[code]
 					if c.name == "task cancel" && code == exitOK {

@@ -162,8 +162,10 @@ type discard struct{}
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // notFromEnv are the flags that are never read from the environment or a
-// file (the specification's §7.2): they must be typed.
-var notFromEnv = map[string]bool{"stream": true, "help": true, "version": true, "config": true}
+// file: those the specification's §7.2 names, and a message's parts.
+var notFromEnv = map[string]bool{"stream": true, "help": true, "version": true, "config": true,
+	// A message's content is typed, in order, never inherited.
+	"text": true, "file": true, "data": true, "media-type": true}
 
 // envName is the variable of a flag: A2ACLI_ and its long name in upper
 // snake case (--agent-card: A2ACLI_AGENT_CARD).

@@ -228,7 +228,7 @@ func topWords() []string { return subcommands(nil) }
 func closest(s string, words []string) string {
 	best, bestD := "", max(1, utf8.RuneCountInString(s)/3)+1
 	for _, w := range words {
-		if d := distance(strings.ToLower(s), w); d < bestD {
+		if d := distance(strings.ToLower(s), strings.ToLower(w)); d < bestD {
 			best, bestD = w, d
 		}
 	}

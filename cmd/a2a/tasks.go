@@ -222,7 +222,7 @@ func (o *options) outcome(task *a2a.Task) int {
 	case s.Terminal():
 		o.errf("a2a: the task ended %s\n", s)
 	default:
-		o.errf("a2a: the task is not finished (%s)\n", stateText(s))
+		o.errf("a2a: the task is not finished (%s)\n", statusText(task.Status))
 		o.resume(task, "get")
 	}
 	return o.outcomeExit(s)

@@ -64,7 +64,7 @@ func TestWaitPollIntervalBoundsGetTasks(t *testing.T) {
 	r := a2aWait(t, "task", "get", "--wait", "-e", agent.endpoint(), "--poll-interval", "100ms", "--timeout", "1500ms", "t1")
 	elapsed := time.Since(start)
 	r.want(t, exitTimeout)
-	r.has(t, "stderr", "A2ACLI_ERR_TIMEOUT", "--timeout 1.5s ran out before the task ended (last state known: working)")
+	r.has(t, "stderr", "A2ACLI_ERR_TIMEOUT", "--timeout 1.5s reached after", `last state "working"`)
 	r.has(t, "stdout", "Task: t1\n", "Context: c1\n", "Status: working\n", "Resume: a2a task get --wait -e "+agent.endpoint()+" t1\n")
 
 	// The most polls the backoff allows in elapsed: the first at once,
@@ -141,8 +141,8 @@ func TestWaitStopsAtAuthRequired(t *testing.T) {
 
 // TASK_POLL_003: TASK_STATE_UNSPECIFIED is neither terminal nor
 // interrupted: the wait goes on to COMPLETED; shown as received
-// ("unknown", the package's name for it), and a one-shot read of it is
-// not finished.
+// (TASK_STATE_UNSPECIFIED, not the package's name for it, unknown), and
+// a one-shot read of it is not finished.
 func TestWaitKeepsPollingUnspecified(t *testing.T) {
 	noLeaks(t)
 	agent := newScriptAgent(t, &scriptAgent{states: []string{"TASK_STATE_UNSPECIFIED", "TASK_STATE_UNSPECIFIED", "TASK_STATE_COMPLETED"}})
@@ -151,7 +151,7 @@ func TestWaitKeepsPollingUnspecified(t *testing.T) {
 	if got := r.field("Status"); got != "completed" {
 		t.Errorf("Status %q, want completed", got)
 	}
-	r.has(t, "stderr", "poll 1: unknown", "poll 2: unknown", "poll 3: completed")
+	r.has(t, "stderr", "poll 1: TASK_STATE_UNSPECIFIED", "poll 2: TASK_STATE_UNSPECIFIED", "poll 3: completed")
 	if n := agent.count("GetTask"); n != 3 {
 		t.Errorf("%d GetTask, want 3", n)
 	}
@@ -159,10 +159,10 @@ func TestWaitKeepsPollingUnspecified(t *testing.T) {
 	once := newScriptAgent(t, &scriptAgent{states: []string{"TASK_STATE_UNSPECIFIED"}})
 	one := a2aWait(t, "task", "get", "--task-exit-codes", "-e", once.endpoint(), "t1")
 	one.want(t, exitTaskUnfinished)
-	if got := one.field("Status"); got != "unknown" {
-		t.Errorf("one-shot: Status %q, want unknown", got)
+	if got := one.field("Status"); got != "TASK_STATE_UNSPECIFIED" {
+		t.Errorf("one-shot: Status %q, want TASK_STATE_UNSPECIFIED", got)
 	}
-	one.has(t, "stderr", "the task is not finished (unknown)")
+	one.has(t, "stderr", "the task is not finished (TASK_STATE_UNSPECIFIED)")
 }
 
 // TASK_POLL_004: send's wait streams when the card says so; when the
