@@ -62,6 +62,10 @@ type storedToken struct {
 	// --cacert/--insecure/--cert), is the HTTP client of refreshes made
 	// through credentialPlan; nil is a default client.
 	client *http.Client
+	// learn, when set, is told every token the source hands out: the
+	// command's redactor learns it, so an agent that echoes it shows
+	// [REDACTED].
+	learn func(secret string)
 	// dir is the config directory the token was loaded from (loadToken),
 	// where credentialPlan's refreshes save the new token.
 	dir string
@@ -191,6 +195,13 @@ func (t *storedToken) expired(now time.Time) bool {
 	return !t.Expiry.IsZero() && now.Add(refreshMargin).After(t.Expiry)
 }
 
+// told passes secret to learn, when there is one.
+func (t *storedToken) told(secret string) {
+	if t.learn != nil && secret != "" {
+		t.learn(secret)
+	}
+}
+
 // source returns a CredentialSource that hands out t's access token as
 // "Authorization: Bearer", and, when it has expired (or the agent refused
 // it with 401), gets a new one with the refresh token at t.TokenURL
@@ -210,6 +221,7 @@ func (t *storedToken) source(dir string, hc *http.Client) a2a.CredentialSource {
 		defer mu.Unlock()
 		stale := cur.expired(time.Now()) || refused != nil && refused.Token == cur.AccessToken
 		if !stale {
+			t.told(cur.AccessToken)
 			return a2a.Credential{Scheme: "Bearer", Token: cur.AccessToken}, nil
 		}
 		if cur.RefreshToken == "" || cur.TokenURL == "" {
@@ -229,6 +241,8 @@ func (t *storedToken) source(dir string, hc *http.Client) a2a.CredentialSource {
 			return a2a.Credential{}, err
 		}
 		cur = *next
+		t.told(cur.AccessToken)
+		t.told(cur.RefreshToken)
 		_ = saveToken(dir, &cur) // see above: a failed save does not fail the call
 		return a2a.Credential{Scheme: "Bearer", Token: cur.AccessToken}, nil
 	})

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -175,8 +177,8 @@ func runTaskDownload(ctx context.Context, o *options, args []string) int {
 		if _, ok := errors.AsType[*fileExistsError](err); ok {
 			err = usageError{msg: err.Error()}
 		}
-		for _, p := range paths {
-			o.field("Saved", p)
+		for i, p := range paths {
+			o.field("Saved", o.unsecretName(p, i))
 		}
 		if err != nil {
 			return o.fail(err)
@@ -186,6 +188,22 @@ func runTaskDownload(ctx context.Context, o *options, args []string) int {
 		o.field("Status", statusText(task.Status))
 		return exitOK
 	})
+}
+
+// unsecretName is path, a file download wrote, renamed when its name
+// (the agent's) holds one of the user's secrets: the name printed must be
+// the file's, and printing it would show the secret. The file keeps the
+// agent's bytes.
+func (o *options) unsecretName(path string, i int) string {
+	base := filepath.Base(path)
+	if o.redactor().Str(base) == base {
+		return path
+	}
+	renamed := filepath.Join(filepath.Dir(path), fmt.Sprintf("file-%d-renamed%s", i+1, filepath.Ext(o.redactor().Str(base))))
+	if _, err := os.Lstat(renamed); err == nil || os.Rename(path, renamed) != nil {
+		return filepath.Join(filepath.Dir(path), "(a name holding a secret)")
+	}
+	return renamed
 }
 
 func runPushCreate(ctx context.Context, o *options, args []string) int {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
 )
 
 // usage prints what the tool does, its commands, its common flags and its
@@ -107,7 +109,13 @@ func (o *options) printFlags(w io.Writer, flags []*flag.Flag) {
 			sort.Strings(aliases[f.Name])
 			name += " (" + strings.Join(aliases[f.Name], ", ") + ")"
 		}
+		// A value from a variable or a .env may hold a URL's password
+		// or a key: shown as every output shows it.
 		value := f.Value.String()
+		if strings.Contains(value, "://") {
+			value = o.shownURL(value)
+		}
+		value = inert.Printable(o.redactor().Str(value))
 		shownValue := ""
 		switch {
 		case secretFlag(f.Name) && value != "":

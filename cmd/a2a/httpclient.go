@@ -49,6 +49,9 @@ func (o *options) credentialOptions(card *a2a.AgentCard) ([]a2a.Option, error) {
 		}
 		if t != nil {
 			t.client = o.baseClient // a refresh trusts what the calls trust (--cacert, --cert, --insecure)
+			t.learn = o.redactor().Learn
+			t.told(t.AccessToken)
+			t.told(t.RefreshToken)
 		}
 		stored = t
 	}

@@ -379,6 +379,7 @@ func (o *options) check() error {
 	case o.async && o.source["wait"] == "flag" && o.source["async"] == "flag":
 		return usagef("--async and --wait contradict each other: give one")
 	}
+	o.warnAgentSource()
 	_, err := a2a.NewClient("http://127.0.0.1/", o.clientOptions(a2a.ProtocolV10, "")...) // the options' own checks
 	if err != nil {
 		return usageError{msg: inFlags(strings.TrimPrefix(err.Error(), "a2a: "))}
@@ -387,6 +388,26 @@ func (o *options) check() error {
 		return usageError{msg: err.Error()}
 	}
 	return nil
+}
+
+// warnAgentSource warns when a .env found by walking up from the working
+// directory names the agent while a credential comes from elsewhere (the
+// environment, the global file, a flag): such a file may be anyone's (a
+// cloned repository's), and the credential would go to the agent it
+// names.
+func (o *options) warnAgentSource() {
+	for _, agent := range []string{"agent-card", "endpoint"} {
+		src := o.source[agent]
+		if !strings.HasPrefix(src, "file ") || o.configPath != "" || src == "file "+globalConfigPath(o.env) {
+			continue // not a .env found by walking up
+		}
+		for _, cred := range []string{"bearer", "api-key"} {
+			if f := o.fs.Lookup(cred); f != nil && f.Value.String() != "" && o.source[cred] != src {
+				o.errf("a2a: warning: the agent (%s) comes from the %s, and --%s from the %s: it is sent to that agent; check the file is yours\n",
+					envName(agent), src, cred, cmpOr(o.source[cred], "default"))
+			}
+		}
+	}
 }
 
 // json reports whether the output is JSON.
