@@ -267,6 +267,11 @@ func runPushDelete(ctx context.Context, o *options, args []string) int {
 func (o *options) printConfigs(configs []a2a.TaskPushNotificationConfig, list bool) int {
 	for i := range configs {
 		p := &configs[i].PushNotificationConfig
+		// The agent's copy of the secrets is hidden wherever it repeats it.
+		o.redactor().Learn(p.Token)
+		if a := p.Authentication; a != nil {
+			o.redactor().Learn(a.Credentials)
+		}
 		if p.Token != "" {
 			p.Token = "(set)"
 		}

@@ -299,13 +299,7 @@ func ifNotEmpty(prefix, s string) string {
 // --config's), else the global .env's; it says on stderr what the files
 // hold that it cannot use.
 func (o *options) load() error {
-	var names []string
-	o.fs.VisitAll(func(f *flag.Flag) {
-		if _, alias := o.short[f.Name]; !alias && !notFromEnv[f.Name] {
-			names = append(names, envName(f.Name))
-		}
-	})
-	s, warnings, err := loadSettings(o.env, names, o.configPath)
+	s, warnings, err := loadSettings(o.env, settingNames(), o.configPath)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -334,6 +328,30 @@ func (o *options) load() error {
 		o.source[f.Name] = st.Source
 	})
 	return bad
+}
+
+// settingNames are the A2ACLI_ variables of every command's flags: a
+// .env may hold the settings of several commands, and only a name none
+// has is warned about.
+func settingNames() []string {
+	seen := map[string]bool{}
+	var names []string
+	add := func(o *options) {
+		o.fs.VisitAll(func(f *flag.Flag) {
+			if _, alias := o.short[f.Name]; !alias && !notFromEnv[f.Name] && !seen[f.Name] {
+				seen[f.Name] = true
+				names = append(names, envName(f.Name))
+			}
+		})
+	}
+	for i := range commands {
+		co := newOptions(&commands[i], env{getenv: func(string) string { return "" }})
+		if commands[i].flags != nil {
+			commands[i].flags(co)
+		}
+		add(co)
+	}
+	return names
 }
 
 // check refuses, before anything is sent, what no call could carry.
