@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -171,5 +173,55 @@ func TestSpecPushConfigRoundTrip(t *testing.T) {
 		if len(specCallsOf(agent, m)) == 0 {
 			t.Errorf("no %s request", m)
 		}
+	}
+}
+
+// TestSpecCardValidate: A2ACLI_CARD_GET_002, through the command line.
+// card get --validate passes a valid card and refuses one that breaks the
+// schema with A2ACLI_ERR_CARD_INVALID, exit 1, naming the place.
+func TestSpecCardValidate(t *testing.T) {
+	agent := specAgent(t, a2atest.WithCard(specCard(a2a.AgentCapabilities{})))
+	specRun(t, "card", "get", "-a", agent.BaseURL(), "--validate").want(t, exitOK)
+
+	w := newSpecWorld(t)
+	card := specCard(a2a.AgentCapabilities{}, a2a.AgentInterface{URL: agent.URL, ProtocolBinding: a2a.TransportJSONRPC, ProtocolVersion: "1.0"})
+	b, err := json.Marshal(card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "name")
+	b, _ = json.Marshal(m)
+	path := filepath.Join(w.dir, "broken.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := w.run(t, "card", "get", "-a", path, "--validate", "-o", "json").want(t, exitError)
+	if code, msg, _, _ := r.envelope(t); code != cliErrCardInvalid || !strings.Contains(msg, "name") {
+		t.Errorf("card without a name: %s: %s, want %s naming it", code, msg, cliErrCardInvalid)
+	}
+}
+
+// TestSpecTaskDownload: A2ACLI_DOWNLOAD_001, through the command line.
+// task download saves a task's file parts under their names in --dir.
+func TestSpecTaskDownload(t *testing.T) {
+	task := a2atest.CompletedTask("scan", map[string]any{"ok": true}, "one file")
+	task.Artifacts[0].Parts = append(task.Artifacts[0].Parts,
+		a2a.FilePart{File: a2a.FileContent{Name: "scan.txt", MIMEType: "text/plain", Bytes: base64.StdEncoding.EncodeToString([]byte("scanned\n"))}})
+	agent := specAgent(t, a2atest.OnSend(func(a2a.Message) a2atest.Reply { return a2atest.Reply{Task: task} }))
+	w := newSpecWorld(t)
+	w.vars["A2ACLI_AGENT_CARD"] = agent.BaseURL()
+	id := w.run(t, "send", "hello").want(t, exitOK).field("Task")
+	dir := filepath.Join(w.dir, "out")
+	r := w.run(t, "task", "download", id, "--dir", dir).want(t, exitOK)
+	b, err := os.ReadFile(filepath.Join(dir, "scan.txt"))
+	if err != nil || string(b) != "scanned\n" {
+		t.Errorf("scan.txt: %q, %v\nstdout:\n%s", b, err, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "Saved: ") || r.field("Task") != id {
+		t.Errorf("task download: want Saved: and Task: lines:\n%s", r.stdout)
 	}
 }
