@@ -299,7 +299,8 @@ func specClosedPort(t *testing.T) string {
 func TestSpecExitCodes(t *testing.T) {
 	agent := specAgent(t)
 	for _, args := range [][]string{
-		{"send", "-o", "json", "-a", agent.BaseURL(), "--no-such-flag", "hello"}, // flags after it are not read
+		{"send", "-o", "json", "-a", agent.BaseURL(), "--no-such-flag", "hello"},
+		{"send", "-a", agent.BaseURL(), "--no-such-flag", "hello", "-o", "json"}, // -o json after the bad flag
 		{"task", "get", "-a", agent.BaseURL(), "-o", "json"},                     // TASKID missing
 		{"send", "-o", "json", "-a", agent.BaseURL(), "--timeout", "soon", "hello"},
 		{"send", "-a", agent.BaseURL(), "-e", agent.URL, "hello", "-o", "json"},           // exclusive flags
