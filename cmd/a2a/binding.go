@@ -249,6 +249,14 @@ func (o *options) cardChoice(card *a2a.AgentCard, ref agentRef) (a2a.AgentInterf
 	keep := func(in a2a.AgentInterface) bool { return o.versionAllowed(card, in) && o.canUse(card, in) }
 	choose := func(filter func(a2a.AgentInterface) bool) (a2a.AgentInterface, bool) {
 		c, err := a2a.NewClientFromCard(cardWith(card, filter), o.choiceOptions()...)
+		if err != nil && len(o.transport.names) > 0 {
+			// No binding --transport names is among these: the card's
+			// order decides (the specification's TX_002).
+			c, err = a2a.NewClientFromCard(cardWith(card, filter))
+			if err == nil {
+				o.debugf("protocol: the card offers no binding --transport names (%s): its own order decides", o.transport.String())
+			}
+		}
 		if err != nil {
 			return a2a.AgentInterface{}, false
 		}

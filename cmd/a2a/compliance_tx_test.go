@@ -63,15 +63,9 @@ func TestSpecTransportPreference(t *testing.T) {
 
 	// Nothing the preference names is on the card: the card's order.
 	r := specRun(t, "send", "-a", agent.BaseURL(), "hello", "--transport", "HTTP+JSON")
-	if r.code == exitError && strings.Contains(r.stderr, "no interface of the card fits") {
-		// Known gap, reported to the lead: cardChoice (binding.go) gives
-		// the SDK the preference as the only bindings allowed.
-		t.Logf("KNOWN GAP (TX_002): --transport naming only bindings not on the card is refused instead of falling back to the card's order:\n%s", r.stderr)
-	} else {
-		r.want(t, exitOK)
-		if got := specLastBinding(t, agent); got != a2a.TransportJSONRPC {
-			t.Errorf("card [GRPC, JSONRPC], --transport HTTP+JSON: sent over %s, want JSONRPC (the card's order)", got)
-		}
+	r.want(t, exitOK)
+	if got := specLastBinding(t, agent); got != a2a.TransportJSONRPC {
+		t.Errorf("card [GRPC, JSONRPC], --transport HTTP+JSON: sent over %s, want JSONRPC (the card's order)", got)
 	}
 
 	both := specAgent(t, a2atest.Bindings(a2a.TransportJSONRPC, a2a.TransportHTTPJSON))
