@@ -86,7 +86,7 @@ func authLogin(ctx context.Context, card *a2a.AgentCard, p loginParams, prompt i
 		}
 	}
 	if p.ClientID == "" {
-		return nil, usagef("a2a auth login: --client-id is needed (the OAuth 2.0 client registered with the agent's authorization server)")
+		return nil, usagef("--client-id is needed (the OAuth 2.0 client registered with the agent's authorization server)")
 	}
 	if err := checkOAuthURL("token URL", f.TokenURL); err != nil {
 		return nil, err
@@ -155,7 +155,7 @@ func loginFlowName(flow string) (string, error) {
 	case "client-credentials", "clientcredentials":
 		return "client-credentials", nil
 	}
-	return "", usagef("a2a auth login: --flow %s: want device or client-credentials", quote(flow))
+	return "", usagef("--flow %s: want device or client-credentials", quote(flow))
 }
 
 // chooseFlow returns the oauth2 scheme (its name), flow and flow name
@@ -210,9 +210,9 @@ func chooseFlow(card *a2a.AgentCard, want string) (string, *a2a.OAuthFlow, strin
 		}
 	}
 	if len(offered) == 0 {
-		return "", nil, "", usagef("a2a auth login: the agent's card declares no OAuth 2.0 device code or client credentials flow")
+		return "", nil, "", usagef("the agent's card declares no OAuth 2.0 device code or client credentials flow")
 	}
-	return "", nil, "", usagef("a2a auth login: --flow %s: the agent's card offers %s", want, strings.Join(slices.Compact(slices.Sorted(slices.Values(offered))), ", "))
+	return "", nil, "", usagef("--flow %s: the agent's card offers %s", want, strings.Join(slices.Compact(slices.Sorted(slices.Values(offered))), ", "))
 }
 
 // checkOAuthURL returns an error unless raw is an https URL, or an http

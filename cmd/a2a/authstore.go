@@ -135,6 +135,11 @@ func saveToken(dir string, t *storedToken) error {
 		return errors.New("token store: no token to save")
 	}
 	tokens := filepath.Join(dir, "tokens")
+	if fi, err := os.Lstat(tokens); err == nil && !fi.IsDir() {
+		// A symbolic link (or a file) planted there: the tokens would go
+		// where it points, and its mode be changed.
+		return fmt.Errorf("%s is not a directory (a symbolic link?): remove it, and a2a makes its own", quote(tokens))
+	}
 	if err := os.MkdirAll(tokens, 0o700); err != nil {
 		return fmt.Errorf("token store: %w", err)
 	}

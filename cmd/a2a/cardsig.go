@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -27,7 +28,7 @@ func cardFlags(o *options) {
 func (o *options) cardVerifier() (a2a.CardVerifier, error) {
 	opts := []cardsig.Option{cardsig.WithForms(cardsig.FormA2AJS)}
 	if o.cardKeys != "" {
-		b, err := os.ReadFile(o.cardKeys)
+		b, err := readSmall(o.cardKeys, 1<<20)
 		if err != nil {
 			return nil, usagef("--card-keys: %v", err)
 		}
@@ -126,4 +127,22 @@ func (o *options) resolveCard(ctx context.Context, url string) (*a2a.AgentCard, 
 		return nil, err
 	}
 	return a2a.ResolveAgentCard(ctx, url, opts...)
+}
+
+// readSmall reads a file the user names, at most max bytes of it: a
+// larger one (or a device such as /dev/zero) is refused, not read on.
+func readSmall(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	switch {
+	case err != nil:
+		return nil, err
+	case int64(len(b)) > max:
+		return nil, fmt.Errorf("%s is larger than %d bytes", quote(path), max)
+	}
+	return b, nil
 }

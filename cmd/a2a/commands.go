@@ -314,7 +314,12 @@ func (o *options) printConfigs(configs []a2a.TaskPushNotificationConfig, list bo
 }
 
 func runAuthLogin(ctx context.Context, o *options, _ []string) int {
-	ctx, cancel := context.WithTimeout(ctx, max(o.timeout, 10*time.Minute)) // a person types a code
+	// A person types a code: ten minutes unless --timeout says otherwise.
+	limit := 10 * time.Minute
+	if o.source["timeout"] != "" {
+		limit = o.timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	card, _, err := o.readCard(ctx)
 	if err != nil {
@@ -329,6 +334,9 @@ func runAuthLogin(ctx context.Context, o *options, _ []string) int {
 	}
 	tok, err := authLogin(ctx, card, loginParams{Flow: o.flow, ClientID: o.clientID, ClientSecret: o.clientSecret, Scopes: o.scopes}, o.env.stderr, hc)
 	if err != nil {
+		if ctx.Err() != nil {
+			err = errors.Join(ctx.Err(), err) // Ctrl-C (130) or --timeout (5), whatever the flow said
+		}
 		return o.fail(err)
 	}
 	tok.Origin = card.Origin()
@@ -360,13 +368,34 @@ func runAuthLogout(ctx context.Context, o *options, _ []string) int {
 }
 
 func runConfigShow(_ context.Context, o *options, _ []string) int {
+	// Every command's settings: this command's flags hold their own
+	// values; the others are read from what load found.
 	var rows []configRow
-	o.fs.VisitAll(func(f *flag.Flag) {
-		if _, alias := o.short[f.Name]; alias || notFromEnv[f.Name] {
-			return
+	seen := map[string]bool{}
+	add := func(fs *flag.FlagSet, short map[string]string, own bool) {
+		fs.VisitAll(func(f *flag.Flag) {
+			if _, alias := short[f.Name]; alias || notFromEnv[f.Name] || seen[f.Name] {
+				return
+			}
+			seen[f.Name] = true
+			row := configRow{Name: envName(f.Name), Flag: "--" + f.Name, Value: f.Value.String(), Source: cmpOr(o.source[f.Name], "default"), Secret: secretFlag(f.Name)}
+			if !own {
+				row.Value, row.Source = f.DefValue, "default"
+				if st, ok := o.settings.get(row.Name); ok {
+					row.Value, row.Source = st.Value, st.Source
+				}
+			}
+			rows = append(rows, row)
+		})
+	}
+	add(o.fs, o.short, true)
+	for i := range commands {
+		co := newOptions(&commands[i], env{getenv: func(string) string { return "" }})
+		if commands[i].flags != nil {
+			commands[i].flags(co)
 		}
-		rows = append(rows, configRow{Name: envName(f.Name), Flag: "--" + f.Name, Value: f.Value.String(), Source: cmpOr(o.source[f.Name], "default"), Secret: secretFlag(f.Name)})
-	})
+		add(co.fs, co.short, false)
+	}
 	if err := renderConfig(o.env.stdout, rows, o.json()); err != nil {
 		return o.fail(err)
 	}

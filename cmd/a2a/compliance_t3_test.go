@@ -194,7 +194,7 @@ func specDemoFlow(t *testing.T, w *specWorld) {
 	if r.field("Name") == "" || r.field("Streaming") != "true" {
 		t.Errorf("card get:\n%s", r.stdout)
 	}
-	r = w.run(t, "send", "本月巡检记录", "--poll-interval", "5ms").want(t, exitOK)
+	r = w.run(t, "send", "本月巡检记录", "--poll-interval", "10ms").want(t, exitOK)
 	if r.field("Status") != "completed" || !strings.Contains(r.stdout, a2atest.RecordsSummary) {
 		t.Errorf("send: not completed with the records:\n%s", r.stdout)
 	}

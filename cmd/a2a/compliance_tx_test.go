@@ -160,8 +160,8 @@ func TestSpecVersionHeader(t *testing.T) {
 	}
 	for _, binding := range []string{a2a.TransportJSONRPC, a2a.TransportHTTPJSON} {
 		agent := specAgent(t, a2atest.OnSend(polled), a2atest.Bindings(binding), a2atest.WithCard(specCard(a2a.AgentCapabilities{})))
-		r := specRun(t, "send", "-a", agent.BaseURL(), "--poll-interval", "1ms", "hello").want(t, exitOK)
-		specRun(t, "task", "get", "-a", agent.BaseURL(), "--wait", "--poll-interval", "1ms", r.field("Task")).want(t, exitOK)
+		r := specRun(t, "send", "-a", agent.BaseURL(), "--poll-interval", "10ms", "hello").want(t, exitOK)
+		specRun(t, "task", "get", "-a", agent.BaseURL(), "--wait", "--poll-interval", "10ms", r.field("Task")).want(t, exitOK)
 		if n := len(specCallsOf(agent, "GetTask")); n < 3 {
 			t.Errorf("%s: %d polls, want at least 3", binding, n)
 		}
@@ -182,10 +182,10 @@ func TestSpecVersionHeader(t *testing.T) {
 	if got := specCalls(v03); len(got) != 0 {
 		t.Errorf("v0.3-only card without the opt-in: %d requests sent", len(got))
 	}
-	specRun(t, "send", "-a", v03.BaseURL(), "--a2a-version", "0.3", "--poll-interval", "1ms", "hello").want(t, exitOK)
+	specRun(t, "send", "-a", v03.BaseURL(), "--a2a-version", "0.3", "--poll-interval", "10ms", "hello").want(t, exitOK)
 	w := newSpecWorld(t)
 	w.vars["A2ACLI_A2A_VERSION"] = "0.3"
-	w.run(t, "send", "-a", v03.BaseURL(), "--poll-interval", "1ms", "hello").want(t, exitOK)
+	w.run(t, "send", "-a", v03.BaseURL(), "--poll-interval", "10ms", "hello").want(t, exitOK)
 	for _, req := range specCalls(v03) {
 		if got := req.Header.Get("A2A-Version"); got != "0.3" {
 			t.Errorf("v0.3 %s: A2A-Version %q, want 0.3", req.Method, got)

@@ -143,7 +143,7 @@ func TestBinary(t *testing.T) {
 
 	slow := workingAgent(t, a2atest.V10(), a2atest.WithCard(fakeCard()))
 	id := startTask(t, slow, a2a.ProtocolV10, "盘点")
-	code, _, stderr := once(slow, os.Interrupt, "task", "get", "--wait", "--poll-interval", "1ms", "-a", siteOfAgent(slow), "--cancel-on-interrupt", id)
+	code, _, stderr := once(slow, os.Interrupt, "task", "get", "--wait", "--poll-interval", "10ms", "-a", siteOfAgent(slow), "--cancel-on-interrupt", id)
 	if code != exitSignal {
 		t.Errorf("Ctrl-C: exit %d, want %d\n%s", code, exitSignal, stderr)
 	}
@@ -161,7 +161,7 @@ func TestBinary(t *testing.T) {
 	noStream.Capabilities.Streaming = false // the send polls
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
 		slow := workingAgent(t, a2atest.WithCard(noStream))
-		code, stdout, stderr := once(slow, sig, "send", "-a", siteOfAgent(slow), "--a2a-version", "0.3", "--poll-interval", "1ms", "盘点")
+		code, stdout, stderr := once(slow, sig, "send", "-a", siteOfAgent(slow), "--a2a-version", "0.3", "--poll-interval", "10ms", "盘点")
 		if want := 128 + int(sig); code != want {
 			t.Errorf("%v: exit %d, want %d\n%s", sig, code, want, stderr)
 		}

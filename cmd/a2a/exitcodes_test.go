@@ -75,7 +75,7 @@ func TestExitCodes(t *testing.T) {
 		{"connection refused", []string{"send", "--retries", "0", "-e", closedURL(t), "你好"}, exitUnreachable, "a2a send: A2ACLI_ERR_UNREACHABLE: ", true},
 		{"no credentials", []string{"send", "-a", siteOfAgent(keyed), "你好"}, exitAuth, "A2ACLI_ERR_CREDENTIALS_MISSING", true},
 		{"credentials refused", []string{"send", "-a", siteOfAgent(keyed), "--api-key", "wrong-key", "你好"}, exitAuth, "A2ACLI_ERR_AUTH_FAILED", true},
-		{"--timeout", []string{"task", "get", "--wait", "-a", s, "--poll-interval", "1ms", "--timeout", "200ms", stays}, exitTimeout, "A2ACLI_ERR_TIMEOUT", true},
+		{"--timeout", []string{"task", "get", "--wait", "-a", s, "--poll-interval", "10ms", "--timeout", "200ms", stays}, exitTimeout, "A2ACLI_ERR_TIMEOUT", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.classify && !classified() {
@@ -217,7 +217,7 @@ func TestInterrupt(t *testing.T) {
 		{"v0.3", a2a.ProtocolV03, []string{"--a2a-version", "0.3"}, []string{"tasks/get"},
 			"Task: task-1\nContext: CTX\nStatus: STATE\nResume: a2a task get --wait -a SITE --a2a-version 0.3 task-1\n", "a2a task get: stopped\n"},
 		{"v1.0 cancel-on-interrupt", a2a.ProtocolV10, []string{"--cancel-on-interrupt"}, []string{"GetTask", "CancelTask"},
-			"", "a2a task get: task task-1 is canceled\na2a task get: stopped\n"},
+			"Task: task-1\nContext: CTX\nStatus: canceled\n", "a2a task get: task task-1 is canceled\na2a task get: stopped\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -229,7 +229,7 @@ func TestInterrupt(t *testing.T) {
 			id := startTask(t, agent, tc.version, "盘点")
 			ctx, stop := cancelWhenSeen(t, agent, tc.want[0])
 			defer stop()
-			r := invocation{ctx: ctx}.run(t, append([]string{"task", "get", "--wait", "-a", siteOfAgent(agent), "--poll-interval", "1ms", id}, tc.flags...)...)
+			r := invocation{ctx: ctx}.run(t, append([]string{"task", "get", "--wait", "-a", siteOfAgent(agent), "--poll-interval", "10ms", id}, tc.flags...)...)
 			r.wantCode(t, exitSignal)
 			r.stdout = strings.ReplaceAll(r.stdout, siteOfAgent(agent), "SITE")
 			r.stdout = regexp.MustCompile(`Context: (ctx-1|\(not known\))\n`).ReplaceAllString(r.stdout, "Context: CTX\n")

@@ -24,7 +24,8 @@ func (o *options) fail(err error) int {
 	if o.name != "" {
 		name = "a2a " + o.name
 	}
-	o.errf("%s: %s: %s\n", name, ce.Code, inFlags(strings.TrimPrefix(ce.Message, "a2a: ")))
+	ce.Message = strings.TrimPrefix(strings.TrimPrefix(ce.Message, name+": "), "a2a: ")
+	o.errf("%s: %s: %s\n", name, ce.Code, inFlags(ce.Message))
 	switch {
 	case strings.Contains(ce.Message, "--help)"):
 		ce.Hint = "" // the message says where help is

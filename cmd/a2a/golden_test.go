@@ -262,7 +262,7 @@ func TestSendWaits(t *testing.T) {
 	polls := newAgent(t, a2atest.V10(), a2atest.WithCard(noStream))
 	byStream := a2aCmd(t, "send", "-a", siteOfAgent(streams), "本月巡检记录")
 	byStream.wantCode(t, exitOK)
-	byPoll := a2aCmd(t, "send", "-a", siteOfAgent(polls), "--poll-interval", "1ms", "本月巡检记录")
+	byPoll := a2aCmd(t, "send", "-a", siteOfAgent(polls), "--poll-interval", "10ms", "本月巡检记录")
 	byPoll.wantCode(t, exitOK)
 	golden(t, "send_wait", byStream, byPoll)
 	if diff := cmp.Diff([]string{"", "SendStreamingMessage", "GetTask"}, methods(streams)); diff != "" {

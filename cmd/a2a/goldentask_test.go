@@ -54,7 +54,7 @@ func TestTaskGetWait(t *testing.T) {
 	var results []result
 	for _, out := range []string{"text", "json"} {
 		id := startTask(t, agent, a2a.ProtocolV10, "本月巡检记录")
-		r := a2aCmd(t, "task", "get", "--wait", "-a", siteOfAgent(agent), "--poll-interval", "1ms", "-o", out, id)
+		r := a2aCmd(t, "task", "get", "--wait", "-a", siteOfAgent(agent), "--poll-interval", "10ms", "-o", out, id)
 		r.wantCode(t, exitOK)
 		results = append(results, r)
 	}
@@ -66,7 +66,7 @@ func TestTaskGetWait(t *testing.T) {
 	// On a terminal, stderr shows a progress line, rewritten in place and
 	// cleared at the end; stdout is the same as without one.
 	id := startTask(t, agent, a2a.ProtocolV10, "本月巡检记录")
-	tty := invocation{tty: true}.run(t, "task", "get", "--wait", "-a", siteOfAgent(agent), "--poll-interval", "1ms", id)
+	tty := invocation{tty: true}.run(t, "task", "get", "--wait", "-a", siteOfAgent(agent), "--poll-interval", "10ms", id)
 	tty.wantCode(t, exitOK)
 	if want := "\r\x1b[Kpoll 1: working, "; !strings.HasPrefix(tty.stderr, want) || !strings.HasSuffix(tty.stderr, "\r\x1b[K") {
 		t.Errorf("stderr on a terminal: %q, want progress lines starting %q and cleared", tty.stderr, want)

@@ -67,8 +67,8 @@ func (o *options) credentialOptions(card *a2a.AgentCard) ([]a2a.Option, error) {
 		return nil, credentialsMissing{schemes: schemeNames(card)}
 	}
 	o.credWrap, o.storedUsed = wrap, stored != nil && o.bearer == "" && len(opts) > 0
-	if o.insecure {
-		o.errf("a2a: %s\n", insecureWarning(o.credentialGiven() || stored != nil))
+	if o.insecure && stored != nil && !o.credentialGiven() {
+		o.errf("a2a: %s\n", insecureWarning(true)) // the kept token goes too
 	}
 	return opts, nil
 }

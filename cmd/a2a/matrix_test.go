@@ -96,7 +96,7 @@ func TestExitCodeMatrix(t *testing.T) {
 		{"send --async", func(site string) []string { return cmdArgs("send --async -a "+site, v03, "你好") }, all},
 		{"send --stream", func(site string) []string { return cmdArgs("send --stream -a "+site, v03, "你好") }, waits},
 		{"task get", func(site string) []string { return cmdArgs("task get -a "+site, v03, "t1") }, all},
-		{"task get --wait", func(site string) []string { return cmdArgs("task get --wait --poll-interval 1ms -a "+site, v03, "t1") }, waits},
+		{"task get --wait", func(site string) []string { return cmdArgs("task get --wait --poll-interval 10ms -a "+site, v03, "t1") }, waits},
 		{"task cancel", func(site string) []string { return cmdArgs("task cancel -a "+site, v03, "t1") }, all},
 		{"task subscribe", func(site string) []string { return cmdArgs("task subscribe -a "+site, v03, "t1") }, waits},
 		{"task subscribe --stream", func(site string) []string { return cmdArgs("task subscribe --stream -a "+site, v03, "t1") }, waits},

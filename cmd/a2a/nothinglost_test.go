@@ -117,7 +117,7 @@ func TestNothingLost(t *testing.T) {
 					}
 				}()
 			}
-			r := invocation{ctx: ctx}.run(t, append([]string{"send", "-e", agent.URL, "--a2a-version", "0.3", "--poll-interval", "1ms", "你好"}, tc.args...)...)
+			r := invocation{ctx: ctx}.run(t, append([]string{"send", "-e", agent.URL, "--a2a-version", "0.3", "--poll-interval", "10ms", "你好"}, tc.args...)...)
 			r.wantCode(t, tc.code)
 			wantResume(t, r, "task get --wait -e "+agent.URL+" --a2a-version 0.3", "task-7", "ctx-7")
 			if slices.Contains(tc.args, "json") {

@@ -89,6 +89,7 @@ type options struct {
 	storedUsed              bool                                      // a token kept by "auth login" was sent
 	credWrap                func(http.RoundTripper) http.RoundTripper // an API key in a query or cookie
 	baseClient              *http.Client                              // --insecure, --cert, --cacert
+	settings                *settings                                 // what load read, for config show
 }
 
 var (
@@ -303,6 +304,7 @@ func (o *options) load() error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	o.settings = s
 	for _, w := range warnings {
 		o.errf("a2a: warning: %s\n", w)
 	}
@@ -376,6 +378,8 @@ func (o *options) check() error {
 		return usagef("--timeout must be a positive duration such as 30s")
 	case o.pollInterval <= 0:
 		return usagef("--poll-interval must be a positive duration such as 2s")
+	case o.pollInterval < 10*time.Millisecond:
+		return usagef("--poll-interval %s is under 10ms: the agent would be asked hundreds of times a second", o.pollInterval)
 	case o.retries < 0 || o.retries > 20:
 		return usagef("--retries must be 0..20")
 	case o.maxBytes < 1:
@@ -404,6 +408,9 @@ func (o *options) check() error {
 	}
 	if o.baseClient, err = tlsClient(o.insecure, o.certFile, o.keyFile, o.caFile); err != nil {
 		return usageError{msg: err.Error()}
+	}
+	if o.insecure {
+		o.errf("a2a: %s\n", insecureWarning(o.credentialGiven()))
 	}
 	return nil
 }

@@ -159,7 +159,12 @@ func (o *options) waitOptions() []a2a.WaitOption {
 func (o *options) stopped(ctx context.Context, c *a2a.Client, task *a2a.Task, verb string, err error) int {
 	if errors.Is(ctx.Err(), context.Canceled) {
 		err = context.Canceled
-		if o.cancelOnInterrupt(c, task.ID) {
+		if o.cancelOnInterrupt(c, task) {
+			if !o.json() {
+				o.field("Task", task.ID)
+				o.field("Context", cmpOr(task.ContextID, "(not known)"))
+				o.field("Status", statusText(task.Status))
+			}
 			return o.fail(err) // it has ended: nothing to resume
 		}
 	} else if errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, context.DeadlineExceeded) {
@@ -183,19 +188,21 @@ func (o *options) stopped(ctx context.Context, c *a2a.Client, task *a2a.Task, ve
 // cancelOnInterrupt cancels the task, with a short deadline of its own,
 // when --cancel-on-interrupt was given, and reports whether the task has
 // ended.
-func (o *options) cancelOnInterrupt(c *a2a.Client, taskID string) bool {
-	if !o.cancelOnInt || taskID == "" {
+func (o *options) cancelOnInterrupt(c *a2a.Client, task *a2a.Task) bool {
+	if !o.cancelOnInt || task.ID == "" {
 		return false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	task, err := c.CancelTask(ctx, taskID)
+	got, err := c.CancelTask(ctx, task.ID)
 	if err != nil {
 		o.errf("a2a %s: cancel: %v\n", o.name, err)
 		return false
 	}
-	o.errf("a2a %s: task %s is %s\n", o.name, taskID, task.Status.State)
-	return task.Status.State.Terminal()
+	o.errf("a2a %s: task %s is %s\n", o.name, task.ID, got.Status.State)
+	task.Status = got.Status
+	task.ContextID = cmpOr(task.ContextID, got.ContextID)
+	return got.Status.State.Terminal()
 }
 
 // finish prints the task (send: as send's result) and ends as its
