@@ -390,10 +390,7 @@ func runConfigShow(_ context.Context, o *options, _ []string) int {
 	}
 	add(o.fs, o.short, true)
 	for i := range commands {
-		co := newOptions(&commands[i], env{getenv: func(string) string { return "" }})
-		if commands[i].flags != nil {
-			commands[i].flags(co)
-		}
+		co := commandOptions(&commands[i], env{getenv: func(string) string { return "" }})
 		add(co.fs, co.short, false)
 	}
 	if err := renderConfig(o.env.stdout, rows, o.json()); err != nil {
@@ -459,10 +456,7 @@ func commandInfos() []cmdInfo {
 	var out []cmdInfo
 	for i := range commands {
 		c := &commands[i]
-		co := newOptions(c, env{getenv: func(string) string { return "" }})
-		if c.flags != nil {
-			c.flags(co)
-		}
+		co := commandOptions(c, env{getenv: func(string) string { return "" }})
 		info := cmdInfo{Path: c.path, Args: c.args, Summary: c.summary}
 		shortOf := map[string]string{}
 		for s, l := range co.short {

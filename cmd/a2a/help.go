@@ -163,10 +163,7 @@ func runHelp(_ context.Context, o *options, args []string) int {
 	if err != nil {
 		return o.fail(err)
 	}
-	co := newOptions(&cmd, o.env)
-	if cmd.flags != nil {
-		cmd.flags(co)
-	}
+	co := commandOptions(&cmd, o.env)
 	co.load() // the effective defaults; an error is the command's to report
 	commandUsage(o.env.stdout, co)
 	return exitOK

@@ -145,6 +145,16 @@ func newOptions(cmd *command, e env) *options {
 	return o
 }
 
+// commandOptions is newOptions with cmd's own flags added: every flag cmd
+// takes, at its default.
+func commandOptions(cmd *command, e env) *options {
+	o := newOptions(cmd, e)
+	if cmd.flags != nil {
+		cmd.flags(o)
+	}
+	return o
+}
+
 // stringVar and boolVar define a flag with a long and a short name.
 func (o *options) stringVar(p *string, long, short, def, usage string) {
 	o.fs.StringVar(p, long, def, usage)
@@ -347,11 +357,7 @@ func settingNames() []string {
 		})
 	}
 	for i := range commands {
-		co := newOptions(&commands[i], env{getenv: func(string) string { return "" }})
-		if commands[i].flags != nil {
-			commands[i].flags(co)
-		}
-		add(co)
+		add(commandOptions(&commands[i], env{getenv: func(string) string { return "" }}))
 	}
 	return names
 }

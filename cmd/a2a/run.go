@@ -104,10 +104,7 @@ func run(ctx context.Context, args []string, e env) int {
 		}
 		return usageFail(e, args, err)
 	}
-	o := newOptions(&cmd, e)
-	if cmd.flags != nil {
-		cmd.flags(o)
-	}
+	o := commandOptions(&cmd, e)
 	pos, err := o.parse(rest)
 	switch {
 	case errors.Is(err, errHelp):
