@@ -41,7 +41,9 @@ type agentRef struct {
 // "file://PATH" or a path that exists (or holds a "/" or ends ".json")
 // is a file; an http(s) URL is a site (no path), a card URL (".json") or
 // an endpoint; anything else is a host, reached over https (http for a
-// loopback host: localhost, 127.0.0.0/8, ::1).
+// loopback host: localhost, 127.0.0.0/8, ::1). A reference with an "@"
+// that names no file is a URL without its scheme: a usage error that does
+// not repeat it (it may hold a password).
 func parseRef(ref string) (agentRef, error) {
 	if p, ok := strings.CutPrefix(ref, "file://"); ok {
 		return agentRef{kind: refFile, path: p}, nil
@@ -62,7 +64,12 @@ func parseRef(ref string) (agentRef, error) {
 	if strings.Contains(ref, "://") { // checked first: "ftp://host/card.json" is no file
 		return agentRef{}, usagef("--agent-card %s: want a host, an http:// or https:// URL, or a file", quote(ref))
 	}
-	if st, err := os.Stat(ref); err == nil && !st.IsDir() || strings.ContainsAny(ref, "/\\") || strings.HasSuffix(ref, ".json") {
+	st, statErr := os.Stat(ref)
+	if strings.Contains(ref, "@") && (statErr != nil || st.IsDir()) {
+		// user:password@host/…: a URL without its scheme, not a file.
+		return agentRef{}, usagef("--agent-card holds an @ but names no card file: give the agent's URL with http:// or https:// (the reference is not repeated here: it may hold a password)")
+	}
+	if statErr == nil && !st.IsDir() || strings.ContainsAny(ref, "/\\") || strings.HasSuffix(ref, ".json") {
 		return agentRef{kind: refFile, path: ref}, nil
 	}
 	host := ref
