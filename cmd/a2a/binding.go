@@ -187,6 +187,9 @@ func (o *options) client(ctx context.Context) (*a2a.Client, error) {
 // cardClient is the client for in, the chosen interface of card, with
 // the user's credentials as the card's schemes say.
 func (o *options) cardClient(card *a2a.AgentCard, in a2a.AgentInterface) (*a2a.Client, error) {
+	if err := o.selectorFits(in.ProtocolBinding); err != nil {
+		return nil, err
+	}
 	creds, err := o.credentialOptions(card)
 	if err != nil {
 		return nil, err
@@ -230,6 +233,9 @@ func (o *options) endpointClient() (*a2a.Client, error) {
 	if o.tenant != "" && version != a2a.ProtocolV10 {
 		return nil, usagef("--tenant needs A2A v1.0; --a2a-version is %s", version)
 	}
+	if err := o.selectorFits(transport); err != nil {
+		return nil, err
+	}
 	creds, err := o.credentialOptions(nil)
 	if err != nil {
 		return nil, err
@@ -237,6 +243,17 @@ func (o *options) endpointClient() (*a2a.Client, error) {
 	o.debugf("protocol: v%s over %s at --endpoint, no card read", version, transport)
 	opts := append(o.clientOptions(version, transport), creds...)
 	return a2a.NewClient(o.endpoint, append(opts, o.transportOptions()...)...)
+}
+
+// selectorFits refuses, as a usage error (nothing is sent), the gateway's
+// agent selector (--agent-id, --agent-code) on a binding that has no place
+// for it: HTTP+JSON, whose requests have no JSON-RPC envelope.
+func (o *options) selectorFits(binding string) error {
+	if (o.agentID != "" || o.agentCode != "") && strings.EqualFold(binding, a2a.TransportHTTPJSON) {
+		return usagef("--agent-id and --agent-code put a member in the JSON-RPC request envelope, which HTTP+JSON requests do not have; " +
+			"an HTTP+JSON agent behind a gateway is selected by its URL (or, in A2A v1.0, its tenant: --tenant)")
+	}
+	return nil
 }
 
 // cardChoice is the interface of card the command speaks to:
