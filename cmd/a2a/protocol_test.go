@@ -310,3 +310,39 @@ func TestEnvironment(t *testing.T) {
 		t.Errorf("stdout does not hold %q:\n%s", want, r.stdout)
 	}
 }
+
+// TestVersionHeaderEveryRequest: every request carries A2A-Version,
+// never empty, the version spoken on every call, polls included (VER_001).
+func TestVersionHeaderEveryRequest(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		version string
+		agent   *a2atest.Server
+		args    []string
+	}{
+		{"1.0", newAgent(t, a2atest.V10()), nil},
+		{"0.3", newAgent(t, a2atest.Bindings(a2a.TransportJSONRPC)), []string{"--a2a-version", "0.3"}},
+		{"0.3", newAgent(t, a2atest.Bindings(a2a.TransportHTTPJSON)), []string{"--a2a-version", "0.3"}},
+	} {
+		for _, cmd := range [][]string{{"send", "本月巡检记录"}, {"send", "--async", "本月巡检记录"}, {"task", "get", "--wait", "task-2"}, {"card", "get"}} {
+			r := a2aCmd(t, append(append(cmd, "-a", siteOfAgent(tc.agent), "--poll-interval", "10ms"), tc.args...)...)
+			r.wantCode(t, exitOK)
+		}
+		calls := 0
+		for _, req := range tc.agent.Requests() {
+			v := req.Header.Get("A2A-Version")
+			switch {
+			case v == "":
+				t.Errorf("v%s: %s %s without A2A-Version", tc.version, req.HTTPMethod, req.Path)
+			case !strings.Contains(req.Path, "/.well-known/"):
+				calls++
+				if v != tc.version {
+					t.Errorf("v%s: %s %s: A2A-Version %q", tc.version, req.HTTPMethod, req.Path, v)
+				}
+			}
+		}
+		if calls < 4 {
+			t.Errorf("v%s: %d calls: the wait did not poll", tc.version, calls)
+		}
+	}
+}

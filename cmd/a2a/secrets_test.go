@@ -197,3 +197,55 @@ func noSecret(t *testing.T, r result, secrets ...string) {
 		}
 	}
 }
+
+// TestCardGETCarriesNoCredential: the public card GET carries no
+// credential, service parameter or gateway header, whatever the command
+// and however the agent is named (AUTH_008); the calls to the agent
+// carry them all. An API key the card puts in the query goes to the
+// calls' URLs alone.
+func TestCardGETCarriesNoCredential(t *testing.T) {
+	t.Parallel()
+	given := []string{"--api-key", "k-1", "--bearer", "b-1", "--svc-param", "X-Secret:s-1", "--workspace", "w-1"}
+	agent := newAgent(t, a2atest.V10(), a2atest.RequireAPIKey("k-1"))
+	for _, args := range [][]string{
+		{"send", "--async", "-a", agent.URL, "你好"}, // an endpoint: its card looked for
+		{"task", "get", "-a", siteOfAgent(agent), "task-1"},
+		{"card", "get", "-a", siteOfAgent(agent)},
+		{"config", "show", "-a", siteOfAgent(agent)},
+	} {
+		before := len(agent.Requests())
+		r := a2aCmd(t, append(args, given...)...)
+		if r.code != exitOK && r.code != exitError { // task-1 is not there: the agent took the call
+			r.wantCode(t, exitOK)
+		}
+		cards := 0
+		for _, req := range agent.Requests()[before:] {
+			isCard := strings.Contains(req.Path, "/.well-known/")
+			if isCard {
+				cards++
+			}
+			for _, h := range []string{"Authorization", "X-Api-Key", "X-Secret", "X-Workspace-Id"} {
+				if has := req.Header.Get(h) != ""; has == isCard {
+					t.Errorf("%q: %s %s: %s present: %v", args, req.HTTPMethod, req.Path, h, has)
+				}
+			}
+		}
+		if args[0] != "config" && cards == 0 {
+			t.Errorf("%q: no card GET", args)
+		}
+	}
+
+	card := &a2a.AgentCard{Name: "q", Description: "q", Version: "1",
+		SecuritySchemes: map[string]a2a.SecurityScheme{"key": {Type: "apiKey", In: "query", Name: "api_key"}},
+		Security:        []map[string][]string{{"key": {}}}}
+	query := newAgent(t, a2atest.V10(), a2atest.WithCard(card))
+	r := a2aCmd(t, "task", "get", "-a", siteOfAgent(query), "--api-key", "k-2", "task-1")
+	r.wantCode(t, exitError) // no such task: the call went
+	reqs := query.Requests()
+	if len(reqs) != 2 || reqs[0].Query != "" || reqs[1].Query != "api_key=k-2" {
+		t.Errorf("the key's query: %d requests", len(reqs))
+		for _, req := range reqs {
+			t.Logf("%s %s?%s", req.HTTPMethod, req.Path, req.Query)
+		}
+	}
+}

@@ -427,3 +427,54 @@ func TestTransportTrailingSlash(t *testing.T) {
 		t.Errorf("requests: %q", got)
 	}
 }
+
+// TestTransportSkipsUnspoken: a binding the card lists that a2a does not
+// speak (GRPC) is skipped for the next (TX_002); a --transport the card
+// does not list is skipped too, for the next that it does.
+func TestTransportSkipsUnspoken(t *testing.T) {
+	t.Parallel()
+	mux := http.NewServeMux()
+	site := httptest.NewServer(mux)
+	t.Cleanup(site.Close)
+	mux.HandleFunc("GET "+a2a.AgentCardPath, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"name":"grpc first","version":"1","capabilities":{},"supportedInterfaces":[
+			{"url":"` + site.URL + `/grpc","protocolBinding":"GRPC","protocolVersion":"1.0"},
+			{"url":"` + site.URL + `/rpc","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}`))
+	})
+	for _, args := range [][]string{nil, {"--transport", "rest", "--transport", "jsonrpc"}, {"--transport", "grpc"}} {
+		r := a2aCmd(t, append([]string{"card", "get", "-a", site.URL}, args...)...)
+		r.wantCode(t, exitOK)
+		if want := "Interface: " + site.URL + "/rpc JSONRPC 1.0 (chosen)\n"; !strings.Contains(r.stdout, want) || strings.Count(r.stdout, "(chosen)") != 1 {
+			t.Errorf("%q: stdout does not mark %q once:\n%s", args, want, r.stdout)
+		}
+		if want := "Interface: " + site.URL + "/grpc GRPC 1.0\n"; !strings.Contains(r.stdout, want) {
+			t.Errorf("%q: stdout does not list %q:\n%s", args, want, r.stdout)
+		}
+	}
+}
+
+// TestCapabilitiesChecked: a call the card says the agent cannot take
+// (a push config without pushNotifications, a stream without streaming)
+// fails before it is sent, with A2A's name for it (VER_003).
+func TestCapabilitiesChecked(t *testing.T) {
+	t.Parallel()
+	agent := newRESTAgent(t) // capabilities: {}
+	for _, tc := range []struct {
+		args []string
+		code string
+	}{
+		{[]string{"task", "push-config", "create", "task-1", "https://hooks.example.com/a2a"}, "PushNotificationNotSupportedError"},
+		{[]string{"send", "--stream", "你好"}, "UnsupportedOperationError"},
+		{[]string{"task", "subscribe", "task-1"}, "UnsupportedOperationError"},
+	} {
+		r := a2aCmd(t, append(tc.args, "-a", agent.URL)...)
+		r.wantCode(t, exitError)
+		if !strings.Contains(r.stderr, ": "+tc.code+": ") || !strings.Contains(r.stderr, "hint: ") {
+			t.Errorf("%q: stderr does not name %s with a hint:\n%s", tc.args, tc.code, r.stderr)
+		}
+	}
+	if got := agent.requests(); len(got) != 0 {
+		t.Errorf("requests sent: %q", got)
+	}
+}
