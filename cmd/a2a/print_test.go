@@ -11,12 +11,12 @@ import (
 // a writer that redacts and makes inert what it prints itself, each with
 // the test that holds it to that.
 var guarded = map[string]string{
-	"debugTransport(rt, o.env.stderr,":    "the --debug wire dump: debugwire_test.go, TestNoSecretPrinted, TestHostileTextInert",
-	"renderConfig(o.env.stdout,":          "config show: configshow_test.go, TestNoSecretPrinted",
+	"debugTransport(rt, o.env.stderr,":     "the --debug wire dump: debugwire_test.go, TestNoSecretPrinted, TestHostileTextInert",
+	"renderConfig(o.env.stdout,":           "config show: configshow_test.go, TestNoSecretPrinted",
 	"ClientSecret: o.clientSecret, Scopes": "auth login's device prompt, the server's text inert: authlogin_test.go",
-	"o.env.stdout.Write([]byte(script))":  "a completion script: the tool's own text",
-	"usage(o.env.stdout)":                 "the tool's usage: its own text",
-	"commandUsage(o.env.stdout, co)":      "a command's usage, the values redacted and inert: TestHelpValuesShownSafely",
+	"o.env.stdout.Write([]byte(script))":   "a completion script: the tool's own text",
+	"usage(o.env.stdout)":                  "the tool's usage: its own text",
+	"commandUsage(o.env.stdout, co)":       "a command's usage, the values redacted and inert: TestHelpValuesShownSafely",
 }
 
 // TestOnePathToTheTerminal: the command's streams are written in print.go
