@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -148,6 +149,8 @@ func TestHostileTextInert(t *testing.T) {
 		{name: "push-config delete, error", queue: []a2atest.Raw{rpcErr}, args: []string{"task", "push-config", "delete", "ID", "ID"}, code: exitError},
 		{name: "task list", queue: []a2atest.Raw{list}, args: []string{"task", "list"}, code: exitOK},
 		{name: "card get", args: []string{"card", "get"}, code: exitOK},
+		{name: "task download", queue: []a2atest.Raw{task("completed")}, args: []string{"task", "download", "--dir", "DIR", "ID"}, code: exitError}, // the file URI is no URL,
+		{name: "conformance", args: []string{"conformance", "--a2a-version", "0.3", "--retries", "0", "--timeout", "20s", "-a"}, code: exitError},
 	} {
 		for _, mode := range []string{"text", "-o json", "--verbose", "--debug"} {
 			t.Run(tc.name+" "+mode, func(t *testing.T) {
@@ -156,12 +159,17 @@ func TestHostileTextInert(t *testing.T) {
 				agent.Enqueue(tc.queue...)
 				var args []string
 				for _, a := range tc.args {
-					if a == "ID" {
+					switch a {
+					case "ID":
 						a = hostileID
+					case "DIR":
+						a = t.TempDir()
 					}
 					args = append(args, a)
 				}
 				switch args[len(args)-1] {
+				case "-a":
+					args = append(args, siteOfAgent(agent))
 				case "list":
 					args = append(args, "-e", agent.URL)
 				case "get":
@@ -178,7 +186,36 @@ func TestHostileTextInert(t *testing.T) {
 					t.Fatalf("a2a %s printed nothing", strings.Join(args, " "))
 				}
 				wantInert(t, r)
+				if mode == "text" || mode == "--verbose" {
+					wantTextFloor(t, r)
+				}
 			})
+		}
+	}
+}
+
+// floorLine is a line of the text floor (the specification's OUTPUT_005):
+// "Label: value", a block's "Label:", a block's content line (indented by
+// two spaces: "  " when empty), or the empty line that ends a block.
+var floorLine = regexp.MustCompile(`^([A-Z][A-Za-z -]*:( .*)?|  .*|)$`)
+
+// wantTextFloor fails the test when a line of r's stdout is not a line of
+// the text floor, or a block is not closed by an empty line.
+func wantTextFloor(t *testing.T, r result) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	inBlock := false
+	for i, l := range lines {
+		if !floorLine.MatchString(l) {
+			t.Errorf("a2a %s: stdout line %d is not Label: value: %q", strings.Join(r.args, " "), i+1, l)
+		}
+		switch {
+		case strings.HasSuffix(l, ":") && !strings.HasPrefix(l, " "):
+			inBlock = true
+		case inBlock && l == "":
+			inBlock = false
+		case inBlock && !strings.HasPrefix(l, "  "):
+			t.Errorf("a2a %s: stdout line %d is in a block not closed by an empty line: %q", strings.Join(r.args, " "), i+1, l)
 		}
 	}
 }
