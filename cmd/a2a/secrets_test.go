@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -246,6 +247,38 @@ func TestCardGETCarriesNoCredential(t *testing.T) {
 		t.Errorf("the key's query: %d requests", len(reqs))
 		for _, req := range reqs {
 			t.Logf("%s %s?%s", req.HTTPMethod, req.Path, req.Query)
+		}
+	}
+}
+
+// TestNoSecretWithQuotes: a secret holding a quote and a backslash, which
+// JSON escapes, is hidden in every spelling an agent's JSON may give it:
+// in the error envelope (-o json) as decoded and as written, and in the
+// --debug wire dump of the agent's body.
+func TestNoSecretWithQuotes(t *testing.T) {
+	t.Parallel()
+	const key = `sk"q\uo/te-9Z`
+	for _, mode := range [][]string{{"-o", "json"}, {"--debug"}, {"-o", "json", "--debug"}} {
+		agent := newAgent(t)
+		agent.Enqueue(echoing(200, strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(key)))
+		r := a2aCmd(t, append([]string{"task", "get", "-e", agent.URL, "--a2a-version", "0.3", "--api-key", key, "t1"}, mode...)...)
+		r.wantCode(t, exitError)
+		forms := append(spellings(key), `sk\"q\\uo`, `sk\u0022q`, `q\\uo`, `q\uo`)
+		for _, f := range forms {
+			for name, out := range map[string]string{"stdout": r.stdout, "stderr": r.stderr} {
+				if strings.Contains(out, f) {
+					t.Errorf("%q: %s shows the key as %q:\n%s", mode, name, f, out)
+				}
+			}
+		}
+		if mode[0] == "-o" {
+			var env struct{ Error struct{ Message string } }
+			if err := json.Unmarshal([]byte(lastLine(r.stdout)), &env); err != nil {
+				t.Fatalf("%q: the envelope is not JSON: %v\n%s", mode, err, r.stdout)
+			}
+			if strings.Contains(env.Error.Message, "q\\uo") || !strings.Contains(env.Error.Message, "[REDACTED]") {
+				t.Errorf("%q: the envelope's message: %q", mode, env.Error.Message)
+			}
 		}
 	}
 }
