@@ -178,7 +178,23 @@ func runTaskDownload(ctx context.Context, o *options, args []string) int {
 			err = usageError{msg: err.Error()}
 		}
 		for i, p := range paths {
-			o.field("Saved", o.unsecretName(p, i))
+			paths[i] = o.unsecretName(p, i)
+		}
+		if o.json() {
+			// One document: the files saved (after an error, the
+			// envelope; the files saved before it named on stderr).
+			if err != nil {
+				for _, p := range paths {
+					o.errf("a2a: saved %s\n", p)
+				}
+				return o.fail(err)
+			}
+			b, _ := json.Marshal(map[string]any{"saved": append([]string{}, paths...)})
+			o.outJSON(b)
+			return exitOK
+		}
+		for _, p := range paths {
+			o.field("Saved", p)
 		}
 		if err != nil {
 			return o.fail(err)
