@@ -240,10 +240,11 @@ func TestCardGETCarriesNoCredential(t *testing.T) {
 		SecuritySchemes: map[string]a2a.SecurityScheme{"key": {Type: "apiKey", In: "query", Name: "api_key"}},
 		Security:        []map[string][]string{{"key": {}}}}
 	query := newAgent(t, a2atest.V10(), a2atest.WithCard(card))
-	r := a2aCmd(t, "task", "get", "-a", siteOfAgent(query), "--api-key", "k-2", "task-1")
+	r := a2aCmd(t, "task", "get", "--debug", "-a", siteOfAgent(query), "--api-key", secretKey, "task-1")
 	r.wantCode(t, exitError) // no such task: the call went
+	noSecret(t, r, secretKey)
 	reqs := query.Requests()
-	if len(reqs) != 2 || reqs[0].Query != "" || reqs[1].Query != "api_key=k-2" {
+	if len(reqs) != 2 || reqs[0].Query != "" || reqs[1].Query != "api_key="+url.QueryEscape(secretKey) {
 		t.Errorf("the key's query: %d requests", len(reqs))
 		for _, req := range reqs {
 			t.Logf("%s %s?%s", req.HTTPMethod, req.Path, req.Query)
