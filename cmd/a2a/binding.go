@@ -271,28 +271,42 @@ func (o *options) selectorFits(binding string) error {
 // with --a2a-version 0.3 (the specification's VER_001).
 func (o *options) cardChoice(card *a2a.AgentCard, ref agentRef) (a2a.AgentInterface, error) {
 	keep := func(in a2a.AgentInterface) bool { return o.versionAllowed(card, in) && o.canUse(card, in) }
-	choose := func(filter func(a2a.AgentInterface) bool) (a2a.AgentInterface, bool) {
-		c, err := a2a.NewClientFromCard(cardWith(card, filter), o.choiceOptions()...)
-		if err != nil && len(o.transport.names) > 0 {
-			// No binding --transport names is among these: the card's
-			// order decides (the specification's TX_002).
-			c, err = a2a.NewClientFromCard(cardWith(card, filter))
-			if err == nil {
-				o.debugf("protocol: the card offers no binding --transport names (%s): its own order decides", o.transport.String())
-			}
+	// choose is the client's choice among the interfaces filter keeps:
+	// by --transport's order, or (cardOrder) by the card's.
+	choose := func(filter func(a2a.AgentInterface) bool, cardOrder bool) (a2a.AgentInterface, bool) {
+		var opts []a2a.Option
+		if !cardOrder {
+			opts = o.choiceOptions()
 		}
+		c, err := a2a.NewClientFromCard(cardWith(card, filter), opts...)
 		if err != nil {
 			return a2a.AgentInterface{}, false
 		}
+		if cardOrder {
+			o.debugf("protocol: the card offers no binding --transport names (%s) there: its own order decides", o.transport.String())
+		}
 		return c.Interface(), true
 	}
-	if ref.kind == refEndpoint {
+	// --transport's bindings first, wherever the card has them (on the
+	// URL's origin); only when it has none of them, the card's order (the
+	// specification's TX_002).
+	for _, cardOrder := range []bool{false, true} {
+		if cardOrder && len(o.transport.names) == 0 {
+			break // the same choice again
+		}
+		if ref.kind != refEndpoint {
+			if in, ok := choose(keep, cardOrder); ok {
+				o.debugf("protocol: v%s over %s at %s, the card's choice", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(in.URL))
+				return in, nil
+			}
+			continue
+		}
 		here := func(in a2a.AgentInterface) bool { return sameEndpoint(in.URL, ref.url) }
-		if in, ok := choose(func(in a2a.AgentInterface) bool { return here(in) && keep(in) }); ok {
+		if in, ok := choose(func(in a2a.AgentInterface) bool { return here(in) && keep(in) }, cardOrder); ok {
 			o.debugf("protocol: v%s over %s, the card's interface for %s", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(ref.url))
 			return in, nil
 		}
-		if in, ok := choose(keep); ok {
+		if in, ok := choose(keep, cardOrder); ok {
 			if !slices.ContainsFunc(card.Interfaces(), here) {
 				o.debugf("protocol: v%s over %s, the card's choice, at %s (not on the card)", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(ref.url))
 				return a2a.AgentInterface{URL: ref.url, ProtocolVersion: in.ProtocolVersion, ProtocolBinding: in.ProtocolBinding}, nil
@@ -303,9 +317,6 @@ func (o *options) cardChoice(card *a2a.AgentCard, ref agentRef) (a2a.AgentInterf
 			o.debugf("protocol: v%s over %s, the card's interface at %s (not %s)", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(in.URL), o.shownURL(ref.url))
 			return in, nil
 		}
-	} else if in, ok := choose(keep); ok {
-		o.debugf("protocol: v%s over %s at %s, the card's choice", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(in.URL))
-		return in, nil
 	}
 	return a2a.AgentInterface{}, o.noInterface(card)
 }
