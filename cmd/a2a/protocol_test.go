@@ -301,7 +301,7 @@ func TestEnvironment(t *testing.T) {
 	id := startTask(t, slow, a2a.ProtocolV03, "盘点")
 	r = invocation{env: map[string]string{"A2ACLI_TIMEOUT": "200ms", "A2ACLI_A2A_VERSION": "0.3"}}.run(t, "task", "get", "--wait", "-e", slow.URL, id)
 	r.wantCode(t, exitTimeout)
-	for _, want := range []string{"A2ACLI_ERR_TIMEOUT", "hint: give it longer than --timeout 200ms\n"} {
+	for _, want := range []string{"A2ACLI_ERR_TIMEOUT", "hint: give it longer than --timeout 200ms"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr does not hold %q:\n%s", want, r.stderr)
 		}

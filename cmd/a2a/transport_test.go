@@ -293,7 +293,7 @@ func TestTransportTasksFollowsCard(t *testing.T) {
 	}
 	direct := a2aCmd(t, "task", "list", "--a2a-version", "0.3", "-e", rpc.URL)
 	direct.wantCode(t, exitUsage)
-	if want := "task list is not in A2A v0.3 over JSONRPC: lists tasks (A2A v1.0, or v0.3 over HTTP+JSON)"; !strings.Contains(direct.stderr, want) {
+	if want := "task list is not in A2A v0.3 over JSONRPC; it is in v1.0 (--a2a-version 1.0) and in v0.3 over HTTP+JSON (--transport HTTP+JSON)"; !strings.Contains(direct.stderr, want) {
 		t.Errorf("-e: stderr does not say %q:\n%s", want, direct.stderr)
 	}
 	if m := goWords.FindString(r.stderr + direct.stderr); m != "" {
@@ -455,8 +455,10 @@ func TestTransportSkipsUnspoken(t *testing.T) {
 }
 
 // TestCapabilitiesChecked: a call the card says the agent cannot take
-// (a push config without pushNotifications, a stream without streaming)
-// fails before it is sent, with A2A's name for it (VER_003).
+// (a push config without pushNotifications, a subscription without
+// streaming) fails before it is sent, with A2A's name for it (VER_003);
+// send --stream to such an agent sends without a stream and says so
+// (SEND_003).
 func TestCapabilitiesChecked(t *testing.T) {
 	t.Parallel()
 	agent := newRESTAgent(t) // capabilities: {}
@@ -465,7 +467,6 @@ func TestCapabilitiesChecked(t *testing.T) {
 		code string
 	}{
 		{[]string{"task", "push-config", "create", "task-1", "https://hooks.example.com/a2a"}, "PushNotificationNotSupportedError"},
-		{[]string{"send", "--stream", "你好"}, "UnsupportedOperationError"},
 		{[]string{"task", "subscribe", "task-1"}, "UnsupportedOperationError"},
 	} {
 		r := a2aCmd(t, append(tc.args, "-a", agent.URL)...)
@@ -476,5 +477,13 @@ func TestCapabilitiesChecked(t *testing.T) {
 	}
 	if got := agent.requests(); len(got) != 0 {
 		t.Errorf("requests sent: %q", got)
+	}
+	r := a2aCmd(t, "send", "--stream", "-a", agent.URL, "你好")
+	r.wantCode(t, exitOK)
+	if !strings.Contains(r.stderr, "does not stream") {
+		t.Errorf("send --stream: stderr does not say the agent does not stream:\n%s", r.stderr)
+	}
+	if got := agent.requests(); len(got) == 0 || got[0] != "POST /rest/message:send 1.0" {
+		t.Errorf("send --stream: requests %q, want message:send", got)
 	}
 }
