@@ -41,7 +41,9 @@ type agentRef struct {
 // "file://PATH" or a path that exists (or holds a "/" or ends ".json")
 // is a file; an http(s) URL is a site (no path), a card URL (".json") or
 // an endpoint; anything else is a host, reached over https (http for a
-// loopback host: localhost, 127.0.0.0/8, ::1).
+// loopback host: localhost, 127.0.0.0/8, ::1). A reference with an "@"
+// that names no file is a URL without its scheme: a usage error that does
+// not repeat it (it may hold a password).
 func parseRef(ref string) (agentRef, error) {
 	if p, ok := strings.CutPrefix(ref, "file://"); ok {
 		return agentRef{kind: refFile, path: p}, nil
@@ -62,7 +64,12 @@ func parseRef(ref string) (agentRef, error) {
 	if strings.Contains(ref, "://") { // checked first: "ftp://host/card.json" is no file
 		return agentRef{}, usagef("--agent-card %s: want a host, an http:// or https:// URL, or a file", quote(ref))
 	}
-	if st, err := os.Stat(ref); err == nil && !st.IsDir() || strings.ContainsAny(ref, "/\\") || strings.HasSuffix(ref, ".json") {
+	st, statErr := os.Stat(ref)
+	if strings.Contains(ref, "@") && (statErr != nil || st.IsDir()) {
+		// user:password@host/…: a URL without its scheme, not a file.
+		return agentRef{}, usagef("--agent-card holds an @ but names no card file: give the agent's URL with http:// or https:// (the reference is not repeated here: it may hold a password)")
+	}
+	if statErr == nil && !st.IsDir() || strings.ContainsAny(ref, "/\\") || strings.HasSuffix(ref, ".json") {
 		return agentRef{kind: refFile, path: ref}, nil
 	}
 	host := ref
@@ -180,6 +187,9 @@ func (o *options) client(ctx context.Context) (*a2a.Client, error) {
 // cardClient is the client for in, the chosen interface of card, with
 // the user's credentials as the card's schemes say.
 func (o *options) cardClient(card *a2a.AgentCard, in a2a.AgentInterface) (*a2a.Client, error) {
+	if err := o.selectorFits(in.ProtocolBinding); err != nil {
+		return nil, err
+	}
 	creds, err := o.credentialOptions(card)
 	if err != nil {
 		return nil, err
@@ -223,6 +233,9 @@ func (o *options) endpointClient() (*a2a.Client, error) {
 	if o.tenant != "" && version != a2a.ProtocolV10 {
 		return nil, usagef("--tenant needs A2A v1.0; --a2a-version is %s", version)
 	}
+	if err := o.selectorFits(transport); err != nil {
+		return nil, err
+	}
 	creds, err := o.credentialOptions(nil)
 	if err != nil {
 		return nil, err
@@ -230,6 +243,17 @@ func (o *options) endpointClient() (*a2a.Client, error) {
 	o.debugf("protocol: v%s over %s at --endpoint, no card read", version, transport)
 	opts := append(o.clientOptions(version, transport), creds...)
 	return a2a.NewClient(o.endpoint, append(opts, o.transportOptions()...)...)
+}
+
+// selectorFits refuses, as a usage error (nothing is sent), the gateway's
+// agent selector (--agent-id, --agent-code) on a binding that has no place
+// for it: HTTP+JSON, whose requests have no JSON-RPC envelope.
+func (o *options) selectorFits(binding string) error {
+	if (o.agentID != "" || o.agentCode != "") && strings.EqualFold(binding, a2a.TransportHTTPJSON) {
+		return usagef("--agent-id and --agent-code put a member in the JSON-RPC request envelope, which HTTP+JSON requests do not have; " +
+			"an HTTP+JSON agent behind a gateway is selected by its URL (or, in A2A v1.0, its tenant: --tenant)")
+	}
+	return nil
 }
 
 // cardChoice is the interface of card the command speaks to:
@@ -247,28 +271,42 @@ func (o *options) endpointClient() (*a2a.Client, error) {
 // with --a2a-version 0.3 (the specification's VER_001).
 func (o *options) cardChoice(card *a2a.AgentCard, ref agentRef) (a2a.AgentInterface, error) {
 	keep := func(in a2a.AgentInterface) bool { return o.versionAllowed(card, in) && o.canUse(card, in) }
-	choose := func(filter func(a2a.AgentInterface) bool) (a2a.AgentInterface, bool) {
-		c, err := a2a.NewClientFromCard(cardWith(card, filter), o.choiceOptions()...)
-		if err != nil && len(o.transport.names) > 0 {
-			// No binding --transport names is among these: the card's
-			// order decides (the specification's TX_002).
-			c, err = a2a.NewClientFromCard(cardWith(card, filter))
-			if err == nil {
-				o.debugf("protocol: the card offers no binding --transport names (%s): its own order decides", o.transport.String())
-			}
+	// choose is the client's choice among the interfaces filter keeps:
+	// by --transport's order, or (cardOrder) by the card's.
+	choose := func(filter func(a2a.AgentInterface) bool, cardOrder bool) (a2a.AgentInterface, bool) {
+		var opts []a2a.Option
+		if !cardOrder {
+			opts = o.choiceOptions()
 		}
+		c, err := a2a.NewClientFromCard(cardWith(card, filter), opts...)
 		if err != nil {
 			return a2a.AgentInterface{}, false
 		}
+		if cardOrder {
+			o.debugf("protocol: the card offers no binding --transport names (%s) there: its own order decides", o.transport.String())
+		}
 		return c.Interface(), true
 	}
-	if ref.kind == refEndpoint {
+	// --transport's bindings first, wherever the card has them (on the
+	// URL's origin); only when it has none of them, the card's order (the
+	// specification's TX_002).
+	for _, cardOrder := range []bool{false, true} {
+		if cardOrder && len(o.transport.names) == 0 {
+			break // the same choice again
+		}
+		if ref.kind != refEndpoint {
+			if in, ok := choose(keep, cardOrder); ok {
+				o.debugf("protocol: v%s over %s at %s, the card's choice", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(in.URL))
+				return in, nil
+			}
+			continue
+		}
 		here := func(in a2a.AgentInterface) bool { return sameEndpoint(in.URL, ref.url) }
-		if in, ok := choose(func(in a2a.AgentInterface) bool { return here(in) && keep(in) }); ok {
+		if in, ok := choose(func(in a2a.AgentInterface) bool { return here(in) && keep(in) }, cardOrder); ok {
 			o.debugf("protocol: v%s over %s, the card's interface for %s", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(ref.url))
 			return in, nil
 		}
-		if in, ok := choose(keep); ok {
+		if in, ok := choose(keep, cardOrder); ok {
 			if !slices.ContainsFunc(card.Interfaces(), here) {
 				o.debugf("protocol: v%s over %s, the card's choice, at %s (not on the card)", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(ref.url))
 				return a2a.AgentInterface{URL: ref.url, ProtocolVersion: in.ProtocolVersion, ProtocolBinding: in.ProtocolBinding}, nil
@@ -279,9 +317,6 @@ func (o *options) cardChoice(card *a2a.AgentCard, ref agentRef) (a2a.AgentInterf
 			o.debugf("protocol: v%s over %s, the card's interface at %s (not %s)", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(in.URL), o.shownURL(ref.url))
 			return in, nil
 		}
-	} else if in, ok := choose(keep); ok {
-		o.debugf("protocol: v%s over %s at %s, the card's choice", in.ProtocolVersion, in.ProtocolBinding, o.shownURL(in.URL))
-		return in, nil
 	}
 	return a2a.AgentInterface{}, o.noInterface(card)
 }

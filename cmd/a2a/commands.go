@@ -178,7 +178,23 @@ func runTaskDownload(ctx context.Context, o *options, args []string) int {
 			err = usageError{msg: err.Error()}
 		}
 		for i, p := range paths {
-			o.field("Saved", o.unsecretName(p, i))
+			paths[i] = o.unsecretName(p, i)
+		}
+		if o.json() {
+			// One document: the files saved (after an error, the
+			// envelope; the files saved before it named on stderr).
+			if err != nil {
+				for _, p := range paths {
+					o.errf("a2a: saved %s\n", p)
+				}
+				return o.fail(err)
+			}
+			b, _ := json.Marshal(map[string]any{"saved": append([]string{}, paths...)})
+			o.outJSON(b)
+			return exitOK
+		}
+		for _, p := range paths {
+			o.field("Saved", p)
 		}
 		if err != nil {
 			return o.fail(err)
@@ -343,6 +359,15 @@ func runAuthLogin(ctx context.Context, o *options, _ []string) int {
 	if err := saveToken(configDir(o.env), tok); err != nil {
 		return o.fail(err)
 	}
+	if o.json() {
+		doc := map[string]any{"loggedIn": o.shownURL(card.Origin()), "expires": nil}
+		if !tok.Expiry.IsZero() {
+			doc["expires"] = tok.Expiry.UTC().Format(time.RFC3339)
+		}
+		b, _ := json.Marshal(doc)
+		o.outJSON(b)
+		return exitOK
+	}
 	o.field("Logged in", o.shownURL(card.Origin()))
 	if !tok.Expiry.IsZero() {
 		o.field("Expires", tok.Expiry.UTC().Format(time.RFC3339))
@@ -357,13 +382,19 @@ func runAuthLogout(ctx context.Context, o *options, _ []string) int {
 	if err != nil {
 		return o.fail(err)
 	}
-	if err := deleteToken(configDir(o.env), card.Origin()); errors.Is(err, fs.ErrNotExist) {
-		o.field("Not logged in", o.shownURL(card.Origin()))
-		return exitOK
-	} else if err != nil {
+	err = deleteToken(configDir(o.env), card.Origin())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return o.fail(err)
 	}
-	o.field("Logged out", o.shownURL(card.Origin()))
+	switch {
+	case o.json(): // {"loggedOut": ORIGIN, "hadToken": false when none was kept}
+		b, _ := json.Marshal(map[string]any{"loggedOut": o.shownURL(card.Origin()), "hadToken": err == nil})
+		o.outJSON(b)
+	case err != nil:
+		o.field("Not logged in", o.shownURL(card.Origin()))
+	default:
+		o.field("Logged out", o.shownURL(card.Origin()))
+	}
 	return exitOK
 }
 

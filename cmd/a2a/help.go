@@ -124,7 +124,7 @@ func (o *options) printFlags(w io.Writer, flags []*flag.Flag) {
 			shownValue = " (" + value
 		}
 		if src := o.source[f.Name]; src != "" && shownValue != "" {
-			shownValue += ", from the " + src
+			shownValue += ", from the " + inert.Printable(src)
 		}
 		if shownValue != "" {
 			shownValue += ")"

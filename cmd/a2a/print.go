@@ -32,7 +32,18 @@ type agentText string
 
 // outf prints to stdout; errf to stderr. See the comment above.
 func (o *options) outf(format string, args ...any) { o.printf(o.env.stdout, format, args...) }
-func (o *options) errf(format string, args ...any) { o.printf(o.env.stderr, format, args...) }
+
+// errf takes, with --debug, the lock of the wire dump's writes to stderr
+// (dumpStateOf): the dump writes from the HTTP transport's goroutines,
+// and a line must not be written in the middle of one of its writes.
+func (o *options) errf(format string, args ...any) {
+	if o.debug {
+		st := dumpStateOf(o.env.stderr)
+		st.mu.Lock()
+		defer st.mu.Unlock()
+	}
+	o.printf(o.env.stderr, format, args...)
+}
 
 func (o *options) printf(w io.Writer, format string, args ...any) {
 	shown := make([]any, len(args))
