@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -15,12 +13,6 @@ import (
 // Signed agent cards in the card command (A2A v1.0 §8.4; the A2A CLI
 // specification's A2ACLI_CARD_GET_004): every card is verified, with the
 // keys of --card-keys when given, and its signature status printed.
-
-func cardFlags(o *options) {
-	o.fs.StringVar(&o.cardKeys, "card-keys", "", "verify the card's signatures with the public keys of this JWK Set file")
-	o.fs.StringVar(&o.jkuHosts, "jku-host", "", "fetch a signature's jku key set from these https hosts, comma-separated")
-	o.fs.BoolVar(&o.requireSigned, "require-signed-card", false, "refuse a card whose signature does not verify")
-}
 
 // cardVerifier returns the verifier the card command resolves with. It
 // accepts the spec's canonical form and a2a-js's (printed, with the
@@ -94,39 +86,6 @@ func (o *options) signatureLine(v *a2a.CardVerification) string {
 		why += "; give its keys with --card-keys"
 	}
 	return fmt.Sprintf("%s (%s)", v.Status, why)
-}
-
-// verificationJSON is the verification as --json prints it beside the
-// card.
-type verificationJSON struct {
-	Status    string   `json:"status"`
-	KeyID     string   `json:"kid,omitempty"`
-	Algorithm string   `json:"alg,omitempty"`
-	Form      string   `json:"form,omitempty"`
-	Unsigned  []string `json:"unsigned,omitempty"`
-	Warnings  []string `json:"warnings,omitempty"`
-	Error     string   `json:"error,omitempty"`
-}
-
-// cardJSON is --json's output when the card's keys were given:
-// {"card": the bytes as received, "verification": {...}}.
-func cardJSON(card *a2a.AgentCard) []byte {
-	v := card.Verification()
-	vj := verificationJSON{Status: string(v.Status), KeyID: v.KeyID, Algorithm: v.Algorithm, Form: v.Form, Unsigned: v.Unsigned, Warnings: v.Warnings}
-	if v.Err != nil {
-		vj.Error = v.Err.Error()
-	}
-	vb, _ := json.Marshal(vj) // strings and slices of them: cannot fail
-	return fmt.Appendf(nil, `{"card":%s,"verification":%s}`, card.Raw(), vb)
-}
-
-// resolveCard reads the card at url, verified.
-func (o *options) resolveCard(ctx context.Context, url string) (*a2a.AgentCard, error) {
-	opts, err := o.cardOptions()
-	if err != nil {
-		return nil, err
-	}
-	return a2a.ResolveAgentCard(ctx, url, opts...)
 }
 
 // readSmall reads a file the user names, at most max bytes of it: a
