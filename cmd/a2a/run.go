@@ -114,7 +114,7 @@ func run(ctx context.Context, args []string, e env) int {
 	case errors.Is(err, errVersion):
 		return runVersion(ctx, o, nil)
 	case err != nil:
-		o.output = outputIn(rest) // a flag error before -o json still gets the envelope
+		o.output = outputIn(rest, e) // a flag error before -o json still gets the envelope
 		return o.fail(usageError{msg: err.Error()})
 	case len(pos) < cmd.nargs[0] || len(pos) > cmd.nargs[1]:
 		return o.fail(usagef("want: a2a %s (a2a %s --help)", strings.TrimSpace(cmd.name()+" "+cmd.args), cmd.name()))
@@ -129,21 +129,26 @@ func run(ctx context.Context, args []string, e env) int {
 	return cmd.run(ctx, o, pos)
 }
 
-// outputIn is the -o/--output args give, read without the flag set (for
-// an error that stopped the parse before it): "text" unless they ask for
-// json.
-func outputIn(args []string) string {
+// outputIn is the -o/--output args give, else A2ACLI_OUTPUT's, read
+// without the flag set (for an error that stopped the parse before it).
+func outputIn(args []string, e env) string {
+	out := "text"
+	if e.getenv != nil && e.getenv("A2ACLI_OUTPUT") == "json" {
+		out = "json" // the .env files are not read yet: the variable alone
+	}
 	for i, a := range args {
 		switch {
 		case a == "--":
-			return "text"
+			return out
 		case a == "-o=json" || a == "--output=json" || a == "-output=json":
 			return "json"
 		case (a == "-o" || a == "--output" || a == "-output") && i+1 < len(args) && args[i+1] == "json":
 			return "json"
+		case a == "-o=text" || a == "--output=text" || (a == "-o" || a == "--output") && i+1 < len(args) && args[i+1] == "text":
+			return "text"
 		}
 	}
-	return "text"
+	return out
 }
 
 // findCommand finds the command args start with (its words come first,
@@ -258,7 +263,7 @@ func distance(a, b string) int {
 // read: one line on stderr and where to get help.
 func usageFail(e env, args []string, err error) int {
 	o := newOptions(nil, e)
-	o.output = outputIn(args)
+	o.output = outputIn(args, e)
 	return o.fail(err)
 }
 
