@@ -148,6 +148,10 @@ func (o *options) cardFile(path string) (*a2a.AgentCard, error) {
 	}
 	var card a2a.AgentCard
 	if err := json.Unmarshal(b, &card); err != nil {
+		// Said in the schema's words where it can be (not the decoder's).
+		if _, problems := validateCard(b); len(problems) > 0 {
+			return nil, cardInvalid{fmt.Errorf("--agent-card %s is not a valid agent card: %s", quote(path), problemList(problems))}
+		}
 		return nil, cardInvalid{fmt.Errorf("--agent-card %s is not an agent card: %w", quote(path), err)}
 	}
 	if len(card.Interfaces()) == 0 {
@@ -333,19 +337,19 @@ func (o *options) noInterface(card *a2a.AgentCard) error {
 	}
 	if o.a2aVersion == "" && has03 {
 		return versionError{fmt.Sprintf("the agent's card offers A2A v0.3 only (%s), and a2a speaks v0.3 only when asked", strings.Join(offered, ", ")),
-			"add --a2a-version 0.3 (or A2ACLI_A2A_VERSION=0.3 in .env)"}
+			"add --a2a-version 0.3 (or A2ACLI_A2A_VERSION=0.3 in .env)", ""}
 	}
-	what := "no interface of the card fits --a2a-version and --transport"
 	if o.usable != nil {
-		what = "no interface of the card " + o.usableText
+		return versionError{fmt.Sprintf("no interface of the card %s (the card offers %s)", o.usableText, strings.Join(offered, ", ")),
+			"an A2A v0.3 agent lists tasks over HTTP+JSON only; its card offers no such interface", "UnsupportedOperationError"}
 	}
-	return versionError{fmt.Sprintf("%s (the card offers %s)", what, strings.Join(offered, ", ")), ""}
+	return versionError{fmt.Sprintf("no interface of the card fits --a2a-version and --transport (the card offers %s)", strings.Join(offered, ", ")), "", ""}
 }
 
 // versionError is a refusal, before anything is sent, to speak to an
 // agent in a version or binding the flags do not allow: the
 // specification's VersionNotSupportedError.
-type versionError struct{ msg, hint string }
+type versionError struct{ msg, hint, code string } // code: the A2A error's name, VersionNotSupportedError when ""
 
 func (e versionError) Error() string { return e.msg }
 

@@ -58,13 +58,21 @@ func TestHelp(t *testing.T) {
 	send := a2aCmd(t, "send", "--help")
 	send.wantCode(t, exitOK)
 	golden(t, "help", help, send)
-	for _, args := range [][]string{{}, {"-h"}, {"help"}, {"task", "--help"}} {
+	for _, args := range [][]string{{}, {"-h"}, {"help"}} {
 		r := a2aCmd(t, args...)
 		if want := map[bool]int{true: exitUsage, false: exitOK}[len(args) == 0]; r.code != want {
 			t.Errorf("a2a %v: exit %d, want %d", args, r.code, want)
 		}
 		if r.stdout != help.stdout {
 			t.Errorf("a2a %v does not print the help", args)
+		}
+	}
+	// A group's help lists its commands.
+	for _, args := range [][]string{{"task", "--help"}, {"help", "task"}} {
+		r := a2aCmd(t, args...)
+		r.wantCode(t, exitOK)
+		if !strings.Contains(r.stdout, "Usage: a2a task COMMAND") || !strings.Contains(r.stdout, "task push-config create TASKID WEBHOOK") {
+			t.Errorf("a2a %v does not list the task commands:\n%s", args, r.stdout)
 		}
 	}
 	for _, args := range [][]string{{"help", "send"}, {"send", "-h"}} {
@@ -104,9 +112,9 @@ func TestRenamed(t *testing.T) {
 		{[]string{"push", "list", "t1"}, `"push" is now "a2a task push-config"`},
 		{[]string{"fake-agent"}, `"fake-agent" is now "a2a demo-server"`},
 		{[]string{"card", "-a", "example.com"}, `"card" needs a subcommand: get`},
-		{[]string{"send", "--json", "hi"}, "unknown flag --json"},
-		{[]string{"send", "--protocol", "0.3", "hi"}, "unknown flag --protocol"},
-		{[]string{"send", "--no-block", "hi"}, "unknown flag --no-block"},
+		{[]string{"send", "--json", "hi"}, "--json is now -o json"},
+		{[]string{"send", "--protocol", "0.3", "hi"}, "--protocol is now --a2a-version"},
+		{[]string{"send", "--no-block", "hi"}, "--no-block is now --async"},
 	} {
 		r := a2aCmd(t, tc.args...)
 		r.wantCode(t, exitUsage)

@@ -38,8 +38,11 @@ func runCardGet(ctx context.Context, o *options, _ []string) int {
 			return o.fail(err)
 		}
 	}
+	var schema string
 	if o.validate {
-		if code, ok := o.validated(card); !ok {
+		var code int
+		var ok bool
+		if schema, code, ok = o.validated(card); !ok {
 			return code
 		}
 	}
@@ -53,23 +56,30 @@ func runCardGet(ctx context.Context, o *options, _ []string) int {
 	} else {
 		o.errf("a2a: %v\n", err)
 	}
+	if schema != "" {
+		o.field("Schema", "valid (A2A v"+schema+")")
+	}
 	o.printCard(card, chosen)
 	return exitOK
 }
 
 // validated checks card against its version's schema (--validate); a
 // card that breaks it is A2ACLI_ERR_CARD_INVALID, each problem listed.
-func (o *options) validated(card *a2a.AgentCard) (int, bool) {
+func (o *options) validated(card *a2a.AgentCard) (string, int, bool) {
 	version, problems := validateCard(card.Raw())
 	if len(problems) == 0 {
-		o.debugf("card: valid against the A2A v%s schema", version)
-		return exitOK, true
+		return version, exitOK, true
 	}
+	return version, o.fail(cardInvalid{fmt.Errorf("the card breaks the A2A v%s schema in %d %s: %s", version, len(problems), plural(len(problems), "place"), problemList(problems))}), false
+}
+
+// problemList is a card's schema problems on one line.
+func problemList(problems []cardProblem) string {
 	lines := make([]string, len(problems))
 	for i, p := range problems {
 		lines[i] = cmpOr(p.Pointer, "(card)") + ": " + p.Problem
 	}
-	return o.fail(cardInvalid{fmt.Errorf("the card breaks the A2A v%s schema in %d %s: %s", version, len(problems), plural(len(problems), "place"), strings.Join(lines, "; "))}), false
+	return strings.Join(lines, "; ")
 }
 
 // extendedCard reads the authenticated extended card (--extended), only
@@ -583,7 +593,11 @@ func runDemoServer(ctx context.Context, o *options, _ []string) int {
 		"send" + opt + " --stream 本月巡检记录", "send" + opt + " 查一台设备"} {
 		o.errf("  a2a %s\n", c)
 	}
-	o.outf("%s\n", demoReadyLine(agent.URL, card))
+	line := demoReadyLine(agent.URL, card)
+	if version == a2a.ProtocolV03 {
+		line += " A2ACLI_A2A_VERSION=0.3" // the opt-in every command needs for it
+	}
+	o.outf("%s\n", line)
 	<-ctx.Done()
 	// Give a last answer in flight a moment to go out.
 	time.Sleep(10 * time.Millisecond)

@@ -40,7 +40,7 @@ func (s *syncBuffer) String() string {
 
 // readyLine is the line demo-server prints on stdout once it serves:
 // its card's URL as A2ACLI_AGENT_CARD, and its first endpoint.
-var readyLine = regexp.MustCompile(`^A2ACLI_AGENT_CARD=(\S+) A2A_DEMO_SERVER_URL=(\S+)\n$`)
+var readyLine = regexp.MustCompile(`^A2ACLI_AGENT_CARD=(\S+) A2A_DEMO_SERVER_URL=(\S+)( A2ACLI_A2A_VERSION=0\.3)?\n$`)
 
 // startDemoServer runs "a2a demo-server args..." until the test ends
 // (its Ctrl-C), and returns its card URL and endpoint, read from the

@@ -61,8 +61,8 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{"completed", []string{"send", "-a", a, "这个二维码是什么？" + a2atest.SeedQRCode}, exitOK, "", false},
 		{"read", []string{"task", "get", "-a", a, entity}, exitOK, "", false},
-		{"failed", []string{"send", "-a", a, "你好"}, exitOK, "a2a: the task ended failed\n", false},
-		{"failed --task-exit-codes", []string{"send", "-a", a, "你好", "--task-exit-codes"}, exitTaskFailed, "a2a: the task ended failed\n", false},
+		{"failed", []string{"send", "-a", a, "你好"}, exitOK, "a2a: the task failed\n", false},
+		{"failed --task-exit-codes", []string{"send", "-a", a, "你好", "--task-exit-codes"}, exitTaskFailed, "a2a: the task failed\n", false},
 		{"input-required", []string{"send", "-a", a, "查一台设备"}, exitOK, "a2a: the task waits for you (input-required)", false},
 		{"input-required --task-exit-codes", []string{"send", "-a", a, "查一台设备", "--task-exit-codes"}, exitTaskInterrupted, "a2a: the task waits for you", false},
 		{"--async", []string{"send", "--async", "-a", a, "本月巡检记录"}, exitOK, "a2a: the task is not finished (submitted)\n", false},

@@ -86,7 +86,7 @@ func (o *options) classify(err error) cliError {
 	case errors.As(err, &ci):
 		return cliError{Code: cliErrCardInvalid, Message: err.Error(), Exit: exitError}
 	case errors.As(err, &ve):
-		return cliError{Code: "VersionNotSupportedError", Message: ve.msg, Hint: ve.hint, Exit: exitError}
+		return cliError{Code: cmpOr(ve.code, "VersionNotSupportedError"), Message: ve.msg, Hint: ve.hint, Exit: exitError}
 	}
 	ce := classify(err, o.credentialGiven() || o.storedUsed)
 	if ce.Exit == exitTimeout && ce.Hint == "" {

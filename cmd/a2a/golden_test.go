@@ -163,7 +163,7 @@ func TestSendJSONIsTheAgentsBytes(t *testing.T) {
 		if diff := cmp.Diff(want+"\n", r.stdout); diff != "" {
 			t.Errorf("v%s: send -o json (-agent's task +printed):\n%s", version, diff)
 		}
-		if r.stderr != "a2a: the task ended failed\n" {
+		if r.stderr != "a2a: the task failed\n" {
 			t.Errorf("v%s: stderr %q, want the outcome named", version, r.stderr)
 		}
 	}

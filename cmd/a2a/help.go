@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -159,6 +160,10 @@ func runHelp(_ context.Context, o *options, args []string) int {
 		usage(o.env.stdout)
 		return exitOK
 	}
+	if isGroup(args) && !isCommand(args) {
+		groupUsage(o.env.stdout, args)
+		return exitOK
+	}
 	cmd, _, err := findCommand(args)
 	if err != nil {
 		return o.fail(err)
@@ -167,4 +172,16 @@ func runHelp(_ context.Context, o *options, args []string) int {
 	co.load() // the effective defaults; an error is the command's to report
 	commandUsage(o.env.stdout, co)
 	return exitOK
+}
+
+// groupUsage prints the commands under words ("task"), for "a2a task
+// --help" and "a2a help task".
+func groupUsage(w io.Writer, words []string) {
+	fmt.Fprintf(w, "Usage: a2a %s COMMAND [ARGS] [flags]\n\nCommands:\n", strings.Join(words, " "))
+	for _, c := range commands {
+		if len(c.path) > len(words) && slices.Equal(c.path[:len(words)], words) {
+			fmt.Fprintf(w, "  %-36s %s\n", strings.TrimSpace(c.name()+" "+c.args), c.summary)
+		}
+	}
+	fmt.Fprintf(w, "\n\"a2a %s COMMAND --help\" lists a command's flags; \"a2a --help\" the agent flags and exit codes.\n", strings.Join(words, " "))
 }

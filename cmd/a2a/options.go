@@ -266,6 +266,14 @@ func (o *options) long(name string) string {
 	return name
 }
 
+// renamedFlags are the flags of releases before the A2A CLI
+// specification and what replaced them.
+var renamedFlags = map[string]string{
+	"json": "-o json", "header": "--svc-param K:V", "task": "--task-id", "context": "--context-id",
+	"no-block": "--async", "protocol": "--a2a-version (or -e/--endpoint URL)", "max-attempts": "--timeout",
+	"data-out": `"a2a task download"`, "limit": "one page a call (--page-size, --page-token)",
+}
+
 // flagError rewrites the flag package's error in this command line's
 // words: --name for -name, the closest flag for an unknown one.
 func (o *options) flagError(err error) error {
@@ -275,6 +283,9 @@ func (o *options) flagError(err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		name = strings.TrimLeft(name, "-")
+		if now, ok := renamedFlags[name]; ok {
+			return usagef("--%s is now %s (the A2A CLI specification's names; a2a %s --help)", name, now, o.name)
+		}
 		var names []string
 		o.fs.VisitAll(func(f *flag.Flag) {
 			if len(f.Name) > 1 {
@@ -293,6 +304,9 @@ func (o *options) flagError(err error) error {
 	if i := strings.Index(msg, " for flag -"); i >= 0 {
 		rest := msg[i+len(" for flag -"):]
 		name, why, _ := strings.Cut(rest, ": ")
+		if f := o.fs.Lookup(name); f != nil && strings.Contains(fmt.Sprintf("%T", f.Value), "duration") {
+			why = "want a duration such as 30s, 500ms or 2m"
+		}
 		return usagef("--%s: %s%s", o.long(name), strings.TrimPrefix(msg[:i], "invalid value "), ifNotEmpty(": ", why))
 	}
 	return usagef("%s", msg)
@@ -398,7 +412,7 @@ func (o *options) check() error {
 		return usagef("--agent-id and --agent-code are exclusive")
 	case o.pageSize < 0 || o.pageSize > 100:
 		return usagef("--page-size must be 0..100")
-	case o.status != "" && (!a2a.TaskState(o.status).Known() || a2a.TaskState(o.status) == a2a.TaskStateUnknown):
+	case o.status != "" && !o.canonicalStatus():
 		return usagef("--status %s: want submitted, working, input-required, auth-required, completed, canceled, failed or rejected", quote(o.status))
 	case o.svcParams.bad:
 		return errNotShown
@@ -408,6 +422,11 @@ func (o *options) check() error {
 		return usagef("--async and --wait contradict each other: give one")
 	}
 	o.warnAgentSource()
+	for _, id := range []string{"task-id", "context-id"} {
+		if src := o.source[id]; src != "" && src != "flag" {
+			o.errf("a2a: --%s comes from the %s (%s)\n", id, src, envName(id))
+		}
+	}
 	_, err := a2a.NewClient("http://127.0.0.1/", o.clientOptions(a2a.ProtocolV10, "")...) // the options' own checks
 	if err != nil {
 		return usageError{msg: inFlags(strings.TrimPrefix(err.Error(), "a2a: "))}
@@ -439,6 +458,22 @@ func (o *options) warnAgentSource() {
 			}
 		}
 	}
+}
+
+// canonicalStatus reads --status in any of the spellings the agent's
+// JSON uses (completed, COMPLETED, TASK_STATE_COMPLETED, input_required)
+// as its short name, and reports whether it is a state.
+func (o *options) canonicalStatus() bool {
+	st := strings.ToLower(strings.TrimPrefix(strings.ToUpper(o.status), "TASK_STATE_"))
+	st = strings.ReplaceAll(st, "_", "-")
+	if st == "cancelled" {
+		st = "canceled"
+	}
+	if s := a2a.TaskState(st); s.Known() && s != a2a.TaskStateUnknown {
+		o.status = st
+		return true
+	}
+	return false
 }
 
 // json reports whether the output is JSON.

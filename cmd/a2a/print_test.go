@@ -16,6 +16,7 @@ var guarded = map[string]string{
 	"ClientSecret: o.clientSecret, Scopes": "auth login's device prompt, the server's text inert: authlogin_test.go",
 	"o.env.stdout.Write([]byte(script))":   "a completion script: the tool's own text",
 	"usage(o.env.stdout)":                  "the tool's usage: its own text",
+	"groupUsage(o.env.stdout, args)":       "a group's commands: the tool's own text",
 	"commandUsage(o.env.stdout, co)":       "a command's usage, the values redacted and inert: TestHelpValuesShownSafely",
 }
 

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -96,10 +98,15 @@ func run(ctx context.Context, args []string, e env) int {
 	case "-v", "--version":
 		return runVersion(ctx, newOptions(nil, e), nil)
 	}
+	args = commandFirst(args)
 	cmd, rest, err := findCommand(args)
 	if err != nil {
 		if slices.Contains(args, "-h") || slices.Contains(args, "--help") {
-			usage(e.stdout) // "a2a task --help"
+			if words := leadingWords(args); isGroup(words) {
+				groupUsage(e.stdout, words) // "a2a task --help"
+			} else {
+				usage(e.stdout)
+			}
 			return exitOK
 		}
 		return usageFail(e, args, err)
@@ -150,6 +157,53 @@ func outputIn(args []string, e env) string {
 	}
 	return out
 }
+
+// leadingWords are the words args start with, before any flag.
+func leadingWords(args []string) []string {
+	for i, a := range args {
+		if strings.HasPrefix(a, "-") {
+			return args[:i]
+		}
+	}
+	return args
+}
+
+// commandFirst is args with the flags given before the command's words
+// moved after them ("a2a -o json send hi" is "a2a send hi -o json"):
+// each flag that takes a value takes the next word with it.
+func commandFirst(args []string) []string {
+	var flags []string
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "--" {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		flags = append(flags, args[i])
+		i++
+		if !hasValue && valueFlags()[name] && i < len(args) {
+			flags = append(flags, args[i])
+			i++
+		}
+	}
+	if len(flags) == 0 || i == len(args) {
+		return args
+	}
+	words := leadingWords(args[i:])
+	out := append(append([]string{}, words...), flags...)
+	return append(out, args[i+len(words):]...)
+}
+
+// valueFlags are the flags, of any command, that take a value.
+var valueFlags = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for i := range commands {
+		o := commandOptions(&commands[i], env{getenv: func(string) string { return "" }})
+		o.fs.VisitAll(func(f *flag.Flag) {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+				m[f.Name] = true
+			}
+		})
+	}
+	return m
+})
 
 // findCommand finds the command args start with (its words come first,
 // before any flag: "a2a task get -a HOST ID") and returns it with the
@@ -237,26 +291,32 @@ func closest(s string, words []string) string {
 	return best
 }
 
-// distance is the Levenshtein distance between a and b, in runes.
+// distance is the edit distance between a and b, in runes: insertions,
+// deletions, substitutions and swaps of two neighbours ("sned" is one
+// from "send"; optimal string alignment).
 func distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(rb)]
+	return d[len(ra)][len(rb)]
 }
 
 // usageFail reports a usage error found before any command's flags are

@@ -83,6 +83,7 @@ func (o *options) followOnce(ctx context.Context, c *a2a.Client, events iter.Seq
 				o.printEventJSON(ev)
 			} else {
 				o.printEvent(ev)
+				o.outf("\n") // events apart
 			}
 		}
 		if m, ok := ev.(*a2a.Message); ok && task.ID == "" {

@@ -227,7 +227,7 @@ func (o *options) outcome(task *a2a.Task) int {
 		o.errf("a2a: the task waits for you (%s): answer it with the Resume command\n", s)
 		o.resume(task, "answer")
 	case s.Terminal():
-		o.errf("a2a: the task ended %s\n", s)
+		o.errf("a2a: the task %s\n", map[a2a.TaskState]string{a2a.TaskStateFailed: "failed", a2a.TaskStateCanceled: "was canceled", a2a.TaskStateRejected: "was rejected"}[s])
 	default:
 		o.errf("a2a: the task is not finished (%s)\n", statusText(task.Status))
 		o.resume(task, "get")

@@ -288,7 +288,7 @@ func TestTransportTasksFollowsCard(t *testing.T) {
 	rpc := newAgent(t, a2atest.Bindings(a2a.TransportJSONRPC))
 	r = a2aCmd(t, "task", "list", "--a2a-version", "0.3", "-a", rpc.URL)
 	r.wantCode(t, exitError)
-	if want := "a2a task list: VersionNotSupportedError: no interface of the card lists tasks (A2A v1.0, or v0.3 over HTTP+JSON) (the card offers JSONRPC v0.3.0)\n"; !strings.Contains(r.stderr, want) {
+	if want := "a2a task list: UnsupportedOperationError: no interface of the card lists tasks (A2A v1.0, or v0.3 over HTTP+JSON) (the card offers JSONRPC v0.3.0)\n"; !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr does not say %q:\n%s", want, r.stderr)
 	}
 	direct := a2aCmd(t, "task", "list", "--a2a-version", "0.3", "-e", rpc.URL)
