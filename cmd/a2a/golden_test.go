@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -274,22 +275,30 @@ func TestSendWaits(t *testing.T) {
 }
 
 // TestStreamJSONIsTheAgentsBytes: on A2A v1.0, --stream -o json prints
-// each event as the agent sent it (a StreamResponse: no v0.3 "kind" or
-// "final", states as TASK_STATE_*), and a Message reply likewise.
+// each event as the agent sent it (a StreamResponse: one member naming
+// the event, no v0.3 "kind" or "final", states as TASK_STATE_*), one
+// compact object a line, the last the terminal status.
 func TestStreamJSONIsTheAgentsBytes(t *testing.T) {
 	t.Parallel()
-	// TODO(raw events): the package keeps the agent's bytes of a Task
-	// only (Task.Raw); a Message, a TaskStatusUpdateEvent and a
-	// TaskArtifactUpdateEvent are printed as the package encodes them,
-	// in v0.3's shape, under v1.0's member names. It needs Raw on those
-	// types in the root package (out of the CLI's reach).
-	t.Skip("TODO(raw events): v1.0 messages and update events are re-encoded in v0.3's shape; see the comment")
 	agent := demoAgent(t, a2a.ProtocolV10)
 	r := a2aCmd(t, "send", "--stream", "-o", "json", "-a", siteOfAgent(agent), "本月巡检记录")
 	r.wantCode(t, exitOK)
-	for _, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	for _, line := range lines {
+		var ev map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(line), &ev); err != nil || len(ev) != 1 {
+			t.Fatalf("not one StreamResponse object a line (%v): %s", err, line)
+		}
+		for member := range ev {
+			if !slices.Contains([]string{"task", "message", "statusUpdate", "artifactUpdate"}, member) {
+				t.Errorf("member %q is not a StreamResponse's: %s", member, line)
+			}
+		}
 		if strings.Contains(line, `"kind":`) || strings.Contains(line, `"final":`) || strings.Contains(line, `"state":"working"`) {
 			t.Errorf("not the agent's v1.0 bytes: %s", line)
 		}
+	}
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, `{"statusUpdate":`) || !strings.Contains(last, `"TASK_STATE_COMPLETED"`) {
+		t.Errorf("the last line is not the terminal status: %s", last)
 	}
 }
