@@ -26,6 +26,9 @@ func (o *options) fail(err error) int {
 	}
 	ce.Message = strings.TrimPrefix(strings.TrimPrefix(ce.Message, name+": "), "a2a: ")
 	o.errf("%s: %s: %s\n", name, ce.Code, inFlags(ce.Message))
+	if len(o.args) > 0 && o.cmd != nil && o.cmd.path[0] == "task" {
+		ce.Hint = strings.ReplaceAll(ce.Hint, "TASKID", quote(o.args[0])) // the id given, to paste
+	}
 	switch {
 	case strings.Contains(ce.Message, "--help)"):
 		ce.Hint = "" // the message says where help is

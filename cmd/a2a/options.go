@@ -422,6 +422,12 @@ func (o *options) check() error {
 		return usagef("--async and --wait contradict each other: give one")
 	}
 	o.warnAgentSource()
+	for _, kv := range o.svcParams.kv {
+		switch strings.ToLower(kv[0]) {
+		case "authorization", "x-api-key", "cookie", "proxy-authorization":
+			o.errf("a2a: warning: --svc-param %s carries a credential: --bearer and --api-key send it as the card's schemes say, and only to the agent's interface\n", kv[0])
+		}
+	}
 	for _, id := range []string{"task-id", "context-id"} {
 		if src := o.source[id]; src != "" && src != "flag" {
 			o.errf("a2a: --%s comes from the %s (%s)\n", id, src, envName(id))
