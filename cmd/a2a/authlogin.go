@@ -351,12 +351,19 @@ func discoverOIDC(ctx context.Context, hc *http.Client, raw string) (*a2a.OAuthF
 		return nil, fmt.Errorf("OpenID Connect discovery: the document at %s is larger than %d bytes", quote(raw), maxDiscoveryBytes)
 	}
 	var doc struct {
+		Issuer              string   `json:"issuer"`
 		TokenEndpoint       string   `json:"token_endpoint"`
 		DeviceEndpoint      string   `json:"device_authorization_endpoint"`
 		GrantTypesSupported []string `json:"grant_types_supported"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil || doc.TokenEndpoint == "" {
 		return nil, fmt.Errorf("OpenID Connect discovery: the document at %s is not a provider configuration with a token_endpoint", quote(raw))
+	}
+	// OpenID Connect Discovery 1.0 §4.3: the issuer the document names is
+	// the URL it was read under, less the well-known path; another is a
+	// document for someone else (or a forged one) and is not used.
+	if want, ok := strings.CutSuffix(raw, "/.well-known/openid-configuration"); ok && strings.TrimSuffix(doc.Issuer, "/") != strings.TrimSuffix(want, "/") {
+		return nil, fmt.Errorf("OpenID Connect discovery: the document at %s names the issuer %s, not %s", quote(raw), quote(doc.Issuer), quote(want))
 	}
 	flows := &a2a.OAuthFlows{}
 	const deviceGrant = "urn:ietf:params:oauth:grant-type:device_code"

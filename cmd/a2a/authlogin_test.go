@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -272,12 +273,12 @@ func TestAuthLoginHostileTokenEndpoint(t *testing.T) {
 // runs client credentials there, with the scopes the card requires.
 func TestAuthLoginOpenIDConnect(t *testing.T) {
 	var as *httptest.Server
-	var scope string
+	var scope, issuer string // issuer: the document's, when not the server's own
 	as = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		switch r.URL.Path {
 		case "/.well-known/openid-configuration":
-			fmt.Fprintf(w, `{"issuer":%q,"token_endpoint":%q,"grant_types_supported":["client_credentials"]}`, as.URL, as.URL+"/token")
+			fmt.Fprintf(w, `{"issuer":%q,"token_endpoint":%q,"grant_types_supported":["client_credentials"]}`, cmp.Or(issuer, as.URL), as.URL+"/token")
 		case "/token":
 			r.ParseForm()
 			id, secret, ok := r.BasicAuth()
@@ -312,6 +313,13 @@ func TestAuthLoginOpenIDConnect(t *testing.T) {
 	if !errors.As(err, &ue) {
 		t.Errorf("device flow from a provider without one: %v", err)
 	}
+	// A document naming another issuer than the URL it was read under is
+	// not used (OpenID Connect Discovery 1.0 §4.3).
+	issuer = "https://other.example"
+	if _, err := authLogin(t.Context(), card, loginParams{ClientID: "cli", ClientSecret: "cs-secret-12"}, &bytes.Buffer{}, hc); err == nil || !strings.Contains(err.Error(), "names the issuer") {
+		t.Errorf("a document of another issuer: %v", err)
+	}
+	issuer = ""
 	// A discovery URL that is not a provider configuration.
 	card.SecuritySchemes["oidc"] = a2a.SecurityScheme{Type: "openIdConnect", OpenIDConnectURL: as.URL + "/missing"}
 	if _, err := authLogin(t.Context(), card, loginParams{ClientID: "cli", ClientSecret: "cs-secret-12"}, &bytes.Buffer{}, hc); err == nil || !strings.Contains(err.Error(), "HTTP 404") {
