@@ -74,6 +74,12 @@ func TestSpecTaskCancel(t *testing.T) {
 	if code, _, _, a2aCode := r.envelope(t); code != "TaskNotCancelableError" || a2aCode != float64(-32002) {
 		t.Errorf("second cancel: code %q a2aCode %v, want TaskNotCancelableError -32002", code, a2aCode)
 	}
+	// In text, the refusal still reports the state that made it (MUST
+	// report the resulting state).
+	r = w.run(t, "task", "cancel", id).want(t, exitError)
+	if r.field("Task") != id || r.field("Status") != "canceled" || !strings.Contains(r.stderr, "TaskNotCancelableError") {
+		t.Errorf("second cancel in text: want Task: %s, Status: canceled and the error:\n%s\n%s", id, r.stdout, r.stderr)
+	}
 }
 
 // TestSpecTaskList: A2ACLI_TASK_LIST_001. task list sends its filters

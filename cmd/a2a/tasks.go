@@ -116,6 +116,15 @@ func runTaskGet(ctx context.Context, o *options, args []string) int {
 func runTaskCancel(ctx context.Context, o *options, args []string) int {
 	return o.call(ctx, func(ctx context.Context, c *a2a.Client) int {
 		task, err := c.CancelTask(ctx, args[0])
+		if errors.Is(err, a2a.ErrTaskNotCancelable) && !o.json() {
+			// The specification's TASK_CANCEL_001: report the resulting
+			// state, here the one that made it not cancelable.
+			if got, gerr := c.GetTask(ctx, args[0], a2a.HistoryLength(0)); gerr == nil {
+				o.field("Task", got.ID)
+				o.field("Context", got.ContextID)
+				o.field("Status", statusText(got.Status))
+			}
+		}
 		if err != nil {
 			return o.fail(err)
 		}
