@@ -1,0 +1,525 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The card cache (the A2A CLI specification §10.1: "card get … SHOULD
+// cache the card honoring HTTP caching semantics"). Only the card reads
+// go through it, never a call to the agent nor a signature's jku fetch.
+// It is a private cache holding RFC 9111's subset a card needs: a 200
+// answer to a GET without credentials is kept, one file per URL, and
+// served again while fresh (max-age, else Expires; s-maxage is for
+// shared caches), revalidated when stale or marked no-cache (a
+// conditional GET: a 304 replays the kept body), never kept under
+// no-store or a Vary other than Accept-Encoding. There is no heuristic
+// freshness: an answer without max-age or Expires is revalidated (or,
+// without a validator, fetched again) every time. The card the SDK is
+// handed from the cache is verified like one from the network.
+
+// cardCacheVersion is the version of the cache file's layout; a file of
+// another is ignored (and replaced).
+const cardCacheVersion = 1
+
+// cardCacheHeaders are the response headers a cache file keeps: those a
+// replay needs, and those its freshness and validation are computed
+// from. No other (Set-Cookie above all) is written.
+var cardCacheHeaders = []string{"Content-Type", "Content-Encoding", "ETag", "Last-Modified", "Cache-Control", "Expires", "Date", "Age", "Vary"}
+
+// cardCacheDir is the directory of the card cache for the environment
+// getenv reads: $XDG_CACHE_HOME/a2a-cli/cards when XDG_CACHE_HOME is
+// absolute (the XDG rule: a relative one is ignored), else
+// $HOME/.cache/a2a-cli/cards (%USERPROFILE% when HOME is not set); ""
+// when none is set, and then nothing is cached.
+func cardCacheDir(getenv func(string) string) string {
+	if x := getenv("XDG_CACHE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "a2a-cli", "cards")
+	}
+	for _, v := range []string{"HOME", "USERPROFILE" /* Windows */} {
+		if h := getenv(v); h != "" && filepath.IsAbs(h) {
+			return filepath.Join(h, ".cache", "a2a-cli", "cards")
+		}
+	}
+	return ""
+}
+
+// newCardCache returns the RoundTripper that answers the card GETs of
+// next from the cache in dir (made 0700 on first use; a dir, or its
+// parent a2a-cli, that is a symbolic link or another user's is refused
+// and nothing is cached), keeping each body of at most maxBytes bytes
+// (as received: compressed when the agent compressed it). logf, when not
+// nil, gets a --debug line for each card answered: "card: from the cache
+// (fresh for 4m12s)", "card: revalidated (304)", "card: fetched", and why
+// a card was not kept. Errors of the cache itself are never the
+// request's: the card is read from the network instead.
+func newCardCache(next http.RoundTripper, dir string, maxBytes int64, logf func(format string, args ...any)) http.RoundTripper {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	return &cardCache{next: next, dir: dir, maxBytes: maxBytes, logf: logf, now: time.Now}
+}
+
+// cardCache is newCardCache's RoundTripper.
+type cardCache struct {
+	next     http.RoundTripper
+	dir      string
+	maxBytes int64
+	logf     func(string, ...any)
+	now      func() time.Time // the clock (tests set it)
+
+	once   sync.Once
+	dirErr error // why the directory is not used; nil when it is
+}
+
+// cardEntry is a cache file: a 200 answer as received, and when.
+type cardEntry struct {
+	Version int         `json:"v"`
+	Status  int         `json:"status"`
+	Header  http.Header `json:"header"` // cardCacheHeaders only
+	Body    []byte      `json:"body"`   // exactly as received
+	// Requested and Received are when the request that brought the
+	// answer (or its last 304) was sent and answered: RFC 9111 §4.2.3's
+	// request_time and response_time.
+	Requested time.Time `json:"requested"`
+	Received  time.Time `json:"received"`
+	// AcceptEncoding is the request's Accept-Encoding: an answer that
+	// varies by it is only served to a request asking the same.
+	AcceptEncoding string `json:"acceptEncoding"`
+}
+
+// RoundTrip answers req from the cache when it can, else from next (a
+// conditional GET when a stale card has a validator), keeping a 200
+// answer that may be kept. A request with credentials, a range or a
+// method other than GET goes to next untouched.
+func (c *cardCache) RoundTrip(req *http.Request) (*http.Response, error) {
+	if why := uncacheableRequest(req); why != "" {
+		return c.next.RoundTrip(req)
+	}
+	if c.once.Do(c.prepare); c.dirErr != nil {
+		c.logf("card: not cached: %v", c.dirErr)
+		return c.next.RoundTrip(req)
+	}
+	path := filepath.Join(c.dir, cardCacheKey(req))
+	e := c.load(path, req)
+	reqCC := cacheControl(req.Header)
+	if e != nil && !reqCC.has("no-cache") && !reqCC.has("no-store") && !cacheControl(e.Header).has("no-cache") {
+		if left := e.freshness() - e.age(c.now()); left > 0 {
+			c.logf("card: from the cache (fresh for %s)", left.Round(time.Second))
+			return e.response(req, c.now()), nil
+		}
+	}
+	out := req
+	if e != nil && (e.Header.Get("ETag") != "" || e.Header.Get("Last-Modified") != "") {
+		out = req.Clone(req.Context())
+		if v := e.Header.Get("ETag"); v != "" {
+			out.Header.Set("If-None-Match", v)
+		}
+		if v := e.Header.Get("Last-Modified"); v != "" {
+			out.Header.Set("If-Modified-Since", v)
+		}
+	}
+	requested := c.now()
+	resp, err := c.next.RoundTrip(out)
+	if err != nil {
+		return nil, err
+	}
+	received := c.now()
+	switch {
+	case resp.StatusCode == http.StatusNotModified && out != req:
+		drain(resp.Body)
+		if tag := resp.Header.Get("ETag"); tag != "" && tag != e.Header.Get("ETag") {
+			// Not the card kept: forget it, and ask again plainly.
+			c.remove(path)
+			c.logf("card: the agent's 304 names another version; fetching it")
+			return c.fetched(req, path, requested)
+		}
+		e.update(resp.Header, requested, received)
+		c.logf("card: revalidated (304)")
+		if why := unstorable(req.Header, e.Header, received); why != "" {
+			c.remove(path)
+			c.logf("card: not cached: %s", why)
+		} else {
+			c.save(path, e)
+		}
+		return e.response(req, received), nil
+	case resp.StatusCode == http.StatusOK:
+		return c.keep(req, resp, path, requested, received)
+	}
+	return resp, nil
+}
+
+// fetched sends req to next as it is and keeps its 200 answer.
+func (c *cardCache) fetched(req *http.Request, path string, requested time.Time) (*http.Response, error) {
+	resp, err := c.next.RoundTrip(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return resp, err
+	}
+	return c.keep(req, resp, path, requested, c.now())
+}
+
+// keep reads the body of resp, a 200 answer to req, and keeps it in
+// path when it may be kept (else removes what path held); resp is
+// returned with its body intact. A body larger than the cap, or one
+// whose reading fails, is handed on as it comes, for the SDK to refuse.
+func (c *cardCache) keep(req *http.Request, resp *http.Response, path string, requested, received time.Time) (*http.Response, error) {
+	c.logf("card: fetched")
+	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBytes+1))
+	switch {
+	case err != nil:
+		resp.Body = readCloser{io.MultiReader(bytes.NewReader(body), errReader{err}), resp.Body}
+		c.remove(path) // an answer came, if not whole: the card kept is not the agent's now
+		return resp, nil
+	case int64(len(body)) > c.maxBytes:
+		resp.Body = readCloser{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body}
+		c.remove(path)
+		c.logf("card: not cached: larger than --max-bytes")
+		return resp, nil
+	}
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if why := unstorable(req.Header, resp.Header, received); why != "" {
+		c.remove(path)
+		c.logf("card: not cached: %s", why)
+		return resp, nil
+	}
+	e := &cardEntry{Version: cardCacheVersion, Status: http.StatusOK, Header: http.Header{}, Body: body,
+		Requested: requested, Received: received, AcceptEncoding: req.Header.Get("Accept-Encoding")}
+	for _, k := range cardCacheHeaders {
+		if v := resp.Header.Values(k); len(v) > 0 {
+			e.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), v...)
+		}
+	}
+	c.save(path, e)
+	return resp, nil
+}
+
+// uncacheableRequest says why req is never answered from the cache nor
+// kept ("" when it may be): not a GET, a range, a credential (a card is
+// public: its GET carries none, and an answer to one that does is not
+// anyone's to keep), a URL with a user name.
+func uncacheableRequest(req *http.Request) string {
+	switch {
+	case req.Method != http.MethodGet:
+		return "not a GET"
+	case req.Header.Get("Range") != "":
+		return "a range"
+	case req.URL == nil || req.URL.User != nil:
+		return "credentials in the URL"
+	}
+	for k := range req.Header { // any spelling, canonical or not
+		for _, cred := range []string{"Authorization", "Proxy-Authorization", "Cookie", "X-API-Key"} {
+			if strings.EqualFold(k, cred) {
+				return "the request carries " + cred
+			}
+		}
+	}
+	return ""
+}
+
+// unstorable says why an answer with header h, received at received, to
+// a request with header reqH is not kept ("" when it is): no-store (either side), a Vary on
+// anything but Accept-Encoding, or nothing that would ever let it be
+// used again (no freshness and no validator).
+func unstorable(reqH, h http.Header, received time.Time) string {
+	cc := cacheControl(h)
+	if cc.has("no-store") || cacheControl(reqH).has("no-store") {
+		return "no-store"
+	}
+	for _, v := range h.Values("Vary") {
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f != "" && !strings.EqualFold(f, "Accept-Encoding") {
+				return "Vary: " + inertField(f)
+			}
+		}
+	}
+	e := cardEntry{Header: h, Received: received}
+	if h.Get("ETag") == "" && h.Get("Last-Modified") == "" && (e.freshness() <= 0 || cc.has("no-cache")) {
+		return "no freshness (max-age, Expires) and no validator (ETag, Last-Modified)"
+	}
+	return ""
+}
+
+// inertField is a header field name as --debug may print it: at most 64
+// printable ASCII bytes.
+func inertField(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x21 || r > 0x7e {
+			return '?'
+		}
+		return r
+	}, s)
+	if len(s) > 64 {
+		s = s[:64] + "…"
+	}
+	return s
+}
+
+// cardCacheKey is the file name of req's answer: the sha256 of its URL,
+// in hex (the URL itself, which may hold a key in its query, is not
+// written anywhere).
+func cardCacheKey(req *http.Request) string {
+	sum := sha256.Sum256([]byte(req.URL.String()))
+	return hex.EncodeToString(sum[:]) + ".json"
+}
+
+// freshness is e's freshness lifetime (RFC 9111 §4.2.1, a private
+// cache): max-age, else Expires less Date; 0 when neither is given or
+// is valid (no heuristic freshness).
+func (e *cardEntry) freshness() time.Duration {
+	if v, ok := cacheControl(e.Header)["max-age"]; ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return 0
+		}
+		return time.Duration(min(n, int64(1<<31))) * time.Second // beyond 68 years: as good as forever
+	}
+	if v := e.Header.Get("Expires"); v != "" {
+		exp, err := http.ParseTime(v)
+		if err != nil {
+			return 0 // an invalid date is in the past
+		}
+		date := e.Received
+		if d, err := http.ParseTime(e.Header.Get("Date")); err == nil {
+			date = d
+		}
+		return exp.Sub(date)
+	}
+	return 0
+}
+
+// age is e's current age at now (RFC 9111 §4.2.3): its corrected
+// initial age (the Age received, the request's delay, how old its Date
+// said it was) plus the time since it was received. A clock that went
+// back before that makes it as old as can be: stale.
+func (e *cardEntry) age(now time.Time) time.Duration {
+	resident := now.Sub(e.Received)
+	if resident < 0 {
+		return time.Duration(1<<63 - 1)
+	}
+	apparent := time.Duration(0)
+	if d, err := http.ParseTime(e.Header.Get("Date")); err == nil {
+		apparent = max(0, e.Received.Sub(d))
+	}
+	var ageValue time.Duration
+	if n, err := strconv.ParseInt(strings.TrimSpace(e.Header.Get("Age")), 10, 64); err == nil && n >= 0 {
+		ageValue = time.Duration(min(n, int64(1<<31))) * time.Second
+	}
+	corrected := ageValue + max(0, e.Received.Sub(e.Requested))
+	return max(apparent, corrected) + resident
+}
+
+// update freshens e with a 304's header h (RFC 9111 §4.3.4): each kept
+// field it carries replaces e's (the body's own, Content-Type and
+// Content-Encoding, stay: they describe the body kept), and a Date or
+// Age it lacks is dropped (the old ones speak of the old answer).
+func (e *cardEntry) update(h http.Header, requested, received time.Time) {
+	for _, k := range cardCacheHeaders {
+		if k == "Content-Type" || k == "Content-Encoding" {
+			continue
+		}
+		if v := h.Values(k); len(v) > 0 {
+			e.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), v...)
+		} else if k == "Date" || k == "Age" {
+			e.Header.Del(k)
+		}
+	}
+	e.Requested, e.Received = requested, received
+}
+
+// response is e replayed as the 200 answer to req, at now (its Age).
+func (e *cardEntry) response(req *http.Request, now time.Time) *http.Response {
+	h := e.Header.Clone()
+	h.Set("Content-Length", strconv.Itoa(len(e.Body)))
+	h.Set("Age", strconv.FormatInt(int64(max(0, min(e.age(now), 1<<31*time.Second))/time.Second), 10))
+	return &http.Response{Status: "200 OK", StatusCode: http.StatusOK, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: h, Body: io.NopCloser(bytes.NewReader(e.Body)), ContentLength: int64(len(e.Body)), Request: req}
+}
+
+// directives is a Cache-Control header's directives: lower-case name →
+// argument (unquoted; "" for none).
+type directives map[string]string
+
+// cacheControl reads h's Cache-Control fields.
+func cacheControl(h http.Header) directives {
+	d := directives{}
+	for _, v := range h.Values("Cache-Control") {
+		for _, part := range strings.Split(v, ",") {
+			name, arg, _ := strings.Cut(strings.TrimSpace(part), "=")
+			if name = strings.ToLower(strings.TrimSpace(name)); name == "" {
+				continue
+			}
+			if _, dup := d[name]; dup && name == "max-age" {
+				d[name] = "invalid" // two max-ages: RFC 9111 §4.2.1, stale
+				continue
+			}
+			d[name] = strings.Trim(strings.TrimSpace(arg), `"`)
+		}
+	}
+	return d
+}
+
+func (d directives) has(name string) bool { _, ok := d[name]; return ok }
+
+// prepare makes the cache directory and its parent (a2a-cli), each 0700,
+// and checks they are usable: real directories, not symbolic links (not
+// followed: nothing is made where one points), the user's own; a cache
+// directory left wider than 0700 is narrowed.
+func (c *cardCache) prepare() {
+	if c.dir == "" {
+		c.dirErr = errors.New("no cache directory (neither XDG_CACHE_HOME nor HOME is set)")
+		return
+	}
+	parent := filepath.Dir(c.dir)
+	if err := os.MkdirAll(filepath.Dir(parent), 0o700); err != nil {
+		c.dirErr = err
+		return
+	}
+	for _, d := range []string{parent, c.dir} {
+		fi, err := os.Lstat(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err = os.Mkdir(d, 0o700); err == nil || errors.Is(err, fs.ErrExist) {
+				fi, err = os.Lstat(d)
+			}
+		}
+		switch {
+		case err != nil:
+			c.dirErr = err
+			return
+		case fi.Mode()&fs.ModeSymlink != 0:
+			c.dirErr = fmt.Errorf("%s is a symbolic link", quote(d))
+			return
+		case !fi.IsDir():
+			c.dirErr = fmt.Errorf("%s is not a directory", quote(d))
+			return
+		case ownedByOther(fi):
+			c.dirErr = fmt.Errorf("%s belongs to another user", quote(d))
+			return
+		case d == c.dir && fi.Mode().Perm() != 0o700 && runtime.GOOS != "windows":
+			if err := os.Chmod(d, 0o700); err != nil {
+				c.dirErr = err
+				return
+			}
+		}
+	}
+}
+
+// load reads the entry of path for req; nil when there is none or it
+// cannot be used: unreadable, not a regular file (a symbolic link is
+// not followed), larger than the cap allows, corrupt, of another layout,
+// or varying by an Accept-Encoding req does not send. A bad file is
+// replaced by the next answer kept.
+func (c *cardCache) load(path string, req *http.Request) *cardEntry {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil
+	}
+	if !fi.Mode().IsRegular() {
+		c.logf("card: cache file %s is not a regular file; not read", quote(path))
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi2, err := f.Stat(); err != nil || !os.SameFile(fi, fi2) {
+		return nil
+	}
+	limit := c.maxBytes/3*4 + 1<<20 // the body in base64, and the headers
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	var e cardEntry
+	switch {
+	case err != nil || int64(len(b)) > limit:
+		c.logf("card: cache file %s is unreadable or too large; ignored", quote(path))
+		return nil
+	case json.Unmarshal(b, &e) != nil || e.Version != cardCacheVersion || e.Status != http.StatusOK || e.Received.IsZero() || e.Header == nil:
+		c.logf("card: cache file %s is corrupt; ignored", quote(path))
+		return nil
+	case int64(len(e.Body)) > c.maxBytes:
+		return nil
+	}
+	if len(e.Header.Values("Vary")) > 0 && e.AcceptEncoding != req.Header.Get("Accept-Encoding") {
+		return nil
+	}
+	return &e
+}
+
+// save writes e to path atomically (a temporary file, 0600, renamed
+// over it: a symbolic link there is replaced, not followed). A failure
+// is logged, not returned: the card was read all the same.
+func (c *cardCache) save(path string, e *cardEntry) {
+	b, err := json.Marshal(e)
+	if err == nil {
+		err = writeAtomic(path, b)
+	}
+	if err != nil {
+		c.logf("card: not cached: %v", err)
+	}
+}
+
+// writeAtomic writes b to path through a temporary file of mode 0600 in
+// its directory, renamed over path once complete.
+func writeAtomic(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".card-*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	err = f.Chmod(0o600)
+	if err == nil {
+		_, err = f.Write(b)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// remove forgets the entry of path, if any.
+func (c *cardCache) remove(path string) {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		c.logf("card: cache file %s not removed: %v", quote(path), err)
+	}
+}
+
+// drain reads what is left of a body (at most 64 KiB, so that its
+// connection may be used again) and closes it.
+func drain(body io.ReadCloser) {
+	io.Copy(io.Discard, io.LimitReader(body, 64<<10))
+	body.Close()
+}
+
+// readCloser is a body read from r and closed by c.
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// errReader is a reader that fails with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
