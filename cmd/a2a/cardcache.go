@@ -59,9 +59,9 @@ func cardCacheDir(getenv func(string) string) string {
 }
 
 // newCardCache returns the RoundTripper that answers the card GETs of
-// next from the cache in dir (made 0700 on first use; a dir, or its
-// parent a2a-cli, that is a symbolic link or another user's is refused
-// and nothing is cached), keeping each body of at most maxBytes bytes
+// next from the cache in dir (made 0700 when a first card is kept; a
+// dir, or its parent a2a-cli, that is a symbolic link or another user's
+// is refused and nothing is cached), keeping each body of at most maxBytes bytes
 // (as received: compressed when the agent compressed it). logf, when not
 // nil, gets a --debug line for each card answered: "card: from the cache
 // (fresh for 4m12s)", "card: revalidated (304)", "card: fetched", and why
@@ -82,9 +82,13 @@ type cardCache struct {
 	logf     func(string, ...any)
 	now      func() time.Time // the clock (tests set it)
 
-	once   sync.Once
-	dirErr error // why the directory is not used; nil when it is
+	mu   sync.Mutex
+	told bool // a refused directory was logged
 }
+
+// errNoCacheDir is ready's error when the cache directory is not made
+// yet and was not to be made.
+var errNoCacheDir = errors.New("no cache directory yet")
 
 // cardEntry is a cache file: a 200 answer as received, and when.
 type cardEntry struct {
@@ -110,8 +114,7 @@ func (c *cardCache) RoundTrip(req *http.Request) (*http.Response, error) {
 	if why := uncacheableRequest(req); why != "" {
 		return c.next.RoundTrip(req)
 	}
-	if c.once.Do(c.prepare); c.dirErr != nil {
-		c.logf("card: not cached: %v", c.dirErr)
+	if err := c.ready(false); err != nil && !errors.Is(err, errNoCacheDir) {
 		return c.next.RoundTrip(req)
 	}
 	path := filepath.Join(c.dir, cardCacheKey(req))
@@ -375,47 +378,61 @@ func cacheControl(h http.Header) directives {
 
 func (d directives) has(name string) bool { _, ok := d[name]; return ok }
 
-// prepare makes the cache directory and its parent (a2a-cli), each 0700,
-// and checks they are usable: real directories, not symbolic links (not
-// followed: nothing is made where one points), the user's own; a cache
-// directory left wider than 0700 is narrowed.
-func (c *cardCache) prepare() {
+// ready checks the cache directory and its parent (a2a-cli) are usable:
+// real directories, not symbolic links (never followed: nothing is read
+// or made where one points), the user's own; with create, it makes them
+// (0700) when missing, and narrows a cache directory left wider than
+// 0700 (else errNoCacheDir when one is missing). A refused directory is
+// logged once.
+func (c *cardCache) ready(create bool) error {
+	err := c.checkDir(create)
+	if err != nil && !errors.Is(err, errNoCacheDir) {
+		c.mu.Lock()
+		if !c.told {
+			c.logf("card: not cached: %v", err)
+		}
+		c.told = true
+		c.mu.Unlock()
+	}
+	return err
+}
+
+func (c *cardCache) checkDir(create bool) error {
 	if c.dir == "" {
-		c.dirErr = errors.New("no cache directory (neither XDG_CACHE_HOME nor HOME is set)")
-		return
+		return errors.New("no cache directory (neither XDG_CACHE_HOME nor HOME is set)")
 	}
 	parent := filepath.Dir(c.dir)
-	if err := os.MkdirAll(filepath.Dir(parent), 0o700); err != nil {
-		c.dirErr = err
-		return
+	if create {
+		if err := os.MkdirAll(filepath.Dir(parent), 0o700); err != nil {
+			return err
+		}
 	}
 	for _, d := range []string{parent, c.dir} {
 		fi, err := os.Lstat(d)
 		if errors.Is(err, fs.ErrNotExist) {
+			if !create {
+				return errNoCacheDir
+			}
 			if err = os.Mkdir(d, 0o700); err == nil || errors.Is(err, fs.ErrExist) {
 				fi, err = os.Lstat(d)
 			}
 		}
 		switch {
 		case err != nil:
-			c.dirErr = err
-			return
+			return err
 		case fi.Mode()&fs.ModeSymlink != 0:
-			c.dirErr = fmt.Errorf("%s is a symbolic link", quote(d))
-			return
+			return fmt.Errorf("%s is a symbolic link", quote(d))
 		case !fi.IsDir():
-			c.dirErr = fmt.Errorf("%s is not a directory", quote(d))
-			return
+			return fmt.Errorf("%s is not a directory", quote(d))
 		case ownedByOther(fi):
-			c.dirErr = fmt.Errorf("%s belongs to another user", quote(d))
-			return
-		case d == c.dir && fi.Mode().Perm() != 0o700 && runtime.GOOS != "windows":
+			return fmt.Errorf("%s belongs to another user", quote(d))
+		case create && d == c.dir && fi.Mode().Perm() != 0o700 && runtime.GOOS != "windows":
 			if err := os.Chmod(d, 0o700); err != nil {
-				c.dirErr = err
-				return
+				return err
 			}
 		}
 	}
+	return nil
 }
 
 // load reads the entry of path for req; nil when there is none or it
@@ -463,6 +480,10 @@ func (c *cardCache) load(path string, req *http.Request) *cardEntry {
 // over it: a symbolic link there is replaced, not followed). A failure
 // is logged, not returned: the card was read all the same.
 func (c *cardCache) save(path string, e *cardEntry) {
+	err := c.ready(true)
+	if err != nil {
+		return // logged by ready
+	}
 	b, err := json.Marshal(e)
 	if err == nil {
 		err = writeAtomic(path, b)

@@ -221,7 +221,8 @@ func TestCardCacheRevalidated(t *testing.T) {
 
 // TestCardCacheNotKept: no-store, a Vary on anything but Accept-Encoding,
 // or nothing to reuse it by (no freshness, no validator) read the card
-// every time and write no file; a Vary on Accept-Encoding is kept.
+// every time and write no file (nor make the cache directory); a Vary on
+// Accept-Encoding is kept.
 func TestCardCacheNotKept(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -247,6 +248,9 @@ func TestCardCacheNotKept(t *testing.T) {
 			}
 			if files := cacheFiles(t, cache); (len(files) == 0) != (c.why != "") {
 				t.Errorf("cache files %v", files)
+			}
+			if _, err := os.Lstat(filepath.Join(cache, "a2a-cli")); c.why != "" && err == nil {
+				t.Error("the cache directory was made with nothing to keep in it")
 			}
 			if c.why != "" && !strings.Contains(r.stderr, "a2a: card: not cached: "+c.why) {
 				t.Errorf("--debug does not say why the card is not kept (%s):\n%s", c.why, r.stderr)
