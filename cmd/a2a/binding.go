@@ -121,7 +121,9 @@ func (o *options) readCard(ctx context.Context) (*a2a.AgentCard, agentRef, error
 	}
 	ctx, cancel := context.WithTimeout(ctx, min(o.timeout, 30*time.Second))
 	defer cancel()
-	card, err := a2a.ResolveAgentCard(ctx, ref.url, append(opts, o.transportOptions()...)...)
+	topts, done := o.cardTransportOptions()
+	defer done()
+	card, err := a2a.ResolveAgentCard(ctx, ref.url, append(opts, topts...)...)
 	if _, ok := errors.AsType[*a2a.CardError](err); ok {
 		return nil, ref, errCardNotFound{err}
 	}

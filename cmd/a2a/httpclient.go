@@ -17,23 +17,56 @@ func (o *options) transportOptions() []a2a.Option {
 	if o.baseClient == nil && o.credWrap == nil && !o.debug {
 		return nil
 	}
+	hc, _ := o.httpClient(o.credWrap)
+	return []a2a.Option{a2a.WithHTTPClient(hc)}
+}
+
+// cardTransportOptions is the HTTP client of the card reads: the one of
+// transportOptions without the credential wrapper (a card is public),
+// behind the card cache (cardcache.go) unless --no-card-cache is given
+// or there is no cache directory. done closes the idle connections of a
+// transport made for the card alone (call it once the card is read).
+func (o *options) cardTransportOptions() (opts []a2a.Option, done func()) {
+	dir := ""
+	if !o.noCardCache {
+		dir = cardCacheDir(o.env.getenv)
+	}
+	if dir == "" && o.baseClient == nil && !o.debug {
+		return nil, func() {}
+	}
+	hc, made := o.httpClient(nil)
+	if dir != "" {
+		hc.Transport = newCardCache(hc.Transport, dir, o.maxBytes, o.debugf)
+	}
+	done = func() {}
+	if made != nil {
+		done = made.CloseIdleConnections
+	}
+	return []a2a.Option{a2a.WithHTTPClient(hc)}, done
+}
+
+// httpClient is a new HTTP client: a copy of baseClient (else one on a
+// clone of the default transport, returned as made), its transport
+// wrapped by wrap when not nil, and by --debug's wire dump.
+func (o *options) httpClient(wrap func(http.RoundTripper) http.RoundTripper) (hc *http.Client, made *http.Transport) {
+	hc = &http.Client{}
 	var rt http.RoundTripper
-	var hc http.Client
 	if o.baseClient != nil {
-		hc = *o.baseClient
+		*hc = *o.baseClient
 		rt = hc.Transport
 	}
 	if rt == nil {
-		rt = http.DefaultTransport.(*http.Transport).Clone()
+		made = http.DefaultTransport.(*http.Transport).Clone()
+		rt = made
 	}
-	if o.credWrap != nil {
-		rt = o.credWrap(rt)
+	if wrap != nil {
+		rt = wrap(rt)
 	}
 	if o.debug {
 		rt = debugTransport(rt, o.env.stderr, o.redactor().Str, 64<<10)
 	}
 	hc.Transport = rt
-	return []a2a.Option{a2a.WithHTTPClient(&hc)}
+	return hc, made
 }
 
 // credentialOptions are the options that send the user's credentials to

@@ -74,13 +74,14 @@ func (in invocation) run(t *testing.T, args ...string) result {
 }
 
 // hermetic is the getenv of a command run with the variables vars alone,
-// and HOME and XDG_CONFIG_HOME each an empty directory of the test's
-// unless vars sets them (to "" too): the developer's configuration and
-// kept tokens are never read, and a command's are gone with the test.
+// and HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME each an empty directory
+// of the test's unless vars sets them (to "" too): the developer's
+// configuration, kept tokens and cached cards are never read, and a
+// command's are gone with the test.
 func hermetic(t *testing.T, vars map[string]string) func(string) string {
 	t.Helper()
 	all := map[string]string{}
-	for _, k := range []string{"HOME", "XDG_CONFIG_HOME"} {
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"} {
 		if _, ok := vars[k]; !ok {
 			all[k] = t.TempDir()
 		}

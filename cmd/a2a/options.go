@@ -38,7 +38,7 @@ type options struct {
 	tenant                          string
 	extensions                      extensionList
 	cardKeys, jkuHosts              string
-	requireSigned                   bool
+	requireSigned, noCardCache      bool
 	insecure                        bool
 	certFile, keyFile, caFile       string
 	timeout, pollInterval           time.Duration
@@ -132,6 +132,7 @@ func newOptions(cmd *command, e env) *options {
 	fs.StringVar(&o.cardKeys, "card-keys", "", "verify the card's signatures with the public keys of this JWK Set file")
 	fs.StringVar(&o.jkuHosts, "jku-host", "", "fetch a signature's jku key set from these https hosts, comma-separated")
 	fs.BoolVar(&o.requireSigned, "require-signed-card", false, "refuse a card whose signature does not verify")
+	fs.BoolVar(&o.noCardCache, "no-card-cache", false, "read the agent's card from the network, and keep no copy of it")
 	fs.BoolVar(&o.insecure, "insecure", false, "do not verify the agent's TLS certificate (development only)")
 	fs.StringVar(&o.certFile, "cert", "", "client certificate (PEM) for mutual TLS")
 	fs.StringVar(&o.keyFile, "key", "", "the client certificate's private key (PEM)")
