@@ -14,7 +14,7 @@ import (
 // check), an API key the card places in a query or cookie (credWrap),
 // --debug's wire dump. None: the package's shared client.
 func (o *options) transportOptions() []a2a.Option {
-	if o.baseClient == nil && o.credWrap == nil && !o.debug {
+	if o.baseClient == nil && o.credWrap == nil && !o.debug && o.pushReceiver == "" {
 		return nil
 	}
 	hc, _ := o.httpClient(o.credWrap)
@@ -64,6 +64,9 @@ func (o *options) httpClient(wrap func(http.RoundTripper) http.RoundTripper) (hc
 	}
 	if o.debug {
 		rt = debugTransport(rt, o.env.stderr, o.redactor().Str, 64<<10)
+	}
+	if o.pushReceiver != "" {
+		rt = o.webhookSecrets(rt) // outermost: learnt before the dump shows the request
 	}
 	hc.Transport = rt
 	return hc, made

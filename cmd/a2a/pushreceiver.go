@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log"
@@ -239,4 +241,63 @@ func (n *pushNotes) end() {
 		n.o.errf("\r\x1b[K")
 	}
 	n.ended = true
+}
+
+// webhookSecrets is next with, before each request leaves, the token and
+// credentials of every webhook its JSON body registers learnt by the
+// redactor (the push receiver's token for --push-receiver: the package
+// makes it inside the send), so that no output shows them: not the
+// --debug dump of that very request, nor an agent that echoes them.
+func (o *options) webhookSecrets(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if req.Body == nil || req.Body == http.NoBody {
+			return next.RoundTrip(req)
+		}
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		learnWebhookSecrets(b, o.redactor().Learn)
+		out := req.Clone(req.Context())
+		out.Body = io.NopCloser(bytes.NewReader(b))
+		return next.RoundTrip(out)
+	})
+}
+
+// learnWebhookSecrets calls learn with the "token" and the
+// authentication "credentials" of every object of b, JSON, that has a
+// "url" (a push notification config, in either version's shape).
+func learnWebhookSecrets(b []byte, learn func(string)) {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return
+	}
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		if depth > 64 {
+			return
+		}
+		switch v := v.(type) {
+		case map[string]any:
+			if _, ok := v["url"]; ok {
+				if t, ok := v["token"].(string); ok {
+					learn(t)
+				}
+				if a, ok := v["authentication"].(map[string]any); ok {
+					if c, ok := a["credentials"].(string); ok {
+						learn(c)
+					}
+				}
+			}
+			for _, e := range v {
+				walk(e, depth+1)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
 }

@@ -146,8 +146,17 @@ func (o *options) waitByStream(ctx context.Context, c *a2a.Client, msg a2a.Messa
 // send: as send's result (A2A v1.0's {"task": …}), else the Task itself
 // (task subscribe).
 func (o *options) finishFetched(ctx context.Context, c *a2a.Client, folded *a2a.Task, send bool) int {
-	if got, err := c.GetTask(ctx, folded.ID); err == nil && got.Status.State == folded.Status.State {
+	got, err := c.GetTask(ctx, folded.ID)
+	switch {
+	case err == nil && got.Status.State != folded.Status.State:
+		// The agent contradicts its own stream: what it says now, in its
+		// own bytes (-o json is never a re-encoding), and the contradiction.
+		o.errf("a2a: the agent's stream said %s, its GetTask now says %s: the task as GetTask gives it\n", statusText(folded.Status), statusText(got.Status))
 		return o.finish(got, send)
+	case err == nil:
+		return o.finish(got, send)
+	case o.json():
+		o.errf("a2a: the task could not be read once its stream ended (%v): it is printed as the package encodes it\n", err)
 	}
 	return o.finish(folded, send)
 }

@@ -53,6 +53,10 @@ func runSend(ctx context.Context, o *options, args []string) int {
 		return o.fail(usagef("--async and --push-receiver contradict each other: --push-receiver waits for the task"))
 	case o.pushURL != "" && o.pushReceiver == "":
 		return o.fail(usagef("--push-url goes with --push-receiver"))
+	case o.pushURL != "":
+		if err := o.checkURL("--push-url", o.pushURL); err != nil {
+			return o.fail(err) // before anything is sent, the card's GET included
+		}
 	}
 	var opts []a2a.CallOption
 	if o.history >= 0 {

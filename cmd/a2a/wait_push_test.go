@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -155,5 +156,40 @@ func TestWaitPushUsage(t *testing.T) {
 	}
 	if n := methodCounts(nopush)["SendMessage"]; n != 0 {
 		t.Errorf("card without push: %d sends", n)
+	}
+}
+
+// TestWaitPushTokenHidden: the wait's token (made inside the package's
+// send) is in no output, the --debug dump of the very request that
+// registers it included (AUTH_004).
+func TestWaitPushTokenHidden(t *testing.T) {
+	noLeaks(t)
+	agent := caoliaoAgent(t, true, true, 20*time.Millisecond)
+	r := waitRun{}.run(t, append(append([]string{"send", "--debug", "--push-receiver", "127.0.0.1:0", "--poll-interval", "10s", "-a", agent.BaseURL()}, versionFlags(true)...), "本月巡检记录")...)
+	r.want(t, exitOK)
+	var body struct{ Params json.RawMessage }
+	json.Unmarshal([]byte(bodyOf(agent, "SendMessage")), &body)
+	token := tokenOf(body.Params)
+	if token == "" {
+		t.Fatal("the send registers no token")
+	}
+	if strings.Contains(r.stdout+r.stderr, token) {
+		t.Errorf("the wait's token is printed:\n%s", r.stderr)
+	}
+	if !strings.Contains(r.stderr, `"token":"[REDACTED]"`) {
+		t.Errorf("the --debug dump does not show the send's token redacted:\n%s", r.stderr)
+	}
+}
+
+// learnWebhookSecrets learns a config's token and credentials, in either
+// version's shape, and nothing else.
+func TestLearnWebhookSecrets(t *testing.T) {
+	var got []string
+	learnWebhookSecrets([]byte(`{"params":{"message":{"parts":[{"text":"token"}],"metadata":{"token":"not-a-webhook"}},
+		"configuration":{"pushNotificationConfig":{"url":"http://h/p","token":"t1","authentication":{"schemes":["Bearer"],"credentials":"c1"}}}},
+		"taskPushNotificationConfig":{"url":"http://h/q","token":"t2"}}`), func(s string) { got = append(got, s) })
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"c1", "t1", "t2"}) {
+		t.Errorf("learnt %q, want c1 t1 t2", got)
 	}
 }
