@@ -93,6 +93,9 @@ func run(ctx context.Context, args []string, e env) int {
 	}
 	switch args[0] {
 	case "-h", "--help":
+		if words := leadingWords(args[1:]); len(words) > 0 {
+			return run(ctx, append([]string{"help"}, words...), e) // "a2a --help task get"
+		}
 		usage(e.stdout)
 		return exitOK
 	case "-v", "--version":
