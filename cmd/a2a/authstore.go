@@ -150,33 +150,9 @@ func saveToken(dir string, t *storedToken) error {
 	if err != nil {
 		return fmt.Errorf("token store: %w", err)
 	}
-	tmp, err := os.CreateTemp(tokens, ".token-*.tmp") // mode 0600
-	if err != nil {
+	if err := writeAtomic(tokenFile(dir, t.Origin), append(b, '\n')); err != nil {
 		return fmt.Errorf("token store: %w", err)
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := tmp.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
-		return fmt.Errorf("token store: %w", err)
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), tokenFile(dir, t.Origin)); err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	ok = true
 	return nil
 }
 

@@ -323,9 +323,11 @@ func (c *cardCache) save(path string, e *cardEntry) {
 }
 
 // writeAtomic writes b to path through a temporary file of mode 0600 in
-// its directory, renamed over path once complete.
+// its directory, renamed over path once complete (a symbolic link at
+// path is replaced, not followed): the card cache's and the token
+// store's files.
 func writeAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".card-*.tmp")
+	f, err := os.CreateTemp(filepath.Dir(path), ".a2a-*.tmp")
 	if err != nil {
 		return err
 	}
