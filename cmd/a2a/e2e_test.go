@@ -141,7 +141,7 @@ func TestBinary(t *testing.T) {
 	}
 	fake.Wait()
 
-	slow := workingAgent(t, a2atest.V10(), a2atest.WithCard(fakeCard()))
+	slow := workingAgent(t, a2atest.V10(), a2atest.WithCard(demoCard()))
 	id := startTask(t, slow, a2a.ProtocolV10, "盘点")
 	code, _, stderr := once(slow, os.Interrupt, "task", "get", "--wait", "--poll-interval", "10ms", "-a", siteOfAgent(slow), "--cancel-on-interrupt", id)
 	if code != exitSignal {
@@ -157,7 +157,7 @@ func TestBinary(t *testing.T) {
 	// SIGTERM (kill, a container's stop) and SIGHUP (a closed terminal)
 	// during a send's wait stop it as Ctrl-C does: the id, the context and
 	// the resume line are printed; the exit code is 128 + the signal.
-	noStream := fakeCard()
+	noStream := demoCard()
 	noStream.Capabilities.Streaming = false // the send polls
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
 		slow := workingAgent(t, a2atest.WithCard(noStream))

@@ -42,7 +42,7 @@ func classified() bool { return classify(context.DeadlineExceeded, false).Exit =
 func TestExitCodes(t *testing.T) {
 	t.Parallel()
 	agent := demoAgent(t, a2a.ProtocolV10)
-	slow := workingAgent(t, a2atest.V10(), a2atest.WithCard(fakeCard()))
+	slow := workingAgent(t, a2atest.V10(), a2atest.WithCard(demoCard()))
 	entity := startTask(t, agent, a2a.ProtocolV10, "这个二维码是什么？"+a2atest.SeedQRCode)
 	working := startTask(t, slow, a2a.ProtocolV10, "盘点")
 	stays := startTask(t, slow, a2a.ProtocolV10, "盘点") // not canceled
@@ -221,7 +221,7 @@ func TestInterrupt(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			opts := []a2atest.Option{a2atest.WithCard(fakeCard())}
+			opts := []a2atest.Option{a2atest.WithCard(demoCard())}
 			if tc.version == a2a.ProtocolV10 {
 				opts = append(opts, a2atest.V10())
 			}

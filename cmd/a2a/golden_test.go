@@ -37,7 +37,7 @@ func caoliaoCard() *a2a.AgentCard {
 // by each GetTask (no clock: the transcripts do not depend on timing).
 func demoAgent(t *testing.T, version string, opts ...a2atest.Option) *a2atest.Server {
 	t.Helper()
-	opts = append([]a2atest.Option{a2atest.WithCard(fakeCard())}, opts...)
+	opts = append([]a2atest.Option{a2atest.WithCard(demoCard())}, opts...)
 	if version == a2a.ProtocolV10 {
 		opts = append(opts, a2atest.V10())
 	}
@@ -258,7 +258,7 @@ func TestSendStream(t *testing.T) {
 func TestSendWaits(t *testing.T) {
 	t.Parallel()
 	streams := demoAgent(t, a2a.ProtocolV10)
-	noStream := fakeCard()
+	noStream := demoCard()
 	noStream.Capabilities.Streaming = false
 	polls := newAgent(t, a2atest.V10(), a2atest.WithCard(noStream))
 	byStream := a2aCmd(t, "send", "-a", siteOfAgent(streams), "本月巡检记录")

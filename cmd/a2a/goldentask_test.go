@@ -78,7 +78,7 @@ func TestTaskGetWait(t *testing.T) {
 
 func TestTaskCancel(t *testing.T) {
 	t.Parallel()
-	agent := workingAgent(t, a2atest.V10(), a2atest.WithCard(fakeCard()))
+	agent := workingAgent(t, a2atest.V10(), a2atest.WithCard(demoCard()))
 	var results []result
 	for _, out := range []string{"text", "json"} {
 		id := startTask(t, agent, a2a.ProtocolV10, "盘点")

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -169,213 +168,7 @@ func (o *options) boolVar(p *bool, long, short string, def bool, usage string) {
 	o.short[short] = long
 }
 
-type discard struct{}
-
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
-
-// notFromEnv are the flags that are never read from the environment or a
-// file: those the specification's §7.2 names, and a message's parts.
-var notFromEnv = map[string]bool{"stream": true, "help": true, "version": true, "config": true,
-	// A message's content is typed, in order, never inherited.
-	"text": true, "file": true, "data": true, "media-type": true}
-
-// envName is the variable of a flag: A2ACLI_ and its long name in upper
-// snake case (--agent-card: A2ACLI_AGENT_CARD).
-func envName(long string) string {
-	return "A2ACLI_" + strings.ToUpper(strings.NewReplacer("-", "_", "+", "_").Replace(long))
-}
-
-// paramList is the repeatable --svc-param K:V (or K=V): A2A service
-// parameters, sent as HTTP headers. An entry that is neither is kept
-// aside and reported by check, without its text: it may be a secret.
-type paramList struct {
-	kv  [][2]string
-	bad bool
-}
-
-// String is how many there are (their values are secrets).
-func (p *paramList) String() string {
-	if p == nil || len(p.kv) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d %s", len(p.kv), plural(len(p.kv), "parameter"))
-}
-
-func (p *paramList) Set(v string) error {
-	i := strings.IndexAny(v, ":=")
-	if i <= 0 || strings.TrimSpace(v[:i]) == "" {
-		p.bad = true
-		return nil
-	}
-	p.kv = append(p.kv, [2]string{strings.TrimSpace(v[:i]), strings.TrimSpace(v[i+1:])})
-	return nil
-}
-
-// extensionList is the repeatable --extension URI: the A2A extensions
-// every request activates (checked by the package's option: check).
-type extensionList []string
-
-func (l *extensionList) String() string { return strings.Join(*l, ",") }
-
-func (l *extensionList) Set(v string) error {
-	for u := range strings.SplitSeq(v, ",") {
-		if u = strings.TrimSpace(u); u != "" {
-			*l = append(*l, u)
-		}
-	}
-	return nil
-}
-
-// stringList is a repeatable flag of plain values.
-type stringList []string
-
-func (l *stringList) String() string { return strings.Join(*l, " ") }
-
-func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
-
-// parse parses args, flags anywhere among the positional arguments ("--"
-// ends the flags), and returns the positional ones. A flag error is said
-// in one line, with the closest flag when the name is unknown.
-func (o *options) parse(args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := o.fs.Parse(args); err != nil {
-			return nil, o.flagError(err)
-		}
-		args = o.fs.Args()
-		if o.showVersion {
-			return nil, errVersion
-		}
-		if len(args) == 0 {
-			break
-		}
-		if args[0] == "--" {
-			pos = append(pos, args[1:]...)
-			break
-		}
-		pos, args = append(pos, args[0]), args[1:]
-	}
-	o.fs.Visit(func(f *flag.Flag) { o.source[o.long(f.Name)] = "flag" })
-	return pos, nil
-}
-
-// long is the long name of flag name.
-func (o *options) long(name string) string {
-	if l, ok := o.short[name]; ok {
-		return l
-	}
-	return name
-}
-
-// renamedFlags are the flags of releases before the A2A CLI
-// specification and what replaced them.
-var renamedFlags = map[string]string{
-	"json": "-o json", "header": "--svc-param K:V", "task": "--task-id", "context": "--context-id",
-	"no-block": "--async", "protocol": "--a2a-version (or -e/--endpoint URL)", "max-attempts": "--timeout",
-	"data-out": `"a2a task download"`, "limit": "one page a call (--page-size, --page-token)",
-}
-
-// flagError rewrites the flag package's error in this command line's
-// words: --name for -name, the closest flag for an unknown one.
-func (o *options) flagError(err error) error {
-	if errors.Is(err, flag.ErrHelp) {
-		return err
-	}
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		name = strings.TrimLeft(name, "-")
-		if now, ok := renamedFlags[name]; ok {
-			return usagef("--%s is now %s (the A2A CLI specification's names; a2a %s --help)", name, now, o.name)
-		}
-		var names []string
-		o.fs.VisitAll(func(f *flag.Flag) {
-			if len(f.Name) > 1 {
-				names = append(names, f.Name)
-			}
-		})
-		if s := closest(name, names); s != "" {
-			return usagef("unknown flag --%s; did you mean --%s? (a2a %s --help)", name, s, o.name)
-		}
-		return usagef("unknown flag --%s (a2a %s --help)", name, o.name)
-	}
-	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
-		return usagef("--%s needs a value (a2a %s --help)", o.long(strings.TrimLeft(name, "-")), o.name)
-	}
-	// "invalid value "x" for flag -timeout: parse error"
-	if i := strings.Index(msg, " for flag -"); i >= 0 {
-		rest := msg[i+len(" for flag -"):]
-		name, why, _ := strings.Cut(rest, ": ")
-		if f := o.fs.Lookup(name); f != nil && strings.Contains(fmt.Sprintf("%T", f.Value), "duration") {
-			why = "want a duration such as 30s, 500ms or 2m"
-		}
-		return usagef("--%s: %s%s", o.long(name), strings.TrimPrefix(msg[:i], "invalid value "), ifNotEmpty(": ", why))
-	}
-	return usagef("%s", msg)
-}
-
-func ifNotEmpty(prefix, s string) string {
-	if s == "" {
-		return ""
-	}
-	return prefix + s
-}
-
-// load gives each flag not on the command line its value from its
-// A2ACLI_ variable: the environment's, else the local .env's (or
-// --config's), else the global .env's; it says on stderr what the files
-// hold that it cannot use.
-func (o *options) load() error {
-	s, warnings, err := loadSettings(o.env, settingNames(), o.configPath)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	o.settings = s
-	for _, w := range warnings {
-		o.errf("a2a: warning: %s\n", w)
-	}
-	var bad error
-	o.fs.VisitAll(func(f *flag.Flag) {
-		if _, alias := o.short[f.Name]; alias || notFromEnv[f.Name] || o.source[f.Name] != "" || bad != nil {
-			return
-		}
-		st, ok := s.get(envName(f.Name))
-		if !ok {
-			return
-		}
-		values := []string{st.Value}
-		if f.Name == "svc-param" {
-			values = strings.Split(st.Value, ";")
-		}
-		for _, v := range values {
-			if err := f.Value.Set(v); err != nil {
-				bad = usagef("%s (from the %s): %v", envName(f.Name), st.Source, err)
-				return
-			}
-		}
-		o.source[f.Name] = st.Source
-	})
-	return bad
-}
-
-// settingNames are the A2ACLI_ variables of every command's flags: a
-// .env may hold the settings of several commands, and only a name none
-// has is warned about.
-func settingNames() []string {
-	seen := map[string]bool{}
-	var names []string
-	add := func(o *options) {
-		o.fs.VisitAll(func(f *flag.Flag) {
-			if _, alias := o.short[f.Name]; !alias && !notFromEnv[f.Name] && !seen[f.Name] {
-				seen[f.Name] = true
-				names = append(names, envName(f.Name))
-			}
-		})
-	}
-	for i := range commands {
-		add(commandOptions(&commands[i], env{getenv: func(string) string { return "" }}))
-	}
-	return names
-}
 
 // check refuses, before anything is sent, what no call could carry.
 func (o *options) check() error {
@@ -445,26 +238,6 @@ func (o *options) check() error {
 		o.errf("a2a: %s\n", insecureWarning(o.credentialGiven()))
 	}
 	return nil
-}
-
-// warnAgentSource warns when a .env found by walking up from the working
-// directory names the agent while a credential comes from elsewhere (the
-// environment, the global file, a flag): such a file may be anyone's (a
-// cloned repository's), and the credential would go to the agent it
-// names.
-func (o *options) warnAgentSource() {
-	for _, agent := range []string{"agent-card", "endpoint"} {
-		src := o.source[agent]
-		if !strings.HasPrefix(src, "file ") || o.configPath != "" || src == "file "+globalConfigPath(o.env) {
-			continue // not a .env found by walking up
-		}
-		for _, cred := range []string{"bearer", "api-key"} {
-			if f := o.fs.Lookup(cred); f != nil && f.Value.String() != "" && o.source[cred] != src {
-				o.errf("a2a: warning: the agent (%s) comes from the %s, and --%s from the %s: it is sent to that agent; check the file is yours\n",
-					envName(agent), src, cred, cmpOr(o.source[cred], "default"))
-			}
-		}
-	}
 }
 
 // canonicalStatus reads --status in any of the spellings the agent's
@@ -551,7 +324,3 @@ func (o *options) credentialGiven() bool {
 		return strings.EqualFold(kv[0], "Authorization") || strings.EqualFold(kv[0], "X-API-Key")
 	})
 }
-
-// errNotShown is the error of a --svc-param that is neither K:V nor K=V:
-// its text may be a secret, so it is not repeated.
-var errNotShown = usageError{msg: "a --svc-param (or A2ACLI_SVC_PARAM entry) is not K:V or K=V; it is not shown here, as it may hold a secret"}
