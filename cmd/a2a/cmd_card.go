@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -69,7 +70,7 @@ func (o *options) validated(card *a2a.AgentCard) (string, int, bool) {
 func problemList(problems []cardProblem) string {
 	lines := make([]string, len(problems))
 	for i, p := range problems {
-		lines[i] = cmpOr(p.Pointer, "(card)") + ": " + p.Problem
+		lines[i] = cmp.Or(p.Pointer, "(card)") + ": " + p.Problem
 	}
 	return strings.Join(lines, "; ")
 }

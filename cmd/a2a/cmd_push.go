@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"strings"
@@ -98,14 +99,14 @@ func (o *options) printConfigs(configs []a2a.TaskPushNotificationConfig, list bo
 	}
 	for _, cfg := range configs {
 		p := cfg.PushNotificationConfig
-		o.field("Config", cmpOr(p.ID, "(no id)"))
+		o.field("Config", cmp.Or(p.ID, "(no id)"))
 		o.field("Task", cfg.TaskID)
 		o.field("URL", p.URL)
 		if p.Token != "" {
 			o.field("Token", p.Token)
 		}
 		if a := p.Authentication; a != nil {
-			o.field("Authentication", strings.Join(append(a.Schemes, "credentials "+cmpOr(a.Credentials, "none")), ", "))
+			o.field("Authentication", strings.Join(append(a.Schemes, "credentials "+cmp.Or(a.Credentials, "none")), ", "))
 		}
 		if list {
 			o.outf("\n")

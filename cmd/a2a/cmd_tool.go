@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -96,7 +97,7 @@ func runConfigShow(_ context.Context, o *options, _ []string) int {
 				return
 			}
 			seen[f.Name] = true
-			row := configRow{Name: envName(f.Name), Flag: "--" + f.Name, Value: f.Value.String(), Source: cmpOr(o.source[f.Name], "default"), Secret: secretFlag(f.Name)}
+			row := configRow{Name: envName(f.Name), Flag: "--" + f.Name, Value: f.Value.String(), Source: cmp.Or(o.source[f.Name], "default"), Secret: secretFlag(f.Name)}
 			if !own {
 				row.Value, row.Source = f.DefValue, "default"
 				if st, ok := o.settings.get(row.Name); ok {
@@ -107,8 +108,7 @@ func runConfigShow(_ context.Context, o *options, _ []string) int {
 		})
 	}
 	add(o.fs, o.short, true)
-	for i := range commands {
-		co := commandOptions(&commands[i], env{getenv: func(string) string { return "" }})
+	for _, co := range defaultOptions() {
 		add(co.fs, co.short, false)
 	}
 	if err := renderConfig(o.env.stdout, rows, o.json()); err != nil {
@@ -132,7 +132,7 @@ func commandInfos() []cmdInfo {
 	var out []cmdInfo
 	for i := range commands {
 		c := &commands[i]
-		co := commandOptions(c, env{getenv: func(string) string { return "" }})
+		co := defaultOptions()[i]
 		info := cmdInfo{Path: c.path, Args: c.args, Summary: c.summary}
 		shortOf := map[string]string{}
 		for s, l := range co.short {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,7 +21,7 @@ func (o *options) fail(err error) int {
 		return exitSignal
 	}
 	ce := o.classify(err)
-	name := cmpOr(o.name, "a2a")
+	name := cmp.Or(o.name, "a2a")
 	if o.name != "" {
 		name = "a2a " + o.name
 	}
@@ -46,13 +47,6 @@ func (o *options) fail(err error) int {
 		o.outJSON(ce.envelope())
 	}
 	return ce.Exit
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // classify is the failure as the specification names it: the CLI's own
@@ -89,7 +83,7 @@ func (o *options) classify(err error) cliError {
 	case errors.As(err, &ci):
 		return cliError{Code: cliErrCardInvalid, Message: err.Error(), Exit: exitError}
 	case errors.As(err, &ve):
-		return cliError{Code: cmpOr(ve.code, "VersionNotSupportedError"), Message: ve.msg, Hint: ve.hint, Exit: exitError}
+		return cliError{Code: cmp.Or(ve.code, "VersionNotSupportedError"), Message: ve.msg, Hint: ve.hint, Exit: exitError}
 	}
 	ce := classify(err, o.credentialGiven() || o.storedUsed)
 	if ce.Exit == exitTimeout && ce.Hint == "" {

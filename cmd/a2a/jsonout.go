@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
@@ -41,8 +40,8 @@ func (o *options) printMessageJSON(m *a2a.Message, send bool) {
 
 // printEventJSON prints one stream event as one line.
 func (o *options) printEventJSON(ev a2a.Event) {
-	member := map[string]string{"*a2a.Task": "task", "*a2a.Message": "message", "*a2a.TaskStatusUpdateEvent": "statusUpdate", "*a2a.TaskArtifactUpdateEvent": "artifactUpdate"}
-	o.outJSON(compact(o.wrapped(member[typeName(ev)], rawOf(ev))))
+	member, _ := eventNames(ev)
+	o.outJSON(compact(o.wrapped(member, rawOf(ev))))
 }
 
 // wrapped is raw under member where the binding wraps it
@@ -169,4 +168,18 @@ func listJSON(page *a2a.ListTasksResponse) []byte {
 	return b
 }
 
-func typeName(v any) string { return fmt.Sprintf("%T", v) }
+// eventNames are an event's member in a StreamResponse (A2A v1.0:
+// "statusUpdate") and its name in the text output ("status-update").
+func eventNames(ev a2a.Event) (member, label string) {
+	switch ev.(type) {
+	case *a2a.Task:
+		return "task", "task"
+	case *a2a.Message:
+		return "message", "message"
+	case *a2a.TaskStatusUpdateEvent:
+		return "statusUpdate", "status-update"
+	case *a2a.TaskArtifactUpdateEvent:
+		return "artifactUpdate", "artifact-update"
+	}
+	return "", "event"
+}

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
@@ -154,6 +155,17 @@ func commandOptions(cmd *command, e env) *options {
 	}
 	return o
 }
+
+// defaultOptions are every command's options at their defaults, in the
+// command tree's order, made once: what completion, config show and the
+// settings' names read of the flags.
+var defaultOptions = sync.OnceValue(func() []*options {
+	out := make([]*options, len(commands))
+	for i := range commands {
+		out[i] = commandOptions(&commands[i], env{getenv: func(string) string { return "" }})
+	}
+	return out
+})
 
 // stringVar and boolVar define a flag with a long and a short name.
 func (o *options) stringVar(p *string, long, short, def, usage string) {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"strings"
+	"sync"
 )
 
 // Where a flag not on the command line gets its value: its A2ACLI_
@@ -60,7 +62,7 @@ func (o *options) load() error {
 // settingNames are the A2ACLI_ variables of every command's flags: a
 // .env may hold the settings of several commands, and only a name none
 // has is warned about.
-func settingNames() []string {
+var settingNames = sync.OnceValue(func() []string {
 	seen := map[string]bool{}
 	var names []string
 	add := func(o *options) {
@@ -71,11 +73,11 @@ func settingNames() []string {
 			}
 		})
 	}
-	for i := range commands {
-		add(commandOptions(&commands[i], env{getenv: func(string) string { return "" }}))
+	for _, co := range defaultOptions() {
+		add(co)
 	}
 	return names
-}
+})
 
 // warnAgentSource warns when a .env found by walking up from the working
 // directory names the agent while a credential comes from elsewhere (the
@@ -91,7 +93,7 @@ func (o *options) warnAgentSource() {
 		for _, cred := range []string{"bearer", "api-key"} {
 			if f := o.fs.Lookup(cred); f != nil && f.Value.String() != "" && o.source[cred] != src {
 				o.errf("a2a: warning: the agent (%s) comes from the %s, and --%s from the %s: it is sent to that agent; check the file is yours\n",
-					envName(agent), src, cred, cmpOr(o.source[cred], "default"))
+					envName(agent), src, cred, cmp.Or(o.source[cred], "default"))
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -208,13 +209,13 @@ func (n *pushNotes) notified(_ context.Context, p *a2a.PushNotification) error {
 	}
 	n.mu.Lock()
 	if p.TaskID != "" {
-		n.last.ID, n.last.ContextID = p.TaskID, cmpOr(contextID, n.last.ContextID)
+		n.last.ID, n.last.ContextID = p.TaskID, cmp.Or(contextID, n.last.ContextID)
 		if state != "" {
 			n.last.Status.State = state
 		}
 	}
 	n.mu.Unlock()
-	kind := map[string]string{"*a2a.Task": "task", "*a2a.Message": "message", "*a2a.TaskStatusUpdateEvent": "status-update", "*a2a.TaskArtifactUpdateEvent": "artifact-update"}[typeName(p.Event)]
+	_, kind := eventNames(p.Event)
 	n.o.debugf("push: notification (%s) for task %s: %s", kind, p.TaskID, stateText(state))
 	if state != "" {
 		n.progress("push: %s", stateText(state))

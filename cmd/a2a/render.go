@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -50,7 +51,7 @@ func (o *options) printTask(task *a2a.Task) {
 		o.printParts("Message", m.Parts)
 	}
 	for _, a := range task.Artifacts {
-		o.field("Artifact", cmpOr(a.Name, a.ArtifactID))
+		o.field("Artifact", cmp.Or(a.Name, a.ArtifactID))
 		if o.verbose && a.Description != "" {
 			o.block("Description", a.Description)
 		}
@@ -72,7 +73,7 @@ func (o *options) printParts(label string, parts a2a.Parts) {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case a2a.TextPart:
-			o.block(cmpOr(label, "Text"), p.Text)
+			o.block(cmp.Or(label, "Text"), p.Text)
 			o.partDetail(p.MediaType, p.Metadata)
 		case a2a.DataPart:
 			o.block(labelled(label, "Data"), string(indentJSON(p.Data)))
@@ -118,7 +119,7 @@ func fileSummary(f a2a.FileContent) string {
 			where = fmt.Sprintf("%d bytes", len(b))
 		}
 	}
-	return strings.Join(nonEmpty(cmpOr(f.Name, "(no name)"), f.MIMEType, where), ", ")
+	return strings.Join(nonEmpty(cmp.Or(f.Name, "(no name)"), f.MIMEType, where), ", ")
 }
 
 // statusText is a status's state as the agent wrote it where the package
@@ -154,15 +155,16 @@ func (o *options) printMessage(m *a2a.Message) {
 // printEvent prints one stream event as it arrives, as fields and
 // blocks; a status update restates its task, context and state.
 func (o *options) printEvent(ev a2a.Event) {
+	_, label := eventNames(ev)
 	switch e := ev.(type) {
 	case *a2a.Task:
-		o.field("Event", "task")
+		o.field("Event", label)
 		o.printTask(e)
 	case *a2a.Message:
-		o.field("Event", "message")
+		o.field("Event", label)
 		o.printMessage(e)
 	case *a2a.TaskStatusUpdateEvent:
-		o.field("Event", "status-update")
+		o.field("Event", label)
 		o.field("Task", e.TaskID)
 		o.field("Context", e.ContextID)
 		o.field("Status", statusText(e.Status))
@@ -170,10 +172,10 @@ func (o *options) printEvent(ev a2a.Event) {
 			o.printParts("Message", m.Parts)
 		}
 	case *a2a.TaskArtifactUpdateEvent:
-		o.field("Event", "artifact-update")
+		o.field("Event", label)
 		o.field("Task", e.TaskID)
 		o.field("Context", e.ContextID)
-		o.field("Artifact", cmpOr(e.Artifact.Name, e.Artifact.ArtifactID))
+		o.field("Artifact", cmp.Or(e.Artifact.Name, e.Artifact.ArtifactID))
 		if e.Append {
 			o.field("Append", "true")
 		}
@@ -186,7 +188,7 @@ func (o *options) printEvent(ev a2a.Event) {
 // capabilities, extensions, modes, skills and security schemes.
 func (o *options) printCard(card *a2a.AgentCard, chosen *a2a.AgentInterface) {
 	o.field("Name", card.Name)
-	o.field("Version", cmpOr(card.Version, "(none)"))
+	o.field("Version", cmp.Or(card.Version, "(none)"))
 	o.field("Signature", o.signatureLine(card.Verification()))
 	if card.Description != "" {
 		o.block("Description", card.Description)
@@ -195,7 +197,7 @@ func (o *options) printCard(card *a2a.AgentCard, chosen *a2a.AgentInterface) {
 		o.field("Provider", strings.Join(nonEmpty(p.Organization, o.shownURL(p.URL)), " "))
 	}
 	for _, in := range card.Interfaces() {
-		v := strings.Join(nonEmpty(o.shownURL(in.URL), in.ProtocolBinding, cmpOr(in.ProtocolVersion, "(no version)")), " ")
+		v := strings.Join(nonEmpty(o.shownURL(in.URL), in.ProtocolBinding, cmp.Or(in.ProtocolVersion, "(no version)")), " ")
 		if in.Tenant != "" {
 			v += " tenant " + in.Tenant
 		}

@@ -197,8 +197,7 @@ func commandFirst(args []string) []string {
 // valueFlags are the flags, of any command, that take a value.
 var valueFlags = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for i := range commands {
-		o := commandOptions(&commands[i], env{getenv: func(string) string { return "" }})
+	for _, o := range defaultOptions() {
 		o.fs.VisitAll(func(f *flag.Flag) {
 			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
 				m[f.Name] = true

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -175,7 +176,7 @@ func (o *options) stopped(ctx context.Context, c *a2a.Client, task *a2a.Task, ve
 		if o.cancelOnInterrupt(c, task) {
 			if !o.json() {
 				o.field("Task", task.ID)
-				o.field("Context", cmpOr(task.ContextID, "(not known)"))
+				o.field("Context", cmp.Or(task.ContextID, "(not known)"))
 				o.field("Status", statusText(task.Status))
 			}
 			return o.fail(err) // it has ended: nothing to resume
@@ -188,7 +189,7 @@ func (o *options) stopped(ctx context.Context, c *a2a.Client, task *a2a.Task, ve
 	}
 	if task.ID != "" && !o.json() {
 		o.field("Task", task.ID)
-		o.field("Context", cmpOr(task.ContextID, "(not known)"))
+		o.field("Context", cmp.Or(task.ContextID, "(not known)"))
 		o.field("Status", statusText(task.Status))
 	}
 	code := o.fail(err)
@@ -214,7 +215,7 @@ func (o *options) cancelOnInterrupt(c *a2a.Client, task *a2a.Task) bool {
 	}
 	o.errf("a2a %s: task %s is %s\n", o.name, task.ID, got.Status.State)
 	task.Status = got.Status
-	task.ContextID = cmpOr(task.ContextID, got.ContextID)
+	task.ContextID = cmp.Or(task.ContextID, got.ContextID)
 	return got.Status.State.Terminal()
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -56,7 +57,7 @@ func (o *options) await(ctx context.Context, c *a2a.Client, known *a2a.Task) (*a
 	if task == nil {
 		return known, err
 	}
-	task.ContextID = cmpOr(task.ContextID, known.ContextID)
+	task.ContextID = cmp.Or(task.ContextID, known.ContextID)
 	return task, err
 }
 
