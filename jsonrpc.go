@@ -116,7 +116,8 @@ func (cl *call) checkReply(att *attempt, body []byte, name string) (*reply, erro
 	}
 	status := att.status
 	rep := &reply{asked: cl.asked(), status: status, body: body}
-	env, isObject, fault, syntax := readEnvelope(body, &rep.ends)
+	rep.ends = jsonread.EndsFor(len(body))
+	env, isObject, fault, syntax := readEnvelope(body, rep.ends)
 	ok2xx := httpbody.Is2xx(status)
 	looksRPC := syntax == nil && isObject && !env.jsonrpcBad && (env.jsonrpc != nil || env.result != nil || env.error != nil)
 	if !ok2xx && (env.jsonrpc == nil || *env.jsonrpc != "2.0") {

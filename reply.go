@@ -47,7 +47,7 @@ type reply struct {
 	valid bool
 	// ends: where the large values of the body end, as that pass noted
 	// them; result starts at offset base of what it read.
-	ends jsonread.Ends
+	ends *jsonread.Ends // nil for a body too small to hold a value worth noting
 	base int
 }
 
@@ -57,7 +57,7 @@ func (r *reply) reader() *jsonread.Reader {
 	d := jsonread.NewReader(r.result)
 	if r.valid {
 		d.Trust()
-		d.Recall(&r.ends, r.base)
+		d.Recall(r.ends, r.base)
 	}
 	return d
 }

@@ -111,7 +111,8 @@ func (cl *call) checkRESTReply(att *attempt, body []byte, errEvent bool) (*reply
 		// decoder's is the only other.
 		var rpc, errObj, payload bool
 		d := jsonread.NewReader(trimmed)
-		d.Note(&rep.ends)
+		rep.ends = jsonread.EndsFor(len(trimmed))
+		d.Note(rep.ends)
 		d.Object(restTopNames, nil, func(i int) {
 			switch restTopNames.Name(i) {
 			case "jsonrpc":

@@ -9,8 +9,9 @@ package jsonread
 // endsDepth levels deep, at most maxEnds of them) of one input end, by
 // their offsets in it. A value not noted is skipped as ever.
 type Ends struct {
-	spans []span
-	buf   [8]span
+	spans  []span
+	buf    [8]span
+	starts [endsDepth]int // where the containers open in the pass that notes began
 }
 
 type span struct{ start, end int }
@@ -28,15 +29,29 @@ const (
 // endsView is Ends as seen from a reader of the input from offset base on
 // (a reader of the result within a reply's body).
 type endsView struct {
-	ends *Ends
-	base int
+	ends   *Ends
+	base   int
+	noting bool // a validating pass notes in ends (Note)
+}
+
+// EndsFor returns an Ends for an input of n bytes, or nil when n is too
+// small to hold a value worth noting (Note and Recall take nil).
+func EndsFor(n int) *Ends {
+	if n < bigValue {
+		return nil
+	}
+	return new(Ends)
 }
 
 // Note makes d (a reader that validates) note in e where the large values
-// it skips end. e must not be used by another reader at the same time.
+// it skips end; nil notes nothing. e must not be used by another reader at
+// the same time.
 func (d *Reader) Note(e *Ends) {
+	if e == nil {
+		return
+	}
 	e.spans = e.buf[:0]
-	d.ends = endsView{ends: e}
+	d.ends = endsView{ends: e, noting: true}
 }
 
 // Recall gives d the ends noted in e by a validating pass over an input
@@ -51,7 +66,7 @@ func (d *Reader) Recall(e *Ends, base int) {
 // note records that the value at [start, end) of the reader's input ends
 // there, if it is large enough to be worth it.
 func (v *endsView) note(start, end int) {
-	if v.ends == nil || end-start < bigValue || len(v.ends.spans) >= maxEnds {
+	if !v.noting || end-start < bigValue || len(v.ends.spans) >= maxEnds {
 		return
 	}
 	v.ends.spans = append(v.ends.spans, span{start + v.base, end + v.base})

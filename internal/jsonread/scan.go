@@ -102,7 +102,6 @@ func (d *Reader) skipValue(i int) int {
 	b := d.buf
 	var stackBuf [32]byte
 	stack := stackBuf[:0]
-	var starts [endsDepth]int // where the open containers began, when d.ends records
 	for {
 		// A value starts at i.
 		i = skipSpace(b, i)
@@ -116,8 +115,8 @@ func (d *Reader) skipValue(i int) int {
 				d.failAt(i, "exceeded max depth")
 				return i
 			}
-			if len(stack) < endsDepth {
-				starts[len(stack)] = i
+			if d.ends.noting && len(stack) < endsDepth {
+				d.ends.ends.starts[len(stack)] = i
 			}
 			stack = append(stack, c)
 			i = skipSpace(b, i+1)
@@ -184,8 +183,8 @@ func (d *Reader) skipValue(i int) int {
 			if top == '{' && c == '}' || top == '[' && c == ']' {
 				i++
 				stack = stack[:len(stack)-1]
-				if len(stack) < endsDepth {
-					d.ends.note(starts[len(stack)], i)
+				if d.ends.noting && len(stack) < endsDepth {
+					d.ends.note(d.ends.ends.starts[len(stack)], i)
 				}
 				continue
 			}
