@@ -39,10 +39,12 @@ func (d *Reader) Charge(n int64) bool {
 }
 
 // Grow makes room for one more element in list, a list being read with
-// the reader at that element. The first element gets room for itself
-// alone, without a look ahead: most lists of a task (its parts, its
-// artifacts, its history) hold one or two, and a scan to their end would
-// cost more than their decoding. From the second on it looks ahead (a
+// the reader at that element. At the first element it looks only
+// firstLook bytes ahead: a short list that ends there (two small parts)
+// is allocated at its length, any other gets room for one element, as
+// most lists of a task (its parts, its artifacts, its history) hold one
+// or two and a scan to their end would cost more than their decoding.
+// From the second on it looks ahead (a
 // scan that builds nothing) lookAhead bytes: a list that ends there, or
 // holds many elements there (and is then counted to its end), is
 // allocated once at its length; a list of a few large elements (a 1 MiB
@@ -54,7 +56,11 @@ func Grow[T any](d *Reader, list []T) ([]T, bool) {
 		return list, true
 	}
 	n := 1
-	if len(list) > 0 {
+	if len(list) == 0 {
+		if ahead, done := countAhead(d.buf, d.pos, firstLook); done {
+			n = ahead
+		}
+	} else {
 		ahead, done := countAhead(d.buf, d.pos, lookAhead)
 		n = len(list) + ahead
 		switch {
@@ -76,8 +82,11 @@ func Grow[T any](d *Reader, list []T) ([]T, bool) {
 }
 
 // lookAhead is how far Grow scans ahead before it counts a list to its
-// end, in bytes.
-const lookAhead = 16 << 10
+// end, in bytes; firstLook how far it scans at a list's first element.
+const (
+	lookAhead = 16 << 10
+	firstLook = 256
+)
 
 // errCost is what recording a mistyped value allocates besides its path
 // and text: the error value and its boxing. Charged like any value, so a
