@@ -259,7 +259,7 @@ func unwrap(r *reply, names *jsonread.NameSet, what string) (string, *reply, err
 	if isNull(r.result) {
 		return "", nil, r.fault("result is null where "+what+" is due", nil)
 	}
-	d := jsonread.NewReader(r.result)
+	d := r.reader()
 	defer d.Release()
 	if d.Peek() != '{' {
 		return "", nil, r.fault("result is not a JSON object", nil)
@@ -267,9 +267,12 @@ func unwrap(r *reply, names *jsonread.NameSet, what string) (string, *reply, err
 	var set [2]string // the first two members set, of n
 	n := 0
 	var val []byte
+	at := 0 // val's offset in r.result
 	kind := false
 	d.Object(names, nil, func(i int) {
 		name := names.Name(i)
+		d.Peek()
+		start := d.Pos()
 		v := d.Raw()
 		switch {
 		case name == "kind":
@@ -278,7 +281,7 @@ func unwrap(r *reply, names *jsonread.NameSet, what string) (string, *reply, err
 			if n < len(set) {
 				set[n] = name
 			}
-			n, val = n+1, v
+			n, val, at = n+1, v, start
 		}
 	})
 	switch {
@@ -292,7 +295,7 @@ func unwrap(r *reply, names *jsonread.NameSet, what string) (string, *reply, err
 		return "", nil, r.fault(fmt.Sprintf("result has both %q and %q; the proto allows one", set[0], set[1]), nil)
 	}
 	sub := *r
-	sub.result = val
+	sub.result, sub.base = val, r.base+at
 	return set[0], &sub, nil
 }
 

@@ -223,7 +223,7 @@ func (*schemeScopes) wireForms() []reflect.Type {
 // (see [jsonread.Reader]); a value of the wrong type is a
 // *json.UnmarshalTypeError, malformed JSON a *json.SyntaxError.
 func (m *schemeScopes) UnmarshalJSON(b []byte) error {
-	return jsonread.DecodeWhole(b, readSchemeScopes, m, true)
+	return jsonread.DecodeWhole(b, readSchemeScopes, m, jsonread.Exact)
 }
 
 func readSchemeScopes(d *jsonread.Reader, m *schemeScopes) bool {

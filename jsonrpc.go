@@ -48,18 +48,22 @@ type envelope struct {
 	jsonrpcBad bool // present and neither a string nor null
 	id         []byte
 	result     []byte
+	resultAt   int // result's offset in the body
 	error      []byte
 }
 
 var envelopeNames = jsonread.NewNameSet("jsonrpc", "id", "result", "error")
 
 // readEnvelope reads body as a JSON-RPC response envelope in one validating
-// pass, leaving result and error unread. A member spelled in another case
-// is taken as the member (as encoding/json would take it) and reported in
-// fault. syntax is the error of a body that is not JSON.
-func readEnvelope(body []byte) (env envelope, isObject bool, fault string, syntax error) {
+// pass, leaving result and error unread, and noting in ends where the
+// large values in them end (for the decoders' later passes). A member
+// spelled in another case is taken as the member (as encoding/json would
+// take it) and reported in fault. syntax is the error of a body that is
+// not JSON.
+func readEnvelope(body []byte, ends *jsonread.Ends) (env envelope, isObject bool, fault string, syntax error) {
 	d := jsonread.NewReader(body)
 	defer d.Release()
+	d.Note(ends)
 	isObject = d.Peek() == '{'
 	if !isObject {
 		d.Skip()
@@ -81,6 +85,8 @@ func readEnvelope(body []byte) (env envelope, isObject bool, fault string, synta
 			case "id":
 				env.id = d.Raw()
 			case "result":
+				d.Peek()
+				env.resultAt = d.Pos()
 				env.result = d.Raw()
 			case "error":
 				env.error = d.Raw()
@@ -110,7 +116,8 @@ func (cl *call) checkReply(att *attempt, body []byte, name string) (*reply, erro
 	}
 	status := att.status
 	rep := &reply{asked: cl.asked(), status: status, body: body}
-	env, isObject, fault, syntax := readEnvelope(body)
+	rep.ends = jsonread.EndsFor(len(body))
+	env, isObject, fault, syntax := readEnvelope(body, rep.ends)
 	ok2xx := httpbody.Is2xx(status)
 	looksRPC := syntax == nil && isObject && !env.jsonrpcBad && (env.jsonrpc != nil || env.result != nil || env.error != nil)
 	if !ok2xx && (env.jsonrpc == nil || *env.jsonrpc != "2.0") {
@@ -166,7 +173,7 @@ func (cl *call) checkReply(att *attempt, body []byte, name string) (*reply, erro
 	if !idOK {
 		return nil, rep.fault(cl.idMismatch(env.id), nil)
 	}
-	rep.result = env.result
+	rep.result, rep.valid, rep.base = env.result, true, env.resultAt // readEnvelope validated the body
 	return rep, nil
 }
 

@@ -40,6 +40,34 @@ type reply struct {
 	status int
 	body   []byte          // the whole body, or one stream event's data
 	result json.RawMessage // within body
+	// valid: body is known to be JSON, a pass that validated it having
+	// read it (checkReply's, checkRESTReply's, readCard's), so the
+	// decoders' later passes only find the end of what they skip
+	// (jsonread.Reader.Trust).
+	valid bool
+	// ends: where the large values of the body end, as that pass noted
+	// them; result starts at offset base of what it read.
+	ends *jsonread.Ends // nil for a body too small to hold a value worth noting
+	base int
+}
+
+// reader returns a pooled reader of r.result, trusting it when r.valid
+// and recalling the ends the validating pass noted; Release it once done.
+func (r *reply) reader() *jsonread.Reader {
+	d := jsonread.NewReader(r.result)
+	if r.valid {
+		d.Trust()
+		d.Recall(r.ends, r.base)
+	}
+	return d
+}
+
+// mode is the jsonread.Mode r's result is decoded with.
+func (r *reply) mode() jsonread.Mode {
+	if r.valid {
+		return jsonread.Valid
+	}
+	return 0
 }
 
 // sameTask returns a *ProtocolError when got, the task a result or event

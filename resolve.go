@@ -201,6 +201,7 @@ func (cl *call) readCard(ctx context.Context) (*AgentCard, int, error) {
 	if syntax := jsonSyntax(att.Body); syntax != nil {
 		return nil, att.status, rep.notJSON(att.header.Get("Content-Type"), syntax)
 	}
+	rep.valid = true
 	card, err := c.proto.card(rep)
 	return card, att.status, err
 }

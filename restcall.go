@@ -111,6 +111,8 @@ func (cl *call) checkRESTReply(att *attempt, body []byte, errEvent bool) (*reply
 		// decoder's is the only other.
 		var rpc, errObj, payload bool
 		d := jsonread.NewReader(trimmed)
+		rep.ends = jsonread.EndsFor(len(trimmed))
+		d.Note(rep.ends)
 		d.Object(restTopNames, nil, func(i int) {
 			switch restTopNames.Name(i) {
 			case "jsonrpc":
@@ -134,7 +136,7 @@ func (cl *call) checkRESTReply(att *attempt, body []byte, errEvent bool) (*reply
 			return nil, cl.restError(att, body)
 		}
 	}
-	rep.result = trimmed
+	rep.result, rep.valid = trimmed, true // validated above
 	return rep, nil
 }
 

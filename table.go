@@ -34,7 +34,9 @@ func newFields[T any](fs []field[T]) *jsonread.Fields[T] {
 // unmarshalExact is the UnmarshalJSON of the model types: it decodes a
 // copy of b (the caller's decoder may reuse b) with read, member names
 // matched exactly, and sets *v to it only when it decoded whole; it
-// returns the copy, which the raw members share.
+// returns the copy, which the raw members share. b is taken to be JSON,
+// as encoding/json validates what it hands an UnmarshalJSON method: the
+// values it skips or keeps raw are not validated again (jsonread.Valid).
 func unmarshalExact[T any](b []byte, read func(*jsonread.Reader, *T) bool, v *T) ([]byte, error) {
 	return unmarshalStored(b, read, nil, v)
 }
@@ -63,16 +65,18 @@ func v10Stored(b []byte) bool { return jsonread.LacksMember(b, "kind") }
 func unmarshalStored[T any](b []byte, read, v03 func(*jsonread.Reader, *T) bool, v *T) ([]byte, error) {
 	own := bytes.Clone(b)
 	own = own[:len(own):len(own)]
-	out := new(T)
-	err := jsonread.DecodeWhole(own, read, out, true)
+	// Read into v itself, which is put back as it was unless the reading
+	// succeeds: no T on the heap besides v. encoding/json hands an
+	// UnmarshalJSON method valid JSON only (jsonread.Valid).
+	old := *v
+	err := jsonread.DecodeWhole(own, read, v, jsonread.Exact|jsonread.Valid)
 	if err == errStoredV03 && v03 != nil {
-		*out = *new(T)
-		err = jsonread.DecodeWhole(own, v03, out, true)
+		err = jsonread.DecodeWhole(own, v03, v, jsonread.Exact|jsonread.Valid)
 	}
 	if err != nil {
+		*v = old
 		return nil, err
 	}
-	*v = *out
 	return own, nil
 }
 
@@ -86,7 +90,9 @@ func stopAtKind[T any](d *jsonread.Reader, _ *T) {
 // ("task result"). A name fault is reported as it is; any other problem as
 // "<what> does not decode".
 func decodeResult[T any](r *reply, t jsonread.Table[T], v *T, what string) error {
-	err := jsonread.DecodeWhole(r.result, t.Decode, v, false)
+	d := r.reader()
+	err := jsonread.DecodeOn(d, t.Decode, v, r.mode())
+	d.Release()
 	if f, ok := err.(jsonread.NameFault); ok {
 		return r.fault(string(f), nil)
 	}

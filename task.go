@@ -209,7 +209,11 @@ func (t Task) MarshalJSON() ([]byte, error) {
 // [Task.MarshalJSON] writes) with the v0.3 decoder, any other with the
 // v1.0 one, which reads a v0.3 task that lacks its "kind" as the v0.3 one
 // does. So the Raw bytes of a task from either kind of agent decode back
-// to the same task. It does not check
+// to the same task. Its input is JSON as encoding/json hands it, already
+// validated: called directly on bytes that are not JSON, it returns a
+// *json.SyntaxError for a fault in what it decodes, but like
+// json.RawMessage it keeps a raw value (data, metadata) without checking
+// it again. It does not check
 // "kind"; the client does that where a Task is due. Member names match
 // exactly (a "Status" is not "status"); unknown members are ignored. The
 // client refuses a reply whose names repeat or differ only in case, so

@@ -229,7 +229,7 @@ var resultNames = jsonread.NewNameSet(slices.Compact(slices.Sorted(slices.Values
 // {"message": …}, {"statusUpdate": …}, {"artifactUpdate": …}): this
 // binding does not unwrap them.
 func kindOf(r *reply) (string, error) {
-	d := jsonread.NewReader(r.result)
+	d := r.reader()
 	defer d.Release()
 	if d.Peek() != '{' {
 		return "", r.fault("result is not a JSON object", nil)

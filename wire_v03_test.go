@@ -99,6 +99,10 @@ func partRows() []hostileRow {
 		{name: "data a number", body: rpc(withArtifact(`[{"kind":"data","data":42}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`42`)}))},
 		{name: "data a string", body: rpc(withArtifact(`[{"kind":"data","data":"设备"}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`"设备"`)}))},
 		{name: "data null", body: rpc(withArtifact(`[{"kind":"data","data":null}]`)), want: isTask(artifactOf(a2a.DataPart{Data: json.RawMessage(`null`)}))},
+		// The envelope's pass validates the whole body: the later passes,
+		// which only find the end of a raw value, never see this.
+		{name: "data not JSON within", body: rpc(withArtifact(`[{"kind":"data","data":{"a":tru,"b":[1 2]}}]`)),
+			want: protoErr("response is not JSON", nil)},
 		{name: "data absent", body: rpc(withArtifact(`[{"kind":"data"}]`)), want: protoErr(`task result does not decode: artifacts[0].parts[0]: data part has no "data"`, nil)},
 		{name: "file with bytes and uri", body: rpc(withArtifact(`[{"kind":"file","file":{"bytes":"aGk=","uri":"https://files.example/x"}}]`)),
 			want: all(isTask(artifactOf(a2a.FilePart{File: a2a.FileContent{Bytes: "aGk=", URI: "https://files.example/x"}})), fileDecode("", "both bytes and uri"))},

@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -36,6 +37,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
 
@@ -80,11 +82,23 @@ func benchWorkloads() []workload {
 			{name: "Get1MiB", result: largeTask(1 << 20)},
 			{name: "Get200Artifacts", result: manyArtifacts(200)},
 			{name: "Send", result: small.Bytes(), send: true},
+			// Other shapes of a 1 MiB DataPart (largeTask's records are
+			// the first): what an outsider's agent may well send.
+			{name: "Get1MiBNumbers", result: dataTask(numbersData(1 << 20))},
+			{name: "Get1MiBEscaped", result: asciiEscaped(largeTask(1 << 20))},
+			{name: "Get1MiBIndented", result: indented(largeTask(1 << 20))},
+			{name: "Get1MiBString", result: dataTask(stringData(1 << 20))},
 		}
 		// The same tasks as an A2A v1.0 agent sends them, each asked for
 		// over JSON-RPC and, in the row after, over HTTP+JSON.
-		for _, w := range workloads[:4] {
+		// toV10 writes compact JSON with UTF-8: the escaped and indented
+		// shapes are made again from its output.
+		reshape := map[string]func([]byte) []byte{"Get1MiBEscaped": asciiEscaped, "Get1MiBIndented": indented}
+		for _, w := range slices.Concat(workloads[:4], workloads[5:]) {
 			v10 := toV10(w.result)
+			if f := reshape[w.name]; f != nil {
+				v10 = f(v10)
+			}
 			workloads = append(workloads,
 				workload{name: w.name + "-v1.0", result: v10, v10: true},
 				workload{name: w.name + "-v1.0-REST", result: v10, v10: true, rest: true})
@@ -133,7 +147,18 @@ func withHistory(seed []byte) []byte {
 
 // largeTask is a completed task whose one DataPart holds about size bytes
 // of records.
-func largeTask(size int) []byte {
+func largeTask(size int) []byte { return dataTask(recordsData(size)) }
+
+// dataTask is a completed task with one artifact of two parts: a DataPart
+// of data, and a short TextPart.
+func dataTask(data []byte) []byte {
+	return []byte(`{"kind":"task","id":"big-1","contextId":"ctx-1","status":{"state":"completed","timestamp":"2026-08-12T17:14:13.272Z"},` +
+		`"artifacts":[{"artifactId":"a1","name":"records","parts":[{"kind":"data","data":` + string(data) + `},{"kind":"text","text":"大量记录"}]}]}`)
+}
+
+// recordsData is about size bytes of inspection records: short objects
+// of strings (some Chinese), a number and a boolean.
+func recordsData(size int) []byte {
 	var data bytes.Buffer
 	data.WriteString(`{"records":[`)
 	for i := 0; data.Len() < size; i++ {
@@ -143,8 +168,61 @@ func largeTask(size int) []byte {
 		fmt.Fprintf(&data, `{"id":"r%06d","result":"合格","value":%d.5,"ok":true,"note":"巡检记录 %d"}`, i, i, i)
 	}
 	data.WriteString(`]}`)
-	return []byte(`{"kind":"task","id":"big-1","contextId":"ctx-1","status":{"state":"completed","timestamp":"2026-08-12T17:14:13.272Z"},` +
-		`"artifacts":[{"artifactId":"a1","name":"records","parts":[{"kind":"data","data":` + data.String() + `},{"kind":"text","text":"大量记录"}]}]}`)
+	return data.Bytes()
+}
+
+// numbersData is about size bytes of a time series: rows of a timestamp
+// and three readings, numbers only (a sensor's or a model's output).
+func numbersData(size int) []byte {
+	var data bytes.Buffer
+	data.WriteString(`{"columns":["t","temperature","vibration","current"],"rows":[`)
+	for i := 0; data.Len() < size; i++ {
+		if i > 0 {
+			data.WriteByte(',')
+		}
+		fmt.Fprintf(&data, `[%d.%03d,%g,%g,%g]`, 1754990000+i, i%1000, 20+float64(i%97)/7, -float64(i%13)*1.25e-4, 1.5e-7*float64(i%31+1))
+	}
+	data.WriteString(`]}`)
+	return data.Bytes()
+}
+
+// asciiEscaped writes every non-ASCII character of JSON text as a \u
+// escape, as Python's json.dumps does by default (ensure_ascii): here
+// every character of the Chinese text, six bytes for three.
+func asciiEscaped(b []byte) []byte {
+	var out bytes.Buffer
+	for _, r := range string(b) {
+		switch {
+		case r < 0x80:
+			out.WriteRune(r)
+		case r < 0x10000:
+			fmt.Fprintf(&out, `\u%04x`, r)
+		default:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&out, `\u%04x\u%04x`, r1, r2)
+		}
+	}
+	return out.Bytes()
+}
+
+// indented is JSON text pretty-printed with two spaces, as
+// JSON.stringify(v, null, 2) and json.dumps(v, indent=2) write it.
+func indented(b []byte) []byte {
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		panic(err)
+	}
+	return out.Bytes()
+}
+
+// stringData is one string of about size bytes of base64 (a file inlined
+// as data, a picture or a PDF).
+func stringData(size int) []byte {
+	raw := make([]byte, size*3/4)
+	for i := range raw {
+		raw[i] = byte(i * 131 >> 3)
+	}
+	return []byte(`{"name":"scan.png","mimeType":"image/png","base64":"` + base64.StdEncoding.EncodeToString(raw) + `"}`)
 }
 
 // manyArtifacts is a completed task with n artifacts of two parts each.
@@ -698,10 +776,15 @@ func benchCases(tb testing.TB) []benchCase {
 			cases = append(cases, benchCase{"Stored/" + w.name, cl.name, func(b *testing.B) {
 				b.SetBytes(int64(len(w.result)))
 				b.ReportAllocs()
+				start, n := cpuTime(), 0
 				for b.Loop() {
 					if state, err := cl.stored(w.result); err != nil || state != "completed" {
 						b.Fatalf("%s: %v", state, err)
 					}
+					n++
+				}
+				if used := cpuTime() - start; used > 0 && n > 0 {
+					b.ReportMetric(float64(used)/float64(n), "cpu-ns/op")
 				}
 			}})
 		}

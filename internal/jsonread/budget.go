@@ -39,24 +39,37 @@ func (d *Reader) Charge(n int64) bool {
 }
 
 // Grow makes room for one more element in list, a list being read with
-// the reader at that element. It looks ahead (a scan that builds nothing)
-// lookAhead bytes: a list that ends there, or holds many elements there
-// (and is then counted to its end), is allocated once at its length; a
-// list of a few large elements (a 1 MiB part) is not scanned through, but
-// grows by doubling, which costs little for few. The allocation is charged
-// to the budget; false means it ran out.
+// the reader at that element. At the first element it looks only
+// firstLook bytes ahead: a short list that ends there (two small parts)
+// is allocated at its length, any other gets room for one element, as
+// most lists of a task (its parts, its artifacts, its history) hold one
+// or two and a scan to their end would cost more than their decoding.
+// From the second on it looks ahead (a
+// scan that builds nothing) lookAhead bytes: a list that ends there, or
+// holds many elements there (and is then counted to its end), is
+// allocated once at its length; a list of a few large elements (a 1 MiB
+// part) is not scanned through, but grows by doubling, which costs
+// little for few. Every allocation is charged to the budget before it is
+// made; false means it ran out.
 func Grow[T any](d *Reader, list []T) ([]T, bool) {
 	if len(list) < cap(list) {
 		return list, true
 	}
-	ahead, done := countAhead(d.buf, d.pos, lookAhead)
-	n := len(list) + ahead
-	switch {
-	case done:
-	case ahead >= 16:
-		n = len(list) + countRest(d.buf, d.pos)
-	default:
-		n = max(n, 2*len(list))
+	n := 1
+	if len(list) == 0 {
+		if ahead, done := countAhead(d.buf, d.pos, firstLook); done {
+			n = ahead
+		}
+	} else {
+		ahead, done := countAhead(d.buf, d.pos, lookAhead)
+		n = len(list) + ahead
+		switch {
+		case done:
+		case ahead >= 16:
+			n = len(list) + countRest(d.buf, d.pos)
+		default:
+			n = max(n, 2*len(list))
+		}
 	}
 	if !d.Charge(int64(n) * int64(reflect.TypeFor[T]().Size())) {
 		return list, false
@@ -69,8 +82,11 @@ func Grow[T any](d *Reader, list []T) ([]T, bool) {
 }
 
 // lookAhead is how far Grow scans ahead before it counts a list to its
-// end, in bytes.
-const lookAhead = 16 << 10
+// end, in bytes; firstLook how far it scans at a list's first element.
+const (
+	lookAhead = 16 << 10
+	firstLook = 256
+)
 
 // errCost is what recording a mistyped value allocates besides its path
 // and text: the error value and its boxing. Charged like any value, so a

@@ -67,6 +67,14 @@ type Reader struct {
 	// may come from anywhere; a reply is always read strictly.
 	exact bool
 
+	// trusted: the input is known to be JSON; Skip only finds a value's
+	// end (trusted.go).
+	trusted bool
+
+	// ends: where the large values of the input end, noted by a
+	// validating pass (Note) or recalled from one (Recall); nil: none.
+	ends endsView
+
 	path    []pathElem // where the reader is, for naming a mistyped value
 	pathBuf [8]pathElem
 }

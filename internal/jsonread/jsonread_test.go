@@ -2,6 +2,7 @@ package jsonread
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -25,6 +26,12 @@ func FuzzJSONReader(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		trusted := NewReader(b)
+		trusted.Trust()
+		tv := trusted.Skip() // on any input: no panic, no loop, within b
+		if trusted.pos > len(b) {
+			t.Fatalf("trusted skip ended at %d, past the input's %d bytes", trusted.pos, len(b))
+		}
 		d := NewReader(b)
 		v := d.Skip()
 		d.End()
@@ -37,6 +44,9 @@ func FuzzJSONReader(f *testing.F) {
 		}
 		if !bytes.Equal(v, bytes.TrimSpace(b)) {
 			t.Fatalf("skip returned %q of %q", v, b)
+		}
+		if !bytes.Equal(tv, v) || trusted.syntax != nil {
+			t.Fatalf("trusted skip returned %q (%v), want %q", tv, trusted.syntax, v)
 		}
 		var elems []json.RawMessage
 		if v[0] == '[' && json.Unmarshal(v, &elems) == nil {
@@ -69,6 +79,57 @@ func TestJSONReaderSeeds(t *testing.T) {
 			if got := NewReader([]byte(s)).Str(); got != want {
 				t.Errorf("%q: str() = %q, want %q", s, got, want)
 			}
+		}
+	}
+}
+
+// TestTrustedSkip: a reader told its input is JSON finds the end of every
+// valid value as the validating one does, and on input that is not JSON
+// after all stops with a syntax error where a value ends early or cannot
+// begin, never reading past the input.
+func TestTrustedSkip(t *testing.T) {
+	for _, s := range jsonReaderSeeds {
+		if !json.Valid([]byte(s)) {
+			continue
+		}
+		d := NewReader([]byte(s))
+		d.Trust()
+		if got := d.Skip(); d.Err() != nil || string(got) != strings.TrimSpace(s) {
+			t.Errorf("%.40q: trusted skip = %.40q, %v", s, got, d.Err())
+		}
+	}
+	for _, s := range []string{``, `{`, `[1,`, `"abc`, `"abc\"`, `{"a":"b`, `]`, `,`, `}`, `[[[[`, `{"a":[}`} {
+		d := NewReader([]byte(s))
+		d.Trust()
+		d.Skip()
+		if _, ok := d.Err().(*json.SyntaxError); !ok {
+			t.Errorf("%q: trusted skip err = %v, want a *json.SyntaxError", s, d.Err())
+		}
+	}
+	// What it does not check: a fault inside a value it skips whole.
+	d := NewReader([]byte(`{"a":tru,"b":[1 2]}`))
+	d.Trust()
+	if got := d.Skip(); d.Err() != nil || string(got) != `{"a":tru,"b":[1 2]}` {
+		t.Errorf("trusted skip = %q, %v; want the value whole, unchecked", got, d.Err())
+	}
+}
+
+// TestQuietWord: the eight-byte test finds a quote or backslash at every
+// position and passes every other byte.
+func TestQuietWord(t *testing.T) {
+	for pos := range 8 {
+		for c := range 256 {
+			w := []byte("abcdefgh")
+			w[pos] = byte(c)
+			want := c != '"' && c != '\\'
+			if got := quietWord(binary.LittleEndian.Uint64(w)); got != want {
+				t.Errorf("quietWord(%q) = %v, want %v", w, got, want)
+			}
+		}
+	}
+	for _, s := range []string{`"`, `ab"`, `abcdefgh"`, `abcdefghijklmnop\\"x"`, `中文字符串很长很长很长"`, `\"abcdefghijk"`} {
+		if got, want := closeQuote([]byte(s), 0), stringClose([]byte(s), 0); got != want {
+			t.Errorf("closeQuote(%q) = %d, stringClose %d", s, got, want)
 		}
 	}
 }

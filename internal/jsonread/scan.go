@@ -80,7 +80,14 @@ func (d *Reader) Null() bool {
 func (d *Reader) Skip() []byte {
 	d.ws()
 	start := d.pos
-	end := d.skipValue(start)
+	var end int
+	if e, ok := d.ends.end(start); ok && start < e && e <= len(d.buf) {
+		end = e
+	} else if d.trusted {
+		end = d.skipTrusted(start)
+	} else {
+		end = d.skipValue(start)
+	}
 	if d.syntax != nil {
 		return nil
 	}
@@ -108,6 +115,9 @@ func (d *Reader) skipValue(i int) int {
 				d.failAt(i, "exceeded max depth")
 				return i
 			}
+			if d.ends.noting && len(stack) < endsDepth {
+				d.ends.ends.starts[len(stack)] = i
+			}
 			stack = append(stack, c)
 			i = skipSpace(b, i+1)
 			if i >= len(b) {
@@ -132,9 +142,11 @@ func (d *Reader) skipValue(i int) int {
 			}
 			continue
 		case '"':
+			start := i
 			if i, _ = d.stringEnd(i); d.syntax != nil {
 				return i
 			}
+			d.ends.note(start, i)
 		case 't':
 			i = d.literal(i, "true")
 		case 'f':
@@ -171,6 +183,9 @@ func (d *Reader) skipValue(i int) int {
 			if top == '{' && c == '}' || top == '[' && c == ']' {
 				i++
 				stack = stack[:len(stack)-1]
+				if d.ends.noting && len(stack) < endsDepth {
+					d.ends.note(d.ends.ends.starts[len(stack)], i)
+				}
 				continue
 			}
 			if top == '{' {
@@ -309,18 +324,11 @@ func (d *Reader) numberEnd(i int) int {
 	if b[i] == '-' {
 		i++
 	}
-	digits := func(i int) (int, bool) {
-		j := i
-		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
-			j++
-		}
-		return j, j > i
-	}
 	switch {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		i, _ = digits(i)
+		i = digitsEnd(b, i+1)
 	default:
 		if i == start {
 			d.failChar(i, "looking for beginning of value")
@@ -330,10 +338,11 @@ func (d *Reader) numberEnd(i int) int {
 		return i
 	}
 	if i < len(b) && b[i] == '.' {
-		var ok bool
-		if i, ok = digits(i + 1); !ok {
-			d.failChar(i, "after decimal point in numeric literal")
-			return i
+		if j := digitsEnd(b, i+1); j > i+1 {
+			i = j
+		} else {
+			d.failChar(j, "after decimal point in numeric literal")
+			return j
 		}
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
@@ -341,11 +350,21 @@ func (d *Reader) numberEnd(i int) int {
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		var ok bool
-		if i, ok = digits(i); !ok {
+		j := digitsEnd(b, i)
+		if j == i {
 			d.failChar(i, "in exponent of numeric literal")
 			return i
 		}
+		i = j
+	}
+	return i
+}
+
+// digitsEnd returns the index of the first byte from b[i] that is not a
+// decimal digit.
+func digitsEnd(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
 	}
 	return i
 }

@@ -47,16 +47,37 @@ func ReadList[T any](d *Reader, t Table[T]) []T {
 	return out
 }
 
+// Mode is how DecodeWhole reads: 0 (strict names, every byte validated),
+// or a sum of Exact and Valid.
+type Mode uint8
+
+const (
+	// Exact: names are matched exactly and never a fault (JSON handed to
+	// an UnmarshalJSON method, which may come from anywhere).
+	Exact Mode = 1 << iota
+	// Valid: the input is known to be JSON (encoding/json, or an earlier
+	// pass of the caller's, validated it); see [Reader.Trust].
+	Valid
+)
+
 // DecodeWhole decodes b, one JSON value, into v with read (a table's
 // Decode), within the budget of b's size (DecodeBudget): it returns the
 // problem that decides the reading (see [Reader.Err]: a syntax error, a
 // NameFault or a mistyped value, errOverBudget, or the error of a Stop).
-// v's raw members alias b. With exact, names are matched exactly and never
-// a fault.
-func DecodeWhole[T any](b []byte, read func(*Reader, *T) bool, v *T, exact bool) error {
+// v's raw members alias b. mode says how names are matched and whether
+// b is known to be JSON.
+func DecodeWhole[T any](b []byte, read func(*Reader, *T) bool, v *T, mode Mode) error {
 	d := NewReader(b)
 	defer d.Release()
-	d.exact, d.root, d.budget = exact, reflect.TypeFor[T]().Name(), DecodeBudget(len(b))
+	return DecodeOn(d, read, v, mode)
+}
+
+// DecodeOn is DecodeWhole on a reader the caller made (NewReader) and
+// releases, at the start of its input, which may have told it more of
+// that input (Recall).
+func DecodeOn[T any](d *Reader, read func(*Reader, *T) bool, v *T, mode Mode) error {
+	d.exact, d.trusted = mode&Exact != 0, d.trusted || mode&Valid != 0
+	d.root, d.budget = reflect.TypeFor[T]().Name(), DecodeBudget(len(d.buf))
 	read(d, v)
 	d.End()
 	return d.Err()

@@ -1,6 +1,7 @@
 package jsonread
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"unicode/utf16"
@@ -99,24 +100,25 @@ func (d *Reader) Raw() json.RawMessage {
 // already validated) as encoding/json does.
 func unquote(s []byte) string {
 	// Most strings need no work: no escapes, valid UTF-8.
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		if c == '\\' {
-			break
+	i := bytes.IndexByte(s, '\\')
+	if i < 0 {
+		if utf8.Valid(s) {
+			return string(s)
 		}
-		if c < utf8.RuneSelf {
-			i++
+		i = len(s)
+	}
+	// The work starts at the first escape or invalid byte.
+	for j := 0; j < i; {
+		if s[j] < utf8.RuneSelf {
+			j++
 			continue
 		}
-		r, size := utf8.DecodeRune(s[i:])
+		r, size := utf8.DecodeRune(s[j:i])
 		if r == utf8.RuneError && size == 1 {
+			i = j
 			break
 		}
-		i += size
-	}
-	if i == len(s) {
-		return string(s)
+		j += size
 	}
 	out := make([]byte, i, len(s)+2*utf8.UTFMax)
 	copy(out, s[:i])
