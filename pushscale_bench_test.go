@@ -79,10 +79,16 @@ func heapNow() uint64 {
 
 // BenchmarkPushWaitHeap reports the heap one pending PushWait holds
 // (heap-B/wait), its goroutines (goroutines/wait), at n pending waits:
-// the send's answer kept, the receiver's entry, the fallback time.
+// the send's answer kept, the receiver's entry, the fallback time. The
+// waits' ctx is one that can end (cancel: the wait watches it) or
+// context.Background (background: nothing to watch).
 func BenchmarkPushWaitHeap(b *testing.B) {
-	for _, n := range []int{10_000, 100_000} {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
+	for _, bench := range []struct {
+		n   int
+		ctx string
+	}{{10_000, "cancel"}, {100_000, "cancel"}, {10_000, "background"}, {100_000, "background"}} {
+		n := bench.n
+		b.Run(fmt.Sprintf("%d/ctx=%s", n, bench.ctx), func(b *testing.B) {
 			if os.Getenv("A2A_PUSHSCALE_HEAPPROFILE") != "" {
 				runtime.MemProfileRate = 1
 			}
@@ -93,6 +99,9 @@ func BenchmarkPushWaitHeap(b *testing.B) {
 					b.Fatal(err)
 				}
 				ctx, cancel := context.WithCancel(context.Background())
+				if bench.ctx == "background" {
+					ctx = context.Background()
+				}
 				waits := make([]*a2a.PushWait, n)
 				msg := a2a.Message{Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart{Text: "go"}}}
 				// a warm-up wait: the client's and receiver's lazy state
