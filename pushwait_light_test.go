@@ -145,7 +145,6 @@ func TestPushWaitEndsWithItsCtx(t *testing.T) {
 	}
 }
 
-
 // TestPushReceiverKeepsIdleConnections: the read timeout bounds a body,
 // not the connection after it: an agent that posts a notification
 // (plain or gzip), stays idle past the read timeout and posts again
@@ -206,7 +205,7 @@ func TestPushReceiverRefusalRedactsToken(t *testing.T) {
 	recv := newReceiver(t, a2a.PushLogger(slog.New(h)))
 	w, _, url, token := longWait(t, recv, a2a.ProtocolV03)
 	for _, body := range []string{
-		`{"kind":"` + token + `","taskId":"` + w.TaskID() + `"}`,         // a kind it does not know
+		`{"kind":"` + token + `","taskId":"` + w.TaskID() + `"}`,        // a kind it does not know
 		`{"kind":"status-update","taskId":"` + token + `","status":{}}`, // another task
 	} {
 		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
