@@ -145,7 +145,14 @@ func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait
 // bodyDeadline is the time by which a request's body must have arrived.
 type bodyDeadline struct {
 	at time.Time
-	rc *http.ResponseController // nil when the ResponseWriter cannot set it
+	rc readDeadliner // nil when the ResponseWriter cannot set it
+}
+
+// readDeadliner sets the read deadline of a request's connection: the
+// ResponseWriter of net/http's server itself, or an http.ResponseController
+// of a wrapper of it.
+type readDeadliner interface {
+	SetReadDeadline(time.Time) error
 }
 
 // startDeadline bounds the time req's body may take to arrive, from now:
@@ -166,7 +173,12 @@ func (r *PushReceiver) startDeadline(rw http.ResponseWriter, req *http.Request) 
 	if srv, ok := req.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.ReadTimeout > 0 {
 		d = min(d, srv.ReadTimeout) // never later than the server's own
 	}
-	dl := bodyDeadline{at: time.Now().Add(d), rc: http.NewResponseController(rw)}
+	dl := bodyDeadline{at: time.Now().Add(d)}
+	if rd, ok := rw.(readDeadliner); ok {
+		dl.rc = rd // net/http's own: no controller to make
+	} else {
+		dl.rc = http.NewResponseController(rw)
+	}
 	if dl.rc.SetReadDeadline(dl.at) != nil {
 		dl.rc = nil
 	}
@@ -180,10 +192,15 @@ func (r *PushReceiver) startDeadline(rw http.ResponseWriter, req *http.Request) 
 // background read, which clears the deadline; and the server sets the
 // connection's deadline again before reading another request).
 func (dl bodyDeadline) read(req *http.Request, limit int64, red *redact.Redactor, ch *charge) (br httpbody.Result, timedOut bool) {
-	body := req.Body
-	req.Body = &deadlineReader{r: body, deadline: dl.at} // read through the deadline
-	br = httpbody.ReadRequest(req, limit, red, ch.take)
-	req.Body = body
+	if dl.rc != nil {
+		// The connection's deadline fails the reads past it.
+		br = httpbody.ReadRequest(req, limit, red, ch.take)
+	} else {
+		body := req.Body
+		req.Body = &deadlineReader{r: body, deadline: dl.at} // read through the deadline
+		br = httpbody.ReadRequest(req, limit, red, ch.take)
+		req.Body = body
+	}
 	if dl.rc != nil && br.Err == nil && !br.TooLarge && !br.OverBudget && !(req.ProtoMajor == 1 && req.ContentLength != 0) {
 		dl.rc.SetReadDeadline(time.Time{}) // read to its end: nothing more to bound
 	}
