@@ -133,14 +133,16 @@ func TestWaitTasksBreakStops(t *testing.T) {
 		ids = append(ids, id)
 	}
 	agent := newPollAgent(t, scripts)
+	entered := make(chan struct{}) // slow-0's attempt is in flight
 	canceled := make(chan struct{}, 10)
 	agent.hold = func(r *http.Request, id string) {
-		if id == "slow-0" { // in flight when the loop breaks
+		switch id {
+		case "fast": // ends once slow-0's attempt is in flight
+			<-entered
+		case "slow-0": // in flight when the loop breaks
+			close(entered)
 			<-r.Context().Done()
-			select {
-			case canceled <- struct{}{}:
-			default:
-			}
+			canceled <- struct{}{}
 		}
 	}
 	var started atomic.Int64 // round trips the client started
