@@ -133,12 +133,16 @@ func TestWaitTasksBreakStops(t *testing.T) {
 		ids = append(ids, id)
 	}
 	agent := newPollAgent(t, scripts)
-	var canceled sync.WaitGroup
+	entered := make(chan struct{}) // slow-0's attempt is in flight
+	canceled := make(chan struct{}, 10)
 	agent.hold = func(r *http.Request, id string) {
-		if id == "slow-0" { // in flight when the loop breaks
-			canceled.Add(1)
-			defer canceled.Done()
+		switch id {
+		case "fast": // ends once slow-0's attempt is in flight
+			<-entered
+		case "slow-0": // in flight when the loop breaks
+			close(entered)
 			<-r.Context().Done()
+			canceled <- struct{}{}
 		}
 	}
 	var started atomic.Int64 // round trips the client started
@@ -159,7 +163,7 @@ func TestWaitTasksBreakStops(t *testing.T) {
 		t.Fatalf("%d results, want 1", n)
 	}
 	after := started.Load()
-	canceled.Wait()                   // the attempt in flight was canceled
+	<-canceled                        // the attempt in flight was canceled
 	time.Sleep(20 * time.Millisecond) // ten poll intervals
 	if got := started.Load(); got != after {
 		t.Errorf("%d requests started after the loop ended", got-after)
