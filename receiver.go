@@ -139,6 +139,7 @@ type receiverConfig struct {
 	notify      func(context.Context, *PushNotification) error
 	onDone      func(*PushWait)
 	log         *slog.Logger
+	relay       PushRelay // PushReplicas
 
 	// Observation (PushObserve).
 	observe func(*http.Request) (context.Context, func(status int))
