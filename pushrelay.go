@@ -2,8 +2,15 @@ package a2a
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
 	"time"
+
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
+	"github.com/caoliao-a2a/a2a-go/internal/redact"
 )
 
 // Receivers on several replicas of one program (issue 24): a program that
@@ -94,4 +101,340 @@ func PushReplicas(r PushRelay) ReceiverOption {
 		c.relay = r
 		return nil
 	})
+}
+
+// relayTimeout bounds each call a receiver makes to its relay outside a
+// request: a queued Hold or Release.
+const relayTimeout = 10 * time.Second
+
+// relayState is a receiver's side of its relay, guarded by the receiver's
+// mu: the Holds and Releases queued, in the order the waits moved, for one
+// goroutine to make (so that a wait's Release never comes before its
+// Hold); whether that goroutine runs; whether Listen was started.
+type relayState struct {
+	queue     []relayOp
+	running   bool
+	listening bool
+}
+
+// relayOp is a queued call: Hold of held, or Release of key when held is
+// nil.
+type relayOp struct {
+	key  tokenKey
+	held *HeldWait
+}
+
+// relayLocked queues op for the relay, starting the goroutine that makes
+// the calls unless it runs (work Close waits for). r.mu is held.
+func (r *PushReceiver) relayLocked(op relayOp) {
+	r.relayed.queue = append(r.relayed.queue, op)
+	if r.relayed.running {
+		return
+	}
+	r.relayed.running = true
+	r.busy++
+	go func() {
+		defer r.leave()
+		for {
+			r.mu.Lock()
+			if len(r.relayed.queue) == 0 {
+				r.relayed.running, r.relayed.queue = false, nil
+				r.mu.Unlock()
+				return
+			}
+			op := r.relayed.queue[0]
+			r.relayed.queue = r.relayed.queue[1:]
+			r.mu.Unlock()
+			r.relayCall(op)
+		}
+	}()
+}
+
+// relayCall makes one queued call; its failure is logged (a Hold's: a
+// restart does not resume the wait; a Release's: a restart resumes a wait
+// that ended, whose fallback poll then ends it).
+func (r *PushReceiver) relayCall(op relayOp) {
+	ctx, cancel := context.WithTimeout(context.Background(), relayTimeout)
+	defer cancel()
+	var err error
+	call := "Release"
+	if op.held != nil {
+		call = "Hold"
+		err = r.relay.Hold(ctx, *op.held)
+	} else {
+		err = r.relay.Release(ctx, op.key)
+	}
+	if err != nil {
+		r.log.LogAttrs(ctx, slog.LevelDebug, "a2a push relay call failed", slog.String("call", call),
+			slog.String("err", inert.Printable(err.Error())))
+	}
+}
+
+// holdNew records a new wait in the relay before its request goes out, so
+// that a notification that lands on another replica before the agent's
+// answer is passed to this one. No relay: nothing to do.
+func (r *PushReceiver) holdNew(ctx context.Context, w *PushWait) error {
+	if r.relay == nil {
+		return nil
+	}
+	h := HeldWait{Key: w.key}
+	h.Deadline, _ = ctx.Deadline()
+	if err := r.relay.Hold(ctx, h); err != nil {
+		return fmt.Errorf("a2a: push relay: hold: %w", err)
+	}
+	r.mu.Lock()
+	r.startListeningLocked()
+	r.mu.Unlock()
+	return nil
+}
+
+// holdTask records the task id of a wait its call hands to the caller,
+// unless it has ended. w.mu is held.
+func (w *PushWait) holdTaskLocked() {
+	r := w.r
+	if r.relay == nil || w.state == stateEnded || w.idLocked() == "" {
+		return
+	}
+	h := &HeldWait{Key: w.key, TaskID: w.idLocked()}
+	h.Deadline, _ = w.ctx.Deadline()
+	r.mu.Lock()
+	r.relayLocked(relayOp{key: w.key, held: h})
+	r.mu.Unlock()
+}
+
+// dropLocked takes w out of the receiver's waits once it ended. Its
+// token is retired, and with a relay its record released, unless Close
+// ended it: then, with a relay, the record stays for the next start
+// (Resume), and the token is not retired, so that a notification for it
+// that still lands here is passed on (to this replica's queue in the
+// relay, for its next start). r.mu is held.
+func (r *PushReceiver) dropLocked(w *PushWait) {
+	delete(r.waits, w.key)
+	switch {
+	case r.relay == nil:
+		r.retired.add(w.key)
+	case w.err != ErrReceiverClosed:
+		r.retired.add(w.key)
+		r.relayLocked(relayOp{key: w.key})
+	}
+}
+
+// startListeningLocked starts Listen once, in a goroutine Close waits for:
+// it runs until Close begins, and is called again a second after it
+// fails. r.mu is held.
+func (r *PushReceiver) startListeningLocked() {
+	if r.relayed.listening || r.closed {
+		return
+	}
+	r.relayed.listening = true
+	r.busy++
+	go func() {
+		defer r.leave()
+		for {
+			err := r.relay.Listen(r.closing, r.deliverPassed)
+			if r.closing.Err() != nil {
+				return
+			}
+			if err != nil {
+				r.log.LogAttrs(r.closing, slog.LevelDebug, "a2a push relay call failed", slog.String("call", "Listen"),
+					slog.String("err", inert.Printable(err.Error())))
+			}
+			select {
+			case <-r.closing.Done():
+				return
+			case <-time.After(time.Second):
+			}
+		}
+	}()
+}
+
+// passOn answers a notification whose token matches no wait of this
+// replica's (nor one that ended lately) when the receiver has a relay: if
+// another replica holds a wait of that token, the notification is read
+// (under the cap and the in-flight budget), checked by PushVerify, and
+// passed to it, and answered 204 once the relay took it; 503 when the
+// relay fails, 401 when no replica holds the token.
+func (r *PushReceiver) passOn(dl bodyDeadline, req *http.Request, token string) outcome {
+	key := tokenKey(sha256.Sum256([]byte(token)))
+	holder, err := r.relay.Holder(req.Context(), key)
+	switch {
+	case errors.Is(err, ErrWaitNotHeld):
+		return refused(http.StatusUnauthorized, "unknown notification token")
+	case err != nil:
+		return outcome{status: http.StatusServiceUnavailable, reason: "push relay unavailable", err: errors.New(inert.Printable(err.Error()))}
+	}
+	ch, ok := r.budget.admit()
+	if !ok {
+		return overBudget
+	}
+	defer ch.release()
+	red := new(redact.Redactor).With([]string{token}, nil)
+	br, timedOut := dl.read(req, r.maxBody, red, ch)
+	switch {
+	case br.TooLarge:
+		return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
+	case br.OverBudget:
+		return overBudget
+	case timedOut:
+		return refused(http.StatusRequestTimeout, fmt.Sprintf("body took longer than %v to arrive", r.readTimeout))
+	case br.Err != nil:
+		return refused(http.StatusBadRequest, "body cannot be read")
+	case br.Fault != nil:
+		return refused(http.StatusBadRequest, "body cannot be read: "+br.Fault.Error())
+	}
+	if r.verify != nil {
+		if err := r.verify(req, br.Body); err != nil {
+			return outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: red.Err(err)}
+		}
+	}
+	if err := r.relay.Pass(req.Context(), holder, RelayedNotification{Key: key, Body: br.Body}); err != nil {
+		return outcome{status: http.StatusServiceUnavailable, reason: "push relay unavailable", err: red.Err(err)}
+	}
+	return taken
+}
+
+// errNotTaken is what deliverPassed returns for a notification the
+// relay should deliver again later.
+var errNotTaken = errors.New("a2a: push relay: notification not taken yet")
+
+// deliverPassed takes a notification another replica passed to this one
+// as one posted to it (same decoding, checks, PushOnNotification and
+// fold), but for the token check, done by its hash, and PushVerify, which
+// the replica that took it ran. It returns nil for a notification taken
+// or that never will be (for a wait that ended, or one no replica holds;
+// one refused, which is logged), and an error for one to deliver again: a
+// wait held but not resumed yet, the in-flight budget full, a
+// PushOnNotification that failed, Close under way.
+func (r *PushReceiver) deliverPassed(ctx context.Context, n RelayedNotification) error {
+	key := tokenKey(n.Key)
+	r.mu.Lock()
+	w, retired, closed := r.waits[key], r.retired.has(key), r.closed
+	r.mu.Unlock()
+	switch {
+	case closed:
+		return ErrReceiverClosed
+	case retired:
+		return nil
+	case w == nil:
+		if _, err := r.relay.Holder(ctx, n.Key); errors.Is(err, ErrWaitNotHeld) {
+			return nil // ended, or never was
+		}
+		return errNotTaken // held, by this replica before a restart: Resume comes
+	}
+	ch, ok := r.budget.admit()
+	if !ok {
+		return errNotTaken
+	}
+	defer ch.release()
+	if len(n.Body) > int(r.maxBody) || !ch.take(int64(len(n.Body))) {
+		r.logPassedRefusal(ctx, refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody)))
+		return nil
+	}
+	out := r.takeRead(ctx, w, n.Body, ch)
+	switch out.status {
+	case http.StatusNoContent:
+		return nil
+	case http.StatusServiceUnavailable, http.StatusInternalServerError:
+		r.logPassedRefusal(ctx, out)
+		return errNotTaken
+	}
+	r.logPassedRefusal(ctx, out)
+	return nil
+}
+
+// logPassedRefusal logs a passed notification refused, as logRefusal does
+// a posted one.
+func (r *PushReceiver) logPassedRefusal(ctx context.Context, out outcome) {
+	req := (&http.Request{RemoteAddr: "push relay", Header: http.Header{}}).WithContext(ctx)
+	out.authed = true
+	r.logRefusal(req, out)
+}
+
+// Resume waits again for the waits this replica held when it stopped
+// (Close, or a crash), as the relay keeps them ([PushReplicas]): each is
+// registered under its token's hash (the token itself is not kept, and
+// not needed: the relay passes what the agent sends with it) and waits as
+// one [PushReceiver.SendMessage] returned does, with c (the client its
+// waits were made with: give one per agent) and opts as SendMessage's. It
+// sends no request: its Task is a task with only its id until news comes;
+// the notifications passed to this replica while it was down come first.
+// Each is reported to [PushOnDone] when it ends, and released like any.
+// A wait whose agent never named its task (the replica stopped before the
+// answer) cannot be waited for, and is released. ctx bounds the waits, as
+// SendMessage's does, and so does the deadline each had. Call it once, at
+// start, before serving the receiver (a wait it holds already is not
+// resumed twice). Errors: no relay, the relay's (Held), an option's error,
+// and [ErrReceiverClosed]; the waits resumed before an error are returned
+// with it.
+func (r *PushReceiver) Resume(ctx context.Context, c *Client, opts ...WaitOption) ([]*PushWait, error) {
+	if r.relay == nil {
+		return nil, errors.New("a2a: Resume: the receiver has no PushRelay (PushReplicas)")
+	}
+	cfg, err := newPollConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	held, err := r.relay.Held(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("a2a: push relay: held: %w", err)
+	}
+	var resumed []*PushWait
+	for _, h := range held {
+		if h.TaskID == "" {
+			r.mu.Lock()
+			r.relayLocked(relayOp{key: h.Key})
+			r.mu.Unlock()
+			continue
+		}
+		r.mu.Lock()
+		_, dup := r.waits[h.Key]
+		r.mu.Unlock()
+		if dup {
+			continue // resumed already
+		}
+		w, err := r.resumeWait(ctx, c, cfg, h)
+		if err != nil {
+			return resumed, err
+		}
+		resumed = append(resumed, w)
+	}
+	r.mu.Lock()
+	r.startListeningLocked()
+	r.mu.Unlock()
+	return resumed, nil
+}
+
+// takeRead takes a notification's body, read, for w: decoded, checked and
+// dispatched as dispatch does.
+func (r *PushReceiver) takeRead(ctx context.Context, w *PushWait, body []byte, ch *charge) outcome {
+	ev, out := decodeEvent(w, body, ch)
+	if ev == nil {
+		return out
+	}
+	return r.dispatch(ctx, w, ev)
+}
+
+// resumeWait registers a wait of h's and moves it on as the answer of its
+// task would.
+func (r *PushReceiver) resumeWait(ctx context.Context, c *Client, cfg pollConfig, h HeldWait) (*PushWait, error) {
+	cancel := context.CancelFunc(func() {})
+	if !h.Deadline.IsZero() {
+		ctx, cancel = context.WithDeadline(ctx, h.Deadline)
+	}
+	w, err := r.register(ctx, c, cfg, "", h.Key)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	defer r.leave()
+	w.mu.Lock() // the deadline's context ends with the wait
+	if w.state == stateEnded {
+		cancel()
+	} else {
+		stop := w.stop
+		w.stop = func() { stop(); cancel() }
+	}
+	w.mu.Unlock()
+	w.answer(&Task{ID: h.TaskID})
+	return w.hand()
 }
