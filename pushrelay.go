@@ -118,15 +118,19 @@ type relayState struct {
 }
 
 // relayOp is a queued call: Hold of held, or Release of key when held is
-// nil.
+// nil; done, unless nil, is closed once it was made.
 type relayOp struct {
 	key  tokenKey
 	held *HeldWait
+	done chan struct{}
 }
 
 // relayLocked queues op for the relay, starting the goroutine that makes
 // the calls unless it runs (work Close waits for). r.mu is held.
 func (r *PushReceiver) relayLocked(op relayOp) {
+	if r.drained {
+		return // Close has returned: nothing starts
+	}
 	r.relayed.queue = append(r.relayed.queue, op)
 	if r.relayed.running {
 		return
@@ -146,6 +150,9 @@ func (r *PushReceiver) relayLocked(op relayOp) {
 			r.relayed.queue = r.relayed.queue[1:]
 			r.mu.Unlock()
 			r.relayCall(op)
+			if op.done != nil {
+				close(op.done)
+			}
 		}
 	}()
 }
@@ -188,18 +195,27 @@ func (r *PushReceiver) holdNew(ctx context.Context, w *PushWait) error {
 	return nil
 }
 
-// holdTask records the task id of a wait its call hands to the caller,
-// unless it has ended. w.mu is held.
-func (w *PushWait) holdTaskLocked() {
+// holdTaskLocked queues the Hold of the task id of a wait its call hands
+// to the caller, unless it has ended, and returns a channel closed once
+// the Hold was made (nil for none): the call returns after it, so that a
+// wait handed to the caller is one a restart resumes. It is queued, in
+// order with the Release of the wait's end, so that the record of a wait
+// that ends meanwhile is not made again. w.mu is held.
+func (w *PushWait) holdTaskLocked() <-chan struct{} {
 	r := w.r
 	if r.relay == nil || w.state == stateEnded || w.idLocked() == "" {
-		return
+		return nil
 	}
 	h := &HeldWait{Key: w.key, TaskID: w.idLocked()}
 	h.Deadline, _ = w.ctx.Deadline()
+	done := make(chan struct{})
 	r.mu.Lock()
-	r.relayLocked(relayOp{key: w.key, held: h})
-	r.mu.Unlock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil
+	}
+	r.relayLocked(relayOp{key: w.key, held: h, done: done})
+	return done
 }
 
 // dropLocked takes w out of the receiver's waits once it ended. Its

@@ -319,9 +319,12 @@ func (w *PushWait) hand() (*PushWait, error) {
 		return nil, err
 	}
 	w.handed = true
-	w.holdTaskLocked()
+	held := w.holdTaskLocked()
 	ended := w.state == stateEnded
 	w.mu.Unlock()
+	if held != nil {
+		<-held
+	}
 	if ended {
 		w.r.reportDone(w)
 	}
