@@ -386,7 +386,7 @@ func (r *PushReceiver) Resume(ctx context.Context, c *Client, opts ...WaitOption
 	if r.relay == nil {
 		return nil, errors.New("a2a: Resume: the receiver has no PushRelay (PushReplicas)")
 	}
-	cfg, err := newPollConfig(opts)
+	cfg, err := newPushPollConfig(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -432,7 +432,7 @@ func (r *PushReceiver) takeRead(ctx context.Context, w *PushWait, body []byte, c
 
 // resumeWait registers a wait of h's and moves it on as the answer of its
 // task would.
-func (r *PushReceiver) resumeWait(ctx context.Context, c *Client, cfg pollConfig, h HeldWait) (*PushWait, error) {
+func (r *PushReceiver) resumeWait(ctx context.Context, c *Client, cfg *pollConfig, h HeldWait) (*PushWait, error) {
 	cancel := context.CancelFunc(func() {})
 	if !h.Deadline.IsZero() {
 		ctx, cancel = context.WithDeadline(ctx, h.Deadline)
@@ -444,11 +444,10 @@ func (r *PushReceiver) resumeWait(ctx context.Context, c *Client, cfg pollConfig
 	}
 	defer r.leave()
 	w.mu.Lock() // the deadline's context ends with the wait
-	if w.state == stateEnded {
-		cancel()
+	if unhook := w.unhook; w.state != stateEnded && unhook != nil {
+		w.unhook = func() bool { ok := unhook(); cancel(); return ok }
 	} else {
-		stop := w.stop
-		w.stop = func() { stop(); cancel() }
+		cancel()
 	}
 	w.mu.Unlock()
 	w.answer(&Task{ID: h.TaskID})

@@ -406,23 +406,28 @@ func (r *PushReceiver) dispatch(ctx context.Context, w *PushWait, ev Event) outc
 	case waitEnded:
 		return taken
 	case otherTask:
-		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: w.red.Str(taskID)}
+		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: w.redactor().Str(taskID)}
 	}
 	if r.notify != nil {
 		if err := r.notify(ctx, &PushNotification{TaskID: taskID, Event: ev, Wait: w}); err != nil {
-			return outcome{status: http.StatusInternalServerError, reason: "PushOnNotification failed", err: w.red.Err(err), taskID: w.red.Str(taskID)}
+			return outcome{status: http.StatusInternalServerError, reason: "PushOnNotification failed", err: w.redactor().Err(err), taskID: w.redactor().Str(taskID)}
 		}
 	}
 	w.apply(ev, taskID)
 	return taken
 }
 
+// tokenHeaderKeys are the token headers as a request's header map holds
+// them (canonical: "X-A2a-…"), so that looking them up costs no
+// canonicalizing.
+var tokenHeaderKeys = [...]string{http.CanonicalHeaderKey(tokenHeader), http.CanonicalHeaderKey(tokenHeaderV10)}
+
 // notificationToken is the token a notification carries, "" for none:
 // the first of the token headers set, else a Bearer credential.
 func notificationToken(h http.Header) string {
-	for _, name := range []string{tokenHeader, tokenHeaderV10} {
-		if t := h.Get(name); t != "" {
-			return t
+	for _, key := range tokenHeaderKeys {
+		if vs := h[key]; len(vs) > 0 && vs[0] != "" {
+			return vs[0]
 		}
 	}
 	scheme, cred, ok := strings.Cut(h.Get("Authorization"), " ")

@@ -111,7 +111,10 @@ var overBudget = refused(http.StatusServiceUnavailable, "too many notifications 
 // decodes it, its memory charged to ch, within the read timeout; out is
 // the refusal when ev is nil.
 func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait, ch *charge) (ev Event, out outcome) {
-	br, timedOut := dl.read(req, r.maxBody, w.red, ch)
+	// The faults are redacted of the client's secrets as they are made,
+	// and of the wait's token here, a refusal being rare (a redactor with
+	// the token is made then).
+	br, timedOut := dl.read(req, r.maxBody, w.c.red, ch)
 	switch {
 	case br.TooLarge:
 		return nil, refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
@@ -122,11 +125,11 @@ func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait
 	case br.Err != nil:
 		return nil, refused(http.StatusBadRequest, "body cannot be read")
 	case br.Fault != nil:
-		return nil, refused(http.StatusBadRequest, "body cannot be read: "+br.Fault.Error())
+		return nil, refused(http.StatusBadRequest, "body cannot be read: "+w.redactor().Str(br.Fault.Error()))
 	}
 	if r.verify != nil {
 		if err := r.verify(req, br.Body); err != nil {
-			return nil, outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.red.Err(err)}
+			return nil, outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.redactor().Err(err)}
 		}
 	}
 	return decodeEvent(w, br.Body, ch)
@@ -138,9 +141,9 @@ func decodeEvent(w *PushWait, body []byte, ch *charge) (ev Event, out outcome) {
 	if !ch.take(jsonread.DecodeBudget(len(body))) {
 		return nil, overBudget
 	}
-	ev, perr := readNotification(w.c.proto, body, asked{method: "push notification", red: w.red})
+	ev, perr := readNotification(w.c.proto, body, asked{method: "push notification", red: w.c.red})
 	if perr != nil {
-		return nil, refused(http.StatusBadRequest, perr.Reason)
+		return nil, refused(http.StatusBadRequest, w.redactor().Str(perr.Reason))
 	}
 	return ev, taken
 }
@@ -178,12 +181,16 @@ func (r *PushReceiver) startDeadline(rw http.ResponseWriter, req *http.Request) 
 
 // read reads req's body for the receiver: at most limit bytes, its
 // buffers charged to ch, by the deadline (timedOut reports that it
-// passed), which it clears once the body was read whole.
+// passed), which it clears once the body was read whole, unless net/http
+// does: an HTTP/1 body that arrived whole (its end starts the server's
+// background read, which clears the deadline; and the server sets the
+// connection's deadline again before reading another request).
 func (dl bodyDeadline) read(req *http.Request, limit int64, red *redact.Redactor, ch *charge) (br httpbody.Result, timedOut bool) {
-	timed := req.WithContext(req.Context()) // a shallow copy, to read through the deadline
-	timed.Body = &deadlineReader{r: req.Body, deadline: dl.at}
-	br = httpbody.ReadRequest(timed, limit, red, ch.take)
-	if dl.rc != nil && br.Err == nil && !br.TooLarge && !br.OverBudget {
+	body := req.Body
+	req.Body = &deadlineReader{r: body, deadline: dl.at} // read through the deadline
+	br = httpbody.ReadRequest(req, limit, red, ch.take)
+	req.Body = body
+	if dl.rc != nil && br.Err == nil && !br.TooLarge && !br.OverBudget && !(req.ProtoMajor == 1 && req.ContentLength != 0) {
 		dl.rc.SetReadDeadline(time.Time{}) // read to its end: nothing more to bound
 	}
 	return br, br.Err != nil && !time.Now().Before(dl.at)
