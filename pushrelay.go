@@ -93,6 +93,26 @@ var ErrWaitNotHeld = errors.New("a2a: no replica holds a wait of this notificati
 // those passed to it, and can resume its waits after a restart
 // ([PushReceiver.Resume]). It returns an error from NewPushReceiver when r
 // is nil.
+//
+// With it, a notification whose token matches none of the receiver's
+// waits (nor one that ended lately) is answered, after asking r which
+// replica holds it (Holder):
+//
+//   - 401 when none does, without reading the body;
+//   - 204 once the body, read under the receiver's cap, read timeout and
+//     in-flight budget and checked by [PushVerify] (which runs where the
+//     notification landed, with its request), was passed to the holder
+//     (Pass): the holder takes it as one posted to it (decoded with its
+//     wait's client, checked against its wait's task, given to
+//     [PushOnNotification], folded), save the token check, done by its
+//     hash, and PushVerify;
+//   - 503 with "Retry-After: 1" when r fails, so that the agent sends it
+//     again; and the answers of reading a body (413, 408, 400, 503).
+//
+// A send fails, before its request, when r cannot hold its wait. Ends
+// are released in r, but those [PushReceiver.Close] makes: the replica
+// keeps them for its next start, and notifications for them that still
+// land on it are passed to its own queue in r (204), for Resume to take.
 func PushReplicas(r PushRelay) ReceiverOption {
 	return receiverOption(func(c *receiverConfig) error {
 		if r == nil {
