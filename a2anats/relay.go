@@ -139,7 +139,7 @@ func New(ctx context.Context, nc *nats.Conn, replica string, opts ...Option) (*R
 		return nil, fmt.Errorf("a2anats: %w", err)
 	}
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: cfg.bucket, History: 1,
-		Storage: jetstream.FileStorage, Replicas: cfg.replicas})
+		Storage: jetstream.FileStorage, Replicas: cfg.replicas, LimitMarkerTTL: markerTTL})
 	if err != nil {
 		return nil, fmt.Errorf("a2anats: bucket %s: %w", cfg.bucket, err)
 	}
@@ -173,9 +173,14 @@ func (r *Relay) Hold(ctx context.Context, w a2a.HeldWait) error {
 	return nil
 }
 
-// Release drops the record of key (a purge of its key).
+// markerTTL is how long the marker a Release leaves in the bucket is
+// kept, so that the bucket does not grow with every wait ever held.
+const markerTTL = time.Minute
+
+// Release drops the record of key (a purge of its key, whose marker goes
+// a minute later).
 func (r *Relay) Release(ctx context.Context, key [32]byte) error {
-	if err := r.kv.Purge(ctx, hex.EncodeToString(key[:])); err != nil {
+	if err := r.kv.Purge(ctx, hex.EncodeToString(key[:]), jetstream.PurgeTTL(markerTTL)); err != nil {
 		return fmt.Errorf("a2anats: release: %w", err)
 	}
 	return nil
