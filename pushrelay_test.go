@@ -23,6 +23,8 @@ type memRelay struct {
 	wake    chan struct{}                        // closed and renewed when a queue grows
 	calls   []string                             // every call, with its arguments
 	failAll error                                // every call fails with it, when set
+	// failListen is how many Listen calls fail yet.
+	failListen int
 }
 
 type memHeld struct {
@@ -141,6 +143,11 @@ func (r memReplica) Listen(ctx context.Context, deliver func(context.Context, a2
 		if err := r.callLocked("Listen %s", r.name); err != nil {
 			r.mu.Unlock()
 			return err
+		}
+		if r.failListen > 0 {
+			r.failListen--
+			r.mu.Unlock()
+			return errors.New("listen failed")
 		}
 		q, wake := r.queues[r.name], r.wake
 		delete(r.queues, r.name)
@@ -364,5 +371,40 @@ func TestPushRelayOptionAndResumeRefuse(t *testing.T) {
 	mem.relayOf("a").Hold(t.Context(), a2a.HeldWait{Key: sha256.Sum256([]byte("t")), TaskID: "t"})
 	if _, err := r.Resume(t.Context(), c); !errors.Is(err, a2a.ErrReceiverClosed) {
 		t.Errorf("Resume after Close: %v", err)
+	}
+}
+
+// A Listen that fails is called again (a second later), and what was
+// passed meanwhile is delivered then; a passed notification the holder
+// refuses (about another task than its wait's) changes nothing and is not
+// delivered again.
+func TestPushRelayListenAgain(t *testing.T) {
+	mem := newMemRelay()
+	mem.failListen = 1
+	log, lines := newCapture()
+	a := newReceiver(t, a2a.PushReplicas(mem.relayOf("a")))
+	b := newReceiver(t, a2a.PushReplicas(mem.relayOf("b")), a2a.PushLogger(log))
+	w, srv, _, token := longWait(t, b, a2a.ProtocolV03)
+	if st := notify(t, a.URL(), tokenHeader(a2a.ProtocolV03), token, taskBody(a2a.ProtocolV03, "another-task", a2a.TaskStateCompleted)); st != http.StatusNoContent {
+		t.Fatalf("to a: %d", st)
+	}
+	if st := notify(t, a.URL(), tokenHeader(a2a.ProtocolV03), token, taskBody(a2a.ProtocolV03, w.TaskID(), a2a.TaskStateCompleted)); st != http.StatusNoContent {
+		t.Fatalf("to a: %d", st)
+	}
+	res, err := w.Wait(t.Context())
+	if err != nil || res.(*a2a.Task).ID != w.TaskID() || res.(*a2a.Task).Status.State != a2a.TaskStateCompleted {
+		t.Fatalf("wait ended with %v, %v", res, err)
+	}
+	if n := getCalls(srv); n != 0 {
+		t.Errorf("%d tasks/get, want none", n)
+	}
+	b.Close()
+	if got := strings.Join(lines(), "\n"); !strings.Contains(got, "403") || strings.Contains(got, token) {
+		t.Errorf("log of the refused passed notification:\n%s", got)
+	}
+	mem.mu.Lock()
+	defer mem.mu.Unlock()
+	if q := mem.queues["b"]; len(q) != 0 {
+		t.Errorf("%d passed notifications left for b, want none", len(q))
 	}
 }
