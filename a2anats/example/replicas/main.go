@@ -106,6 +106,9 @@ func (c *collector) done(w *a2a.PushWait) {
 }
 
 func run(ctx context.Context, cfg config) (st stats, err error) {
+	if cfg.tasks < 1 {
+		return st, fmt.Errorf("-tasks %d: want at least 1", cfg.tasks)
+	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
 	dir, err := os.MkdirTemp("", "a2anats-replicas-")
