@@ -199,7 +199,23 @@ func (r *PushReceiver) newWait(ctx context.Context, c *Client, poll *pollConfig)
 		return nil, err
 	}
 	token := rand.Text()
-	w := &PushWait{r: r, c: c, token: token, key: sha256.Sum256([]byte(token)), opts: poll, ctx: ctx}
+	w, err := r.register(ctx, c, poll, token, sha256.Sum256([]byte(token)))
+	if err != nil {
+		return nil, err
+	}
+	if err := r.holdNew(ctx, w); err != nil {
+		w.fail(err)
+		r.leave()
+		return nil, err
+	}
+	return w, nil
+}
+
+// register registers a wait of token ("" for a resumed wait, which has
+// only its key), for a call under way (r.busy; the call marks its end with
+// leave).
+func (r *PushReceiver) register(ctx context.Context, c *Client, poll *pollConfig, token string, key tokenKey) (*PushWait, error) {
+	w := &PushWait{r: r, c: c, token: token, key: key, opts: poll, ctx: ctx}
 	w.fallback.Init(w.fallbackDue)
 	if err := r.add(w); err != nil {
 		return nil, err
@@ -399,8 +415,12 @@ func (w *PushWait) hand() (*PushWait, error) {
 		return nil, err
 	}
 	w.handed = true
+	held := w.holdTaskLocked()
 	ended := w.state == stateEnded
 	w.mu.Unlock()
+	if held != nil {
+		<-held
+	}
 	if ended {
 		w.r.reportDone(w)
 	}

@@ -126,6 +126,7 @@ type PushReceiver struct {
 	stopHooks context.CancelFunc
 	ended     []*PushWait // ended waits PushOnDone has not been called with
 	calling   bool        // a goroutine is calling PushOnDone
+	relayed   relayState  // with PushReplicas (pushrelay.go)
 }
 
 // receiverConfig is what the options set.
@@ -139,6 +140,7 @@ type receiverConfig struct {
 	notify      func(context.Context, *PushNotification) error
 	onDone      func(*PushWait)
 	log         *slog.Logger
+	relay       PushRelay // PushReplicas
 
 	// Observation (PushObserve).
 	observe func(*http.Request) (context.Context, func(status int))
@@ -367,6 +369,8 @@ func (r *PushReceiver) serve(dl bodyDeadline, req *http.Request) outcome {
 	switch {
 	case retired:
 		return outcome{status: http.StatusNoContent, unread: true}
+	case w == nil && r.relay != nil:
+		return r.passOn(dl, req, token) // another replica's, maybe
 	case w == nil:
 		return refused(http.StatusUnauthorized, "unknown notification token")
 	}
@@ -388,6 +392,12 @@ func (r *PushReceiver) take(dl bodyDeadline, req *http.Request, w *PushWait) out
 	if ev == nil {
 		return out
 	}
+	return r.dispatch(req.Context(), w, ev)
+}
+
+// dispatch checks an event read for w and hands it to the
+// PushOnNotification hook and the wait.
+func (r *PushReceiver) dispatch(ctx context.Context, w *PushWait, ev Event) outcome {
 	taskID := eventTask(ev)
 	if _, ok := ev.(*Message); !ok && taskID == "" {
 		return refused(http.StatusBadRequest, "event names no task")
@@ -399,7 +409,7 @@ func (r *PushReceiver) take(dl bodyDeadline, req *http.Request, w *PushWait) out
 		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: w.redactor().Str(taskID)}
 	}
 	if r.notify != nil {
-		if err := r.notify(req.Context(), &PushNotification{TaskID: taskID, Event: ev, Wait: w}); err != nil {
+		if err := r.notify(ctx, &PushNotification{TaskID: taskID, Event: ev, Wait: w}); err != nil {
 			return outcome{status: http.StatusInternalServerError, reason: "PushOnNotification failed", err: w.redactor().Err(err), taskID: w.redactor().Str(taskID)}
 		}
 	}
@@ -438,8 +448,8 @@ func (r *PushReceiver) lookup(token string) (w *PushWait, retired bool) {
 		return nil, r.retired.has(key)
 	}
 	// The hash matched; the tokens themselves are compared in constant
-	// time all the same.
-	if subtle.ConstantTimeCompare([]byte(token), []byte(w.token)) != 1 {
+	// time all the same (a resumed wait has only the hash).
+	if w.token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(w.token)) != 1 {
 		return nil, false
 	}
 	return w, false
@@ -464,8 +474,7 @@ func (r *PushReceiver) remove(w *PushWait) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.waits[w.key] == w {
-		delete(r.waits, w.key)
-		r.retired.add(w.key)
+		r.dropLocked(w)
 	}
 }
 

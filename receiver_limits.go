@@ -132,10 +132,16 @@ func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait
 			return nil, outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.redactor().Err(err)}
 		}
 	}
-	if !ch.take(jsonread.DecodeBudget(len(br.Body))) {
+	return decodeEvent(w, br.Body, ch)
+}
+
+// decodeEvent decodes a notification's body for w, its decoding charged
+// to ch.
+func decodeEvent(w *PushWait, body []byte, ch *charge) (ev Event, out outcome) {
+	if !ch.take(jsonread.DecodeBudget(len(body))) {
 		return nil, overBudget
 	}
-	ev, perr := readNotification(w.c.proto, br.Body, asked{method: "push notification", red: w.c.red})
+	ev, perr := readNotification(w.c.proto, body, asked{method: "push notification", red: w.c.red})
 	if perr != nil {
 		return nil, refused(http.StatusBadRequest, w.redactor().Str(perr.Reason))
 	}
