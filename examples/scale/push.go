@@ -123,6 +123,7 @@ func pushRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client, bareFi
 			return res, err
 		}
 	}
+	res.ratio = res.notifRate / res.bareRate
 	if n := ag.sends.Load(); n != int64(cfg.waits) {
 		errs = append(errs, fmt.Errorf("%d sends, want %d", n, cfg.waits))
 	}
