@@ -63,6 +63,9 @@ func pollRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client) (resul
 		case <-tick.C:
 		case <-done:
 			return res, fmt.Errorf("the waits ended before all were pending: %w", errors.Join(errs...))
+		case <-ctx.Done():
+			<-done // the waits end with ctx
+			return res, fmt.Errorf("%d of %d waits pending: %w", ag.npolled.Load(), cfg.waits, ctx.Err())
 		}
 	}
 	res.setup = time.Since(start)
