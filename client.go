@@ -7,10 +7,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/caoliao-a2a/a2a-go/internal/redact"
+	"github.com/caoliao-a2a/a2a-go/internal/sched"
 	"github.com/google/uuid"
 )
 
@@ -69,6 +71,12 @@ type Client struct {
 	// Credentials that change (options_credentials.go): the source asked
 	// before every attempt; nil: none.
 	creds CredentialSource
+
+	// Polling waits (pollsched.go): at most maxPolls tasks/get at once,
+	// run by polls, made on first use.
+	maxPolls  int
+	pollsOnce sync.Once
+	polls     *sched.Scheduler
 }
 
 // NewClient returns a client for the A2A endpoint at endpoint, for
@@ -182,6 +190,7 @@ func newClient(endpoint string, u *url.URL, cfg clientConfig) *Client {
 		red:        redact.New(u, cfg.apiKey, cfg.bearer, cfg.header),
 		cards:      cfg.cards,
 		creds:      cfg.creds,
+		maxPolls:   cfg.maxPolls,
 
 		extensions:  cfg.extensions,
 		extRequired: cfg.extRequired,

@@ -67,6 +67,8 @@ type clientConfig struct {
 
 	// Credentials that change (options_credentials.go).
 	creds CredentialSource // WithCredentials; nil: none
+
+	maxPolls int // WithMaxPollsInFlight
 }
 
 // newClientConfig applies opts over the defaults.
@@ -77,6 +79,7 @@ func newClientConfig(opts []Option) (clientConfig, error) {
 		waitMax:    defaultRetryWaitMax,
 		maxBody:    DefaultMaxResponseBytes,
 		userAgent:  defaultUserAgent,
+		maxPolls:   DefaultMaxPollsInFlight,
 	}
 	for _, opt := range opts {
 		if opt == nil {
@@ -285,6 +288,29 @@ func WithAttemptTimeout(d time.Duration) Option {
 			return fmt.Errorf("a2a: attempt timeout %s is negative", d)
 		}
 		c.attempt, c.attemptSet = d, true
+		return nil
+	})
+}
+
+// WithMaxPollsInFlight bounds the tasks/get calls the polling waits of the
+// client make at once ([Client.WaitTask], [Client.SendMessageAndWait],
+// [Client.WaitTasks], a [PushWait]'s fallback poll) to n (default
+// [DefaultMaxPollsInFlight], 64): a wait whose attempt is due while n run
+// waits its turn, earliest due first, and a waiting poll holds no
+// goroutine. So the polling waits of one client open at most n
+// connections to an agent at once. The shared transport of clients made
+// without [WithHTTPClient] keeps DefaultMaxPollsInFlight idle connections
+// per host; with n above that, give WithHTTPClient a transport whose
+// MaxIdleConnsPerHost (and MaxIdleConns) is at least n, or connections
+// beyond the idle pool are closed after each poll and opened again. Other
+// calls (sends, streams) are not counted. It returns an error from
+// NewClient when n is less than 1.
+func WithMaxPollsInFlight(n int) Option {
+	return clientOption(func(c *clientConfig) error {
+		if n < 1 {
+			return fmt.Errorf("a2a: max polls in flight %d must be at least 1", n)
+		}
+		c.maxPolls = n
 		return nil
 	})
 }

@@ -135,9 +135,12 @@ func PollTimeout(d time.Duration) WaitOption {
 }
 
 // PollProgress calls fn after every tasks/get that returned a task (not
-// after a transient fault), in the polling goroutine, before the wait
-// decides whether to go on. Use it for a progress line or a log record; fn
-// must not block for long.
+// after a transient fault), before the wait decides whether to go on. fn
+// runs in one of the goroutines of the client's poll scheduler (at most
+// [WithMaxPollsInFlight] of them), never for two attempts of one wait at
+// once; while it runs, it holds one of those slots. Use it for a progress
+// line or a log record; fn must not block for long, nor wait for another
+// wait of the same client.
 func PollProgress(fn func(PollAttempt)) WaitOption {
 	return pollOption(func(c *pollConfig) error {
 		if fn == nil {
@@ -280,91 +283,6 @@ func newPollConfig(opts []WaitOption) (pollConfig, error) {
 	return cfg, err
 }
 
-// wait is the poll of WaitTask and awaitTask, shaped by cfg (newPollConfig);
-// known is the task the caller holds (nil for WaitTask), the last task
-// known until one is read.
-func (c *Client) wait(ctx context.Context, taskID string, known *Task, cfg pollConfig) (*Task, error) {
-	start := time.Now()
-	pctx, cancel := ctx, context.CancelFunc(func() {})
-	if bound := pollBound(ctx, cfg.timeout); bound > 0 {
-		pctx, cancel = context.WithTimeout(ctx, bound)
-	}
-	defer cancel()
-
-	last := known
-	stop := func(attempts int, limit PollLimit, err, lastErr error) (*Task, error) {
-		pe := &PollError{TaskID: taskID, Attempts: attempts, Elapsed: time.Since(start), Limit: limit, Err: err, LastErr: lastErr}
-		if last != nil {
-			// The state is server text going into an error: redacted.
-			pe.LastState = TaskState(c.red.Str(string(last.Status.State)))
-		}
-		return last, pe
-	}
-	// ranOut tells the caller's ctx apart from the poll's own timeout.
-	ranOut := func(attempts int, lastErr error) (*Task, error) {
-		if ctx.Err() != nil {
-			return stop(attempts, PollLimitContext, ctx.Err(), lastErr)
-		}
-		return stop(attempts, PollLimitDeadline, context.DeadlineExceeded, lastErr)
-	}
-
-	var lastErr error
-	wait := min(cfg.interval, cfg.maxInterval)
-	for attempt := 1; ; attempt++ {
-		if pctx.Err() != nil {
-			return ranOut(attempt-1, lastErr)
-		}
-		task, err := c.GetTask(pctx, taskID, cfg.call...)
-		done := false
-		switch {
-		case err != nil && pctx.Err() != nil:
-			return ranOut(attempt, lastErr)
-		case err != nil && !transient(err):
-			return last, err
-		case err != nil:
-			lastErr = err // a gateway blip: poll again within the budget
-		default:
-			last, lastErr = task, nil
-			// Terminal (a failed task is a value) or interrupted (the
-			// caller must answer). Submitted, working, unknown, absent or
-			// a state newer than this SDK: not finished, never success.
-			done = task.Status.State.final()
-		}
-		next := time.Duration(0)
-		if !done && attempt < cfg.maxAttempts {
-			next = min(jittered(wait, cfg.jitter), cfg.maxInterval)
-		}
-		if cfg.seen != nil && err == nil {
-			cfg.seen(task)
-		}
-		if cfg.progress != nil && err == nil {
-			cfg.progress(PollAttempt{Attempt: attempt, Task: task, Elapsed: time.Since(start), Next: next})
-		}
-		if done {
-			return task, nil
-		}
-		if attempt >= cfg.maxAttempts {
-			return stop(attempt, PollLimitAttempts, nil, lastErr)
-		}
-		if he, ok := errors.AsType[*HTTPError](err); ok && he.RetryAfter > next {
-			// The server asked for a longer pause (a Retry-After over the
-			// call's retry cap): honour it, or stop now if the poll's
-			// deadline comes first, rather than sleep into it.
-			if dl, ok := pctx.Deadline(); ok && time.Until(dl) < he.RetryAfter {
-				if cd, ok := ctx.Deadline(); ok && !cd.After(dl) {
-					return stop(attempt, PollLimitContext, context.DeadlineExceeded, lastErr)
-				}
-				return stop(attempt, PollLimitDeadline, context.DeadlineExceeded, lastErr)
-			}
-			next = he.RetryAfter
-		}
-		if err := sleep(pctx, next); err != nil {
-			return ranOut(attempt, lastErr)
-		}
-		wait = min(time.Duration(float64(wait)*cfg.multiplier), cfg.maxInterval)
-	}
-}
-
 // transient reports whether a tasks/get error is a passing fault of the way
 // to the agent (no reply, or 429/502/503/504 after the call's own retries),
 // after which a poll goes on within its budget.
@@ -387,19 +305,6 @@ func jittered(d time.Duration, f float64) time.Duration {
 		return d
 	}
 	return time.Duration(float64(d) * (1 + f*(2*rand.Float64()-1)))
-}
-
-// sleep waits for d or until ctx is done, whichever is first, and returns
-// ctx.Err() in the second case. It is the one way this package waits.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // pollBound is the poll's own bound on top of ctx: the PollTimeout given

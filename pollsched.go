@@ -1,0 +1,330 @@
+package a2a
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/caoliao-a2a/a2a-go/internal/sched"
+)
+
+// The polling engine: every tasks/get of a polling wait ([Client.WaitTask],
+// [Client.SendMessageAndWait], [Client.WaitTasks], a PushWait's fallback
+// poll) runs as an entry of the client's one scheduler (internal/sched),
+// at most the client's in-flight bound at once. A waiting poll holds no
+// goroutine, timer or context: it is a pollWait (its task, attempt,
+// interval, last task and fault) pointing at the pollCall shared by the
+// waits of one call (config, caller's ctx, start, deadline). A context is
+// made only for the length of one tasks/get.
+
+// DefaultMaxPollsInFlight is how many tasks/get the polling waits of one
+// [Client] make at once unless [WithMaxPollsInFlight] says otherwise; it
+// is also the number of idle connections per host the shared transport
+// keeps, so these polls reuse connections instead of opening new ones.
+const DefaultMaxPollsInFlight = 64
+
+// scheduler returns the client's poll scheduler, made on first use.
+func (c *Client) scheduler() *sched.Scheduler {
+	c.pollsOnce.Do(func() { c.polls = sched.New(cmp.Or(c.maxPolls, DefaultMaxPollsInFlight)) })
+	return c.polls
+}
+
+// pollCall is what the waits of one call share.
+type pollCall struct {
+	c   *Client
+	ctx context.Context // the caller's; its end ends every wait of the call
+	cfg *pollConfig
+	// start is when the call's waits started; deadline, when not zero, is
+	// the poll's own bound (start + PollTimeout, or DefaultPollTimeout when
+	// ctx has no deadline), on top of ctx's.
+	start, deadline time.Time
+	// done gets each wait's end, once, after its last attempt returned,
+	// in a scheduler worker or the goroutine ctx's end runs in; never with
+	// a lock of the wait held.
+	done func(w *pollWait, task *Task, err error)
+}
+
+func newPollCall(c *Client, ctx context.Context, cfg *pollConfig, done func(*pollWait, *Task, error)) *pollCall {
+	pc := &pollCall{c: c, ctx: ctx, cfg: cfg, start: time.Now(), done: done}
+	if bound := pollBound(ctx, cfg.timeout); bound > 0 {
+		pc.deadline = pc.start.Add(bound)
+	}
+	return pc
+}
+
+// pollWait is one task being polled.
+type pollWait struct {
+	sched.Entry
+	call   *pollCall
+	taskID string
+
+	mu      sync.Mutex
+	attempt int           // tasks/get started
+	wait    time.Duration // the interval before jitter
+	last    *Task         // the last task known
+	lastErr error         // the transient fault of the last attempt
+	cancel  context.CancelFunc
+	stopped bool // stop was called
+	ended   bool // done was or is being called
+}
+
+// init readies w to poll taskID; known is the task the caller holds (nil
+// if none), the last task known until one is read.
+func (w *pollWait) init(call *pollCall, taskID string, known *Task) {
+	w.call, w.taskID, w.last = call, taskID, known
+	w.wait = min(call.cfg.interval, call.cfg.maxInterval)
+	w.Init(w.step)
+}
+
+// begin schedules the first attempt, at once.
+func (w *pollWait) begin() { w.call.c.scheduler().At(&w.Entry, time.Now()) }
+
+// step makes one attempt, in a scheduler worker, and schedules the next or
+// ends the wait: the loop of the poll.go doc, one turn per call.
+func (w *pollWait) step() {
+	pc, cfg := w.call, w.call.cfg
+	w.mu.Lock()
+	if w.ended {
+		w.mu.Unlock()
+		return
+	}
+	if w.stopped || pc.ctx.Err() != nil || pc.pastDeadline(time.Now()) {
+		w.endLocked(w.ranOutLocked())
+		return
+	}
+	actx, cancel := pc.attemptContext()
+	w.cancel = cancel
+	w.attempt++
+	attempt := w.attempt
+	w.mu.Unlock()
+
+	task, err := pc.c.GetTask(actx, w.taskID, cfg.call...)
+	cut := actx.Err() != nil
+	cancel()
+
+	w.mu.Lock()
+	w.cancel = nil
+	done := false
+	switch {
+	case err != nil && cut:
+		w.endLocked(w.ranOutLocked())
+		return
+	case err != nil && !transient(err):
+		w.endLocked(w.last, err)
+		return
+	case err != nil:
+		w.lastErr = err // a gateway blip: poll again within the budget
+	default:
+		w.last, w.lastErr = task, nil
+		// Terminal (a failed task is a value) or interrupted (the caller
+		// must answer). Submitted, working, unknown, absent or a state
+		// newer than this SDK: not finished, never success.
+		done = task.Status.State.final()
+	}
+	next := time.Duration(0)
+	if !done && attempt < cfg.maxAttempts {
+		next = min(jittered(w.wait, cfg.jitter), cfg.maxInterval)
+	}
+	w.mu.Unlock()
+	if cfg.seen != nil && err == nil {
+		cfg.seen(task)
+	}
+	if cfg.progress != nil && err == nil {
+		cfg.progress(PollAttempt{Attempt: attempt, Task: task, Elapsed: time.Since(pc.start), Next: next})
+	}
+
+	w.mu.Lock()
+	switch {
+	case done:
+		w.endLocked(task, nil)
+		return
+	case attempt >= cfg.maxAttempts:
+		w.endLocked(w.stopLocked(PollLimitAttempts, nil))
+		return
+	}
+	if he, ok := errors.AsType[*HTTPError](err); ok && he.RetryAfter > next {
+		// The server asked for a longer pause (a Retry-After over the
+		// call's retry cap): honour it, or stop now if the poll's
+		// deadline comes first, rather than sleep into it.
+		if dl, ok := pc.nearestDeadline(); ok && time.Until(dl) < he.RetryAfter {
+			if cd, ok := pc.ctx.Deadline(); ok && !cd.After(dl) {
+				w.endLocked(w.stopLocked(PollLimitContext, context.DeadlineExceeded))
+				return
+			}
+			w.endLocked(w.stopLocked(PollLimitDeadline, context.DeadlineExceeded))
+			return
+		}
+		next = he.RetryAfter
+	}
+	if w.stopped || pc.ctx.Err() != nil {
+		w.endLocked(w.ranOutLocked())
+		return
+	}
+	at := time.Now().Add(next)
+	if !pc.deadline.IsZero() && pc.deadline.Before(at) {
+		at = pc.deadline // the wait is cut short: step then ends it
+	}
+	w.wait = min(time.Duration(float64(w.wait)*cfg.multiplier), cfg.maxInterval)
+	pc.c.scheduler().At(&w.Entry, at)
+	w.mu.Unlock()
+}
+
+// stop ends the poll early, as the caller's ctx ending does but with
+// context.Canceled: a pending attempt is dropped, a running one's context
+// canceled; done follows, in a worker. It never blocks nor calls done
+// itself, so it may be called with the caller's locks held, any number of
+// times, also after the end.
+func (w *pollWait) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ended || w.stopped {
+		return
+	}
+	w.stopped = true
+	if w.cancel != nil {
+		w.cancel()
+		return
+	}
+	w.call.c.scheduler().At(&w.Entry, time.Now()) // step sees stopped and ends it
+}
+
+// ctxDone ends w if it is pending, in the goroutine ctx's end runs in; a
+// running attempt's context is ctx's child and ends with it, and step
+// then ends w.
+func (w *pollWait) ctxDone() {
+	w.mu.Lock()
+	if w.ended || !w.call.c.scheduler().Stop(&w.Entry) {
+		w.mu.Unlock()
+		return
+	}
+	w.endLocked(w.ranOutLocked())
+}
+
+// drop ends w without a result if it is pending and reports whether it
+// did; else it stops w, whose done then follows.
+func (w *pollWait) drop() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ended {
+		return false
+	}
+	if w.call.c.scheduler().Stop(&w.Entry) {
+		w.ended = true
+		return true
+	}
+	w.stopped = true
+	if w.cancel != nil {
+		w.cancel()
+	}
+	return false
+}
+
+// endLocked marks w ended, unlocks it and calls done. w.mu is held.
+func (w *pollWait) endLocked(task *Task, err error) {
+	w.ended = true
+	w.mu.Unlock()
+	w.call.done(w, task, err)
+}
+
+// ranOutLocked is the end of a wait cut short: by the caller's ctx, by
+// stop, or by the poll's own deadline. w.mu is held.
+func (w *pollWait) ranOutLocked() (*Task, error) {
+	switch {
+	case w.call.ctx.Err() != nil:
+		return w.stopLocked(PollLimitContext, w.call.ctx.Err())
+	case w.stopped:
+		return w.stopLocked(PollLimitContext, context.Canceled)
+	}
+	return w.stopLocked(PollLimitDeadline, context.DeadlineExceeded)
+}
+
+// stopLocked is the last task known and a *PollError for a wait that
+// gave up. w.mu is held.
+func (w *pollWait) stopLocked(limit PollLimit, err error) (*Task, error) {
+	pc := w.call
+	pe := &PollError{TaskID: w.taskID, Attempts: w.attempt, Elapsed: time.Since(pc.start), Limit: limit, Err: err, LastErr: w.lastErr}
+	if w.last != nil {
+		// The state is server text going into an error: redacted.
+		pe.LastState = TaskState(pc.c.red.Str(string(w.last.Status.State)))
+	}
+	return w.last, pe
+}
+
+// pastDeadline reports whether the poll's own deadline has passed at now.
+func (pc *pollCall) pastDeadline(now time.Time) bool {
+	return !pc.deadline.IsZero() && !now.Before(pc.deadline)
+}
+
+// nearestDeadline is the earlier of ctx's deadline and the poll's own.
+func (pc *pollCall) nearestDeadline() (time.Time, bool) {
+	cd, ok := pc.ctx.Deadline()
+	switch {
+	case pc.deadline.IsZero():
+		return cd, ok
+	case !ok || pc.deadline.Before(cd):
+		return pc.deadline, true
+	}
+	return cd, true
+}
+
+// attemptContext is the context of one tasks/get: ctx's child, ending at
+// the poll's own deadline.
+func (pc *pollCall) attemptContext() (context.Context, context.CancelFunc) {
+	if pc.deadline.IsZero() {
+		return context.WithCancel(pc.ctx)
+	}
+	return context.WithDeadline(pc.ctx, pc.deadline)
+}
+
+// watch ends the pending waits of a call when ctx ends, from one
+// goroutine for the whole call; it returns the func that stops watching.
+// A ctx that cannot end costs nothing.
+func watch(ctx context.Context, end func()) (unwatch func() bool) {
+	if ctx.Done() == nil {
+		return func() bool { return false }
+	}
+	return context.AfterFunc(ctx, end)
+}
+
+// wait is the poll of WaitTask and awaitTask, shaped by cfg (newPollConfig);
+// known is the task the caller holds (nil for WaitTask), the last task
+// known until one is read. The caller's goroutine blocks while the
+// client's scheduler makes the attempts.
+func (c *Client) wait(ctx context.Context, taskID string, known *Task, cfg pollConfig) (*Task, error) {
+	type result struct {
+		task *Task
+		err  error
+	}
+	ch := make(chan result, 1)
+	var w pollWait
+	w.init(newPollCall(c, ctx, &cfg, func(_ *pollWait, task *Task, err error) { ch <- result{task, err} }), taskID, known)
+	unwatch := watch(ctx, w.ctxDone)
+	w.begin()
+	r := <-ch
+	unwatch()
+	return r.task, r.err
+}
+
+// startPoll polls taskID as WaitTask does, shaped by cfg, without blocking:
+// known is the task the caller holds (nil if none), the last task known
+// until one is read. done gets the end, once, with WaitTask's results,
+// after the last attempt returned (so no cfg.seen or cfg.progress call
+// follows it), in a goroutine of the client's scheduler or the one ctx's
+// end runs in, never in the caller's. stop ends the poll early: done then
+// follows with the last task and a *PollError (PollLimitContext,
+// context.Canceled); stop never blocks nor calls done itself, so it may be
+// called with locks held that done takes, any number of times, also after
+// done.
+func (c *Client) startPoll(ctx context.Context, taskID string, known *Task, cfg *pollConfig, done func(*Task, error)) (stop func()) {
+	w := new(pollWait)
+	var unwatch func() bool
+	w.init(newPollCall(c, ctx, cfg, func(_ *pollWait, task *Task, err error) {
+		unwatch()
+		done(task, err)
+	}), taskID, known)
+	unwatch = watch(ctx, w.ctxDone)
+	w.begin()
+	return w.stop
+}
