@@ -297,12 +297,14 @@ func WithAttemptTimeout(d time.Duration) Option {
 // [Client.WaitTasks], a [PushWait]'s fallback poll) to n (default
 // [DefaultMaxPollsInFlight], 64): a wait whose attempt is due while n run
 // waits its turn, earliest due first, and a waiting poll holds no
-// goroutine. So the polling waits of one client open at most n
-// connections to an agent at once. The shared transport of clients made
-// without [WithHTTPClient] keeps DefaultMaxPollsInFlight idle connections
-// per host; with n above that, give WithHTTPClient a transport whose
-// MaxIdleConnsPerHost (and MaxIdleConns) is at least n, or connections
-// beyond the idle pool are closed after each poll and opened again. Other
+// goroutine. So the polling waits of one client use at most n connections
+// to an agent at once, and, when the transport's idle pool holds them
+// (the shared transport of clients made without [WithHTTPClient] keeps 2×
+// DefaultMaxPollsInFlight per host, see [CloseIdleConnections]), open
+// about n in all (at most 2n−1) however many tasks they wait for. With n
+// above DefaultMaxPollsInFlight, give WithHTTPClient a transport whose
+// MaxIdleConnsPerHost and MaxIdleConns are at least 2n, or connections
+// beyond the idle pool are closed after a poll and opened again. Other
 // calls (sends, streams) are not counted. It returns an error from
 // NewClient when n is less than 1.
 func WithMaxPollsInFlight(n int) Option {

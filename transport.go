@@ -19,9 +19,23 @@ import (
 // made and dropped (ResolveAgentCard makes one per call) leave no pools,
 // goroutines or descriptors behind. It is go-cleanhttp's pooled transport,
 // never http.DefaultTransport, which tests and tracing libraries replace.
+//
+// Its idle pool holds twice DefaultMaxPollsInFlight connections per host
+// (and at least that many in all), so the polling waits of a client, at
+// most DefaultMaxPollsInFlight requests at once, reuse their connections:
+// on a loopback agent they open at most 2×64−1 connections in all, in
+// practice 64 and a few more dialed in the first burst (a request that
+// waited for a dial may get a connection another request freed; the
+// dialed one then joins the pool instead of being closed, and no later
+// poll needs a new one). It sets no MaxConnsPerHost: a stream holds its
+// connection for the task's life, and such a cap would make the stream
+// past it wait for one to end.
+const idlePerHost = 2 * DefaultMaxPollsInFlight
+
 var sharedTransport = sync.OnceValue(func() *http.Transport {
 	t := cleanhttp.DefaultPooledTransport()
-	t.MaxIdleConnsPerHost = 64
+	t.MaxIdleConnsPerHost = idlePerHost
+	t.MaxIdleConns = max(t.MaxIdleConns, idlePerHost)
 	return t
 })
 
@@ -34,6 +48,16 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 // goroutines. A client made with WithHTTPClient uses the caller's
 // transport; close its idle connections with the caller's
 // [http.Client.CloseIdleConnections].
+//
+// The pool keeps up to twice [DefaultMaxPollsInFlight] idle connections
+// per host (128, and 128 in all), sized to the default bound on a client's
+// polls in flight ([WithMaxPollsInFlight]): the polling waits of one
+// client reuse their connections instead of opening new ones, so an agent
+// sees about 64 connections from them (at most 127), however many tasks
+// they wait for. A client that polls more at once (WithMaxPollsInFlight
+// above 64) should be given, through WithHTTPClient, a transport whose
+// idle pool (MaxIdleConnsPerHost and MaxIdleConns) holds twice that
+// many.
 func CloseIdleConnections() { sharedTransport().CloseIdleConnections() }
 
 // httpClients returns the client's HTTP clients: one for its calls and one
