@@ -28,7 +28,7 @@ func (w *PushWait) answer(res SendResult) {
 	case *Task:
 		if id := w.idLocked(); id != "" && id != v.ID {
 			w.move(stateEnded, &ProtocolError{Method: "push notification", Reason: fmt.Sprintf(
-				"the agent answered with task %s, notifications for this wait came for task %s", w.red.Quote(v.ID), w.red.Quote(id))})
+				"the agent answered with task %s, notifications for this wait came for task %s", w.redactor().Quote(v.ID), w.redactor().Quote(id))})
 			return
 		}
 		if finished(v) || w.cur == nil {
@@ -156,7 +156,9 @@ func finished(t *Task) bool {
 // store lags behind its notification), with the built task and no error.
 // While it reads, news changes nothing (apply, poll).
 func (w *PushWait) readFinal() {
-	got, err := w.c.GetTask(w.ctx, w.TaskID(), w.opts.call...)
+	ctx, end := w.begin()
+	got, err := w.c.GetTask(ctx, w.TaskID(), w.opts.call...)
+	end()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
@@ -172,6 +174,11 @@ func (w *PushWait) readFinal() {
 	}
 }
 
+// fallbackDue runs when the wait's fallback time comes, in a worker of the
+// client's scheduler: the fallback poll starts, in a goroutine of the
+// receiver's, news permitting (poll checks).
+func (w *PushWait) fallbackDue() { w.r.goWork(w.poll) }
+
 // poll is the fallback: no news came for the fallback time, so the task
 // is polled until it ends or the poll gives up, which ends the wait. One
 // poll runs at a time, to its end; each task it reads is the wait's last
@@ -180,7 +187,7 @@ func (w *PushWait) readFinal() {
 func (w *PushWait) poll() {
 	w.mu.Lock()
 	if w.state != stateWaiting || time.Now().Before(w.due) {
-		w.mu.Unlock() // not waiting, or news came as the timer fired: it runs again
+		w.mu.Unlock() // not waiting, or news came as the time came: it comes again
 		return
 	}
 	ctx, stop := context.WithCancel(w.ctx)
@@ -190,7 +197,7 @@ func (w *PushWait) poll() {
 	w.mu.Unlock()
 	defer stop()
 
-	cfg := w.opts
+	cfg := *w.opts
 	cfg.seen = func(t *Task) {
 		w.mu.Lock()
 		defer w.mu.Unlock()

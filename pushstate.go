@@ -12,8 +12,10 @@ import (
 // PushReceiver.Close is kept here:
 //
 //   - a wait ends once: move refuses to leave stateEnded, and only the move
-//     into it sets the error, stops the timer, the poll and the context,
-//     retires the token, closes Done and reports the wait (when handed);
+//     into it sets the error, takes the fallback time off the scheduler,
+//     stops the poll, the requests running and the watch on the caller's
+//     context, retires the token, closes Done and reports the wait (when
+//     handed);
 //   - one fallback poll at a time, run to its end: statePolling is entered
 //     only from stateWaiting, and news does not leave it (settle);
 //   - news changes nothing while the final read runs (stateReading) or
@@ -31,7 +33,8 @@ const (
 	// stateSending: registered; the send's answer (WatchTask's task) has
 	// not come. News is folded in and waits for the answer.
 	stateSending waitState = iota
-	// stateWaiting: answered, not finished; the fallback timer runs.
+	// stateWaiting: answered, not finished; the fallback time is on the
+	// client's scheduler.
 	stateWaiting
 	// statePolling: the fallback poll runs (stopPoll stands it down).
 	statePolling
@@ -62,15 +65,10 @@ func (w *PushWait) move(to waitState, err error) bool {
 	w.state = to
 	switch to {
 	case stateWaiting:
-		d := jittered(w.r.fallback, 0.2)
-		w.due = time.Now().Add(d)
-		if w.timer == nil {
-			w.timer = time.AfterFunc(d, func() { w.r.goWork(w.poll) })
-		} else {
-			w.timer.Reset(d)
-		}
+		w.due = time.Now().Add(jittered(w.r.fallback, 0.2))
+		w.c.scheduler().At(&w.fallback, w.due)
 	case statePolling:
-		w.timer.Stop()
+		w.c.scheduler().Stop(&w.fallback)
 	case stateReading:
 		w.quietLocked()
 		if !w.r.goWork(w.readFinal) {
@@ -82,9 +80,15 @@ func (w *PushWait) move(to waitState, err error) bool {
 		if w.unhook != nil {
 			w.unhook()
 		}
-		w.stop()
+		if w.stopReqs != nil {
+			w.stopReqs() // the requests running end; begin makes no more
+		}
 		w.r.remove(w) // lock order: a wait's, then its receiver's
-		close(w.done)
+		if w.done == nil {
+			w.done = closedDone
+		} else {
+			close(w.done)
+		}
 		if w.handed {
 			w.r.reportDone(w)
 		}
@@ -92,12 +96,17 @@ func (w *PushWait) move(to waitState, err error) bool {
 	return true
 }
 
-// quietLocked stops the fallback timer and the poll running, if any.
-// w.mu is held.
+// closedDone is the Done of the waits that ended before it was asked for.
+var closedDone = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
+
+// quietLocked takes the fallback time off the scheduler and stops the
+// poll running, if any. w.mu is held.
 func (w *PushWait) quietLocked() {
-	if w.timer != nil {
-		w.timer.Stop()
-	}
+	w.c.scheduler().Stop(&w.fallback)
 	if w.stopPoll != nil {
 		w.stopPoll()
 		w.stopPoll = nil

@@ -20,9 +20,8 @@ func TestWaitMoves(t *testing.T) {
 	for _, from := range states {
 		for _, to := range states {
 			r := &PushReceiver{receiverConfig: receiverConfig{fallback: time.Hour}, waits: map[tokenKey]*PushWait{}, closed: true}
-			ctx, stop := context.WithCancel(context.Background())
-			w := &PushWait{r: r, ctx: ctx, stop: stop, done: make(chan struct{}), state: from,
-				timer: time.AfterFunc(time.Hour, func() {})}
+			w := &PushWait{r: r, c: &Client{}, ctx: context.Background(), done: make(chan struct{}), state: from}
+			w.fallback.Init(func() {})
 			if from == stateEnded {
 				close(w.done)
 			}
@@ -34,8 +33,7 @@ func TestWaitMoves(t *testing.T) {
 			moved := w.move(to, nil)
 			got := w.state
 			w.mu.Unlock()
-			w.timer.Stop()
-			stop()
+			w.c.scheduler().Stop(&w.fallback)
 			switch {
 			case moved != want:
 				t.Errorf("move %d → %d: moved = %v, want %v", from, to, moved, want)

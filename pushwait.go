@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/caoliao-a2a/a2a-go/internal/redact"
+	"github.com/caoliao-a2a/a2a-go/internal/sched"
 )
 
 // PushWait is one task a [PushReceiver] waits for: it registered the
@@ -56,16 +58,24 @@ type PushWait struct {
 	c     *Client
 	token string
 	key   tokenKey
-	red   *redact.Redactor // the client's, with the token
+	// red is the client's redactor with the token, made when an error
+	// first needs it (redactor): a wait that meets none costs none.
+	red atomic.Pointer[redact.Redactor]
 	// opts is the wait's options: its calls' (opts.call: the send, the
-	// final read) and its fallback poll's.
-	opts pollConfig
-	ctx  context.Context // ends when the wait does
-	stop context.CancelFunc
-	done chan struct{}
+	// final read) and its fallback poll's; shared by the waits made
+	// without options (newPushPollConfig). Never modified.
+	opts *pollConfig
+	// ctx is the caller's: it bounds the wait (watched by unhook when it
+	// can end), and the requests the wait makes run in contexts made from
+	// it while they run (begin).
+	ctx context.Context
 
 	mu sync.Mutex
-	// unhook stops the ending of the wait by the caller's ctx.
+	// done is closed when the wait ends; made when first asked for (Done,
+	// Wait) or at the end.
+	done chan struct{}
+	// unhook stops the ending of the wait by the caller's ctx; nil when
+	// that ctx cannot end.
 	unhook func() bool
 	// cur is the last task known, folded in place; shown is the copy of
 	// it handed out (Task, Result, the fallback poll), never modified, nil
@@ -84,8 +94,17 @@ type PushWait struct {
 	// reported to PushOnDone (by the move to stateEnded, or by hand when
 	// it ended first).
 	handed bool
-	timer  *time.Timer
-	due    time.Time // when the fallback poll is due, news permitting
+	// fallback is the wait's place on the client's scheduler while it
+	// waits for news: it comes due at due, when the fallback poll starts
+	// (fallbackDue), news permitting.
+	fallback sched.Entry
+	due      time.Time
+	// reqs is the context of the requests the wait runs (the send, the
+	// registration, reads), made by the first of them and ended by the
+	// last or by the end of the wait; nreqs counts them.
+	reqs     context.Context
+	stopReqs context.CancelFunc
+	nreqs    int
 	// stopPoll stands the running fallback poll down; nil when none runs.
 	stopPoll context.CancelFunc
 }
@@ -107,7 +126,7 @@ type PushWait struct {
 // leave SendMessage's result alone: the wait it returns has ended with their
 // error, and its Task is what the agent answered.
 func (r *PushReceiver) SendMessage(ctx context.Context, c *Client, msg Message, opts ...WaitOption) (*PushWait, error) {
-	cfg, err := newPollConfig(opts)
+	cfg, err := newPushPollConfig(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +136,9 @@ func (r *PushReceiver) SendMessage(ctx context.Context, c *Client, msg Message, 
 	}
 	defer r.leave()
 	call := append(append([]CallOption{Blocking(false)}, cfg.call...), Webhook(w.config()))
-	res, err := c.SendMessage(w.ctx, msg, call...)
+	rctx, end := w.begin()
+	res, err := c.SendMessage(rctx, msg, call...)
+	end()
 	if err != nil {
 		return nil, w.fail(err)
 	}
@@ -136,7 +157,7 @@ func (r *PushReceiver) SendMessage(ctx context.Context, c *Client, msg Message, 
 // [ErrReceiverClosed] and [ErrWaitStopped] as for SendMessage; the wait is nil
 // whenever the error is not.
 func (r *PushReceiver) WatchTask(ctx context.Context, c *Client, task *Task, opts ...WaitOption) (*PushWait, error) {
-	cfg, err := newPollConfig(opts)
+	cfg, err := newPushPollConfig(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -152,36 +173,101 @@ func (r *PushReceiver) WatchTask(ctx context.Context, c *Client, task *Task, opt
 	if w.isEnded() {
 		return w.hand()
 	}
+	rctx, end := w.begin()
+	defer end()
 	set := TaskPushNotificationConfig{TaskID: task.ID, PushNotificationConfig: w.config()}
-	if _, err := c.CreateTaskPushNotificationConfig(w.ctx, set, cfg.call...); err != nil {
+	if _, err := c.CreateTaskPushNotificationConfig(rctx, set, cfg.call...); err != nil {
 		return nil, w.fail(err)
 	}
-	if now, err := c.GetTask(w.ctx, task.ID, cfg.call...); err == nil && now.ID == task.ID {
+	if now, err := c.GetTask(rctx, task.ID, cfg.call...); err == nil && now.ID == task.ID {
 		w.apply(now, now.ID)
 	}
 	return w.hand()
 }
 
-// newWait registers a wait with a fresh token; its fallback timer starts
-// with its answer.
-func (r *PushReceiver) newWait(ctx context.Context, c *Client, poll pollConfig) (*PushWait, error) {
+// newWait registers a wait with a fresh token; its fallback time starts
+// with its answer. A pending wait holds no goroutine, timer or context of
+// its own: the caller's ctx is watched only when it can end, and the
+// fallback time is an entry on the client's scheduler.
+func (r *PushReceiver) newWait(ctx context.Context, c *Client, poll *pollConfig) (*PushWait, error) {
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
 	token := rand.Text()
-	w := &PushWait{r: r, c: c, token: token, key: sha256.Sum256([]byte(token)),
-		red: c.red.With([]string{token}, nil), opts: poll, done: make(chan struct{})}
-	w.ctx, w.stop = context.WithCancel(ctx)
+	w := &PushWait{r: r, c: c, token: token, key: sha256.Sum256([]byte(token)), opts: poll, ctx: ctx}
+	w.fallback.Init(w.fallbackDue)
 	if err := r.add(w); err != nil {
-		w.stop()
 		return nil, err
 	}
+	if ctx.Done() == nil {
+		return w, nil // a ctx that cannot end: nothing to watch
+	}
 	w.mu.Lock() // finish, which the func may call at once, reads unhook
-	w.unhook = context.AfterFunc(w.ctx, func() {
+	w.unhook = context.AfterFunc(ctx, func() {
 		w.finish(fmt.Errorf("a2a: push wait: %w", context.Cause(ctx)))
 	})
 	w.mu.Unlock()
 	return w, nil
+}
+
+// newPushPollConfig is newPollConfig for a wait: the waits made without
+// options share one config.
+func newPushPollConfig(opts []WaitOption) (*pollConfig, error) {
+	if len(opts) == 0 {
+		return defaultPushPoll(), nil
+	}
+	cfg, err := newPollConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}
+
+// defaultPushPoll is the config of the waits made without options.
+var defaultPushPoll = sync.OnceValue(func() *pollConfig {
+	cfg, _ := newPollConfig(nil)
+	return &cfg
+})
+
+// redactor is the client's redactor with the wait's token, for the errors
+// and refusals about the wait: made once, when first needed.
+func (w *PushWait) redactor() *redact.Redactor {
+	if red := w.red.Load(); red != nil {
+		return red
+	}
+	red := w.c.red.With([]string{w.token}, nil)
+	if !w.red.CompareAndSwap(nil, red) {
+		return w.red.Load()
+	}
+	return red
+}
+
+// begin returns the context for a request the wait makes (the send, the
+// registration, a read), which ends when the wait does, and the func to
+// call, once, when the request is done. The requests running share one context,
+// made by the first and ended by the last: a wait between requests holds
+// none.
+func (w *PushWait) begin() (context.Context, func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.state == stateEnded {
+		ctx, cancel := context.WithCancel(w.ctx)
+		cancel()
+		return ctx, func() {}
+	}
+	if w.reqs == nil {
+		w.reqs, w.stopReqs = context.WithCancel(w.ctx)
+	}
+	w.nreqs++
+	ctx := w.reqs
+	return ctx, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.nreqs--; w.nreqs == 0 && w.reqs == ctx {
+			w.stopReqs()
+			w.reqs, w.stopReqs = nil, nil
+		}
+	}
 }
 
 // config is the webhook the wait registers: the token in the config's
@@ -211,7 +297,14 @@ func (w *PushWait) Task() *Task {
 }
 
 // Done returns a channel closed when the wait ends.
-func (w *PushWait) Done() <-chan struct{} { return w.done }
+func (w *PushWait) Done() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done == nil {
+		w.done = make(chan struct{})
+	}
+	return w.done
+}
 
 // Result returns what the wait ended with: the final *[Task] and nil, a
 // *[Message] the agent answered with, or, with the error that ended the
@@ -238,7 +331,7 @@ func (w *PushWait) Result() (SendResult, error) {
 // known with ctx's error, and the wait goes on.
 func (w *PushWait) Wait(ctx context.Context) (SendResult, error) {
 	select {
-	case <-w.done:
+	case <-w.Done():
 		return w.Result()
 	case <-ctx.Done():
 		res, _ := w.Result()

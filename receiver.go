@@ -396,11 +396,11 @@ func (r *PushReceiver) take(dl bodyDeadline, req *http.Request, w *PushWait) out
 	case waitEnded:
 		return taken
 	case otherTask:
-		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: w.red.Str(taskID)}
+		return outcome{status: http.StatusForbidden, reason: "notification is about a task this token was not given for", taskID: w.redactor().Str(taskID)}
 	}
 	if r.notify != nil {
 		if err := r.notify(req.Context(), &PushNotification{TaskID: taskID, Event: ev, Wait: w}); err != nil {
-			return outcome{status: http.StatusInternalServerError, reason: "PushOnNotification failed", err: w.red.Err(err), taskID: w.red.Str(taskID)}
+			return outcome{status: http.StatusInternalServerError, reason: "PushOnNotification failed", err: w.redactor().Err(err), taskID: w.redactor().Str(taskID)}
 		}
 	}
 	w.apply(ev, taskID)

@@ -111,7 +111,10 @@ var overBudget = refused(http.StatusServiceUnavailable, "too many notifications 
 // decodes it, its memory charged to ch, within the read timeout; out is
 // the refusal when ev is nil.
 func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait, ch *charge) (ev Event, out outcome) {
-	br, timedOut := dl.read(req, r.maxBody, w.red, ch)
+	// The faults are redacted of the client's secrets as they are made,
+	// and of the wait's token here, a refusal being rare (a redactor with
+	// the token is made then).
+	br, timedOut := dl.read(req, r.maxBody, w.c.red, ch)
 	switch {
 	case br.TooLarge:
 		return nil, refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
@@ -122,19 +125,19 @@ func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait
 	case br.Err != nil:
 		return nil, refused(http.StatusBadRequest, "body cannot be read")
 	case br.Fault != nil:
-		return nil, refused(http.StatusBadRequest, "body cannot be read: "+br.Fault.Error())
+		return nil, refused(http.StatusBadRequest, "body cannot be read: "+w.redactor().Str(br.Fault.Error()))
 	}
 	if r.verify != nil {
 		if err := r.verify(req, br.Body); err != nil {
-			return nil, outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.red.Err(err)}
+			return nil, outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.redactor().Err(err)}
 		}
 	}
 	if !ch.take(jsonread.DecodeBudget(len(br.Body))) {
 		return nil, overBudget
 	}
-	ev, perr := readNotification(w.c.proto, br.Body, asked{method: "push notification", red: w.red})
+	ev, perr := readNotification(w.c.proto, br.Body, asked{method: "push notification", red: w.c.red})
 	if perr != nil {
-		return nil, refused(http.StatusBadRequest, perr.Reason)
+		return nil, refused(http.StatusBadRequest, w.redactor().Str(perr.Reason))
 	}
 	return ev, taken
 }
