@@ -1,11 +1,13 @@
 // Command scale measures what pending waits cost at scale: it holds -waits
 // tasks open on a fake agent on loopback, waited for either by a
-// PushReceiver (-mode push) or by polling (-mode poll), measures the
-// process while they are all pending, then releases the tasks and times
-// the drain. It prints a markdown row per round and the medians:
+// PushReceiver (-mode push) or by polling (-mode poll: one WaitTasks for
+// them all, or with -poller WaitTask a goroutine and WaitTask each),
+// measures the process while they are all pending, then releases the
+// tasks and times the drain. It prints a markdown row per round and the medians:
 //
 //	go run ./examples/scale -mode push -waits 10000 -rounds 3
 //	go run ./examples/scale -mode poll -waits 10000
+//	go run ./examples/scale -mode poll -poller WaitTask -waits 10000
 //
 // Push: heap, stack and goroutines per pending wait (the process's live
 // heap after a collection, minus the same agent holding as many tasks with
@@ -42,6 +44,7 @@ func main() {
 	var cfg config
 	flag.StringVar(&cfg.mode, "mode", "push", "how the waits wait: push or poll")
 	flag.IntVar(&cfg.waits, "waits", 1000, "pending waits")
+	flag.StringVar(&cfg.poller, "poller", "WaitTasks", "-mode poll: WaitTasks (one call for all the tasks) or WaitTask (a goroutine and WaitTask per task)")
 	flag.IntVar(&cfg.rounds, "rounds", 3, "rounds (push: the bare handler before the receiver every other round)")
 	flag.IntVar(&cfg.senders, "senders", 16, "goroutines (and connections) sending tasks and notifications")
 	flag.DurationVar(&cfg.timeout, "timeout", 30*time.Minute, "bound on the whole run")
@@ -54,6 +57,7 @@ func main() {
 
 type config struct {
 	mode    string
+	poller  string // -mode poll: WaitTasks or WaitTask
 	waits   int
 	rounds  int
 	senders int
@@ -64,6 +68,9 @@ type config struct {
 func run(ctx context.Context, cfg config, w io.Writer) ([]result, error) {
 	if cfg.mode != "push" && cfg.mode != "poll" {
 		return nil, fmt.Errorf("-mode %q: want push or poll", cfg.mode)
+	}
+	if cfg.mode == "poll" && cfg.poller != "WaitTasks" && cfg.poller != "WaitTask" {
+		return nil, fmt.Errorf("-poller %q: want WaitTasks or WaitTask", cfg.poller)
 	}
 	if cfg.waits < 1 || cfg.rounds < 1 || cfg.senders < 1 {
 		return nil, fmt.Errorf("-waits, -rounds and -senders must be at least 1")

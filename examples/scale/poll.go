@@ -21,7 +21,7 @@ var pollOpts = []a2a.WaitOption{a2a.PollTimeout(30 * time.Minute), a2a.PollMaxAt
 // agent holds "working"; once every task has been asked for, measures the
 // waits pending, releases the tasks and times the drain.
 func pollRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client) (result, error) {
-	res := result{mode: "poll", waits: cfg.waits}
+	res := result{mode: "poll " + cfg.poller, waits: cfg.waits}
 	ids := make([]string, cfg.waits)
 	for i := range ids {
 		ids[i] = taskPrefix + strconv.Itoa(i)
@@ -53,7 +53,11 @@ func pollRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client) (resul
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		waitAll(ctx, c, ids, collect)
+		if cfg.poller == "WaitTask" {
+			waitEach(ctx, c, ids, collect)
+		} else {
+			waitTasks(ctx, c, ids, collect)
+		}
 	}()
 	// Pending: every wait has made its first request.
 	tick := time.NewTicker(5 * time.Millisecond)
@@ -92,9 +96,17 @@ func pollRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client) (resul
 	return res, errors.Join(errs...)
 }
 
-// waitAll waits for every task, a goroutine and WaitTask each, and calls
+// waitTasks waits for every task with one WaitTasks, and calls collect
+// with each end.
+func waitTasks(ctx context.Context, c *a2a.Client, ids []string, collect func(string, *a2a.Task, error)) {
+	for r := range c.WaitTasks(ctx, ids, pollOpts...) {
+		collect(r.TaskID, r.Task, r.Err)
+	}
+}
+
+// waitEach waits for every task, a goroutine and WaitTask each, and calls
 // collect (one call at a time) with each end.
-func waitAll(ctx context.Context, c *a2a.Client, ids []string, collect func(string, *a2a.Task, error)) {
+func waitEach(ctx context.Context, c *a2a.Client, ids []string, collect func(string, *a2a.Task, error)) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, id := range ids {
