@@ -45,22 +45,25 @@ trap 'rm -rf "$work"' EXIT
 (cd .. && go build -o "$work/scale" ./examples/scale)
 
 load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
-for mode in push poll; do
-  : > "$work/$mode.rows"
-  : > "$work/$mode.spread"
+for run in push poll:WaitTasks poll:WaitTask; do
+  mode=${run%%:*} poller=${run#*:}
+  [ "$mode" = push ] && poller=WaitTasks # not used by push
+  touch "$work/$mode.rows" "$work/$mode.spread"
   for n in $SIZES; do
     rounds=$ROUNDS
     [ "$n" -ge 100000 ] && rounds=$(( ROUNDS < 3 ? ROUNDS : 3 ))
-    limit=30m
-    [ "$mode" = poll ] && [ "$n" -ge 100000 ] && limit=${POLL_LIMIT}s
-    echo "scale: $mode, $n waits, $rounds rounds" >&2
-    if "$work/scale" -mode "$mode" -waits "$n" -rounds "$rounds" -timeout "$limit" > "$work/out" 2> "$work/err"; then
+    limit=1800
+    [ "$mode" = poll ] && [ "$n" -ge 100000 ] && limit=$POLL_LIMIT
+    name=$mode; [ "$mode" = poll ] && name="poll $poller"
+    echo "scale: $name, $n waits, $rounds rounds" >&2
+    # A run still going 60 s past its own -timeout (stuck) is stopped.
+    if timeout -k 10 $(( limit + 60 )) "$work/scale" -mode "$mode" -poller "$poller" -waits "$n" -rounds "$rounds" -timeout "${limit}s" > "$work/out" 2> "$work/err"; then
       cat "$work/out" >&2
       grep '(median of' "$work/out" | sed 's/ (median of [0-9]*)//' >> "$work/$mode.rows"
-      sed -n "s/^spread over/$n waits: spread over/p" "$work/out" >> "$work/$mode.spread"
+      sed -n "s/^spread over/$name, $n waits: spread over/p" "$work/out" >> "$work/$mode.spread"
     else
-      cat "$work/out" "$work/err" >&2
-      echo "$n waits: not measured, the run failed or took over $limit: $(tail -1 "$work/err")" >> "$work/$mode.spread"
+      cat "$work/out" >&2; tail -3 "$work/err" >&2
+      echo "$name, $n waits: not measured, the run failed or took over ${limit}s: $(tail -1 "$work/err" | cut -c1-200)" >> "$work/$mode.spread"
     fi
   done
 done
@@ -77,7 +80,7 @@ load_end=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
   echo
   sed 's/^/- /' "$work/push.spread"
   echo
-  echo "**Polling** (\`scale -mode poll\`): N waits on a default client (default schedule: 500 ms ×1.5 to 5 s, ±20 %; \`PollTimeout(30*time.Minute)\`, \`PollMaxAttempts(100000)\` so no budget ends a wait), measured once every task has been asked for once. The agent runs in the same process, so its connection goroutines and buffers count in the figures. *connections accepted* = the agent's \`http.Server\` ConnState StateNew count over the round, *most open* = the most open at once, *most in flight* = the most tasks/get inside the agent's handler at once; *time to drain* = release → last wait ended; *all pending after* = start → every task asked for once."
+  echo "**Polling** (\`scale -mode poll\`): N waits on a default client (\`DefaultMaxPollsInFlight\` = 64 tasks/get at once), by one \`WaitTasks\` call (*poll WaitTasks*) or by a goroutine and \`WaitTask\` per task (*poll WaitTask*, \`-poller WaitTask\`); the default schedule (500 ms ×1.5 to 5 s, ±20 %), with \`PollTimeout(30*time.Minute)\` and \`PollMaxAttempts(100000)\` so no budget ends a wait; measured once every task has been asked for once. The agent runs in the same process, so its connection goroutines and buffers count in the figures. *connections accepted* = the agent's \`http.Server\` ConnState StateNew count over the round, *most open* = the most open at once, *most in flight* = the most tasks/get inside the agent's handler at once; *time to drain* = release → last wait ended; *all pending after* = start → every task asked for once."
   echo
   cat "$work/poll.rows" | { echo '| mode | waits | heap/wait | stack/wait | heap+stack/wait | goroutines/wait | connections accepted | most open | most in flight | tasks/get | time to drain | all pending after |'; echo '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'; cat; }
   echo
