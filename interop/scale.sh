@@ -62,8 +62,10 @@ for run in push poll:WaitTasks poll:WaitTask; do
       grep '(median of' "$work/out" | sed 's/ (median of [0-9]*)//' >> "$work/$mode.rows"
       sed -n "s/^spread over/$name, $n waits: spread over/p" "$work/out" >> "$work/$mode.spread"
     else
+      # The rounds that ended in time, as they are; the failure noted.
       cat "$work/out" >&2; tail -3 "$work/err" >&2
-      echo "$name, $n waits: not measured, the run failed or took over ${limit}s: $(tail -1 "$work/err" | cut -c1-200)" >> "$work/$mode.spread"
+      grep '(round' "$work/out" >> "$work/$mode.rows" || true
+      echo "$name, $n waits: $(grep -c '(round' "$work/out") of $rounds rounds measured (rows marked *round*), the run failed or took over ${limit}s: $(tail -1 "$work/err" | cut -c1-200)" >> "$work/$mode.spread"
     fi
   done
 done
