@@ -338,3 +338,35 @@ func ExampleDataPart_Decode() {
 
 	// Output: r1 合格
 }
+
+func ExampleClient_WaitTasks() {
+	agent := a2atest.NewServer(a2atest.OnSend(a2atest.Caoliao))
+	defer agent.Close()
+	c, _ := a2a.NewClient(agent.URL)
+	ctx := context.Background()
+
+	var ids []string
+	for _, q := range []string{"本月巡检记录", "上月巡检记录", "设备清单"} {
+		task, err := c.SendText(ctx, q, a2a.Blocking(false))
+		if err != nil {
+			log.Fatal(err)
+		}
+		ids = append(ids, task.ID)
+	}
+	state := map[string]a2a.TaskState{}
+	// At most 64 tasks/get at once (WithMaxPollsInFlight), whatever len(ids).
+	for r := range c.WaitTasks(ctx, ids, a2a.PollInterval(10*time.Millisecond), a2a.PollTimeout(30*time.Second)) {
+		if r.Err != nil {
+			log.Printf("task %s: %v", r.TaskID, r.Err) // a *PollError keeps r.Task, the last one read
+			continue
+		}
+		state[r.TaskID] = r.Task.Status.State // results come as tasks end, in any order
+	}
+	for i, id := range ids {
+		fmt.Println(i, state[id])
+	}
+	// Output:
+	// 0 completed
+	// 1 completed
+	// 2 input-required
+}

@@ -190,6 +190,12 @@ type PollAttempt struct {
 // naming the task, the last state, the attempts and what ran out. A client
 // that gave up has not seen the task fail.
 //
+// The attempts run in the client's poll scheduler: the caller's goroutine
+// waits while at most [WithMaxPollsInFlight] tasks/get (64 by default) run
+// at once for all the polling waits of the client, earliest due first, so
+// many goroutines calling WaitTask make no more requests at once than
+// that. [Client.WaitTasks] waits for many tasks without a goroutine each.
+//
 // Each tasks/get retries transient HTTP faults itself. If one still ends in
 // a *[TransportError] or an *[HTTPError] with status 429, 502, 503 or 504,
 // the poll goes on within its budget (the fault is kept in
