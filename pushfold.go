@@ -1,7 +1,7 @@
 package a2a
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -175,28 +175,29 @@ func (w *PushWait) readFinal() {
 }
 
 // fallbackDue runs when the wait's fallback time comes, in a worker of the
-// client's scheduler: the fallback poll starts, in a goroutine of the
-// receiver's, news permitting (poll checks).
-func (w *PushWait) fallbackDue() { w.r.goWork(w.poll) }
-
-// poll is the fallback: no news came for the fallback time, so the task
-// is polled until it ends or the poll gives up, which ends the wait. One
-// poll runs at a time, to its end; each task it reads is the wait's last
-// task known; the wait ending (a notification that finishes the task
-// among the ways) stops it.
-func (w *PushWait) poll() {
+// client's scheduler: no news came for the fallback time, so the task is
+// polled (startPoll: its attempts are entries of the same scheduler)
+// until it ends or the poll gives up, which ends the wait. One poll runs
+// at a time, to its end; each task it reads is the wait's last task known;
+// the wait ending (a notification that finishes the task among the ways)
+// stops it. The poll is work Close waits for (enter; polled leaves), so
+// no PollProgress call follows Close.
+func (w *PushWait) fallbackDue() {
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.state != stateWaiting || time.Now().Before(w.due) {
-		w.mu.Unlock() // not waiting, or news came as the time came: it comes again
-		return
+		return // not waiting, or news came as the time came: it comes again
 	}
-	ctx, stop := context.WithCancel(w.ctx)
-	w.stopPoll = stop
+	if !w.r.enter() {
+		return // closed: Close ends the wait
+	}
 	w.move(statePolling, nil)
 	last := w.taskLocked()
-	w.mu.Unlock()
-	defer stop()
-
+	if last == nil || last.ID == "" {
+		w.r.leave()
+		w.move(stateEnded, errors.New("a2a: the task to wait for has no id"))
+		return
+	}
 	cfg := *w.opts
 	cfg.seen = func(t *Task) {
 		w.mu.Lock()
@@ -205,11 +206,20 @@ func (w *PushWait) poll() {
 			w.setTaskLocked(t, false)
 		}
 	}
-	got, err := w.c.awaitTask(ctx, last, cfg)
+	w.stopPoll = w.c.startPoll(w.ctx, last.ID, last, &cfg, w.polled)
+}
+
+// polled takes the end of the fallback poll: the task it read last (the
+// wait's last task known, as seen kept it), and nil or the error it gave
+// up or failed with, which end the wait; unless the wait ended first, a
+// notification finished it, or the caller's ctx ended (the wait ends
+// with its cause, as newWait's watch has it).
+func (w *PushWait) polled(got *Task, err error) {
+	defer w.r.leave()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if ctx.Err() != nil || w.state != statePolling {
-		return // the wait ended, or a notification finished it
+	if w.state != statePolling || w.ctx.Err() != nil {
+		return
 	}
 	w.stopPoll = nil
 	if err == nil {

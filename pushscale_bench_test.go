@@ -79,10 +79,16 @@ func heapNow() uint64 {
 
 // BenchmarkPushWaitHeap reports the heap one pending PushWait holds
 // (heap-B/wait), its goroutines (goroutines/wait), at n pending waits:
-// the send's answer kept, the receiver's entry, the fallback time.
+// the send's answer kept, the receiver's entry, the fallback time. The
+// waits' ctx is one that can end (cancel: the wait watches it) or
+// context.Background (background: nothing to watch).
 func BenchmarkPushWaitHeap(b *testing.B) {
-	for _, n := range []int{10_000, 100_000} {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
+	for _, bench := range []struct {
+		n   int
+		ctx string
+	}{{10_000, "cancel"}, {100_000, "cancel"}, {10_000, "background"}, {100_000, "background"}} {
+		n := bench.n
+		b.Run(fmt.Sprintf("%d/ctx=%s", n, bench.ctx), func(b *testing.B) {
 			if os.Getenv("A2A_PUSHSCALE_HEAPPROFILE") != "" {
 				runtime.MemProfileRate = 1
 			}
@@ -93,6 +99,9 @@ func BenchmarkPushWaitHeap(b *testing.B) {
 					b.Fatal(err)
 				}
 				ctx, cancel := context.WithCancel(context.Background())
+				if bench.ctx == "background" {
+					ctx = context.Background()
+				}
 				waits := make([]*a2a.PushWait, n)
 				msg := a2a.Message{Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart{Text: "go"}}}
 				// a warm-up wait: the client's and receiver's lazy state
@@ -178,8 +187,12 @@ func BenchmarkPushNotifyRate(b *testing.B) {
 			defer tr.CloseIdleConnections()
 			hc := &http.Client{Transport: tr}
 			// run posts perRound notifications to url from the senders and
-			// returns the rate, per second.
-			run := func(url string) float64 {
+			// returns the rate, per second, and the allocations made per
+			// notification (both ends: the sender's are the same for
+			// either handler).
+			run := func(url string) (rate, allocs float64) {
+				var m0, m1 runtime.MemStats
+				runtime.ReadMemStats(&m0)
 				var next atomic.Int64
 				var wg sync.WaitGroup
 				start := time.Now()
@@ -209,24 +222,31 @@ func BenchmarkPushNotifyRate(b *testing.B) {
 					})
 				}
 				wg.Wait()
-				return perRound / time.Since(start).Seconds()
+				rate = perRound / time.Since(start).Seconds()
+				runtime.ReadMemStats(&m1)
+				return rate, float64(m1.Mallocs-m0.Mallocs) / perRound
 			}
 			for range b.N {
 				run(rsrv.URL) // warm both: connections, buffers
 				run(bare.URL)
-				var recvRates, bareRates, ratios []float64
+				var recvRates, bareRates, ratios, recvAllocs, bareAllocs []float64
 				for round := range rounds {
-					var rr, br float64
+					var rr, br, ra, ba float64
 					if round%2 == 0 {
-						rr, br = run(rsrv.URL), run(bare.URL)
+						rr, ra = run(rsrv.URL)
+						br, ba = run(bare.URL)
 					} else {
-						br, rr = run(bare.URL), run(rsrv.URL)
+						br, ba = run(bare.URL)
+						rr, ra = run(rsrv.URL)
 					}
 					recvRates, bareRates, ratios = append(recvRates, rr), append(bareRates, br), append(ratios, rr/br)
+					recvAllocs, bareAllocs = append(recvAllocs, ra), append(bareAllocs, ba)
 				}
 				b.ReportMetric(median(recvRates), "recv-notif/s")
 				b.ReportMetric(median(bareRates), "bare-notif/s")
 				b.ReportMetric(median(ratios), "recv/bare")
+				b.ReportMetric(median(recvAllocs), "recv-allocs/notif")
+				b.ReportMetric(median(bareAllocs), "bare-allocs/notif")
 			}
 			if recv.Pending() != waits {
 				b.Fatalf("pending %d, want %d", recv.Pending(), waits)

@@ -105,8 +105,9 @@ type PushWait struct {
 	reqs     context.Context
 	stopReqs context.CancelFunc
 	nreqs    int
-	// stopPoll stands the running fallback poll down; nil when none runs.
-	stopPoll context.CancelFunc
+	// stopPoll stands the running fallback poll down (its end, polled,
+	// follows); nil when none runs.
+	stopPoll func()
 }
 
 // SendMessage sends msg as [Client.SendMessage] does, with the receiver's

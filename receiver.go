@@ -407,12 +407,17 @@ func (r *PushReceiver) take(dl bodyDeadline, req *http.Request, w *PushWait) out
 	return taken
 }
 
+// tokenHeaderKeys are the token headers as a request's header map holds
+// them (canonical: "X-A2a-…"), so that looking them up costs no
+// canonicalizing.
+var tokenHeaderKeys = [...]string{http.CanonicalHeaderKey(tokenHeader), http.CanonicalHeaderKey(tokenHeaderV10)}
+
 // notificationToken is the token a notification carries, "" for none:
 // the first of the token headers set, else a Bearer credential.
 func notificationToken(h http.Header) string {
-	for _, name := range []string{tokenHeader, tokenHeaderV10} {
-		if t := h.Get(name); t != "" {
-			return t
+	for _, key := range tokenHeaderKeys {
+		if vs := h[key]; len(vs) > 0 && vs[0] != "" {
+			return vs[0]
 		}
 	}
 	scheme, cred, ok := strings.Cut(h.Get("Authorization"), " ")

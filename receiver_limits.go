@@ -175,12 +175,16 @@ func (r *PushReceiver) startDeadline(rw http.ResponseWriter, req *http.Request) 
 
 // read reads req's body for the receiver: at most limit bytes, its
 // buffers charged to ch, by the deadline (timedOut reports that it
-// passed), which it clears once the body was read whole.
+// passed), which it clears once the body was read whole, unless net/http
+// does: an HTTP/1 body that arrived whole (its end starts the server's
+// background read, which clears the deadline; and the server sets the
+// connection's deadline again before reading another request).
 func (dl bodyDeadline) read(req *http.Request, limit int64, red *redact.Redactor, ch *charge) (br httpbody.Result, timedOut bool) {
-	timed := req.WithContext(req.Context()) // a shallow copy, to read through the deadline
-	timed.Body = &deadlineReader{r: req.Body, deadline: dl.at}
-	br = httpbody.ReadRequest(timed, limit, red, ch.take)
-	if dl.rc != nil && br.Err == nil && !br.TooLarge && !br.OverBudget {
+	body := req.Body
+	req.Body = &deadlineReader{r: body, deadline: dl.at} // read through the deadline
+	br = httpbody.ReadRequest(req, limit, red, ch.take)
+	req.Body = body
+	if dl.rc != nil && br.Err == nil && !br.TooLarge && !br.OverBudget && !(req.ProtoMajor == 1 && req.ContentLength != 0) {
 		dl.rc.SetReadDeadline(time.Time{}) // read to its end: nothing more to bound
 	}
 	return br, br.Err != nil && !time.Now().Before(dl.at)
