@@ -108,7 +108,7 @@ func (a *agent) fill(n int, url string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for i := range n {
-		a.pushs = append(a.pushs, pushRec{id: taskPrefix + strconv.Itoa(i), url: strings.Clone(url), token: strings.Repeat("x", 43)})
+		a.pushs = append(a.pushs, pushRec{id: taskPrefix + strconv.Itoa(i), url: strings.Clone(url), token: strings.Repeat("x", 26)}) // rand.Text's length
 	}
 }
 
