@@ -43,7 +43,7 @@ func pollRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client) (resul
 			seen[i] = true
 		}
 	}
-	a2a.CloseIdleConnections()
+	quiet(ctx, ag) // the last round's connections closed: not counted in this one's
 	ag.reset()
 	before := measure()
 	ctx, cancel := context.WithCancel(ctx)
