@@ -44,6 +44,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 (cd .. && go build -o "$work/scale" ./examples/scale)
 
+commit=$(git rev-parse --short HEAD)
 load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
 for run in push poll:WaitTasks poll:WaitTask; do
   mode=${run%%:*} poller=${run#*:}
@@ -74,7 +75,7 @@ load_end=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
 {
   echo "$heading"
   echo
-  echo "\`examples/scale\` (\`interop/scale.sh\`), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD), $(nproc) cores, load average $load_start at the start, $load_end at the end. One process: a lean JSON-RPC agent on loopback (not a2atest, whose request log would outweigh the waits) holds N tasks \`working\`; the waits are made, measured once all are pending (live heap and stack in use after a collection, goroutines), then the agent releases the tasks. Medians of the rounds (${ROUNDS} below 100,000 waits, 3 at 100,000); spread below each table."
+  echo "\`examples/scale\` (\`interop/scale.sh\`), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit, $(nproc) cores, load average $load_start at the start, $load_end at the end. One process: a lean JSON-RPC agent on loopback (not a2atest, whose request log would outweigh the waits) holds N tasks \`working\`; the waits are made, measured once all are pending (live heap and stack in use after a collection, goroutines), then the agent releases the tasks. Medians of the rounds (${ROUNDS} below 100,000 waits, 3 at 100,000); spread below each table."
   echo
   echo "**Push** (\`scale -mode push\`): N tasks sent through one \`PushReceiver\` (\`PushFallbackAfter(time.Hour)\`: no fallback poll while they are made, tasks/get counted, none), each wait under \`context.Background()\`. *heap/wait* = (live heap with N waits pending − the same agent holding N tasks with no wait) / N; connections closed before each measure. The agent POSTs each task's end from 16 goroutines over 16 connections; *notifications/s* = N / (release → last POST answered); the *bare handler* (reads the body, answers 204) takes the same notifications from the same senders on the same server, before the receiver every other round; *ratio* = the median of the rounds' notifications/s over bare handler/s; *time to drain* = release → last wait ended (PushOnDone); *all pending after* = first send → last wait registered (16 senders)."
   echo
