@@ -140,5 +140,6 @@ func summary(w io.Writer, rs []result) {
 			len(rs), rlo, rhi, blo, bhi, qlo, qhi, sec(dlo), sec(dhi))
 		return
 	}
-	fmt.Fprintf(w, "\nspread over %d rounds: time to drain %s–%s\n", len(rs), sec(dlo), sec(dhi))
+	_, alo, ahi := f(func(r result) float64 { return float64(r.accepted) })
+	fmt.Fprintf(w, "\nspread over %d rounds: time to drain %s–%s, connections accepted %.0f–%.0f\n", len(rs), sec(dlo), sec(dhi), alo, ahi)
 }
