@@ -61,13 +61,14 @@ type pollWait struct {
 	taskID string
 
 	mu      sync.Mutex
-	attempt int           // tasks/get started
-	wait    time.Duration // the interval before jitter
-	last    *Task         // the last task known
-	lastErr error         // the transient fault of the last attempt
-	cancel  context.CancelFunc
-	stopped bool // stop was called
-	ended   bool // done was or is being called
+	attempt int                // tasks/get started
+	wait    time.Duration      // the interval before jitter
+	last    *Task              // the last task known
+	lastErr error              // the transient fault of the last attempt
+	cancel  context.CancelFunc // the running attempt's
+	running bool               // step runs: only it ends w then
+	stopped bool               // stop was called
+	ended   bool               // done was or is being called
 }
 
 // init readies w to poll taskID; known is the task the caller holds (nil
@@ -94,6 +95,7 @@ func (w *pollWait) step() {
 		w.endLocked(w.ranOutLocked())
 		return
 	}
+	w.running = true
 	actx, cancel := pc.attemptContext()
 	w.cancel = cancel
 	w.attempt++
@@ -167,6 +169,7 @@ func (w *pollWait) step() {
 		at = pc.deadline // the wait is cut short: step then ends it
 	}
 	w.wait = min(time.Duration(float64(w.wait)*cfg.multiplier), cfg.maxInterval)
+	w.running = false // pending from here: stop, ctxDone and drop may end it
 	pc.c.scheduler().At(&w.Entry, at)
 	w.mu.Unlock()
 }
@@ -183,11 +186,13 @@ func (w *pollWait) stop() {
 		return
 	}
 	w.stopped = true
-	if w.cancel != nil {
-		w.cancel()
-		return
+	if w.running {
+		if w.cancel != nil {
+			w.cancel()
+		}
+		return // step sees stopped and ends w
 	}
-	w.call.c.scheduler().At(&w.Entry, time.Now()) // step sees stopped and ends it
+	w.call.c.scheduler().At(&w.Entry, time.Now()) // step runs, sees stopped and ends w
 }
 
 // ctxDone ends w if it is pending, in the goroutine ctx's end runs in; a
@@ -195,7 +200,7 @@ func (w *pollWait) stop() {
 // then ends w.
 func (w *pollWait) ctxDone() {
 	w.mu.Lock()
-	if w.ended || !w.call.c.scheduler().Stop(&w.Entry) {
+	if w.ended || w.running || !w.call.c.scheduler().Stop(&w.Entry) {
 		w.mu.Unlock()
 		return
 	}
@@ -210,11 +215,11 @@ func (w *pollWait) drop() bool {
 	if w.ended {
 		return false
 	}
-	if w.call.c.scheduler().Stop(&w.Entry) {
+	if !w.running && w.call.c.scheduler().Stop(&w.Entry) {
 		w.ended = true
 		return true
 	}
-	w.stopped = true
+	w.stopped = true // step, running or about to, sees it and ends w
 	if w.cancel != nil {
 		w.cancel()
 	}
@@ -223,7 +228,7 @@ func (w *pollWait) drop() bool {
 
 // endLocked marks w ended, unlocks it and calls done. w.mu is held.
 func (w *pollWait) endLocked(task *Task, err error) {
-	w.ended = true
+	w.ended, w.running = true, false
 	w.mu.Unlock()
 	w.call.done(w, task, err)
 }

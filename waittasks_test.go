@@ -133,12 +133,14 @@ func TestWaitTasksBreakStops(t *testing.T) {
 		ids = append(ids, id)
 	}
 	agent := newPollAgent(t, scripts)
-	var canceled sync.WaitGroup
+	canceled := make(chan struct{}, 10)
 	agent.hold = func(r *http.Request, id string) {
 		if id == "slow-0" { // in flight when the loop breaks
-			canceled.Add(1)
-			defer canceled.Done()
 			<-r.Context().Done()
+			select {
+			case canceled <- struct{}{}:
+			default:
+			}
 		}
 	}
 	var started atomic.Int64 // round trips the client started
@@ -159,7 +161,7 @@ func TestWaitTasksBreakStops(t *testing.T) {
 		t.Fatalf("%d results, want 1", n)
 	}
 	after := started.Load()
-	canceled.Wait()                   // the attempt in flight was canceled
+	<-canceled                        // the attempt in flight was canceled
 	time.Sleep(20 * time.Millisecond) // ten poll intervals
 	if got := started.Load(); got != after {
 		t.Errorf("%d requests started after the loop ended", got-after)
