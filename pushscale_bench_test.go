@@ -141,7 +141,10 @@ func BenchmarkPushWaitHeap(b *testing.B) {
 // from 8 senders) and those of a bare handler that only reads the body
 // and answers 204, on the same rig, in interleaved rounds: the medians of
 // each (recv-notif/s, bare-notif/s) and of the per-round ratio
-// (recv/bare).
+// (recv/bare); the same for the process's CPU time per notification
+// (bare-cpu/recv-cpu: the ratio of the ceilings, CPU-bound as loopback
+// is, and less moved by other processes than the rates) and the
+// allocations per notification.
 func BenchmarkPushNotifyRate(b *testing.B) {
 	for _, shape := range []string{"task", "status"} {
 		b.Run(shape, func(b *testing.B) {
@@ -187,12 +190,15 @@ func BenchmarkPushNotifyRate(b *testing.B) {
 			defer tr.CloseIdleConnections()
 			hc := &http.Client{Transport: tr}
 			// run posts perRound notifications to url from the senders and
-			// returns the rate, per second, and the allocations made per
-			// notification (both ends: the sender's are the same for
-			// either handler).
-			run := func(url string) (rate, allocs float64) {
+			// returns the rate, per second, and the allocations made and
+			// the process's CPU time spent per notification, in µs (both
+			// ends: the sender's are the same for either handler; on a
+			// loaded machine the CPU time tells the ceiling better than
+			// the rate).
+			run := func(url string) (rate, allocs, cpu float64) {
 				var m0, m1 runtime.MemStats
 				runtime.ReadMemStats(&m0)
+				c0 := cpuTime()
 				var next atomic.Int64
 				var wg sync.WaitGroup
 				start := time.Now()
@@ -223,30 +229,35 @@ func BenchmarkPushNotifyRate(b *testing.B) {
 				}
 				wg.Wait()
 				rate = perRound / time.Since(start).Seconds()
+				cpu = float64((cpuTime() - c0).Microseconds()) / perRound
 				runtime.ReadMemStats(&m1)
-				return rate, float64(m1.Mallocs-m0.Mallocs) / perRound
+				return rate, float64(m1.Mallocs-m0.Mallocs) / perRound, cpu
 			}
 			for range b.N {
 				run(rsrv.URL) // warm both: connections, buffers
 				run(bare.URL)
-				var recvRates, bareRates, ratios, recvAllocs, bareAllocs []float64
+				var recvRates, bareRates, ratios, recvAllocs, bareAllocs, recvCPU, bareCPU, cpuRatios []float64
 				for round := range rounds {
-					var rr, br, ra, ba float64
+					var rr, br, ra, ba, rc, bc float64
 					if round%2 == 0 {
-						rr, ra = run(rsrv.URL)
-						br, ba = run(bare.URL)
+						rr, ra, rc = run(rsrv.URL)
+						br, ba, bc = run(bare.URL)
 					} else {
-						br, ba = run(bare.URL)
-						rr, ra = run(rsrv.URL)
+						br, ba, bc = run(bare.URL)
+						rr, ra, rc = run(rsrv.URL)
 					}
 					recvRates, bareRates, ratios = append(recvRates, rr), append(bareRates, br), append(ratios, rr/br)
 					recvAllocs, bareAllocs = append(recvAllocs, ra), append(bareAllocs, ba)
+					recvCPU, bareCPU, cpuRatios = append(recvCPU, rc), append(bareCPU, bc), append(cpuRatios, bc/rc)
 				}
 				b.ReportMetric(median(recvRates), "recv-notif/s")
 				b.ReportMetric(median(bareRates), "bare-notif/s")
 				b.ReportMetric(median(ratios), "recv/bare")
 				b.ReportMetric(median(recvAllocs), "recv-allocs/notif")
 				b.ReportMetric(median(bareAllocs), "bare-allocs/notif")
+				b.ReportMetric(median(recvCPU), "recv-cpu-µs/notif")
+				b.ReportMetric(median(bareCPU), "bare-cpu-µs/notif")
+				b.ReportMetric(median(cpuRatios), "bare-cpu/recv-cpu")
 			}
 			if recv.Pending() != waits {
 				b.Fatalf("pending %d, want %d", recv.Pending(), waits)

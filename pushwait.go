@@ -18,8 +18,12 @@ import (
 // receiver's URL with the agent under a token of its own, and each
 // notification with that token moves its task on, until the task is
 // terminal (completed, failed, canceled, rejected) or interrupted
-// (input-required, auth-required). A wait costs no goroutine while it
-// waits. Its methods are safe for concurrent use.
+// (input-required, auth-required). A wait costs memory, not goroutines:
+// while it waits it holds no goroutine, timer or context of its own (its
+// fallback time is an entry of the client's scheduler, whose bound
+// [WithMaxPollsInFlight] the fallback poll's tasks/get calls share with
+// the client's other polling waits), and it watches the context it was
+// given only when that context can end. Its methods are safe for concurrent use.
 //
 // A wait ends, once, when:
 //   - its task becomes terminal or interrupted, by the send's answer, a
