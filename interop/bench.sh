@@ -51,4 +51,5 @@ go run ./benchreport -bench "$work/bench.txt" -poll "$work/poll.txt" -push "$wor
 if [ -n "${BENCH_RAW:-}" ]; then # keep the raw runs, e.g. to rebuild the report with new notes
   cp "$work/bench.txt" "$BENCH_RAW" && cp "$work/poll.txt" "$BENCH_RAW.poll" && cp "$work/push.txt" "$BENCH_RAW.push"
 fi
+SPLICE_ONLY=1 ./scale.sh # the scale section (interop/scale.sh measures it) back into BENCHMARKS.md
 echo "wrote BENCHMARKS.md" >&2
