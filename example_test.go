@@ -353,6 +353,7 @@ func ExampleClient_WaitTasks() {
 		}
 		ids = append(ids, task.ID)
 	}
+	// snippet: wait-tasks
 	state := map[string]a2a.TaskState{}
 	// At most 64 tasks/get at once (WithMaxPollsInFlight), whatever len(ids).
 	for r := range c.WaitTasks(ctx, ids, a2a.PollInterval(10*time.Millisecond), a2a.PollTimeout(30*time.Second)) {
@@ -362,6 +363,7 @@ func ExampleClient_WaitTasks() {
 		}
 		state[r.TaskID] = r.Task.Status.State // results come as tasks end, in any order
 	}
+	// snippet end
 	for i, id := range ids {
 		fmt.Println(i, state[id])
 	}
