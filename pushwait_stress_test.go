@@ -158,7 +158,9 @@ func TestPushWaitLifeCycleStress(t *testing.T) {
 		}
 		if h, cl := lastHook.Load(), closedAt.Load(); h > cl {
 			lateMu.Lock()
-			t.Fatalf("round %d: a hook (%s) ran %v after Close returned", round, lateName, time.Duration(h-cl))
+			name := lateName
+			lateMu.Unlock()
+			t.Fatalf("round %d: a hook (%s) ran %v after Close returned", round, name, time.Duration(h-cl))
 		}
 		switch {
 		case racerErr != nil && !errors.Is(racerErr, a2a.ErrReceiverClosed) && !errors.Is(racerErr, context.Canceled):
