@@ -161,3 +161,80 @@ func TestStartPollContext(t *testing.T) {
 		t.Fatalf("done error %v, want the ctx's *PollError after 1 attempt", e.err)
 	}
 }
+
+// TestPollEndsAfterProgress drives the interleaving that once let a
+// PushWait's fallback poll call PollProgress after PushReceiver.Close
+// returned: while step is in the seen and progress funcs (its attempt
+// returned, w.mu let go), the wait's end stops the poll (stop, from
+// quietLocked), the caller's ctx ends (ctxDone, as its AfterFunc runs
+// it) or WaitTasks breaks (drop). None of them may end the poll from
+// outside then: done (the PushWait's polled, which lets Close return;
+// WaitTask's and WaitTasks' return) comes once, after progress returned,
+// with the *PollError of a poll cut short, and no attempt follows.
+func TestPollEndsAfterProgress(t *testing.T) {
+	cases := []struct {
+		name string
+		cut  func(t *testing.T, w *pollWait, cancel context.CancelFunc)
+	}{
+		{"stop then ctx", func(t *testing.T, w *pollWait, cancel context.CancelFunc) { w.stop(); cancel(); w.ctxDone() }},
+		{"ctx then stop", func(t *testing.T, w *pollWait, cancel context.CancelFunc) { cancel(); w.ctxDone(); w.stop() }},
+		{"stop then drop", func(t *testing.T, w *pollWait, cancel context.CancelFunc) {
+			w.stop()
+			if w.drop() {
+				t.Error("drop ended a poll whose progress func runs")
+			}
+		}},
+		{"drop then ctx", func(t *testing.T, w *pollWait, cancel context.CancelFunc) {
+			if w.drop() {
+				t.Error("drop ended a poll whose progress func runs")
+			}
+			cancel()
+			w.ctxDone()
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, n := taskAgent(t, nil, "working")
+			cfg, _ := newPollConfig([]WaitOption{PollInterval(time.Millisecond), PollJitter(0)})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var inProgress atomic.Bool
+			var progressCalls atomic.Int32
+			ends := make(chan pollEnd, 2)
+			w := new(pollWait)
+			w.init(newPollCall(c, ctx, &cfg, func(_ *pollWait, task *Task, err error) {
+				if inProgress.Load() {
+					t.Error("done called while the progress func runs")
+				}
+				ends <- pollEnd{task, err}
+			}), "t1", nil)
+			cfg.progress = func(PollAttempt) {
+				inProgress.Store(true)
+				defer inProgress.Store(false)
+				if progressCalls.Add(1) == 1 {
+					tc.cut(t, w, cancel) // the end of the wait, in this very window
+				}
+			}
+			w.begin()
+			e := <-ends
+			pe, ok := errors.AsType[*PollError](e.err)
+			if !ok || pe.Limit != PollLimitContext || !errors.Is(e.err, context.Canceled) || pe.Attempts != 1 {
+				t.Fatalf("done error %v, want a *PollError for a poll cut short after 1 attempt", e.err)
+			}
+			if e.task == nil || e.task.Status.State != TaskStateWorking {
+				t.Errorf("done task %+v, want the task read", e.task)
+			}
+			if p, r := progressCalls.Load(), n.Load(); p != 1 || r != 1 {
+				t.Errorf("%d progress calls, %d requests: want 1 and 1", p, r)
+			}
+			select {
+			case e := <-ends:
+				t.Fatalf("done called again: %+v", e)
+			default:
+			}
+			if l := c.scheduler().Len(); l != 0 {
+				t.Errorf("%d entries pending after the end", l)
+			}
+		})
+	}
+}

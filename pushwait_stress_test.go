@@ -74,9 +74,15 @@ func TestPushWaitLifeCycleStress(t *testing.T) {
 		// running hooks, and none starts after it.
 		base := time.Now()
 		var lastHook, closedAt atomic.Int64
-		late := func(string) {
+		var lateMu sync.Mutex
+		lateName := ""
+		late := func(name string) {
+			lateMu.Lock()
+			defer lateMu.Unlock()
 			at := int64(time.Since(base))
-			for p := lastHook.Load(); at > p && !lastHook.CompareAndSwap(p, at); p = lastHook.Load() {
+			if at > lastHook.Load() {
+				lastHook.Store(at)
+				lateName = name
 			}
 		}
 		var mu sync.Mutex
@@ -151,7 +157,10 @@ func TestPushWaitLifeCycleStress(t *testing.T) {
 			}
 		}
 		if h, cl := lastHook.Load(), closedAt.Load(); h > cl {
-			t.Fatalf("round %d: a hook ran %v after Close returned", round, time.Duration(h-cl))
+			lateMu.Lock()
+			name := lateName
+			lateMu.Unlock()
+			t.Fatalf("round %d: a hook (%s) ran %v after Close returned", round, name, time.Duration(h-cl))
 		}
 		switch {
 		case racerErr != nil && !errors.Is(racerErr, a2a.ErrReceiverClosed) && !errors.Is(racerErr, context.Canceled):
