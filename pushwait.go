@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
 	"github.com/caoliao-a2a/a2a-go/internal/redact"
 	"github.com/caoliao-a2a/a2a-go/internal/sched"
 )
@@ -42,7 +43,10 @@ import (
 //   - no news of the task came for the receiver's [PushFallbackAfter] and
 //     the fallback poll (as [Client.WaitTask], with the wait's options)
 //     gives up or fails: its error;
-//   - the context given to SendMessage or WatchTask ends: its error, wrapped;
+//   - the context given to SendMessage or WatchTask ends: its error (its
+//     cause), wrapped in one naming the task and its last state once the
+//     agent has named the task: no notification may have come, so read
+//     the task again ([Client.GetTask]) or wait for it ([Client.WaitTask]);
 //   - [PushWait.Stop]: [ErrWaitStopped]; [PushReceiver.Close]:
 //     [ErrReceiverClosed];
 //   - the send's answer names another task than the notifications that
@@ -224,9 +228,7 @@ func (r *PushReceiver) register(ctx context.Context, c *Client, poll *pollConfig
 		return w, nil // a ctx that cannot end: nothing to watch
 	}
 	w.mu.Lock() // finish, which the func may call at once, reads unhook
-	w.unhook = context.AfterFunc(ctx, func() {
-		w.finish(fmt.Errorf("a2a: push wait: %w", context.Cause(ctx)))
-	})
+	w.unhook = context.AfterFunc(ctx, func() { w.ctxEnded(context.Cause(ctx)) })
 	w.mu.Unlock()
 	return w, nil
 }
@@ -444,6 +446,22 @@ func (w *PushWait) fail(err error) error {
 // held.
 func (w *PushWait) cutShortLocked() bool {
 	return w.state == stateEnded && (w.err == ErrReceiverClosed || w.err == ErrWaitStopped)
+}
+
+// ctxEnded ends the wait whose context ended with cause, unless it has
+// ended: the error names the task and its last state when they are known
+// (server text: inert and redacted), so that a caller whose wait heard
+// nothing knows which task to read again.
+func (w *PushWait) ctxEnded(cause error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	err := fmt.Errorf("a2a: push wait: %w", cause)
+	if id := w.idLocked(); id != "" {
+		red := w.redactor()
+		err = fmt.Errorf("a2a: push wait for task %s (last state %s): %w",
+			inert.Printable(red.Str(id)), inert.Printable(red.Str(string(w.cur.Status.State))), cause)
+	}
+	w.move(stateEnded, err)
 }
 
 // finish ends the wait with err unless it has ended.

@@ -132,8 +132,8 @@ func TestPushWaitEndsWithItsCtx(t *testing.T) {
 		cause := io.ErrClosedPipe
 		cancel(cause)
 		res, err := w.Wait(context.Background())
-		if !errors.Is(err, cause) || !strings.Contains(err.Error(), "push wait") {
-			t.Errorf("fallback %v: err = %v, want the ctx's cause wrapped", fallback, err)
+		if !errors.Is(err, cause) || !strings.Contains(err.Error(), "push wait for task task-1 (last state working)") {
+			t.Errorf("fallback %v: err = %v, want the ctx's cause wrapped, naming the task and its last state", fallback, err)
 		}
 		if task, ok := res.(*a2a.Task); !ok || task.ID != "task-1" {
 			t.Errorf("fallback %v: result %v, want the last task", fallback, res)
