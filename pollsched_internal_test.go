@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -159,5 +160,34 @@ func TestStartPollContext(t *testing.T) {
 	e := <-ends
 	if pe, ok := errors.AsType[*PollError](e.err); !ok || pe.Limit != PollLimitContext || pe.Attempts != 1 || !errors.Is(e.err, context.Canceled) {
 		t.Fatalf("done error %v, want the ctx's *PollError after 1 attempt", e.err)
+	}
+}
+
+// TestStartPollProgressPanic: a panic in the PollProgress func of a poll
+// started by startPoll (a PushWait's fallback) ends it with an error that
+// says so, the value escaped and redacted, and the last task; nothing
+// crashes.
+func TestStartPollProgressPanic(t *testing.T) {
+	c, n := taskAgent(t, nil, "working")
+	cfg, err := newPollConfig([]WaitOption{PollInterval(time.Millisecond), PollJitter(0),
+		PollProgress(func(PollAttempt) { panic("bad\x1b[31m state") })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends := make(chan pollEnd, 2)
+	c.startPoll(context.Background(), "t1", nil, &cfg, func(task *Task, err error) { ends <- pollEnd{task, err} })
+	e := <-ends
+	if e.err == nil || !strings.Contains(e.err.Error(), "PollProgress func panicked") ||
+		strings.Contains(e.err.Error(), "\x1b") || !strings.Contains(e.err.Error(), "bad") {
+		t.Errorf("err %q, want one saying the PollProgress func panicked, inert", e.err)
+	}
+	if e.task == nil || e.task.Status.State != TaskStateWorking {
+		t.Errorf("task %+v, want the last one read", e.task)
+	}
+	if n.Load() != 1 {
+		t.Errorf("%d tasks/get, want 1", n.Load())
+	}
+	if l := c.scheduler().Len(); l != 0 {
+		t.Errorf("%d entries pending after the end", l)
 	}
 }
