@@ -140,7 +140,17 @@ func PollTimeout(d time.Duration) WaitOption {
 // [WithMaxPollsInFlight] of them), never for two attempts of one wait at
 // once; while it runs, it holds one of those slots. Use it for a progress
 // line or a log record; fn must not block for long, nor wait for another
-// wait of the same client.
+// wait of the same client. fn must be safe for concurrent use: the waits
+// of one [Client.WaitTasks] call, and any waits given the same fn, call it
+// from several goroutines at once.
+//
+// If fn panics, the scheduler's goroutine recovers and that wait ends:
+// [Client.WaitTask] and [Client.SendMessageAndWait] panic with the same
+// value in the caller's goroutine; a range over [Client.WaitTasks] stops
+// the call's other waits, then panics with it in the loop's goroutine; a
+// [PushWait]'s fallback poll ends the wait with an error saying fn
+// panicked (the value printed redacted and inert). The stack of the
+// first panic is not kept.
 func PollProgress(fn func(PollAttempt)) WaitOption {
 	return pollOption(func(c *pollConfig) error {
 		if fn == nil {

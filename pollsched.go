@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
+	"github.com/caoliao-a2a/a2a-go/internal/inert"
 	"github.com/caoliao-a2a/a2a-go/internal/sched"
 )
 
@@ -16,8 +18,11 @@ import (
 // at most the client's in-flight bound at once. A waiting poll holds no
 // goroutine, timer or context: it is a pollWait (its task, attempt,
 // interval, last task and fault) pointing at the pollCall shared by the
-// waits of one call (config, caller's ctx, start, deadline). A context is
-// made only for the length of one tasks/get.
+// waits of one call (config, caller's ctx, start, deadline). A call has
+// one context of its own when the poll has a deadline of its own (its
+// live context, which ends at that deadline: the call's waits end then
+// whether or not a scheduler slot is free), and one for the length of
+// each tasks/get.
 
 // DefaultMaxPollsInFlight is how many tasks/get the polling waits of one
 // [Client] make at once unless [WithMaxPollsInFlight] says otherwise; it
@@ -40,6 +45,11 @@ type pollCall struct {
 	// the poll's own bound (start + PollTimeout, or DefaultPollTimeout when
 	// ctx has no deadline), on top of ctx's.
 	start, deadline time.Time
+	// live is ctx, or its child ending at deadline when there is one (made
+	// by open, released by close): its end ends the pending waits (watch)
+	// and the attempts in flight (their contexts are its children).
+	live    context.Context
+	release context.CancelFunc
 	// done gets each wait's end, once, after its last attempt returned,
 	// in a scheduler worker or the goroutine ctx's end runs in; never with
 	// a lock of the wait held.
@@ -52,6 +62,21 @@ func newPollCall(c *Client, ctx context.Context, cfg *pollConfig, done func(*pol
 		pc.deadline = pc.start.Add(bound)
 	}
 	return pc
+}
+
+// open makes pc.live; close must follow once the call's waits ended.
+func (pc *pollCall) open() {
+	pc.live = pc.ctx
+	if !pc.deadline.IsZero() {
+		pc.live, pc.release = context.WithDeadline(pc.ctx, pc.deadline)
+	}
+}
+
+// close releases pc.live.
+func (pc *pollCall) close() {
+	if pc.release != nil {
+		pc.release()
+	}
 }
 
 // pollWait is one task being polled.
@@ -91,7 +116,7 @@ func (w *pollWait) step() {
 		w.mu.Unlock()
 		return
 	}
-	if w.stopped || pc.ctx.Err() != nil || pc.pastDeadline(time.Now()) {
+	if w.stopped || pc.live.Err() != nil || pc.pastDeadline(time.Now()) {
 		w.endLocked(w.ranOutLocked())
 		return
 	}
@@ -134,7 +159,11 @@ func (w *pollWait) step() {
 		cfg.seen(task)
 	}
 	if cfg.progress != nil && err == nil {
-		cfg.progress(PollAttempt{Attempt: attempt, Task: task, Elapsed: time.Since(pc.start), Next: next})
+		if p := callProgress(cfg.progress, PollAttempt{Attempt: attempt, Task: task, Elapsed: time.Since(pc.start), Next: next}); p != nil {
+			w.mu.Lock()
+			w.endLocked(w.last, p) // the caller's goroutine panics anew
+			return
+		}
 	}
 
 	w.mu.Lock()
@@ -160,7 +189,7 @@ func (w *pollWait) step() {
 		}
 		next = he.RetryAfter
 	}
-	if w.stopped || pc.ctx.Err() != nil {
+	if w.stopped || pc.live.Err() != nil {
 		w.endLocked(w.ranOutLocked())
 		return
 	}
@@ -274,13 +303,38 @@ func (pc *pollCall) nearestDeadline() (time.Time, bool) {
 	return cd, true
 }
 
-// attemptContext is the context of one tasks/get: ctx's child, ending at
-// the poll's own deadline.
+// attemptContext is the context of one tasks/get: live's child, so it
+// ends with ctx and at the poll's own deadline.
 func (pc *pollCall) attemptContext() (context.Context, context.CancelFunc) {
-	if pc.deadline.IsZero() {
-		return context.WithCancel(pc.ctx)
+	return context.WithCancel(pc.live)
+}
+
+// progressPanic is the end of a wait whose PollProgress func panicked: it
+// carries the value to the caller's goroutine, which panics with it
+// (WaitTask, SendMessageAndWait, WaitTasks), or becomes an error
+// (a PushWait's fallback poll, see startPoll).
+type progressPanic struct{ value any }
+
+func (p *progressPanic) Error() string { return "a2a: the PollProgress func panicked" }
+
+// callProgress calls fn, in a scheduler worker, and returns what it
+// panicked with, if it did: a worker must not die of it.
+func callProgress(fn func(PollAttempt), a PollAttempt) (p *progressPanic) {
+	defer func() {
+		if v := recover(); v != nil {
+			p = &progressPanic{value: v}
+		}
+	}()
+	fn(a)
+	return nil
+}
+
+// repanic panics with what a PollProgress func panicked with if err says
+// it did; it runs in the caller's goroutine.
+func repanic(err error) {
+	if p, ok := err.(*progressPanic); ok {
+		panic(p.value)
 	}
-	return context.WithDeadline(pc.ctx, pc.deadline)
 }
 
 // watch ends the pending waits of a call when ctx ends, from one
@@ -304,11 +358,15 @@ func (c *Client) wait(ctx context.Context, taskID string, known *Task, cfg pollC
 	}
 	ch := make(chan result, 1)
 	var w pollWait
-	w.init(newPollCall(c, ctx, &cfg, func(_ *pollWait, task *Task, err error) { ch <- result{task, err} }), taskID, known)
-	unwatch := watch(ctx, w.ctxDone)
+	pc := newPollCall(c, ctx, &cfg, func(_ *pollWait, task *Task, err error) { ch <- result{task, err} })
+	pc.open()
+	w.init(pc, taskID, known)
+	unwatch := watch(pc.live, w.ctxDone)
 	w.begin()
 	r := <-ch
 	unwatch()
+	pc.close()
+	repanic(r.err)
 	return r.task, r.err
 }
 
@@ -321,15 +379,23 @@ func (c *Client) wait(ctx context.Context, taskID string, known *Task, cfg pollC
 // follows with the last task and a *PollError (PollLimitContext,
 // context.Canceled); stop never blocks nor calls done itself, so it may be
 // called with locks held that done takes, any number of times, also after
-// done.
+// done. A panic of cfg.progress ends the poll with an error saying so (no
+// goroutine of the caller's is blocked on it to panic in).
 func (c *Client) startPoll(ctx context.Context, taskID string, known *Task, cfg *pollConfig, done func(*Task, error)) (stop func()) {
 	w := new(pollWait)
 	var unwatch func() bool
-	w.init(newPollCall(c, ctx, cfg, func(_ *pollWait, task *Task, err error) {
+	pc := newPollCall(c, ctx, cfg, func(_ *pollWait, task *Task, err error) {
 		unwatch()
+		w.call.close()
+		if p, ok := err.(*progressPanic); ok {
+			// The value is the caller's, but may quote what the agent sent.
+			err = fmt.Errorf("a2a: the PollProgress func panicked: %s", inert.Truncate(inert.Printable(c.red.Str(fmt.Sprint(p.value))), maxShown))
+		}
 		done(task, err)
-	}), taskID, known)
-	unwatch = watch(ctx, w.ctxDone)
+	})
+	pc.open()
+	w.init(pc, taskID, known)
+	unwatch = watch(pc.live, w.ctxDone)
 	w.begin()
 	return w.stop
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -202,12 +203,15 @@ func TestPollEndsAfterProgress(t *testing.T) {
 			var progressCalls atomic.Int32
 			ends := make(chan pollEnd, 2)
 			w := new(pollWait)
-			w.init(newPollCall(c, ctx, &cfg, func(_ *pollWait, task *Task, err error) {
+			pc := newPollCall(c, ctx, &cfg, func(_ *pollWait, task *Task, err error) {
 				if inProgress.Load() {
 					t.Error("done called while the progress func runs")
 				}
 				ends <- pollEnd{task, err}
-			}), "t1", nil)
+			})
+			pc.open()
+			defer pc.close()
+			w.init(pc, "t1", nil)
 			cfg.progress = func(PollAttempt) {
 				inProgress.Store(true)
 				defer inProgress.Store(false)
@@ -236,5 +240,34 @@ func TestPollEndsAfterProgress(t *testing.T) {
 				t.Errorf("%d entries pending after the end", l)
 			}
 		})
+	}
+}
+
+// TestStartPollProgressPanic: a panic in the PollProgress func of a poll
+// started by startPoll (a PushWait's fallback) ends it with an error that
+// says so, the value escaped and redacted, and the last task; nothing
+// crashes.
+func TestStartPollProgressPanic(t *testing.T) {
+	c, n := taskAgent(t, nil, "working")
+	cfg, err := newPollConfig([]WaitOption{PollInterval(time.Millisecond), PollJitter(0),
+		PollProgress(func(PollAttempt) { panic("bad\x1b[31m state") })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends := make(chan pollEnd, 2)
+	c.startPoll(context.Background(), "t1", nil, &cfg, func(task *Task, err error) { ends <- pollEnd{task, err} })
+	e := <-ends
+	if e.err == nil || !strings.Contains(e.err.Error(), "PollProgress func panicked") ||
+		strings.Contains(e.err.Error(), "\x1b") || !strings.Contains(e.err.Error(), "bad") {
+		t.Errorf("err %q, want one saying the PollProgress func panicked, inert", e.err)
+	}
+	if e.task == nil || e.task.Status.State != TaskStateWorking {
+		t.Errorf("task %+v, want the last one read", e.task)
+	}
+	if n.Load() != 1 {
+		t.Errorf("%d tasks/get, want 1", n.Load())
+	}
+	if l := c.scheduler().Len(); l != 0 {
+		t.Errorf("%d entries pending after the end", l)
 	}
 }

@@ -29,11 +29,18 @@ type TaskResult struct {
 // at most [WithMaxPollsInFlight] tasks/get (64 by default) run at once for
 // all the waits of the client together, earliest due first.
 //
-// Breaking out of the loop stops the waits not yet ended (their
-// attempts in flight are canceled) and returns once none of them runs;
-// results not yet yielded are dropped. When ctx ends, every wait not yet
-// ended yields its last task with a *[PollError] (PollLimitContext) or
-// ctx's error, as WaitTask would. Each range over the sequence polls
+// Leaving the loop, by break, return, a panic or runtime.Goexit, stops
+// the waits not yet ended (their attempts in flight are canceled) and
+// returns once none of them runs; results not yet yielded are dropped. A
+// [PollProgress] func given here is called for many waits at once, from
+// several goroutines: it must be safe for concurrent use; if it panics,
+// the other waits are stopped and the loop panics with the same value.
+//
+// When ctx ends, every wait not yet ended yields its last task with a
+// *[PollError] (PollLimitContext) or ctx's error, as WaitTask would; when
+// the poll's own deadline passes (PollTimeout, or DefaultPollTimeout if
+// ctx has none), each yields a *PollError (PollLimitDeadline), also while
+// every slot of the client is taken. Each range over the sequence polls
 // anew.
 //
 // Errors, in TaskResult.Err: those of WaitTask for each task; for an
@@ -61,13 +68,14 @@ func (c *Client) WaitTasks(ctx context.Context, ids []string, opts ...WaitOption
 				return
 			}
 		}
-		waits.run(ctx, yield)
+		waits.run(yield)
 	}
 }
 
 // batch is the waits of one WaitTasks call and the results their ends
 // queue for the caller's loop: workers never block on the caller.
 type batch struct {
+	call  *pollCall
 	waits []pollWait
 	wake  chan struct{} // cap 1: results were queued
 
@@ -94,6 +102,7 @@ func (c *Client) newBatch(ctx context.Context, ids []string, cfg *pollConfig) (*
 	}
 	b := &batch{waits: make([]pollWait, 0, len(seen)), wake: make(chan struct{}, 1)}
 	call := newPollCall(c, ctx, cfg, b.done)
+	b.call = call
 	for _, id := range ids {
 		if _, ok := seen[id]; !ok {
 			continue
@@ -120,21 +129,33 @@ func (b *batch) done(w *pollWait, task *Task, err error) {
 }
 
 // run starts the waits and yields their results until all have ended or
-// yield asks to stop, which stops the rest.
-func (b *batch) run(ctx context.Context, yield func(TaskResult) bool) {
+// the caller's loop is left, however (yield asks to stop, the body
+// panics or calls runtime.Goexit), which stops the rest. A wait whose
+// PollProgress func panicked makes run panic with the same value, in the
+// caller's goroutine, once the rest are stopped.
+func (b *batch) run(yield func(TaskResult) bool) {
 	if len(b.waits) == 0 {
 		return
 	}
+	b.call.open()
+	defer b.call.close()
+	live := b.call.live
 	watched := make(chan struct{})
-	unwatch := watch(ctx, func() {
+	unwatch := watch(live, func() {
 		defer close(watched)
 		for i := range b.waits {
 			b.waits[i].ctxDone()
 		}
 	})
 	defer func() {
-		if ctx.Done() != nil && !unwatch() {
+		if live.Done() != nil && !unwatch() {
 			<-watched // the ends ctx made: none of the call runs on
+		}
+	}()
+	ended := false
+	defer func() {
+		if !ended {
+			b.stop()
 		}
 	}()
 	for i := range b.waits {
@@ -149,12 +170,13 @@ func (b *batch) run(ctx context.Context, yield func(TaskResult) bool) {
 		b.mu.Unlock()
 		for i, r := range taken {
 			taken[i] = TaskResult{} // the caller's, not ours to keep
+			repanic(r.Err)
 			if !yield(r) {
-				b.stop()
 				return
 			}
 		}
 		if left == 0 { // every end was queued before this take
+			ended = true
 			return
 		}
 	}
