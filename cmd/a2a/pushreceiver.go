@@ -47,7 +47,7 @@ func (o *options) waitByPush(ctx context.Context, c *a2a.Client, msg a2a.Message
 	// The receiver's goroutines print too (its hooks, its fallback poll,
 	// the client's --debug log): one write at a time.
 	stderr := o.env.stderr
-	o.env.stderr = &lockedWriter{w: stderr}
+	o.env.stderr = newLockedWriter(stderr)
 	defer func() { o.env.stderr = stderr }()
 
 	notes := &pushNotes{o: o}

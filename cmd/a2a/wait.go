@@ -105,10 +105,17 @@ func refusedStream(err error) bool {
 }
 
 // lockedWriter serializes the writes of the goroutines that print while a
-// push wait runs (the receiver's hooks, its fallback poll, the main one).
+// push wait runs (the receiver's hooks, its fallback poll, the main one)
+// with those of --debug's wire dump to the same writer (mu is the dump's
+// lock for w: dumpStateOf).
 type lockedWriter struct {
-	mu sync.Mutex
+	mu *sync.Mutex
 	w  io.Writer
+}
+
+// newLockedWriter returns w behind the lock --debug's dumps of w hold.
+func newLockedWriter(w io.Writer) *lockedWriter {
+	return &lockedWriter{mu: &dumpStateOf(w).mu, w: w}
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
