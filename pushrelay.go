@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"time"
 
@@ -177,9 +176,9 @@ func (r *PushReceiver) relayLocked(op relayOp) {
 	}()
 }
 
-// relayCall makes one queued call; its failure is logged (a Hold's: a
-// restart does not resume the wait; a Release's: a restart resumes a wait
-// that ended, whose fallback poll then ends it).
+// relayCall makes one queued call; its failure is logged at warn level (a
+// Hold's: a restart does not resume the wait; a Release's: a restart
+// resumes a wait that ended, whose fallback poll then ends it).
 func (r *PushReceiver) relayCall(op relayOp) {
 	ctx, cancel := context.WithTimeout(context.Background(), relayTimeout)
 	defer cancel()
@@ -192,8 +191,7 @@ func (r *PushReceiver) relayCall(op relayOp) {
 		err = r.relay.Release(ctx, op.key)
 	}
 	if err != nil {
-		r.log.LogAttrs(ctx, slog.LevelDebug, "a2a push relay call failed", slog.String("call", call),
-			slog.String("err", inert.Printable(err.Error())))
+		r.logRelayFailure(ctx, call, err)
 	}
 }
 
@@ -272,8 +270,7 @@ func (r *PushReceiver) startListeningLocked() {
 				return
 			}
 			if err != nil {
-				r.log.LogAttrs(r.closing, slog.LevelDebug, "a2a push relay call failed", slog.String("call", "Listen"),
-					slog.String("err", inert.Printable(err.Error())))
+				r.logRelayFailure(r.closing, "Listen", err)
 			}
 			select {
 			case <-r.closing.Done():
@@ -352,10 +349,14 @@ func (r *PushReceiver) deliverPassed(ctx context.Context, n RelayedNotification)
 	case retired:
 		return nil
 	case w == nil:
-		if _, err := r.relay.Holder(ctx, n.Key); errors.Is(err, ErrWaitNotHeld) {
+		_, err := r.relay.Holder(ctx, n.Key)
+		switch {
+		case errors.Is(err, ErrWaitNotHeld):
 			return nil // ended, or never was
+		case err == nil: // held, by this replica before a restart
+			r.logUnresumed(ctx, key)
 		}
-		return errNotTaken // held, by this replica before a restart: Resume comes
+		return errNotTaken // Resume comes, or the relay is back
 	}
 	ch, ok := r.budget.admit()
 	if !ok {
