@@ -112,6 +112,21 @@ var ErrWaitNotHeld = errors.New("a2a: no replica holds a wait of this notificati
 // are released in r, but those [PushReceiver.Close] makes: the replica
 // keeps them for its next start, and notifications for them that still
 // land on it are passed to its own queue in r (204), for Resume to take.
+//
+// A replica's life: at every start, call [PushReceiver.Resume] (before
+// serving the receiver, or soon after: what is passed to it meanwhile is
+// kept and delivered once its wait is resumed; a notification passed for
+// a wait it held and has not resumed is logged once at warn level). To
+// stop, stop the HTTP server first ([http.Server.Shutdown]: the load
+// balancer sends the notifications to the other replicas), then Close
+// the receiver, then r (its connection): a receiver whose server still
+// takes notifications after r is gone answers them 503, which an agent
+// that does not retry loses. To retire a replica's name for good,
+// Resume its waits and [PushWait.Stop] each (their records are released),
+// or leave them to r's bounds (the a2anats relay drops the records at
+// their deadlines, or after a day). A failed Hold, Release or Listen is
+// logged at warn level ([PushLogger]), at most 10 records a minute: while
+// r fails, a restart does not resume the waits held meanwhile.
 func PushReplicas(r PushRelay) ReceiverOption {
 	return receiverOption(func(c *receiverConfig) error {
 		if r == nil {
@@ -398,9 +413,14 @@ func (r *PushReceiver) logPassedRefusal(ctx context.Context, out outcome) {
 // Each is reported to [PushOnDone] when it ends, and released like any.
 // A wait whose agent never named its task (the replica stopped before the
 // answer) cannot be waited for, and is released. ctx bounds the waits, as
-// SendMessage's does, and so does the deadline each had. Call it once, at
-// start, before serving the receiver (a wait it holds already is not
-// resumed twice). Errors: no relay, the relay's (Held), an option's error,
+// SendMessage's does, and so does the deadline each had. Call it at every
+// start of the replica, before serving the receiver or soon after (the
+// relay delivers what was passed meanwhile once the waits are resumed): a
+// replica that does not call it leaves its waits to the relay's bounds,
+// and the notifications passed for them undelivered (logged once per wait
+// at warn level, [PushLogger]). A second call resumes only the waits not
+// resumed yet. To retire a replica's name for good, Resume and
+// [PushWait.Stop] each wait returned. Errors: no relay, the relay's (Held), an option's error,
 // and [ErrReceiverClosed]; the waits resumed before an error are returned
 // with it.
 func (r *PushReceiver) Resume(ctx context.Context, c *Client, opts ...WaitOption) ([]*PushWait, error) {
