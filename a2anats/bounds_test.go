@@ -157,3 +157,53 @@ func TestBackoff(t *testing.T) {
 		t.Errorf("backoff = %v; want %v", got, want)
 	}
 }
+
+// limits returns the stream's MaxAge, the bucket's TTL and the MaxDeliver
+// of the consumer of replica.
+func limits(t *testing.T, nc *nats.Conn, replica string) (streamAge, bucketAge time.Duration, maxDeliver int) {
+	t.Helper()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := js.Stream(t.Context(), a2anats.DefaultStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kv, err := js.KeyValue(t.Context(), a2anats.DefaultBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kvs, err := kv.Status(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := st.Consumer(t.Context(), replica); err == nil {
+		maxDeliver = c.CachedInfo().Config.MaxDeliver
+	} else if !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		t.Fatal(err)
+	}
+	return st.CachedInfo().Config.MaxAge, kvs.TTL(), maxDeliver
+}
+
+// New sets the limits (by default a day and 100 deliveries), and updates
+// those of a bucket, a stream and a consumer made with others (a replica
+// restarted with other options).
+func TestNewSetsLimits(t *testing.T) {
+	s := natsServer(t, t.TempDir(), -1, true)
+	nc := connect(t, s)
+	old := newRelay(t, nc, "a")
+	stop := listen(t, old, make(chan a2a.RelayedNotification), nil)
+	eventually(t, "the consumer made", func() bool { _, _, md := limits(t, nc, "a"); return md != 0 })
+	stop()
+	if sa, ba, md := limits(t, nc, "a"); sa != 24*time.Hour || ba != 24*time.Hour || md != 100 {
+		t.Errorf("default limits: stream %v, bucket %v, MaxDeliver %d; want 24h, 24h, 100", sa, ba, md)
+	}
+	r := newRelay(t, nc, "a", a2anats.MaxAge(time.Hour), a2anats.MaxDeliver(5))
+	stop = listen(t, r, make(chan a2a.RelayedNotification), nil)
+	eventually(t, "the consumer updated", func() bool { _, _, md := limits(t, nc, "a"); return md != 100 })
+	stop()
+	if sa, ba, md := limits(t, nc, "a"); sa != time.Hour || ba != time.Hour || md != 5 {
+		t.Errorf("limits updated: stream %v, bucket %v, MaxDeliver %d; want 1h, 1h, 5", sa, ba, md)
+	}
+}
