@@ -222,8 +222,9 @@ type record struct {
 }
 
 // Hold records that this replica holds w (a put of its key), for the
-// time left until w.Deadline, at most [MaxAge] (and at least a second):
-// JetStream removes the record then, held or not.
+// time left until w.Deadline, at most [MaxAge]: JetStream removes the
+// record then, held or not (a minute after it was put at the earliest:
+// JetStream keeps a record as long as a release's marker at least).
 func (r *Relay) Hold(ctx context.Context, w a2a.HeldWait) error {
 	v, err := json.Marshal(record{Replica: r.name, TaskID: w.TaskID, Deadline: w.Deadline})
 	if err != nil {
