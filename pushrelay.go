@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"time"
 
@@ -113,6 +112,21 @@ var ErrWaitNotHeld = errors.New("a2a: no replica holds a wait of this notificati
 // are released in r, but those [PushReceiver.Close] makes: the replica
 // keeps them for its next start, and notifications for them that still
 // land on it are passed to its own queue in r (204), for Resume to take.
+//
+// A replica's life: at every start, call [PushReceiver.Resume] (before
+// serving the receiver, or soon after: what is passed to it meanwhile is
+// kept and delivered once its wait is resumed; a notification passed for
+// a wait it held and has not resumed is logged once at warn level). To
+// stop, stop the HTTP server first ([http.Server.Shutdown]: the load
+// balancer sends the notifications to the other replicas), then Close
+// the receiver, then r (its connection): a receiver whose server still
+// takes notifications after r is gone answers them 503, which an agent
+// that does not retry loses. To retire a replica's name for good,
+// Resume its waits and [PushWait.Stop] each (their records are released),
+// or leave them to r's bounds (the a2anats relay drops the records at
+// their deadlines, or after a day). A failed Hold, Release or Listen is
+// logged at warn level ([PushLogger]), at most 10 records a minute: while
+// r fails, a restart does not resume the waits held meanwhile.
 func PushReplicas(r PushRelay) ReceiverOption {
 	return receiverOption(func(c *receiverConfig) error {
 		if r == nil {
@@ -177,9 +191,9 @@ func (r *PushReceiver) relayLocked(op relayOp) {
 	}()
 }
 
-// relayCall makes one queued call; its failure is logged (a Hold's: a
-// restart does not resume the wait; a Release's: a restart resumes a wait
-// that ended, whose fallback poll then ends it).
+// relayCall makes one queued call; its failure is logged at warn level (a
+// Hold's: a restart does not resume the wait; a Release's: a restart
+// resumes a wait that ended, whose fallback poll then ends it).
 func (r *PushReceiver) relayCall(op relayOp) {
 	ctx, cancel := context.WithTimeout(context.Background(), relayTimeout)
 	defer cancel()
@@ -192,8 +206,7 @@ func (r *PushReceiver) relayCall(op relayOp) {
 		err = r.relay.Release(ctx, op.key)
 	}
 	if err != nil {
-		r.log.LogAttrs(ctx, slog.LevelDebug, "a2a push relay call failed", slog.String("call", call),
-			slog.String("err", inert.Printable(err.Error())))
+		r.logRelayFailure(ctx, call, err)
 	}
 }
 
@@ -272,8 +285,7 @@ func (r *PushReceiver) startListeningLocked() {
 				return
 			}
 			if err != nil {
-				r.log.LogAttrs(r.closing, slog.LevelDebug, "a2a push relay call failed", slog.String("call", "Listen"),
-					slog.String("err", inert.Printable(err.Error())))
+				r.logRelayFailure(r.closing, "Listen", err)
 			}
 			select {
 			case <-r.closing.Done():
@@ -352,10 +364,14 @@ func (r *PushReceiver) deliverPassed(ctx context.Context, n RelayedNotification)
 	case retired:
 		return nil
 	case w == nil:
-		if _, err := r.relay.Holder(ctx, n.Key); errors.Is(err, ErrWaitNotHeld) {
+		_, err := r.relay.Holder(ctx, n.Key)
+		switch {
+		case errors.Is(err, ErrWaitNotHeld):
 			return nil // ended, or never was
+		case err == nil: // held, by this replica before a restart
+			r.logUnresumed(ctx, key)
 		}
-		return errNotTaken // held, by this replica before a restart: Resume comes
+		return errNotTaken // Resume comes, or the relay is back
 	}
 	ch, ok := r.budget.admit()
 	if !ok {
@@ -397,9 +413,14 @@ func (r *PushReceiver) logPassedRefusal(ctx context.Context, out outcome) {
 // Each is reported to [PushOnDone] when it ends, and released like any.
 // A wait whose agent never named its task (the replica stopped before the
 // answer) cannot be waited for, and is released. ctx bounds the waits, as
-// SendMessage's does, and so does the deadline each had. Call it once, at
-// start, before serving the receiver (a wait it holds already is not
-// resumed twice). Errors: no relay, the relay's (Held), an option's error,
+// SendMessage's does, and so does the deadline each had. Call it at every
+// start of the replica, before serving the receiver or soon after (the
+// relay delivers what was passed meanwhile once the waits are resumed): a
+// replica that does not call it leaves its waits to the relay's bounds,
+// and the notifications passed for them undelivered (logged once per wait
+// at warn level, [PushLogger]). A second call resumes only the waits not
+// resumed yet. To retire a replica's name for good, Resume and
+// [PushWait.Stop] each wait returned. Errors: no relay, the relay's (Held), an option's error,
 // and [ErrReceiverClosed]; the waits resumed before an error are returned
 // with it.
 func (r *PushReceiver) Resume(ctx context.Context, c *Client, opts ...WaitOption) ([]*PushWait, error) {

@@ -127,6 +127,7 @@ type PushReceiver struct {
 	ended     []*PushWait // ended waits PushOnDone has not been called with
 	calling   bool        // a goroutine is calling PushOnDone
 	relayed   relayState  // with PushReplicas (pushrelay.go)
+	relayLog  relayLog    // warnings about the relay (pushrelay_log.go)
 }
 
 // receiverConfig is what the options set.

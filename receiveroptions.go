@@ -103,7 +103,12 @@ func PushOnDone(f func(w *PushWait)) ReceiverOption {
 // and 20 from those with one; those past it are counted, and the count is
 // logged in one record ("a2a push notifications refused and not
 // logged", with count, senders and since) with the next refusal logged,
-// or at [PushReceiver.Close].
+// or at [PushReceiver.Close]. With [PushReplicas], it also logs at warn
+// level a call to the relay that failed and, once per wait, a
+// notification passed for a wait held before a restart and not resumed
+// (its key as 8 hex digits, never the token); at most 10 such records a
+// minute, those past it counted ("a2a push relay warnings not logged")
+// in the next one.
 func PushLogger(l *slog.Logger) ReceiverOption {
 	return receiverOption(func(c *receiverConfig) error {
 		if l == nil {

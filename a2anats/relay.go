@@ -25,7 +25,18 @@ const (
 	// DefaultSubject is the prefix of the stream's subjects: a replica's
 	// notifications go to DefaultSubject + "." + its name.
 	DefaultSubject = "a2a.push.relay"
+	// DefaultMaxAge is how long a record of a wait without a deadline,
+	// and a passed notification nobody takes, are kept at most.
+	DefaultMaxAge = 24 * time.Hour
+	// DefaultMaxDeliver is how many times a passed notification is
+	// delivered to its holder, at most, before it is dropped.
+	DefaultMaxDeliver = 100
 )
+
+// maxRedeliver caps the delay before a notification whose delivery
+// failed is delivered again: the delay doubles from [RedeliverAfter] at
+// each failure, up to a minute.
+const maxRedeliver = time.Minute
 
 // keyHeader is the header of a passed notification that carries its key
 // (hex).
@@ -51,7 +62,10 @@ type Relay struct {
 	stream    jetstream.Stream
 	name      string
 	subject   string
+	kvSubject string // the prefix of the bucket's subjects
 	redeliver time.Duration
+	maxAge    time.Duration
+	maxDel    int
 
 	mu        sync.Mutex
 	listening bool
@@ -63,7 +77,9 @@ type Option func(*config) error
 type config struct {
 	bucket, stream, subject string
 	replicas                int
-	redeliver               time.Duration
+	redeliver, maxAge       time.Duration
+	maxDeliver              int
+	markerTTL               time.Duration
 }
 
 // Bucket names the KV bucket of held waits (default [DefaultBucket]).
@@ -115,17 +131,60 @@ func RedeliverAfter(d time.Duration) Option {
 	}
 }
 
+// MaxAge sets how long the relay keeps, at most, a record of a wait
+// whose context has no deadline (one with a deadline is kept until its
+// deadline, at most d too) and a passed notification that nobody took
+// (default [DefaultMaxAge], 24 hours): it is the bucket's and the
+// stream's MaxAge, so that the records of a replica that never resumes
+// them (restarted without [a2a.PushReceiver.Resume], or a name never
+// used again) end. A wait that outlives it is no longer known to the
+// other replicas (a notification for it that lands on one is answered
+// 401), nor resumed after a restart. d is rounded up to a second.
+func MaxAge(d time.Duration) Option {
+	return func(c *config) error {
+		if d < time.Second {
+			return fmt.Errorf("a2anats: MaxAge %v is less than a second", d)
+		}
+		c.maxAge = d.Round(time.Second)
+		if c.maxAge < d {
+			c.maxAge += time.Second
+		}
+		return nil
+	}
+}
+
+// MaxDeliver sets how many times, at most, a passed notification is
+// delivered to its holder (default [DefaultMaxDeliver], 100): one whose
+// delivery fails that many times is dropped. The delay between two
+// deliveries doubles from [RedeliverAfter] up to a minute, so that by
+// default a notification is tried for about an hour and a half of the
+// holder's uptime (the time it is down does not count) before it is
+// dropped: long enough for a replica restarted to call Resume, or a
+// PushOnNotification that fails to recover, and an end to one held by a
+// replica that never resumes (whose deliveries fail for ever).
+func MaxDeliver(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("a2anats: MaxDeliver %d is not positive", n)
+		}
+		c.maxDeliver = n
+		return nil
+	}
+}
+
 // New returns the relay of the replica named replica (1 to 64 letters,
 // digits, '-' or '_'; unique among the replicas, and the same across a
 // replica's restarts) on nc, creating the bucket and the stream if they do
-// not exist yet. It does not close nc. Errors: a name that is not valid, an
+// not exist yet (or updating their limits, [MaxAge], if they do). It
+// does not close nc. Errors: a name that is not valid, an
 // option's error, and JetStream's (JetStream not enabled, the server
 // unreachable, ctx's end).
 func New(ctx context.Context, nc *nats.Conn, replica string, opts ...Option) (*Relay, error) {
 	if !replicaName.MatchString(replica) {
 		return nil, fmt.Errorf("a2anats: replica name %q is not 1 to 64 letters, digits, '-' or '_'", replica)
 	}
-	cfg := config{bucket: DefaultBucket, stream: DefaultStream, subject: DefaultSubject, replicas: 1, redeliver: time.Second}
+	cfg := config{bucket: DefaultBucket, stream: DefaultStream, subject: DefaultSubject, replicas: 1, redeliver: time.Second,
+		maxAge: DefaultMaxAge, maxDeliver: DefaultMaxDeliver, markerTTL: markerTTL}
 	for _, o := range opts {
 		if o == nil {
 			return nil, errors.New("a2anats: nil Option")
@@ -139,16 +198,17 @@ func New(ctx context.Context, nc *nats.Conn, replica string, opts ...Option) (*R
 		return nil, fmt.Errorf("a2anats: %w", err)
 	}
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: cfg.bucket, History: 1,
-		Storage: jetstream.FileStorage, Replicas: cfg.replicas, LimitMarkerTTL: markerTTL})
+		Storage: jetstream.FileStorage, Replicas: cfg.replicas, LimitMarkerTTL: cfg.markerTTL, TTL: cfg.maxAge})
 	if err != nil {
 		return nil, fmt.Errorf("a2anats: bucket %s: %w", cfg.bucket, err)
 	}
 	st, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: cfg.stream, Subjects: []string{cfg.subject + ".>"},
-		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: cfg.replicas})
+		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: cfg.replicas, MaxAge: cfg.maxAge})
 	if err != nil {
 		return nil, fmt.Errorf("a2anats: stream %s: %w", cfg.stream, err)
 	}
-	return &Relay{js: js, kv: kv, stream: st, name: replica, subject: cfg.subject, redeliver: cfg.redeliver}, nil
+	return &Relay{js: js, kv: kv, stream: st, name: replica, subject: cfg.subject, redeliver: cfg.redeliver,
+		kvSubject: "$KV." + cfg.bucket + ".", maxAge: cfg.maxAge, maxDel: cfg.maxDeliver}, nil
 }
 
 // Name returns the replica's name.
@@ -161,20 +221,30 @@ type record struct {
 	Deadline time.Time `json:"deadline,omitzero"`
 }
 
-// Hold records that this replica holds w (a put of its key).
+// Hold records that this replica holds w (a put of its key), for the
+// time left until w.Deadline, at most [MaxAge]: JetStream removes the
+// record then, held or not (a minute after it was put at the earliest:
+// JetStream keeps a record as long as a release's marker at least).
 func (r *Relay) Hold(ctx context.Context, w a2a.HeldWait) error {
 	v, err := json.Marshal(record{Replica: r.name, TaskID: w.TaskID, Deadline: w.Deadline})
 	if err != nil {
 		return fmt.Errorf("a2anats: hold: %w", err)
 	}
-	if _, err := r.kv.Put(ctx, hex.EncodeToString(w.Key[:]), v); err != nil {
+	// A KV Put cannot set a TTL (Create can, but not for an update): the
+	// record is published to the key's subject, as Put does, with one.
+	ttl := r.maxAge
+	if !w.Deadline.IsZero() {
+		ttl = min(ttl, max(time.Until(w.Deadline), time.Second))
+	}
+	if _, err := r.js.Publish(ctx, r.kvSubject+hex.EncodeToString(w.Key[:]), v, jetstream.WithMsgTTL(ttl)); err != nil {
 		return fmt.Errorf("a2anats: hold: %w", err)
 	}
 	return nil
 }
 
-// markerTTL is how long the marker a Release leaves in the bucket is
-// kept, so that the bucket does not grow with every wait ever held.
+// markerTTL is how long the marker a Release (or a record's expiry)
+// leaves in the bucket is kept, so that the bucket does not grow with
+// every wait ever held. JetStream keeps a record a marker's TTL at least.
 const markerTTL = time.Minute
 
 // Release drops the record of key (a purge of its key, whose marker goes
@@ -268,9 +338,10 @@ func (r *Relay) Pass(ctx context.Context, replica string, n a2a.RelayedNotificat
 // Listen consumes the notifications passed to this replica with its
 // durable consumer (created if need be) until ctx ends, and returns nil
 // then; it returns an error when the consumer cannot be set up. A message is
-// acknowledged once deliver returned nil, delivered again after
-// [RedeliverAfter] otherwise, and dropped (terminated) when it does not
-// carry a key. Only one Listen of a Relay runs at a time: a second returns
+// acknowledged once deliver returned nil, delivered again otherwise after
+// a delay that doubles from [RedeliverAfter] at each failure up to a
+// minute, and dropped (terminated) when it does not carry a key or its
+// delivery failed [MaxDeliver] times. Only one Listen of a Relay runs at a time: a second returns
 // an error.
 func (r *Relay) Listen(ctx context.Context, deliver func(ctx context.Context, n a2a.RelayedNotification) error) error {
 	r.mu.Lock()
@@ -286,7 +357,8 @@ func (r *Relay) Listen(ctx context.Context, deliver func(ctx context.Context, n 
 		r.mu.Unlock()
 	}()
 	cons, err := r.stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: r.name,
-		FilterSubject: r.subject + "." + r.name, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second})
+		FilterSubject: r.subject + "." + r.name, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
+		MaxDeliver: r.maxDel})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil // its end, not a failure
@@ -301,7 +373,15 @@ func (r *Relay) Listen(ctx context.Context, deliver func(ctx context.Context, n 
 		}
 		n.Body = m.Data()
 		if deliver(ctx, n) != nil {
-			m.NakWithDelay(r.redeliver)
+			tries := 1
+			if md, err := m.Metadata(); err == nil {
+				tries = int(min(md.NumDelivered, uint64(r.maxDel)))
+			}
+			if tries >= r.maxDel {
+				m.Term() // the last delivery: removed from the work queue
+				return
+			}
+			m.NakWithDelay(r.backoff(tries))
 			return
 		}
 		m.Ack()
@@ -313,6 +393,20 @@ func (r *Relay) Listen(ctx context.Context, deliver func(ctx context.Context, n 
 	cc.Stop()
 	<-cc.Closed()
 	return nil
+}
+
+// backoff is the delay before a notification whose delivery failed tries
+// times is delivered again: RedeliverAfter doubled at each failure, up to
+// maxRedeliver.
+func (r *Relay) backoff(tries int) time.Duration {
+	d := r.redeliver
+	for range tries - 1 {
+		if d >= maxRedeliver/2 {
+			return maxRedeliver
+		}
+		d *= 2
+	}
+	return min(d, maxRedeliver)
 }
 
 var _ a2a.PushRelay = (*Relay)(nil)

@@ -318,6 +318,8 @@ func TestNewRefuses(t *testing.T) {
 		{"a", []a2anats.Option{a2anats.Stream("S", "")}},
 		{"a", []a2anats.Option{a2anats.Replicas(0)}},
 		{"a", []a2anats.Option{a2anats.RedeliverAfter(0)}},
+		{"a", []a2anats.Option{a2anats.MaxAge(999 * time.Millisecond)}},
+		{"a", []a2anats.Option{a2anats.MaxDeliver(0)}},
 	} {
 		if _, err := a2anats.New(t.Context(), nc, tc.name, tc.opts...); err == nil {
 			t.Errorf("New(%q, %d options): no error", tc.name, len(tc.opts))

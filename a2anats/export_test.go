@@ -1,0 +1,12 @@
+package a2anats
+
+import "time"
+
+// MarkerTTL sets the bucket's marker TTL, the least TTL of a record, so
+// that a test sees a record expire in seconds (a bucket's is a minute).
+func MarkerTTL(d time.Duration) Option {
+	return func(c *config) error { c.markerTTL = d; return nil }
+}
+
+// Backoff is Relay.backoff.
+func (r *Relay) Backoff(tries int) time.Duration { return r.backoff(tries) }
