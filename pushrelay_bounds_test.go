@@ -255,7 +255,7 @@ func TestPushRelayLookupsBounded(t *testing.T) {
 // and Close ends them all.
 func TestPushRelayResumeRacingResume(t *testing.T) {
 	mem := newMemRelay()
-	const n = 300
+	const n = 3000
 	for i := range n {
 		mem.relayOf("b").Hold(context.Background(), a2a.HeldWait{Key: sha256.Sum256([]byte(fmt.Sprint("tok-", i))), TaskID: fmt.Sprint("task-", i)})
 	}
@@ -279,10 +279,18 @@ func TestPushRelayResumeRacingResume(t *testing.T) {
 		t.Errorf("two Resumes: %d + %d waits, %d pending, for %d records; want %d in all", len(all[0]), len(all[1]), b.Pending(), n, n)
 	}
 	b.Close()
+	open := 0
 	for _, ws := range all {
 		for _, w := range ws {
-			<-w.Done() // none outlives Close
+			select {
+			case <-w.Done():
+			default:
+				open++
+			}
 		}
+	}
+	if open != 0 {
+		t.Errorf("%d resumed waits not ended once Close returned; want 0", open)
 	}
 }
 
