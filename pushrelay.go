@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/caoliao-a2a/a2a-go/internal/inert"
@@ -106,7 +108,14 @@ var ErrWaitNotHeld = errors.New("a2a: no replica holds a wait of this notificati
 //     [PushOnNotification], folded), save the token check, done by its
 //     hash, and PushVerify;
 //   - 503 with "Retry-After: 1" when r fails, so that the agent sends it
-//     again; and the answers of reading a body (413, 408, 400, 503).
+//     again, when Holder takes longer than the receiver's read timeout
+//     ([PushReadTimeout]) or Pass longer than 10 s, and when 64 Holder
+//     calls are in flight already (a flood of unknown tokens costs
+//     bounded relay work);
+//   - 413 when the body is larger than r can carry: when r has a method
+//     MaxBody() int64 (the a2anats relay has) that returns a positive
+//     number of bytes, a larger body is not passed;
+//   - and the answers of reading a body (413, 408, 400, 503).
 //
 // A send fails, before its request, when r cannot hold its wait. Ends
 // are released in r, but those [PushReceiver.Close] makes: the replica
@@ -138,8 +147,15 @@ func PushReplicas(r PushRelay) ReceiverOption {
 }
 
 // relayTimeout bounds each call a receiver makes to its relay outside a
-// request: a queued Hold or Release.
+// request (a queued Hold or Release), the whole queue once Close has
+// begun, and each Pass of a notification.
 const relayTimeout = 10 * time.Second
+
+// maxRelayLookups bounds the Holder calls in flight for tokens that match
+// none of this replica's waits: past it, such a notification is answered
+// 503 without asking the relay, so that a flood of unknown tokens costs
+// bounded relay work.
+const maxRelayLookups = 64
 
 // relayState is a receiver's side of its relay, guarded by the receiver's
 // mu: the Holds and Releases queued, in the order the waits moved, for one
@@ -149,6 +165,17 @@ type relayState struct {
 	queue     []relayOp
 	running   bool
 	listening bool
+	// base is the context of the queued calls, made with the first one;
+	// cut ends it, once Close has given the queue relayTimeout: the calls
+	// not made by then are dropped.
+	base context.Context
+	cut  context.CancelFunc
+	// limit, unless 0, replaces relayTimeout for Close's queue and Pass
+	// (tests shorten it: SetRelayTimeout); set before the receiver is used.
+	limit time.Duration
+	// lookups counts the Holder calls in flight for notifications
+	// (passOn), at most maxRelayLookups; read without r.mu.
+	lookups atomic.Int32
 }
 
 // relayOp is a queued call: Hold of held, or Release of key when held is
@@ -165,12 +192,16 @@ func (r *PushReceiver) relayLocked(op relayOp) {
 	if r.drained {
 		return // Close has returned: nothing starts
 	}
+	if r.relayed.base == nil {
+		r.relayed.base, r.relayed.cut = context.WithCancel(context.Background())
+	}
 	r.relayed.queue = append(r.relayed.queue, op)
 	if r.relayed.running {
 		return
 	}
 	r.relayed.running = true
 	r.busy++
+	base := r.relayed.base
 	go func() {
 		defer r.leave()
 		for {
@@ -183,7 +214,11 @@ func (r *PushReceiver) relayLocked(op relayOp) {
 			op := r.relayed.queue[0]
 			r.relayed.queue = r.relayed.queue[1:]
 			r.mu.Unlock()
-			r.relayCall(op)
+			if base.Err() != nil {
+				r.relayDropped(op)
+			} else {
+				r.relayCall(base, op)
+			}
 			if op.done != nil {
 				close(op.done)
 			}
@@ -191,11 +226,42 @@ func (r *PushReceiver) relayLocked(op relayOp) {
 	}()
 }
 
-// relayCall makes one queued call; its failure is logged at warn level (a
-// Hold's: a restart does not resume the wait; a Release's: a restart
-// resumes a wait that ended, whose fallback poll then ends it).
-func (r *PushReceiver) relayCall(op relayOp) {
-	ctx, cancel := context.WithTimeout(context.Background(), relayTimeout)
+// relayLimit is relayTimeout, unless a test shortened it.
+func (r *PushReceiver) relayLimit() time.Duration {
+	if r.relayed.limit > 0 {
+		return r.relayed.limit
+	}
+	return relayTimeout
+}
+
+// relayDropped logs a queued call Close's deadline dropped: a lost Hold
+// means a restart does not resume that wait (Warn); a lost Release, that
+// a restart resumes a wait that ended, which its first read ends (Debug).
+func (r *PushReceiver) relayDropped(op relayOp) {
+	level, call := slog.LevelDebug, "Release"
+	if op.held != nil {
+		level, call = slog.LevelWarn, "Hold"
+	}
+	r.log.LogAttrs(context.Background(), level, "a2a push relay call dropped at Close", slog.String("call", call))
+}
+
+// cutRelayAfter gives the relay calls queued, and those queued until
+// Close has waited for them, relayTimeout in all from now: then their
+// contexts end and the calls not made are dropped. It returns the func
+// that stops the timer. r.mu is held.
+func (r *PushReceiver) cutRelayAfter() (stop func()) {
+	if r.relayed.base == nil {
+		r.relayed.base, r.relayed.cut = context.WithCancel(context.Background())
+	}
+	t := time.AfterFunc(r.relayLimit(), r.relayed.cut)
+	return func() { t.Stop() }
+}
+
+// relayCall makes one queued call, within base; its failure is logged at
+// warn level (a Hold's: a restart does not resume the wait; a Release's: a
+// restart resumes a wait that ended, whose fallback poll then ends it).
+func (r *PushReceiver) relayCall(base context.Context, op relayOp) {
+	ctx, cancel := context.WithTimeout(base, relayTimeout)
 	defer cancel()
 	var err error
 	call := "Release"
@@ -230,8 +296,9 @@ func (r *PushReceiver) holdNew(ctx context.Context, w *PushWait) error {
 
 // holdTaskLocked queues the Hold of the task id of a wait its call hands
 // to the caller, unless it has ended, and returns a channel closed once
-// the Hold was made (nil for none): the call returns after it, so that a
-// wait handed to the caller is one a restart resumes. It is queued, in
+// the Hold was made or dropped (nil for none): the call returns after it
+// (or once its ctx ends), so that a wait handed to the caller is one a
+// restart resumes. It is queued, in
 // order with the Release of the wait's end, so that the record of a wait
 // that ends meanwhile is not made again. w.mu is held.
 func (w *PushWait) holdTaskLocked() <-chan struct{} {
@@ -304,7 +371,14 @@ func (r *PushReceiver) startListeningLocked() {
 // relay fails, 401 when no replica holds the token.
 func (r *PushReceiver) passOn(dl bodyDeadline, req *http.Request, token string) outcome {
 	key := tokenKey(sha256.Sum256([]byte(token)))
-	holder, err := r.relay.Holder(req.Context(), key)
+	if r.relayed.lookups.Add(1) > maxRelayLookups {
+		r.relayed.lookups.Add(-1)
+		return outcome{status: http.StatusServiceUnavailable, reason: "push relay lookups all in flight"}
+	}
+	hctx, cancel := context.WithTimeout(req.Context(), r.readTimeout)
+	holder, err := r.relay.Holder(hctx, key)
+	cancel()
+	r.relayed.lookups.Add(-1)
 	switch {
 	case errors.Is(err, ErrWaitNotHeld):
 		return refused(http.StatusUnauthorized, "unknown notification token")
@@ -335,7 +409,14 @@ func (r *PushReceiver) passOn(dl bodyDeadline, req *http.Request, token string) 
 			return outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: red.Err(err)}
 		}
 	}
-	if err := r.relay.Pass(req.Context(), holder, RelayedNotification{Key: key, Body: br.Body}); err != nil {
+	if mb, ok := r.relay.(interface{ MaxBody() int64 }); ok {
+		if max := mb.MaxBody(); max > 0 && int64(len(br.Body)) > max {
+			return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes, the most the push relay carries", max))
+		}
+	}
+	pctx, cancel := context.WithTimeout(req.Context(), r.relayLimit())
+	defer cancel()
+	if err := r.relay.Pass(pctx, holder, RelayedNotification{Key: key, Body: br.Body}); err != nil {
 		return outcome{status: http.StatusServiceUnavailable, reason: "push relay unavailable", err: red.Err(err)}
 	}
 	return taken
@@ -443,13 +524,10 @@ func (r *PushReceiver) Resume(ctx context.Context, c *Client, opts ...WaitOption
 			r.mu.Unlock()
 			continue
 		}
-		r.mu.Lock()
-		_, dup := r.waits[h.Key]
-		r.mu.Unlock()
-		if dup {
-			continue // resumed already
-		}
 		w, err := r.resumeWait(ctx, c, cfg, h)
+		if errors.Is(err, errWaitRegistered) {
+			continue // resumed already: the check and the registration are one step (add)
+		}
 		if err != nil {
 			return resumed, err
 		}

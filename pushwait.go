@@ -421,7 +421,10 @@ func (w *PushWait) hand() (*PushWait, error) {
 	ended := w.state == stateEnded
 	w.mu.Unlock()
 	if held != nil {
-		<-held
+		select { // the Hold of the task id, or the end of ctx: the wait ends with its cause then
+		case <-held:
+		case <-w.ctx.Done():
+		}
 	}
 	if ended {
 		w.r.reportDone(w)

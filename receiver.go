@@ -209,11 +209,18 @@ func (r *PushReceiver) Pending() int {
 // PushOnDone func that blocks, and must not be called from one, nor from
 // another func given to the receiver or a PollProgress func given to
 // SendMessage or WatchTask. It may be called more than once, and
-// concurrently. It does not stop the HTTP server serving the receiver;
+// concurrently. With [PushReplicas], the Holds and Releases queued for
+// the relay get 10 s in all from Close's start: then the calls under way
+// see their contexts end and those not made are dropped (a dropped Hold
+// of a task id means a restart does not resume that wait; it is logged
+// at Warn). It does not stop the HTTP server serving the receiver;
 // notifications for ended waits are answered as before.
 func (r *PushReceiver) Close() {
 	r.mu.Lock()
 	r.closed = true
+	if r.relay != nil { // the queued relay calls get relayTimeout in all
+		defer r.cutRelayAfter()()
+	}
 	open := make([]*PushWait, 0, len(r.waits))
 	for _, w := range r.waits {
 		open = append(open, w)
@@ -456,13 +463,21 @@ func (r *PushReceiver) lookup(token string) (w *PushWait, retired bool) {
 	return w, false
 }
 
+// errWaitRegistered is what add returns for a wait whose token's hash is
+// registered already (Resume racing Resume: the record is resumed once).
+var errWaitRegistered = errors.New("a2a: a wait of this token is registered already")
+
 // add registers w, for a SendMessage or WatchTask under way (r.busy; the call marks
-// its end with leave), under its token; it fails once the receiver is closed.
+// its end with leave), under its token; it fails once the receiver is
+// closed, and when a wait of w's token is registered already.
 func (r *PushReceiver) add(w *PushWait) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return ErrReceiverClosed
+	}
+	if _, dup := r.waits[w.key]; dup {
+		return errWaitRegistered
 	}
 	r.waits[w.key] = w
 	r.busy++ // the call's, ended by its leave

@@ -46,5 +46,18 @@
 // ([a2a.PushWait.Stop]; their records are released), or let the bounds
 // above expire them.
 //
+// A passed notification is one NATS message: its body can be no larger
+// than the server's max_payload (1 MiB by default) allows, which
+// [Relay.MaxBody] returns. Give it as the receivers' cap, so that every
+// replica answers a larger notification 413 alike:
+//
+//	relay, err := a2anats.New(ctx, nc, "replica-1")
+//	...
+//	recv, err := a2a.NewPushReceiver(webhook, a2a.PushReplicas(relay),
+//		a2a.PushMaxBytes(relay.MaxBody()))
+//
+// (Without it, a receiver given the Relay itself still answers 413 to a
+// body the relay cannot carry, but the holder takes it when posted there.)
+//
 // It is a module of its own, so that the a2a module needs no NATS client.
 package a2anats

@@ -321,10 +321,14 @@ func (r *Relay) Holder(ctx context.Context, key [32]byte) (string, error) {
 }
 
 // Pass publishes n to the subject of replica and returns once JetStream
-// has stored it.
+// has stored it. Errors: a replica name that is not valid, a body larger
+// than [Relay.MaxBody] (wrapping [ErrBodyTooLarge]), and JetStream's.
 func (r *Relay) Pass(ctx context.Context, replica string, n a2a.RelayedNotification) error {
 	if !replicaName.MatchString(replica) {
 		return fmt.Errorf("a2anats: pass: replica name %q is not valid", replica)
+	}
+	if err := r.checkPass(n); err != nil {
+		return err
 	}
 	m := nats.NewMsg(r.subject + "." + replica)
 	m.Header.Set(keyHeader, hex.EncodeToString(n.Key[:]))

@@ -56,7 +56,8 @@ func startReplica(ctx context.Context, natsURL, name, webhook string, onDone fun
 		nc.Close()
 		return nil, err
 	}
-	recv, err := a2a.NewPushReceiver(webhook, a2a.PushReplicas(countPasses{relay, passed}), a2a.PushOnDone(onDone))
+	recv, err := a2a.NewPushReceiver(webhook, a2a.PushReplicas(countPasses{relay, passed}),
+		a2a.PushMaxBytes(relay.MaxBody()), a2a.PushOnDone(onDone)) // no notification larger than NATS carries
 	if err != nil {
 		nc.Close()
 		return nil, err
