@@ -37,18 +37,7 @@ type relayLog struct {
 // admit reports whether a warning is logged now, and the count of those
 // dropped in the window that just ended (0 for none) and its start.
 func (l *relayLog) admit() (log bool, dropped int, since time.Time) {
-	t := time.Now()
-	w := &l.window
-	if w.start.IsZero() || t.Sub(w.start) >= relayWindow {
-		dropped, since = w.dropped, w.start
-		*w = refusalWindowState{start: t}
-	}
-	if w.logged < relayWarnings {
-		w.logged++
-		return true, dropped, since
-	}
-	w.dropped++
-	return false, dropped, since
+	return l.window.admit(relayWindow, relayWarnings)
 }
 
 // warnRelay logs msg with attrs at warn level, within the rate limit.

@@ -51,13 +51,20 @@ type refusalWindowState struct {
 func (l *refusalLog) admit(kind int) (log bool, dropped int, since time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.windows[kind].admit(refusalWindow, refusalsLogged)
+}
+
+// admit reports whether one more record is logged in the window of length
+// window (at most most records a window), and the count of those dropped
+// in the window that just ended (0 for none) and its start, which the
+// caller logs first.
+func (w *refusalWindowState) admit(window time.Duration, most int) (log bool, dropped int, since time.Time) {
 	t := time.Now()
-	w := &l.windows[kind]
-	if w.start.IsZero() || t.Sub(w.start) >= refusalWindow {
+	if w.start.IsZero() || t.Sub(w.start) >= window {
 		dropped, since = w.dropped, w.start
 		*w = refusalWindowState{start: t}
 	}
-	if w.logged < refusalsLogged {
+	if w.logged < most {
 		w.logged++
 		return true, dropped, since
 	}
