@@ -193,17 +193,37 @@ func TestPassToLiveHolder(t *testing.T) {
 func TestSecondListenRefused(t *testing.T) {
 	s := natsServer(t, t.TempDir(), -1, true)
 	b := newRelay(t, connect(t, s), "b")
-	listen(t, b, make(chan a2a.RelayedNotification), nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	first := make(chan error, 1)
+	start := func() {
+		go func() { first <- b.Listen(ctx, func(context.Context, a2a.RelayedNotification) error { return nil }) }()
+	}
+	start()
 	// Until the first one holds the relay, a second one with its context
-	// ended fails for that (or returns nil): it is asked again.
-	ended, cancel := context.WithCancel(t.Context())
-	cancel()
-	for {
+	// ended fails for that (or returns nil): it is asked again. A first
+	// one that could not set up its consumer (a loaded server) is started
+	// again, a bounded number of times.
+	ended, end := context.WithCancel(t.Context())
+	end()
+	for restarts := 0; ; {
+		select {
+		case err := <-first:
+			if restarts++; restarts > 20 {
+				t.Fatalf("the first Listen keeps ending: %v", err)
+			}
+			start()
+		default:
+		}
 		err := b.Listen(ended, func(context.Context, a2a.RelayedNotification) error { return nil })
 		if err != nil && strings.Contains(err.Error(), "already listening") {
-			return
+			break
 		}
 		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-first; err != nil {
+		t.Errorf("the first Listen, stopped: %v", err)
 	}
 }
 
