@@ -357,15 +357,8 @@ func (c *Client) wait(ctx context.Context, taskID string, known *Task, cfg pollC
 		err  error
 	}
 	ch := make(chan result, 1)
-	var w pollWait
-	pc := newPollCall(c, ctx, &cfg, func(_ *pollWait, task *Task, err error) { ch <- result{task, err} })
-	pc.open()
-	w.init(pc, taskID, known)
-	unwatch := watch(pc.live, w.ctxDone)
-	w.begin()
+	c.launch(ctx, taskID, known, &cfg, func(task *Task, err error) { ch <- result{task, err} })
 	r := <-ch
-	unwatch()
-	pc.close()
 	repanic(r.err)
 	return r.task, r.err
 }
@@ -382,20 +375,29 @@ func (c *Client) wait(ctx context.Context, taskID string, known *Task, cfg pollC
 // done. A panic of cfg.progress ends the poll with an error saying so (no
 // goroutine of the caller's is blocked on it to panic in).
 func (c *Client) startPoll(ctx context.Context, taskID string, known *Task, cfg *pollConfig, done func(*Task, error)) (stop func()) {
+	return c.launch(ctx, taskID, known, cfg, func(task *Task, err error) {
+		if p, ok := err.(*progressPanic); ok {
+			// The value is the caller's, but may quote what the agent sent.
+			err = fmt.Errorf("a2a: the PollProgress func panicked: %s", inert.Truncate(inert.Printable(c.red.Str(fmt.Sprint(p.value))), maxShown))
+		}
+		done(task, err)
+	}).stop
+}
+
+// launch starts the poll of taskID as a call of its own (wait, startPoll):
+// done gets its end, once, once the call's watch of ctx and its live
+// context are released.
+func (c *Client) launch(ctx context.Context, taskID string, known *Task, cfg *pollConfig, done func(*Task, error)) *pollWait {
 	w := new(pollWait)
 	var unwatch func() bool
 	pc := newPollCall(c, ctx, cfg, func(_ *pollWait, task *Task, err error) {
 		unwatch()
 		w.call.close()
-		if p, ok := err.(*progressPanic); ok {
-			// The value is the caller's, but may quote what the agent sent.
-			err = fmt.Errorf("a2a: the PollProgress func panicked: %s", inert.Truncate(inert.Printable(c.red.Str(fmt.Sprint(p.value))), maxShown))
-		}
 		done(task, err)
 	})
 	pc.open()
 	w.init(pc, taskID, known)
 	unwatch = watch(pc.live, w.ctxDone)
 	w.begin()
-	return w.stop
+	return w
 }
