@@ -187,9 +187,7 @@ func (r *PushReceiver) relayLocked(op relayOp) {
 	if r.drained {
 		return // Close has returned: nothing starts
 	}
-	if r.relayed.base == nil {
-		r.relayed.base, r.relayed.cut = context.WithCancel(context.Background())
-	}
+	r.relayBaseLocked()
 	r.relayed.queue = append(r.relayed.queue, op)
 	if r.relayed.running {
 		return
@@ -221,6 +219,14 @@ func (r *PushReceiver) relayLocked(op relayOp) {
 	}()
 }
 
+// relayBaseLocked makes the context of the queued relay calls, unless
+// made. r.mu is held.
+func (r *PushReceiver) relayBaseLocked() {
+	if r.relayed.base == nil {
+		r.relayed.base, r.relayed.cut = context.WithCancel(context.Background())
+	}
+}
+
 // relayLimit is relayTimeout, unless a test shortened it.
 func (r *PushReceiver) relayLimit() time.Duration {
 	if r.relayed.limit > 0 {
@@ -245,9 +251,7 @@ func (r *PushReceiver) relayDropped(op relayOp) {
 // contexts end and the calls not made are dropped. It returns the func
 // that stops the timer. r.mu is held.
 func (r *PushReceiver) cutRelayAfter() (stop func()) {
-	if r.relayed.base == nil {
-		r.relayed.base, r.relayed.cut = context.WithCancel(context.Background())
-	}
+	r.relayBaseLocked()
 	t := time.AfterFunc(r.relayLimit(), r.relayed.cut)
 	return func() { t.Stop() }
 }
