@@ -2,10 +2,10 @@ package a2a
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/caoliao-a2a/a2a-go/internal/inert"
@@ -51,8 +51,7 @@ func (r *PushReceiver) startListeningLocked() {
 // (under the cap and the in-flight budget), checked by PushVerify, and
 // passed to it, and answered 204 once the relay took it; 503 when the
 // relay fails, 401 when no replica holds the token.
-func (r *PushReceiver) passOn(dl bodyDeadline, req *http.Request, token string) outcome {
-	key := tokenKey(sha256.Sum256([]byte(token)))
+func (r *PushReceiver) passOn(dl bodyDeadline, req *http.Request, token string, key tokenKey) outcome {
 	if r.relayed.lookups.Add(1) > maxRelayLookups {
 		r.relayed.lookups.Add(-1)
 		return outcome{status: http.StatusServiceUnavailable, reason: "push relay lookups all in flight"}
@@ -72,34 +71,20 @@ func (r *PushReceiver) passOn(dl bodyDeadline, req *http.Request, token string) 
 		return overBudget
 	}
 	defer ch.release()
-	red := new(redact.Redactor).With([]string{token}, nil)
-	br, timedOut := dl.read(req, r.maxBody, red, ch)
-	switch {
-	case br.TooLarge:
-		return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
-	case br.OverBudget:
-		return overBudget
-	case timedOut:
-		return refused(http.StatusRequestTimeout, fmt.Sprintf("body took longer than %v to arrive", r.readTimeout))
-	case br.Err != nil:
-		return refused(http.StatusBadRequest, "body cannot be read")
-	case br.Fault != nil:
-		return refused(http.StatusBadRequest, "body cannot be read: "+br.Fault.Error())
-	}
-	if r.verify != nil {
-		if err := r.verify(req, br.Body); err != nil {
-			return outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: red.Err(err)}
-		}
+	withToken := sync.OnceValue(func() *redact.Redactor { return new(redact.Redactor).With([]string{token}, nil) })
+	body, out, ok := r.readBody(dl, req, new(redact.Redactor), withToken, ch)
+	if !ok {
+		return out
 	}
 	if mb, ok := r.relay.(interface{ MaxBody() int64 }); ok {
-		if max := mb.MaxBody(); max > 0 && int64(len(br.Body)) > max {
+		if max := mb.MaxBody(); max > 0 && int64(len(body)) > max {
 			return refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes, the most the push relay carries", max))
 		}
 	}
 	pctx, cancel := context.WithTimeout(req.Context(), r.relayLimit())
 	defer cancel()
-	if err := r.relay.Pass(pctx, holder, RelayedNotification{Key: key, Body: br.Body}); err != nil {
-		return outcome{status: http.StatusServiceUnavailable, reason: "push relay unavailable", err: red.Err(err)}
+	if err := r.relay.Pass(pctx, holder, RelayedNotification{Key: key, Body: body}); err != nil {
+		return outcome{status: http.StatusServiceUnavailable, reason: "push relay unavailable", err: withToken().Err(err)}
 	}
 	return taken
 }

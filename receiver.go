@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -366,12 +367,13 @@ func (r *PushReceiver) serve(dl bodyDeadline, req *http.Request) outcome {
 	if token == "" {
 		return refused(http.StatusUnauthorized, "no notification token")
 	}
-	w, retired := r.lookup(token)
+	key := tokenKey(sha256.Sum256([]byte(token)))
+	w, retired := r.lookup(token, key)
 	switch {
 	case retired:
 		return outcome{status: http.StatusNoContent, unread: true}
 	case w == nil && r.relay != nil:
-		return r.passOn(dl, req, token) // another replica's, maybe
+		return r.passOn(dl, req, token, key) // another replica's, maybe
 	case w == nil:
 		return refused(http.StatusUnauthorized, "unknown notification token")
 	}

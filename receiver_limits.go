@@ -114,25 +114,38 @@ func (r *PushReceiver) readEvent(dl bodyDeadline, req *http.Request, w *PushWait
 	// The faults are redacted of the client's secrets as they are made,
 	// and of the wait's token here, a refusal being rare (a redactor with
 	// the token is made then).
-	br, timedOut := dl.read(req, r.maxBody, w.c.red, ch)
+	body, out, ok := r.readBody(dl, req, w.c.red, w.redactor, ch)
+	if !ok {
+		return nil, out
+	}
+	return decodeEvent(w, body, ch)
+}
+
+// readBody reads a notification's body within the receiver's cap, the
+// charge ch and the deadline dl, its faults redacted by base as they are
+// made, and hands it to PushVerify; ok is false when out refuses it.
+// withToken is the redactor with the notification's token, asked for
+// only when a refusal's text needs it.
+func (r *PushReceiver) readBody(dl bodyDeadline, req *http.Request, base *redact.Redactor, withToken func() *redact.Redactor, ch *charge) (body []byte, out outcome, ok bool) {
+	br, timedOut := dl.read(req, r.maxBody, base, ch)
 	switch {
 	case br.TooLarge:
-		return nil, refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody))
+		return nil, refused(http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", r.maxBody)), false
 	case br.OverBudget:
-		return nil, overBudget
+		return nil, overBudget, false
 	case timedOut:
-		return nil, refused(http.StatusRequestTimeout, fmt.Sprintf("body took longer than %v to arrive", r.readTimeout))
+		return nil, refused(http.StatusRequestTimeout, fmt.Sprintf("body took longer than %v to arrive", r.readTimeout)), false
 	case br.Err != nil:
-		return nil, refused(http.StatusBadRequest, "body cannot be read")
+		return nil, refused(http.StatusBadRequest, "body cannot be read"), false
 	case br.Fault != nil:
-		return nil, refused(http.StatusBadRequest, "body cannot be read: "+w.redactor().Str(br.Fault.Error()))
+		return nil, refused(http.StatusBadRequest, "body cannot be read: "+withToken().Str(br.Fault.Error())), false
 	}
 	if r.verify != nil {
 		if err := r.verify(req, br.Body); err != nil {
-			return nil, outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: w.redactor().Err(err)}
+			return nil, outcome{status: http.StatusUnauthorized, reason: "refused by PushVerify", err: withToken().Err(err)}, false
 		}
 	}
-	return decodeEvent(w, br.Body, ch)
+	return br.Body, taken, true
 }
 
 // decodeEvent decodes a notification's body for w, its decoding charged

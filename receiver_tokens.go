@@ -36,10 +36,10 @@ func notificationToken(h http.Header) string {
 	return ""
 }
 
-// lookup finds the wait of token: an open one, or retired when the token
+// lookup finds the wait of token, whose hash is key: an open one, or
+// retired when the token
 // was a wait's that has ended.
-func (r *PushReceiver) lookup(token string) (w *PushWait, retired bool) {
-	key := tokenKey(sha256.Sum256([]byte(token)))
+func (r *PushReceiver) lookup(token string, key tokenKey) (w *PushWait, retired bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	w = r.waits[key]
