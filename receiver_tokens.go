@@ -37,8 +37,7 @@ func notificationToken(h http.Header) string {
 }
 
 // lookup finds the wait of token, whose hash is key: an open one, or
-// retired when the token
-// was a wait's that has ended.
+// retired when the token was a wait's that has ended.
 func (r *PushReceiver) lookup(token string, key tokenKey) (w *PushWait, retired bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
