@@ -1,8 +1,10 @@
 package a2a
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"time"
 
@@ -219,11 +221,51 @@ func (t Task) MarshalJSON() ([]byte, error) {
 // client refuses a reply whose names repeat or differ only in case, so
 // the bytes of a task it returned decode to the same task.
 func (t *Task) UnmarshalJSON(b []byte) error {
+	return t.unmarshal(b, jsonread.Valid)
+}
+
+// ParseTask decodes a task from its JSON, in either version's form: the
+// same Task as json.Unmarshal(b, &task) gives (see [Task.UnmarshalJSON]),
+// in one pass over b where json.Unmarshal makes three (it checks b, then
+// scans it again to find where the task ends, before the method reads
+// it): a small task decodes in about half the time. Use it for tasks
+// kept as bytes (a store, a cache, a file); b may be reused after it
+// returns, as [Task.Raw] returns a copy of it. ParseTask checks all of b,
+// the data and metadata it keeps raw included: one JSON object, with
+// JSON whitespace around it allowed (not part of Raw).
+//
+// Errors are those json.Unmarshal returns for the same bytes: a
+// *json.SyntaxError when b is not one JSON value (nested deeper than
+// encoding/json's 10,000 levels included), a *json.UnmarshalTypeError
+// when b, or a member Task decodes, holds a value of the wrong type (an
+// id that is a number, a FilePart's file that is not an object); and a
+// *json.UnmarshalTypeError for a null, which json.Unmarshal takes as
+// "leave the task as it was". It never returns a Task with an error.
+func ParseTask(b []byte) (*Task, error) {
+	if string(bytes.Trim(b, jsonSpace)) == "null" {
+		return nil, &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[Task]()}
+	}
+	t := new(Task)
+	if err := t.unmarshal(b, 0); err != nil {
+		return nil, err
+	}
+	// Raw as json.Unmarshal's: without the whitespace around the task.
+	raw := bytes.Trim(t.raw, jsonSpace)
+	t.raw = raw[:len(raw):len(raw)]
+	return t, nil
+}
+
+// jsonSpace is JSON's whitespace (RFC 8259 §2).
+const jsonSpace = " \t\r\n"
+
+// unmarshal is UnmarshalJSON with the mode it checks b in (jsonread.Valid:
+// encoding/json has).
+func (t *Task) unmarshal(b []byte, mode jsonread.Mode) error {
 	read := taskFields.Decode
 	if v10Stored(b) {
 		read = taskStoredFields.Decode
 	}
-	raw, err := unmarshalStored(b, read, taskFields.Decode, t)
+	raw, err := unmarshalStored(b, read, taskFields.Decode, t, mode)
 	if err == nil {
 		t.raw = raw
 	}
@@ -280,7 +322,7 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 	if v10Stored(b) {
 		read = messageStoredFields.Decode
 	}
-	raw, err := unmarshalStored(b, read, messageFields.Decode, m)
+	raw, err := unmarshalStored(b, read, messageFields.Decode, m, jsonread.Valid)
 	if err == nil {
 		m.raw = raw
 	}

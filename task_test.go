@@ -14,7 +14,7 @@ import (
 
 // fixtureResults returns every task or message result in testdata, by
 // the name fixtureReplies gives its reply.
-func fixtureResults(t *testing.T) map[string]json.RawMessage {
+func fixtureResults(t testing.TB) map[string]json.RawMessage {
 	t.Helper()
 	out := map[string]json.RawMessage{}
 	for name, reply := range fixtureReplies(t) {
