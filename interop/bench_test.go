@@ -684,10 +684,10 @@ func peer10State(s peer10.TaskState) string {
 
 // client is one client under test: make returns its caller for a
 // server's base URL (the interfaces are jsonrpcPath and restPath under
-// it), stored decodes a task kept as bytes (json.Unmarshal into its task
-// type) and returns the task's state (nil: no Stored rows); v10 says it
-// speaks A2A v1.0 (the v1.0 workloads are run by those only); loopback
-// says it runs the HTTP/* rows alone.
+// it; nil: Stored rows only), stored decodes a task kept as bytes
+// (json.Unmarshal into its task type) and returns the task's state (nil:
+// no Stored rows); v10 says it speaks A2A v1.0 (the v1.0 workloads are
+// run by those only); loopback says it runs the HTTP/* rows alone.
 type client struct {
 	name     string
 	make     func(base string, hc *http.Client) caller
@@ -713,6 +713,13 @@ var clients = []client{
 		var t a2a.Task
 		err := json.Unmarshal(raw, &t)
 		return string(t.Status.State), err
+	}},
+	{name: "parse", v10: true, stored: func(raw []byte) (string, error) {
+		t, err := a2a.ParseTask(raw)
+		if err != nil {
+			return "", err
+		}
+		return string(t.Status.State), nil
 	}},
 	{name: "a2a-go", make: peerCaller, v10: true, stored: func(raw []byte) (string, error) {
 		if bytes.Contains(raw[:min(len(raw), 64)], []byte(`"kind"`)) {
@@ -744,7 +751,7 @@ func benchCases(tb testing.TB) []benchCase {
 	srv := newBenchServer(tb)
 	for _, w := range benchWorkloads() {
 		for _, cl := range clients {
-			if w.v10 && !cl.v10 {
+			if w.v10 && !cl.v10 || cl.make == nil {
 				continue
 			}
 			cases = append(cases, benchCase{"HTTP/" + w.name, cl.name, func(b *testing.B) {
@@ -757,7 +764,7 @@ func benchCases(tb testing.TB) []benchCase {
 	}
 	for _, w := range benchWorkloads() {
 		for _, cl := range clients {
-			if w.v10 && !cl.v10 || cl.loopback {
+			if w.v10 && !cl.v10 || cl.loopback || cl.make == nil {
 				continue
 			}
 			cases = append(cases, benchCase{"Decode/" + w.name, cl.name, func(b *testing.B) {
@@ -790,7 +797,7 @@ func benchCases(tb testing.TB) []benchCase {
 		}
 	}
 	for _, cl := range clients {
-		if cl.loopback {
+		if cl.loopback || cl.make == nil {
 			continue
 		}
 		cases = append(cases, benchCase{"Parallel1000", cl.name, func(b *testing.B) { runParallel(b, cl) }})
