@@ -137,7 +137,9 @@ func FuzzParseTask(f *testing.F) {
 func ExampleParseTask() {
 	stored := []byte(`{"kind":"task","id":"task-42","contextId":"ctx-1","status":{"state":"completed"},` +
 		`"artifacts":[{"artifactId":"a1","name":"entity","parts":[{"kind":"text","text":"设备正常"}]}]}`)
-	task, err := a2a.ParseTask(stored)
+	// snippet: parse-task
+	task, err := a2a.ParseTask(stored) // stored: a task's JSON, as json.Marshal or Task.Raw gave it
+	// snippet end
 	if err != nil {
 		fmt.Println(err)
 		return
