@@ -59,16 +59,16 @@ func v10Stored(b []byte) bool { return jsonread.LacksMember(b, "kind") }
 
 // unmarshalStored is unmarshalExact for bytes of either version: read, a
 // v1.0 table, first; when it stops at a v0.3 "kind" (errStoredV03),
-// v03 over the same copy. mode adds to jsonread.Exact: jsonread.Valid
-// for bytes encoding/json validated, 0 to check them whole (ParseTask). What MarshalJSON writes, and every task or
+// v03 over the same copy. What MarshalJSON writes, and every task or
 // message a Caoliao agent sends, has its "kind" first, so the first read
-// stops at once.
+// stops at once. mode adds to jsonread.Exact: jsonread.Valid for the
+// bytes encoding/json hands an UnmarshalJSON method, which it has
+// validated; 0 to check them whole (ParseTask).
 func unmarshalStored[T any](b []byte, read, v03 func(*jsonread.Reader, *T) bool, v *T, mode jsonread.Mode) ([]byte, error) {
 	own := bytes.Clone(b)
 	own = own[:len(own):len(own)]
 	// Read into v itself, which is put back as it was unless the reading
-	// succeeds: no T on the heap besides v. encoding/json hands an
-	// UnmarshalJSON method valid JSON only (jsonread.Valid).
+	// succeeds: no T on the heap besides v.
 	old := *v
 	err := jsonread.DecodeWhole(own, read, v, jsonread.Exact|mode)
 	if err == errStoredV03 && v03 != nil {

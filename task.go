@@ -225,33 +225,48 @@ func (t *Task) UnmarshalJSON(b []byte) error {
 }
 
 // ParseTask decodes a task from its JSON, in either version's form: the
-// same Task as json.Unmarshal(b, &task) gives (see [Task.UnmarshalJSON]),
-// in one pass over b where json.Unmarshal makes three (it checks b, then
-// scans it again to find where the task ends, before the method reads
-// it): a small task decodes in about half the time. Use it for tasks
-// kept as bytes (a store, a cache, a file); b may be reused after it
-// returns, as [Task.Raw] returns a copy of it. ParseTask checks all of b,
-// the data and metadata it keeps raw included: one JSON object, with
-// JSON whitespace around it allowed (not part of Raw).
+// same Task, or the same error, as json.Unmarshal(b, &task) gives (see
+// [Task.UnmarshalJSON]), from one pass over b where json.Unmarshal makes
+// three (it checks b, then scans it again to find where the task ends,
+// before the method reads it): a small task decodes in about half the
+// time. Use it for tasks kept as bytes (a store, a cache, a file). It
+// checks all of b, the data and metadata it keeps raw included: one JSON
+// value, JSON whitespace around it allowed (not part of [Task.Raw]). The
+// task keeps a copy of the bytes it was decoded from, so b may be reused
+// after ParseTask returns. Like UnmarshalJSON it does not check "kind":
+// a stored message decodes as a Task of its fields. Only when b does not
+// decode does it take as long as json.Unmarshal: it asks json.Unmarshal
+// for the error.
 //
-// Errors are those json.Unmarshal returns for the same bytes: a
-// *json.SyntaxError when b is not one JSON value (nested deeper than
-// encoding/json's 10,000 levels included), a *json.UnmarshalTypeError
-// when b, or a member Task decodes, holds a value of the wrong type (an
-// id that is a number, a FilePart's file that is not an object); and a
-// *json.UnmarshalTypeError for a null, which json.Unmarshal takes as
-// "leave the task as it was". It never returns a Task with an error.
+// Errors are json.Unmarshal's for the same bytes: a *json.SyntaxError
+// when b is not one JSON value (nested deeper than encoding/json's 10,000
+// levels included); a *json.UnmarshalTypeError when b, or a member Task
+// decodes, holds a value of the wrong type (an id that is a number, a
+// FilePart's file that is not an object); Task.UnmarshalJSON's own (an
+// A2A v1.0 part with two contents, such as text and data; a task that
+// would take more than 4 bytes of memory a byte of b, and 2 MiB, to
+// decode). A JSON null, which json.Unmarshal takes as "leave the task as
+// it was", is a *json.UnmarshalTypeError. It never returns a Task with an
+// error.
 func ParseTask(b []byte) (*Task, error) {
-	if string(bytes.Trim(b, jsonSpace)) == "null" {
-		return nil, &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[Task]()}
+	v := bytes.Trim(b, jsonSpace)
+	if string(v) == "null" {
+		lead := len(b) - len(bytes.TrimLeft(b, jsonSpace))
+		return nil, &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[Task](), Offset: int64(lead + len(v))}
 	}
+	// v, what json.Unmarshal hands Task.UnmarshalJSON: the same memory
+	// budget as there, and the same Raw. Decoding it whole proves b to be
+	// JSON, so json.Unmarshal would have called the method on v.
 	t := new(Task)
-	if err := t.unmarshal(b, 0); err != nil {
+	if t.unmarshal(v, 0) == nil {
+		return t, nil
+	}
+	// The error as json.Unmarshal gives it: a syntax error anywhere in b
+	// comes first, and offsets count as there.
+	t = new(Task)
+	if err := json.Unmarshal(b, t); err != nil {
 		return nil, err
 	}
-	// Raw as json.Unmarshal's: without the whitespace around the task.
-	raw := bytes.Trim(t.raw, jsonSpace)
-	t.raw = raw[:len(raw):len(raw)]
 	return t, nil
 }
 

@@ -62,15 +62,28 @@ func parseMatches(t *testing.T, in []byte) {
 		t.Fatalf("ParseTask(%q): %T %v; json.Unmarshal: %T %v", in, err, err, wantErr, wantErr)
 	}
 	if err != nil {
-		var se, wantSE *json.SyntaxError
-		if err.Error() != wantErr.Error() || errors.As(err, &se) && errors.As(wantErr, &wantSE) && se.Offset != wantSE.Offset {
-			t.Fatalf("ParseTask(%q): %v (%+v); json.Unmarshal: %v (%+v)", in, err, err, wantErr, wantErr)
+		if err.Error() != wantErr.Error() || offset(err) != offset(wantErr) {
+			t.Fatalf("ParseTask(%q): %v (offset %d); json.Unmarshal: %v (offset %d)", in, err, offset(err), wantErr, offset(wantErr))
 		}
 		return
 	}
 	if diff := cmp.Diff(&want, got, allFields); diff != "" {
 		t.Fatalf("ParseTask(%q) differs from json.Unmarshal (-json +parse):\n%s", in, diff)
 	}
+}
+
+// offset is the offset a *json.SyntaxError or *json.UnmarshalTypeError
+// gives, or -1.
+func offset(err error) int64 {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return se.Offset
+	case errors.As(err, &te):
+		return te.Offset
+	}
+	return -1
 }
 
 // TestParseTaskIsUnmarshal: ParseTask decodes every stored task, of either
@@ -90,7 +103,8 @@ func TestParseTaskIsUnmarshal(t *testing.T) {
 		`{"kind":"task","id":"t","artifacts":[{"parts":[{"kind":"data","data":[1,]}]}]}`,
 		`{"kind":"task","id":"t","artifacts":[{"parts":[{"kind":"file","file":1}]}]}`,
 		`{"id":"t","artifacts":[{"parts":[{"data":{"a":tru}}]}]}`,
-		"{\"id\":\"t\xff\"}", "\v{}", "{}\u00a0",
+		"{\"id\":\"t\xff\"}", "\v{}", "{}\u00a0", ` [ ] `, " \n{\"kind\":\"task\",\"id\":-0}",
+		`{"id":"a","artifacts":[{"parts":[{"text":"x","data":{}}]}]}`,
 	} {
 		parseMatches(t, []byte(in))
 	}
@@ -103,6 +117,19 @@ func TestParseTaskIsUnmarshal(t *testing.T) {
 		strings.Repeat(`{"设备":"正常\u00e9","n":1.5e3,"ok":true},`, 30000) + `null]}}]}]}`
 	parseMatches(t, []byte(big))
 	parseMatches(t, []byte(big[:len(big)-9]))
+	// Past the memory budget of its size (4 bytes a byte and 2 MiB):
+	// json.Unmarshal's budget is the task's, without the whitespace around
+	// it, and a syntax error after the point the budget runs out is the
+	// error.
+	parts := `{"id":"t","artifacts":[{"parts":[` + strings.Repeat(`{"text":""},`, 49932) + `{"text":""}]}]}`
+	for _, pad := range []int{0, 1, 16, 4096} {
+		parseMatches(t, []byte(parts+strings.Repeat(" ", pad)))
+		parseMatches(t, []byte(strings.Repeat("\n", pad)+parts))
+	}
+	empties := `{"kind":"task","id":"t","artifacts":[` + strings.Repeat(`{},`, 100000) + `{}]}`
+	parseMatches(t, []byte(empties))
+	parseMatches(t, []byte(empties+" x"))
+	parseMatches(t, []byte(empties[:len(empties)-1]+`,"metadata":{"a":}}`))
 }
 
 // TestParseTaskKeepsNoReference: the task ParseTask returns does not share

@@ -685,8 +685,8 @@ func peer10State(s peer10.TaskState) string {
 // client is one client under test: make returns its caller for a
 // server's base URL (the interfaces are jsonrpcPath and restPath under
 // it; nil: Stored rows only), stored decodes a task kept as bytes
-// (json.Unmarshal into its task type) and returns the task's state (nil:
-// no Stored rows); v10 says it speaks A2A v1.0 (the v1.0 workloads are
+// (json.Unmarshal into its task type, or for "parse" a2a.ParseTask) and
+// returns the task's state (nil: no Stored rows); v10 says it speaks A2A v1.0 (the v1.0 workloads are
 // run by those only); loopback says it runs the HTTP/* rows alone.
 type client struct {
 	name     string
