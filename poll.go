@@ -136,21 +136,23 @@ func PollTimeout(d time.Duration) WaitOption {
 
 // PollProgress calls fn after every tasks/get that returned a task (not
 // after a transient fault), before the wait decides whether to go on. fn
-// runs in one of the goroutines of the client's poll scheduler (at most
-// [WithMaxPollsInFlight] of them), never for two attempts of one wait at
-// once; while it runs, it holds one of those slots. Use it for a progress
+// runs in a goroutine of its own, never the caller's, never for two
+// attempts of one wait at once; while it runs, it holds one of the
+// client's poll scheduler's slots ([WithMaxPollsInFlight]). Use it for a progress
 // line or a log record; fn must not block for long, nor wait for another
 // wait of the same client. fn must be safe for concurrent use: the waits
 // of one [Client.WaitTasks] call, and any waits given the same fn, call it
 // from several goroutines at once.
 //
-// If fn panics, the scheduler's goroutine recovers and that wait ends:
+// If fn panics, the scheduler recovers and that wait ends:
 // [Client.WaitTask] and [Client.SendMessageAndWait] panic with the same
 // value in the caller's goroutine; a range over [Client.WaitTasks] stops
 // the call's other waits, then panics with it in the loop's goroutine; a
 // [PushWait]'s fallback poll ends the wait with an error saying fn
 // panicked (the value printed redacted and inert). The stack of the
-// first panic is not kept.
+// first panic is not kept. If fn calls runtime.Goexit (t.FailNow does),
+// the same happens with runtime.Goexit in place of the panic (the
+// fallback poll's error says so).
 func PollProgress(fn func(PollAttempt)) WaitOption {
 	return pollOption(func(c *pollConfig) error {
 		if fn == nil {

@@ -256,6 +256,50 @@ func TestWaitTasksProgressPanic(t *testing.T) {
 	}
 }
 
+// TestWaitTasksProgressGoexit: runtime.Goexit in a PollProgress func of a
+// WaitTasks call happens again in the loop's goroutine (not a panic),
+// after the call's other waits were stopped.
+func TestWaitTasksProgressGoexit(t *testing.T) {
+	v := leftLoopStops(t, func(a2a.TaskResult) {}, a2a.PollProgress(func(a a2a.PollAttempt) {
+		if a.Task.ID == "first" {
+			runtime.Goexit()
+		}
+	}))
+	if v != nil {
+		t.Errorf("recovered %v, want runtime.Goexit, not a panic", v)
+	}
+}
+
+// TestWaitTaskProgressGoexit: runtime.Goexit in a PollProgress func of
+// WaitTask (as t.FailNow does) happens again in the caller's goroutine,
+// and the scheduler's one slot is not lost with the goroutine fn ran in:
+// the next wait polls.
+func TestWaitTaskProgressGoexit(t *testing.T) {
+	agent := newPollAgent(t, nil)
+	c := newPollClient(t, agent.URL, a2a.WithMaxPollsInFlight(1))
+	ended := make(chan bool, 1) // true: WaitTask returned
+	go func() {
+		returned := false
+		defer func() { ended <- returned }()
+		c.WaitTask(context.Background(), "x", append(fast[:len(fast):len(fast)], a2a.PollProgress(func(a2a.PollAttempt) { runtime.Goexit() }))...)
+		returned = true
+	}()
+	select {
+	case returned := <-ended:
+		if returned {
+			t.Error("WaitTask returned; want runtime.Goexit in its goroutine")
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("WaitTask neither returned nor exited in a minute")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	task, err := c.WaitTask(ctx, "y", fast...)
+	if err != nil || task.Status.State != a2a.TaskStateCompleted {
+		t.Errorf("the next wait: %v, %v", task, err)
+	}
+}
+
 // TestWaitTaskProgressPanic: a panic in a PollProgress func of WaitTask
 // happens again, same value, in the caller's goroutine; the client polls
 // on afterwards.

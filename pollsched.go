@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -309,30 +310,55 @@ func (pc *pollCall) attemptContext() (context.Context, context.CancelFunc) {
 	return context.WithCancel(pc.live)
 }
 
-// progressPanic is the end of a wait whose PollProgress func panicked: it
-// carries the value to the caller's goroutine, which panics with it
-// (WaitTask, SendMessageAndWait, WaitTasks), or becomes an error
-// (a PushWait's fallback poll, see startPoll).
-type progressPanic struct{ value any }
-
-func (p *progressPanic) Error() string { return "a2a: the PollProgress func panicked" }
-
-// callProgress calls fn, in a scheduler worker, and returns what it
-// panicked with, if it did: a worker must not die of it.
-func callProgress(fn func(PollAttempt), a PollAttempt) (p *progressPanic) {
-	defer func() {
-		if v := recover(); v != nil {
-			p = &progressPanic{value: v}
-		}
-	}()
-	fn(a)
-	return nil
+// progressPanic is the end of a wait whose PollProgress func panicked or
+// called runtime.Goexit (as t.FailNow does): it carries the value to the
+// caller's goroutine, which panics with it, or exits (WaitTask,
+// SendMessageAndWait, WaitTasks), or becomes an error (a PushWait's
+// fallback poll, see startPoll).
+type progressPanic struct {
+	value  any
+	goexit bool // fn called runtime.Goexit; value is nil
 }
 
-// repanic panics with what a PollProgress func panicked with if err says
-// it did; it runs in the caller's goroutine.
+func (p *progressPanic) Error() string {
+	if p.goexit {
+		return "a2a: the PollProgress func called runtime.Goexit"
+	}
+	return "a2a: the PollProgress func panicked"
+}
+
+// callProgress calls fn in a goroutine of its own, which the worker waits
+// for, and returns what fn panicked with, or that it called
+// runtime.Goexit, if it did: neither may end a worker, whose slot and
+// wait would then never be given back.
+func callProgress(fn func(PollAttempt), a PollAttempt) *progressPanic {
+	ended := make(chan *progressPanic, 1)
+	go func() {
+		returned := false
+		defer func() {
+			switch v := recover(); {
+			case v != nil:
+				ended <- &progressPanic{value: v}
+			case !returned:
+				ended <- &progressPanic{goexit: true}
+			default:
+				ended <- nil
+			}
+		}()
+		fn(a)
+		returned = true
+	}()
+	return <-ended
+}
+
+// repanic panics with what a PollProgress func panicked with, or calls
+// runtime.Goexit if it did, when err says so; it runs in the caller's
+// goroutine.
 func repanic(err error) {
 	if p, ok := err.(*progressPanic); ok {
+		if p.goexit {
+			runtime.Goexit()
+		}
 		panic(p.value)
 	}
 }
@@ -372,11 +398,12 @@ func (c *Client) wait(ctx context.Context, taskID string, known *Task, cfg pollC
 // follows with the last task and a *PollError (PollLimitContext,
 // context.Canceled); stop never blocks nor calls done itself, so it may be
 // called with locks held that done takes, any number of times, also after
-// done. A panic of cfg.progress ends the poll with an error saying so (no
-// goroutine of the caller's is blocked on it to panic in).
+// done. A panic of cfg.progress, or its runtime.Goexit, ends the poll with
+// an error saying so (no goroutine of the caller's is blocked on it to
+// panic or exit in).
 func (c *Client) startPoll(ctx context.Context, taskID string, known *Task, cfg *pollConfig, done func(*Task, error)) (stop func()) {
 	return c.launch(ctx, taskID, known, cfg, func(task *Task, err error) {
-		if p, ok := err.(*progressPanic); ok {
+		if p, ok := err.(*progressPanic); ok && !p.goexit {
 			// The value is the caller's, but may quote what the agent sent.
 			err = fmt.Errorf("a2a: the PollProgress func panicked: %s", inert.Truncate(inert.Printable(c.red.Str(fmt.Sprint(p.value))), maxShown))
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -269,5 +270,32 @@ func TestStartPollProgressPanic(t *testing.T) {
 	}
 	if l := c.scheduler().Len(); l != 0 {
 		t.Errorf("%d entries pending after the end", l)
+	}
+}
+
+// TestStartPollProgressGoexit: runtime.Goexit in the PollProgress func of a
+// poll started by startPoll ends it with an error that says so and the
+// last task; the scheduler's one slot is given back.
+func TestStartPollProgressGoexit(t *testing.T) {
+	c, n := taskAgent(t, nil, "working")
+	c.maxPolls = 1
+	cfg, err := newPollConfig([]WaitOption{PollInterval(time.Millisecond), PollJitter(0),
+		PollProgress(func(PollAttempt) { runtime.Goexit() })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends := make(chan pollEnd, 2)
+	c.startPoll(context.Background(), "t1", nil, &cfg, func(task *Task, err error) { ends <- pollEnd{task, err} })
+	e := <-ends
+	if e.err == nil || !strings.Contains(e.err.Error(), "PollProgress func called runtime.Goexit") {
+		t.Errorf("err %q, want one saying the PollProgress func called runtime.Goexit", e.err)
+	}
+	if e.task == nil || e.task.Status.State != TaskStateWorking || n.Load() != 1 {
+		t.Errorf("task %+v after %d tasks/get, want the one read", e.task, n.Load())
+	}
+	cfg, _ = newPollConfig([]WaitOption{PollInterval(time.Millisecond), PollJitter(0), PollMaxAttempts(2)})
+	c.startPoll(context.Background(), "t2", nil, &cfg, func(task *Task, err error) { ends <- pollEnd{task, err} })
+	if e := <-ends; n.Load() != 3 {
+		t.Errorf("the next poll: %v after %d tasks/get in all, want 3 (its slot free)", e.err, n.Load())
 	}
 }
