@@ -8,5 +8,7 @@ func MarkerTTL(d time.Duration) Option {
 	return func(c *config) error { c.markerTTL = d; return nil }
 }
 
-// Backoff is Relay.backoff.
-func (r *Relay) Backoff(tries int) time.Duration { return r.backoff(tries) }
+// Backoff is the backoff of a Relay whose RedeliverAfter is redeliver.
+func Backoff(redeliver time.Duration, tries int) time.Duration {
+	return (&Relay{redeliver: redeliver}).backoff(tries)
+}

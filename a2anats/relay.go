@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	a2a "github.com/caoliao-a2a/a2a-go"
@@ -67,8 +67,7 @@ type Relay struct {
 	maxAge    time.Duration
 	maxDel    int
 
-	mu        sync.Mutex
-	listening bool
+	listening atomic.Bool // a Listen runs
 }
 
 // Option configures a [Relay].
@@ -225,6 +224,8 @@ type record struct {
 // time left until w.Deadline, at most [MaxAge]: JetStream removes the
 // record then, held or not (a minute after it was put at the earliest:
 // JetStream keeps a record as long as a release's marker at least).
+// Errors: JetStream's publish errors (the server unreachable, ctx's end),
+// wrapped.
 func (r *Relay) Hold(ctx context.Context, w a2a.HeldWait) error {
 	v, err := json.Marshal(record{Replica: r.name, TaskID: w.TaskID, Deadline: w.Deadline})
 	if err != nil {
@@ -248,7 +249,8 @@ func (r *Relay) Hold(ctx context.Context, w a2a.HeldWait) error {
 const markerTTL = time.Minute
 
 // Release drops the record of key (a purge of its key, whose marker goes
-// a minute later).
+// a minute later). A key not held is no error. Errors: JetStream's,
+// wrapped.
 func (r *Relay) Release(ctx context.Context, key [32]byte) error {
 	if err := r.kv.Purge(ctx, hex.EncodeToString(key[:]), jetstream.PurgeTTL(markerTTL)); err != nil {
 		return fmt.Errorf("a2anats: release: %w", err)
@@ -257,7 +259,9 @@ func (r *Relay) Release(ctx context.Context, key [32]byte) error {
 }
 
 // Held returns the records this replica holds, read in one pass over the
-// bucket.
+// bucket; entries that do not decode or are another replica's are
+// skipped. Errors: ctx's end (with its cause), the bucket's watch
+// stopping before its initial values were read, JetStream's; wrapped.
 func (r *Relay) Held(ctx context.Context) ([]a2a.HeldWait, error) {
 	wt, err := r.kv.WatchAll(ctx, jetstream.IgnoreDeletes())
 	if err != nil {
@@ -303,8 +307,9 @@ func decodeKey(s string, key *[32]byte) error {
 	return err
 }
 
-// Holder returns the name of the replica that holds key, or an error
-// wrapping [a2a.ErrWaitNotHeld].
+// Holder returns the name of the replica that holds key. Errors: one
+// wrapping [a2a.ErrWaitNotHeld] when no replica does; a record that is not
+// one of a2anats's; JetStream's, wrapped.
 func (r *Relay) Holder(ctx context.Context, key [32]byte) (string, error) {
 	e, err := r.kv.Get(ctx, hex.EncodeToString(key[:]))
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
@@ -345,21 +350,13 @@ func (r *Relay) Pass(ctx context.Context, replica string, n a2a.RelayedNotificat
 // acknowledged once deliver returned nil, delivered again otherwise after
 // a delay that doubles from [RedeliverAfter] at each failure up to a
 // minute, and dropped (terminated) when it does not carry a key or its
-// delivery failed [MaxDeliver] times. Only one Listen of a Relay runs at a time: a second returns
-// an error.
+// delivery failed [MaxDeliver] times. Only one Listen of a Relay runs at
+// a time: a second returns an error.
 func (r *Relay) Listen(ctx context.Context, deliver func(ctx context.Context, n a2a.RelayedNotification) error) error {
-	r.mu.Lock()
-	if r.listening {
-		r.mu.Unlock()
+	if !r.listening.CompareAndSwap(false, true) {
 		return errors.New("a2anats: listen: already listening")
 	}
-	r.listening = true
-	r.mu.Unlock()
-	defer func() {
-		r.mu.Lock()
-		r.listening = false
-		r.mu.Unlock()
-	}()
+	defer r.listening.Store(false)
 	cons, err := r.stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: r.name,
 		FilterSubject: r.subject + "." + r.name, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
 		MaxDeliver: r.maxDel})
