@@ -1,11 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"slices"
+	"sync"
 	"time"
+
+	a2a "github.com/caoliao-a2a/a2a-go"
 )
 
 // snapshot is the process's live heap, stack in use and goroutines, read
@@ -21,6 +25,42 @@ func measure() snapshot {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return snapshot{heap: ms.HeapAlloc, stack: ms.StackInuse, goroutines: runtime.NumGoroutine()}
+}
+
+// tally checks the waits' ends: each of a known task, completed, once.
+// It is safe for concurrent use.
+type tally struct {
+	mu   sync.Mutex
+	seen []bool // by task index
+	errs []error
+}
+
+func newTally(n int) *tally { return &tally{seen: make([]bool, n)} }
+
+// add takes the end of the wait for id.
+func (t *tally) add(id string, task *a2a.Task, err error) {
+	i, ok := taskIndex(id)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case err != nil:
+		t.errs = append(t.errs, fmt.Errorf("wait for %s: %w", id, err))
+	case task == nil || task.Status.State != a2a.TaskStateCompleted:
+		t.errs = append(t.errs, fmt.Errorf("wait for %s ended with %v", id, task))
+	case !ok || i >= len(t.seen):
+		t.errs = append(t.errs, fmt.Errorf("wait for an unknown task %q", id))
+	case t.seen[i]:
+		t.errs = append(t.errs, fmt.Errorf("%s collected twice", id))
+	default:
+		t.seen[i] = true
+	}
+}
+
+// err joins the errors taken so far and more.
+func (t *tally) err(more ...error) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return errors.Join(append(t.errs[:len(t.errs):len(t.errs)], more...)...)
 }
 
 // perWait is (after - before) / n, in bytes or goroutines; negative

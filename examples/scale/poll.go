@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -26,23 +26,7 @@ func pollRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client) (resul
 	for i := range ids {
 		ids[i] = taskPrefix + strconv.Itoa(i)
 	}
-	seen := make([]bool, cfg.waits)
-	var errs []error
-	collect := func(id string, task *a2a.Task, err error) {
-		i, ok := taskIndex(id)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("wait for %s: %w", id, err))
-		case task == nil || task.Status.State != a2a.TaskStateCompleted:
-			errs = append(errs, fmt.Errorf("wait for %s ended with %v", id, task))
-		case !ok || i >= len(seen):
-			errs = append(errs, fmt.Errorf("wait for an unknown task %q", id))
-		case seen[i]:
-			errs = append(errs, fmt.Errorf("%s collected twice", id))
-		default:
-			seen[i] = true
-		}
-	}
+	tl := newTally(cfg.waits)
 	quiet(ctx, ag) // the last round's connections closed: not counted in this one's
 	ag.reset()
 	before := measure()
@@ -54,9 +38,9 @@ func pollRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client) (resul
 	go func() {
 		defer close(done)
 		if cfg.poller == "WaitTask" {
-			waitEach(ctx, c, ids, collect)
+			waitEach(ctx, c, ids, tl.add)
 		} else {
-			waitTasks(ctx, c, ids, collect)
+			waitTasks(ctx, c, ids, tl.add)
 		}
 	}()
 	// Pending: every wait has made its first request.
@@ -66,7 +50,7 @@ func pollRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client) (resul
 		select {
 		case <-tick.C:
 		case <-done:
-			return res, fmt.Errorf("the waits ended before all were pending: %w", errors.Join(errs...))
+			return res, fmt.Errorf("the waits ended before all were pending: %w", tl.err())
 		case <-ctx.Done():
 			<-done // the waits end with ctx
 			return res, fmt.Errorf("%d of %d waits pending: %w", ag.npolled.Load(), cfg.waits, ctx.Err())
@@ -84,16 +68,14 @@ func pollRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client) (resul
 	res.drain = time.Since(t)
 	res.accepted, res.peakOpen = ag.accepted.Load(), ag.peakOpen.Load()
 	res.peakInflight, res.gets = ag.peakInflight.Load(), ag.gets.Load()
-	for i, ok := range seen {
-		if !ok {
-			errs = append(errs, fmt.Errorf("%s not collected", ids[i]))
-			break
-		}
+	var errs []error
+	if i := slices.Index(tl.seen, false); i >= 0 {
+		errs = append(errs, fmt.Errorf("%s not collected", ids[i]))
 	}
 	if n := ag.bad.Load(); n != 0 {
 		errs = append(errs, fmt.Errorf("the agent refused %d requests", n))
 	}
-	return res, errors.Join(errs...)
+	return res, tl.err(errs...)
 }
 
 // waitTasks waits for every task with one WaitTasks, and calls collect
@@ -105,15 +87,12 @@ func waitTasks(ctx context.Context, c *a2a.Client, ids []string, collect func(st
 }
 
 // waitEach waits for every task, a goroutine and WaitTask each, and calls
-// collect (one call at a time) with each end.
+// collect (from those goroutines) with each end.
 func waitEach(ctx context.Context, c *a2a.Client, ids []string, collect func(string, *a2a.Task, error)) {
-	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, id := range ids {
 		wg.Go(func() {
 			task, err := c.WaitTask(ctx, id, pollOpts...)
-			mu.Lock()
-			defer mu.Unlock()
 			collect(id, task, err)
 		})
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,28 +31,12 @@ func pushRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client, bareFi
 	// Each task's end, once: a second PushOnDone for a task, or a wait
 	// that did not end with its task completed, is an error.
 	var ended atomic.Int64
-	var mu sync.Mutex
-	seen := make([]bool, cfg.waits)
-	var errs []error
+	tl := newTally(cfg.waits)
 	allDone := make(chan struct{})
 	onDone := func(w *a2a.PushWait) {
 		r, err := w.Result()
 		task, _ := r.(*a2a.Task)
-		i, ok := taskIndex(w.TaskID())
-		mu.Lock()
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("wait for %s: %w", w.TaskID(), err))
-		case task == nil || task.Status.State != a2a.TaskStateCompleted:
-			errs = append(errs, fmt.Errorf("wait for %s ended with %v", w.TaskID(), r))
-		case !ok || i >= len(seen):
-			errs = append(errs, fmt.Errorf("wait for an unknown task %q", w.TaskID()))
-		case seen[i]:
-			errs = append(errs, fmt.Errorf("%s collected twice", w.TaskID()))
-		default:
-			seen[i] = true
-		}
-		mu.Unlock()
+		tl.add(w.TaskID(), task, err)
 		if ended.Add(1) == int64(cfg.waits) {
 			close(allDone)
 		}
@@ -124,6 +109,7 @@ func pushRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client, bareFi
 		}
 	}
 	res.ratio = res.notifRate / res.bareRate
+	var errs []error
 	if n := ag.sends.Load(); n != int64(cfg.waits) {
 		errs = append(errs, fmt.Errorf("%d sends, want %d", n, cfg.waits))
 	}
@@ -133,9 +119,7 @@ func pushRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client, bareFi
 	if n := ag.bad.Load(); n != 0 {
 		errs = append(errs, fmt.Errorf("the agent refused %d requests", n))
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	return res, errors.Join(errs...)
+	return res, tl.err(errs...)
 }
 
 // sendAll sends the tasks from cfg.senders goroutines, each wait under
@@ -160,7 +144,7 @@ func sendAll(ctx context.Context, cfg config, recv *a2a.PushReceiver, c *a2a.Cli
 		})
 	}
 	wg.Wait()
-	return cmpErr(errors.Join(errs...), ctx.Err())
+	return cmp.Or(errors.Join(errs...), ctx.Err())
 }
 
 // quiet closes the client's idle connections and waits (a few seconds at
@@ -172,13 +156,4 @@ func quiet(ctx context.Context, ag *agent) snapshot {
 		time.Sleep(5 * time.Millisecond)
 	}
 	return measure()
-}
-
-func cmpErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
