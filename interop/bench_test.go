@@ -94,7 +94,10 @@ func benchWorkloads() []workload {
 		// toV10 writes compact JSON with UTF-8: the escaped and indented
 		// shapes are made again from its output.
 		reshape := map[string]func([]byte) []byte{"Get1MiBEscaped": asciiEscaped, "Get1MiBIndented": indented}
-		for _, w := range slices.Concat(workloads[:4], workloads[5:]) {
+		for _, w := range slices.Clone(workloads) {
+			if w.send {
+				continue
+			}
 			v10 := toV10(w.result)
 			if f := reshape[w.name]; f != nil {
 				v10 = f(v10)
@@ -686,8 +689,9 @@ func peer10State(s peer10.TaskState) string {
 // server's base URL (the interfaces are jsonrpcPath and restPath under
 // it; nil: Stored rows only), stored decodes a task kept as bytes
 // (json.Unmarshal into its task type, or for "parse" a2a.ParseTask) and
-// returns the task's state (nil: no Stored rows); v10 says it speaks A2A v1.0 (the v1.0 workloads are
-// run by those only); loopback says it runs the HTTP/* rows alone.
+// returns the task's state (nil: no Stored rows); v10 says it speaks A2A
+// v1.0 (the v1.0 workloads are run by those only); loopback says it runs
+// the HTTP/* rows alone.
 type client struct {
 	name     string
 	make     func(base string, hc *http.Client) caller
@@ -781,18 +785,7 @@ func benchCases(tb testing.TB) []benchCase {
 				continue
 			}
 			cases = append(cases, benchCase{"Stored/" + w.name, cl.name, func(b *testing.B) {
-				b.SetBytes(int64(len(w.result)))
-				b.ReportAllocs()
-				start, n := cpuTime(), 0
-				for b.Loop() {
-					if state, err := cl.stored(w.result); err != nil || state != "completed" {
-						b.Fatalf("%s: %v", state, err)
-					}
-					n++
-				}
-				if used := cpuTime() - start; used > 0 && n > 0 {
-					b.ReportMetric(float64(used)/float64(n), "cpu-ns/op")
-				}
+				runCalls(b, func(context.Context, workload) (string, error) { return cl.stored(w.result) }, w)
 			}})
 		}
 	}
