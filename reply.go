@@ -62,14 +62,6 @@ func (r *reply) reader() *jsonread.Reader {
 	return d
 }
 
-// mode is the jsonread.Mode r's result is decoded with.
-func (r *reply) mode() jsonread.Mode {
-	if r.valid {
-		return jsonread.Valid
-	}
-	return 0
-}
-
 // sameTask returns a *ProtocolError when got, the task a result or event
 // is about, is not the task asked about (asked.task). An empty got is a
 // mismatch too, unless optional (a message, whose taskId v0.3 leaves

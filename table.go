@@ -92,7 +92,7 @@ func stopAtKind[T any](d *jsonread.Reader, _ *T) {
 // "<what> does not decode".
 func decodeResult[T any](r *reply, t jsonread.Table[T], v *T, what string) error {
 	d := r.reader()
-	err := jsonread.DecodeOn(d, t.Decode, v, r.mode())
+	err := jsonread.DecodeOn(d, t.Decode, v, 0) // r.reader trusts a validated reply
 	d.Release()
 	if f, ok := err.(jsonread.NameFault); ok {
 		return r.fault(string(f), nil)
