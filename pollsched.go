@@ -26,9 +26,9 @@ import (
 // each tasks/get.
 
 // DefaultMaxPollsInFlight is how many tasks/get the polling waits of one
-// [Client] make at once unless [WithMaxPollsInFlight] says otherwise; it
-// is also the number of idle connections per host the shared transport
-// keeps, so these polls reuse connections instead of opening new ones.
+// [Client] make at once unless [WithMaxPollsInFlight] says otherwise; the
+// shared transport keeps twice as many idle connections per host (128),
+// so these polls reuse connections instead of opening new ones.
 const DefaultMaxPollsInFlight = 64
 
 // scheduler returns the client's poll scheduler, made on first use.

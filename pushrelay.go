@@ -119,8 +119,9 @@ var ErrWaitNotHeld = errors.New("a2a: no replica holds a wait of this notificati
 //
 // A replica's life: at every start, call [PushReceiver.Resume] (before
 // serving the receiver, or soon after: what is passed to it meanwhile is
-// kept and delivered once its wait is resumed; a notification passed for
-// a wait it held and has not resumed is logged once at warn level). To
+// kept and delivered once its wait is resumed; a replica that does not
+// call it leaves its waits to r's bounds, and a notification passed for a
+// wait it held and has not resumed is logged once at warn level). To
 // stop, stop the HTTP server first ([http.Server.Shutdown]: the load
 // balancer sends the notifications to the other replicas), then Close
 // the receiver, then r (its connection): a receiver whose server still
@@ -346,18 +347,17 @@ func (r *PushReceiver) dropLocked(w *PushWait) {
 // A wait whose agent never named its task (the replica stopped before the
 // answer) cannot be waited for, and is released. ctx bounds the waits, as
 // SendMessage's does, and so does the deadline each had. Call it at every
-// start of the replica, before serving the receiver or soon after (the
-// relay delivers what was passed meanwhile once the waits are resumed): a
-// replica that does not call it leaves its waits to the relay's bounds,
-// and the notifications passed for them undelivered (logged once per wait
-// at warn level, [PushLogger]). A second call resumes only the waits not
-// resumed yet. To retire a replica's name for good, Resume and
-// [PushWait.Stop] each wait returned. Errors: no relay, the relay's (Held), an option's error,
+// start of the replica (see "A replica's life" at [PushReplicas]). A
+// second call resumes only the waits not resumed yet. Errors: no relay, a
+// Client not made by [NewClient], the relay's (Held), an option's error,
 // and [ErrReceiverClosed]; the waits resumed before an error are returned
 // with it.
 func (r *PushReceiver) Resume(ctx context.Context, c *Client, opts ...WaitOption) ([]*PushWait, error) {
 	if r.relay == nil {
 		return nil, errors.New("a2a: Resume: the receiver has no PushRelay (PushReplicas)")
+	}
+	if err := c.usable(); err != nil {
+		return nil, err
 	}
 	cfg, err := newPushPollConfig(opts)
 	if err != nil {

@@ -354,6 +354,11 @@ func TestPushRelayOptionAndResumeRefuse(t *testing.T) {
 	}
 	mem := newMemRelay()
 	r := newReceiver(t, a2a.PushReplicas(mem.relayOf("a")))
+	for _, bad := range []*a2a.Client{nil, {}} {
+		if _, err := r.Resume(t.Context(), bad); err == nil || !strings.Contains(err.Error(), "NewClient") {
+			t.Errorf("Resume with a Client not made by NewClient: %v", err)
+		}
+	}
 	mem.fail(errors.New("relay down"))
 	if _, err := r.Resume(t.Context(), c); err == nil || !strings.Contains(err.Error(), "relay down") {
 		t.Errorf("Resume with the relay down: %v", err)

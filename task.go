@@ -247,10 +247,10 @@ func (t *Task) UnmarshalJSON(b []byte) error {
 // would take more than 4 bytes of memory a byte of b, and 2 MiB, to
 // decode). A JSON null, which json.Unmarshal takes as "leave the task as
 // it was", is a *json.UnmarshalTypeError. It never returns a Task with an
-// error.
+// error. Spec: A2A v0.3 §6.1 (Task); A2A v1.0, Task.
 func ParseTask(b []byte) (*Task, error) {
 	v := bytes.Trim(b, jsonSpace)
-	if string(v) == "null" {
+	if isNull(v) {
 		lead := len(b) - len(bytes.TrimLeft(b, jsonSpace))
 		return nil, &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[Task](), Offset: int64(lead + len(v))}
 	}

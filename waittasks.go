@@ -34,7 +34,8 @@ type TaskResult struct {
 // returns once none of them runs; results not yet yielded are dropped. A
 // [PollProgress] func given here is called for many waits at once, from
 // several goroutines: it must be safe for concurrent use; if it panics,
-// the other waits are stopped and the loop panics with the same value.
+// or calls runtime.Goexit, the other waits are stopped and the same
+// happens in the loop's goroutine (see PollProgress).
 //
 // When ctx ends, every wait not yet ended yields its last task with a
 // *[PollError] (PollLimitContext) or ctx's error, as WaitTask would; when
