@@ -182,13 +182,20 @@ type relayOp struct {
 	done chan struct{}
 }
 
+// call names op's relay call: "Hold" or "Release".
+func (op relayOp) call() string {
+	if op.held != nil {
+		return "Hold"
+	}
+	return "Release"
+}
+
 // relayLocked queues op for the relay, starting the goroutine that makes
 // the calls unless it runs (work Close waits for). r.mu is held.
 func (r *PushReceiver) relayLocked(op relayOp) {
 	if r.drained {
 		return // Close has returned: nothing starts
 	}
-	r.relayBaseLocked()
 	r.relayed.queue = append(r.relayed.queue, op)
 	if r.relayed.running {
 		return
@@ -220,14 +227,6 @@ func (r *PushReceiver) relayLocked(op relayOp) {
 	}()
 }
 
-// relayBaseLocked makes the context of the queued relay calls, unless
-// made. r.mu is held.
-func (r *PushReceiver) relayBaseLocked() {
-	if r.relayed.base == nil {
-		r.relayed.base, r.relayed.cut = context.WithCancel(context.Background())
-	}
-}
-
 // relayLimit is relayTimeout, unless a test shortened it.
 func (r *PushReceiver) relayLimit() time.Duration {
 	if r.relayed.limit > 0 {
@@ -240,11 +239,11 @@ func (r *PushReceiver) relayLimit() time.Duration {
 // means a restart does not resume that wait (Warn); a lost Release, that
 // a restart resumes a wait that ended, which its first read ends (Debug).
 func (r *PushReceiver) relayDropped(op relayOp) {
-	level, call := slog.LevelDebug, "Release"
+	level := slog.LevelDebug
 	if op.held != nil {
-		level, call = slog.LevelWarn, "Hold"
+		level = slog.LevelWarn
 	}
-	r.log.LogAttrs(context.Background(), level, "a2a push relay call dropped at Close", slog.String("call", call))
+	r.log.LogAttrs(context.Background(), level, "a2a push relay call dropped at Close", slog.String("call", op.call()))
 }
 
 // cutRelayAfter gives the relay calls queued, and those queued until
@@ -252,7 +251,6 @@ func (r *PushReceiver) relayDropped(op relayOp) {
 // contexts end and the calls not made are dropped. It returns the func
 // that stops the timer. r.mu is held.
 func (r *PushReceiver) cutRelayAfter() (stop func()) {
-	r.relayBaseLocked()
 	t := time.AfterFunc(r.relayLimit(), r.relayed.cut)
 	return func() { t.Stop() }
 }
@@ -264,15 +262,13 @@ func (r *PushReceiver) relayCall(base context.Context, op relayOp) {
 	ctx, cancel := context.WithTimeout(base, relayTimeout)
 	defer cancel()
 	var err error
-	call := "Release"
 	if op.held != nil {
-		call = "Hold"
 		err = r.relay.Hold(ctx, *op.held)
 	} else {
 		err = r.relay.Release(ctx, op.key)
 	}
 	if err != nil {
-		r.logRelayFailure(ctx, call, err)
+		r.logRelayFailure(ctx, op.call(), err)
 	}
 }
 

@@ -34,16 +34,10 @@ type relayLog struct {
 	unresumed map[tokenKey]struct{}
 }
 
-// admit reports whether a warning is logged now, and the count of those
-// dropped in the window that just ended (0 for none) and its start.
-func (l *relayLog) admit() (log bool, dropped int, since time.Time) {
-	return l.window.admit(relayWindow, relayWarnings)
-}
-
 // warnRelay logs msg with attrs at warn level, within the rate limit.
 func (r *PushReceiver) warnRelay(ctx context.Context, msg string, attrs ...slog.Attr) {
 	r.relayLog.mu.Lock()
-	log, dropped, since := r.relayLog.admit()
+	log, dropped, since := r.relayLog.window.admit(relayWindow, relayWarnings)
 	r.relayLog.mu.Unlock()
 	if dropped > 0 {
 		r.log.LogAttrs(ctx, slog.LevelWarn, "a2a push relay warnings not logged",

@@ -131,23 +131,21 @@ func (r *PushReceiver) deliverPassed(ctx context.Context, n RelayedNotification)
 		return nil
 	}
 	out := r.takeRead(ctx, w, n.Body, ch)
-	switch out.status {
-	case http.StatusNoContent:
+	if out.status == http.StatusNoContent {
 		return nil
-	case http.StatusServiceUnavailable, http.StatusInternalServerError:
-		r.logPassedRefusal(ctx, out)
-		return errNotTaken
 	}
 	r.logPassedRefusal(ctx, out)
+	if out.status == http.StatusServiceUnavailable || out.status == http.StatusInternalServerError {
+		return errNotTaken
+	}
 	return nil
 }
 
 // logPassedRefusal logs a passed notification refused, as logRefusal does
 // a posted one.
 func (r *PushReceiver) logPassedRefusal(ctx context.Context, out outcome) {
-	req := (&http.Request{RemoteAddr: "push relay", Header: http.Header{}}).WithContext(ctx)
 	out.authed = true
-	r.logRefusal(req, out)
+	r.logRefusal(ctx, "push relay", out)
 }
 
 // takeRead takes a notification's body, read, for w: decoded, checked and

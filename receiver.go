@@ -168,6 +168,9 @@ func NewPushReceiver(webhookURL string, opts ...ReceiverOption) (*PushReceiver, 
 		return nil, fmt.Errorf("a2a: PushMaxInflightBytes %d cannot hold one notification of PushMaxBytes %d (it needs %d)", r.maxInflight, r.maxBody, need)
 	}
 	r.budget.max = r.maxInflight
+	if r.relay != nil { // the context of the queued relay calls
+		r.relayed.base, r.relayed.cut = context.WithCancel(context.Background())
+	}
 	r.gateHooks()
 	return r, nil
 }
@@ -315,7 +318,7 @@ func (r *PushReceiver) answer(rw http.ResponseWriter, req *http.Request) int {
 		rw.WriteHeader(out.status)
 		return out.status
 	}
-	r.logRefusal(req, out)
+	r.logRefusal(req.Context(), req.RemoteAddr, out)
 	switch out.status {
 	case http.StatusMethodNotAllowed, http.StatusUnauthorized, http.StatusRequestEntityTooLarge,
 		http.StatusRequestTimeout, http.StatusServiceUnavailable:

@@ -3,7 +3,6 @@ package a2a
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"sync"
 	"time"
 
@@ -84,9 +83,9 @@ func (l *refusalLog) flush() (dropped [senderKinds]int, since [senderKinds]time.
 	return dropped, since
 }
 
-// logRefusal logs a refused notification, within the rate limit.
-func (r *PushReceiver) logRefusal(req *http.Request, out outcome) {
-	ctx := req.Context()
+// logRefusal logs a refused notification from remote (a request's
+// RemoteAddr), within the rate limit.
+func (r *PushReceiver) logRefusal(ctx context.Context, remote string, out outcome) {
 	if !r.log.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
@@ -103,7 +102,7 @@ func (r *PushReceiver) logRefusal(req *http.Request, out outcome) {
 	// hook's error may hold the sender's control or bidi characters, which
 	// a handler (slog.JSONHandler) may write as they are.
 	attrs := []slog.Attr{slog.Int("status", out.status), slog.String("reason", inert.Printable(out.reason)),
-		slog.String("remote", inert.Printable(inert.Truncate(req.RemoteAddr, maxLoggedID)))}
+		slog.String("remote", inert.Printable(inert.Truncate(remote, maxLoggedID)))}
 	if out.taskID != "" {
 		attrs = append(attrs, slog.String("task", inert.Printable(inert.Truncate(out.taskID, maxLoggedID))))
 	}
