@@ -95,30 +95,6 @@ func (h *hangRelay) Pass(ctx context.Context, replica string, n a2a.RelayedNotif
 	return h.memReplica.Pass(ctx, replica, n)
 }
 
-// logCount is a slog handler counting the records of each message and
-// level.
-type logCount struct {
-	mu *sync.Mutex
-	n  map[string]int
-}
-
-func newLogCount() logCount { return logCount{&sync.Mutex{}, map[string]int{}} }
-
-func (l logCount) Enabled(context.Context, slog.Level) bool { return true }
-func (l logCount) Handle(_ context.Context, r slog.Record) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.n[r.Level.String()+" "+r.Message]++
-	return nil
-}
-func (l logCount) WithAttrs([]slog.Attr) slog.Handler { return l }
-func (l logCount) WithGroup(string) slog.Handler      { return l }
-func (l logCount) get(key string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.n[key]
-}
-
 // Close gives the relay calls queued one deadline in all: against a relay
 // whose Release hangs, the call under way sees its context end and those
 // queued behind it are dropped (logged), so Close returns while the relay
@@ -126,7 +102,7 @@ func (l logCount) get(key string) int {
 func TestPushRelayCloseBoundsTheQueue(t *testing.T) {
 	mem := newMemRelay()
 	h := newHangRelay(t, mem, "b")
-	logs := newLogCount()
+	logs := new(levelCapture)
 	b := newReceiver(t, a2a.PushReplicas(h), a2a.PushLogger(slog.New(logs)))
 	a2a.SetRelayTimeout(b, 50*time.Millisecond)
 	_, c := agentFor(t, a2a.ProtocolV03, longTask)
@@ -151,7 +127,7 @@ func TestPushRelayCloseBoundsTheQueue(t *testing.T) {
 	if n := h.started.Load(); n != 1 {
 		t.Errorf("%d Release calls made; want 1, the rest dropped", n)
 	}
-	if n := logs.get("DEBUG a2a push relay call dropped at Close"); n != 3 {
+	if n := len(logs.lines("DEBUG a2a push relay call dropped at Close")); n != 3 {
 		t.Errorf("%d dropped Releases logged; want 3", n)
 	}
 }
@@ -193,9 +169,7 @@ func TestPushRelayHolderBounded(t *testing.T) {
 	h.hangHolder.Store(true)
 	a := newReceiver(t, a2a.PushReplicas(h), a2a.PushReadTimeout(50*time.Millisecond))
 	resp := post(t, a.URL(), "somebody's", taskBody(a2a.ProtocolV03, "t", a2a.TaskStateWorking))
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-		t.Errorf("hung Holder: %d, Retry-After %q; want 503 with one", resp.StatusCode, resp.Header.Get("Retry-After"))
-	}
+	want503(t, "hung Holder", resp)
 	if got := h.endsSoFar(); len(got) != 1 || got[0] != "Holder ctx" {
 		t.Errorf("Holder calls: %q; want one, ended by its context", got)
 	}
@@ -212,9 +186,7 @@ func TestPushRelayPassBounded(t *testing.T) {
 	w, _, _, token := longWait(t, b, a2a.ProtocolV03)
 	h.hangPass.Store(true)
 	resp := post(t, a.URL(), token, taskBody(a2a.ProtocolV03, w.TaskID(), a2a.TaskStateWorking))
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-		t.Errorf("hung Pass: %d, Retry-After %q; want 503 with one", resp.StatusCode, resp.Header.Get("Retry-After"))
-	}
+	want503(t, "hung Pass", resp)
 	if got := h.endsSoFar(); len(got) != 1 || got[0] != "Pass ctx" {
 		t.Errorf("Pass calls: %q; want one, ended by its context", got)
 	}
@@ -241,9 +213,7 @@ func TestPushRelayLookupsBounded(t *testing.T) {
 		<-h.entered
 	}
 	resp := post(t, a.URL(), "guess-65", body)
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-		t.Errorf("65th unknown token: %d, Retry-After %q; want 503 with one", resp.StatusCode, resp.Header.Get("Retry-After"))
-	}
+	want503(t, "65th unknown token", resp)
 	if n, done := h.started.Load(), h.finished.Load(); n != 64 || done != 0 {
 		t.Errorf("Holder calls: %d made, %d ended when the 65th was answered; want 64 and 0", n, done)
 	}
@@ -339,4 +309,13 @@ func post(t *testing.T, url, token, body string) *http.Response {
 	}
 	resp.Body.Close()
 	return resp
+}
+
+// want503 fails t unless resp is a 503 with a Retry-After, as the answer
+// to what.
+func want503(t *testing.T, what string, resp *http.Response) {
+	t.Helper()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("%s: %d, Retry-After %q; want 503 with one", what, resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
 }

@@ -249,16 +249,7 @@ func TestPushRelayRefusals(t *testing.T) {
 		t.Errorf("PushVerify called %d times, %d passed; want 1 and 0", verified, mem.passed())
 	}
 	mem.fail(errors.New("relay down"))
-	req, _ := http.NewRequest(http.MethodPost, a.URL(), strings.NewReader(body))
-	req.Header.Set(tokenHeader(a2a.ProtocolV03), token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-		t.Errorf("relay down: %d, Retry-After %q; want 503 with one", resp.StatusCode, resp.Header.Get("Retry-After"))
-	}
+	want503(t, "relay down", post(t, a.URL(), token, body))
 	mem.fail(nil)
 	if st := notify(t, a.URL(), tokenHeader(a2a.ProtocolV03), token, body); st != http.StatusNoContent {
 		t.Errorf("relay back: %d, want 204", st)

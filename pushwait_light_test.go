@@ -6,12 +6,10 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptrace"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -199,10 +197,8 @@ func TestPushReceiverKeepsIdleConnections(t *testing.T) {
 // spells the wait's token is answered and logged without it (the
 // redactor with the token is made for the refusal).
 func TestPushReceiverRefusalRedactsToken(t *testing.T) {
-	var buf bytes.Buffer
-	var mu sync.Mutex
-	h := slog.NewJSONHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelDebug})
-	recv := newReceiver(t, a2a.PushLogger(slog.New(h)))
+	logger, logged := newJSONLog()
+	recv := newReceiver(t, a2a.PushLogger(logger))
 	w, _, url, token := longWait(t, recv, a2a.ProtocolV03)
 	for _, body := range []string{
 		`{"kind":"` + token + `","taskId":"` + w.TaskID() + `"}`,        // a kind it does not know
@@ -224,12 +220,11 @@ func TestPushReceiverRefusalRedactsToken(t *testing.T) {
 		}
 	}
 	recv.Close()
-	mu.Lock()
-	defer mu.Unlock()
-	if !strings.Contains(buf.String(), "refused") {
-		t.Fatalf("no refusal logged: %q", buf.String())
+	out := logged()
+	if !strings.Contains(out, "refused") {
+		t.Fatalf("no refusal logged: %q", out)
 	}
-	if strings.Contains(buf.String(), token) {
-		t.Errorf("log holds the token: %q", buf.String())
+	if strings.Contains(out, token) {
+		t.Errorf("log holds the token: %q", out)
 	}
 }

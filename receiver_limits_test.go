@@ -464,10 +464,8 @@ func TestPushReceiverRetiredTokenClosesUnread(t *testing.T) {
 // through a handler that writes strings as they are (slog.JSONHandler
 // leaves C1 and bidi characters raw).
 func TestPushReceiverLogIsInert(t *testing.T) {
-	var buf bytes.Buffer
-	var mu sync.Mutex
-	h := slog.NewJSONHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelDebug})
-	recv := newReceiver(t, a2a.PushLogger(slog.New(h)))
+	logger, logged := newJSONLog()
+	recv := newReceiver(t, a2a.PushLogger(logger))
 	_, _, url, token := longWait(t, recv, a2a.ProtocolV03)
 	evil := "other\u202egnp.exe\u009b31m\u200b\x1b]8;;http://x\x07"
 	body := `{"kind":"status-update","taskId":"` + strings.ReplaceAll(strings.ReplaceAll(evil, "\x1b", `\u001b`), "\x07", `\u0007`) + `","contextId":"c","final":false,"status":{"state":"working"}}`
@@ -482,9 +480,7 @@ func TestPushReceiverLogIsInert(t *testing.T) {
 		t.Fatalf("status %d, want 403 (another task)", resp.StatusCode)
 	}
 	recv.Close()
-	mu.Lock()
-	out := buf.String()
-	mu.Unlock()
+	out := logged()
 	if !strings.Contains(out, "another") && !strings.Contains(out, "task") {
 		t.Fatalf("no refusal logged: %q", out)
 	}
@@ -492,6 +488,20 @@ func TestPushReceiverLogIsInert(t *testing.T) {
 		if strings.Contains(out, raw) {
 			t.Errorf("log holds %q raw: %q", raw, out)
 		}
+	}
+}
+
+// newJSONLog returns a logger writing JSON records at debug level and up
+// (as slog.JSONHandler does for users), and the func that reads what it
+// wrote so far.
+func newJSONLog() (*slog.Logger, func() string) {
+	var buf bytes.Buffer
+	mu := new(sync.Mutex)
+	h := slog.NewJSONHandler(&lockedWriter{w: &buf, mu: mu}, &slog.HandlerOptions{Level: slog.LevelDebug})
+	return slog.New(h), func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.String()
 	}
 }
 
