@@ -133,3 +133,24 @@ func TestQuietWord(t *testing.T) {
 		}
 	}
 }
+
+// stringClose is closeQuote's reference: the index of the quote that
+// closes the string whose contents start at b[i], or len(b), found by
+// counting the backslashes before each quote.
+func stringClose(b []byte, i int) int {
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
+		}
+		end := i + j
+		backslashes := 0
+		for k := end - 1; k >= i && b[k] == '\\'; k-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return end
+		}
+		i = end + 1
+	}
+}

@@ -1,7 +1,6 @@
 package jsonread
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 )
@@ -383,10 +382,20 @@ func countRest(b []byte, i int) int {
 // false when the array goes on past them, and n then counts the elements
 // that end within them.
 func countAhead(b []byte, i, limit int) (n int, done bool) {
-	depth, commas := 1, 0
 	if limit < len(b)-i {
 		b = b[:i+limit]
 	}
+	_, commas, done := closeBracket(b, i)
+	return commas + 1, done
+}
+
+// closeBracket steps from b[i], inside an array or object whose opening
+// bracket is just before, over strings and nested values without checking
+// them, to just past the bracket that closes it (counted, not matched, and
+// without a stack, so depth costs nothing). commas counts the commas at
+// its own level; done is false when b ends first (end is then len(b)).
+func closeBracket(b []byte, i int) (end, commas int, done bool) {
+	depth := 1
 	for ; i < len(b); i++ {
 		for i < len(b) && !countStop[b[i]] { // nothing that matters here
 			i++
@@ -396,12 +405,12 @@ func countAhead(b []byte, i, limit int) (n int, done bool) {
 		}
 		switch b[i] {
 		case '"':
-			i = stringClose(b, i+1)
+			i = closeQuote(b, i+1)
 		case '[', '{':
 			depth++
 		case ']', '}':
 			if depth--; depth == 0 {
-				return commas + 1, true
+				return i + 1, commas, true
 			}
 		case ',':
 			if depth == 1 {
@@ -409,33 +418,13 @@ func countAhead(b []byte, i, limit int) (n int, done bool) {
 			}
 		}
 	}
-	return commas + 1, false
+	return len(b), commas, false
 }
 
-// countStop marks the bytes countElements must look at.
+// countStop marks the bytes closeBracket must look at.
 var countStop = func() (t [256]bool) {
 	for _, c := range []byte(`"[]{},`) {
 		t[c] = true
 	}
 	return t
 }()
-
-// stringClose returns the index of the quote that closes the string whose
-// contents start at b[i], or len(b).
-func stringClose(b []byte, i int) int {
-	for {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			return len(b)
-		}
-		end := i + j
-		backslashes := 0
-		for k := end - 1; k >= i && b[k] == '\\'; k-- {
-			backslashes++
-		}
-		if backslashes%2 == 0 {
-			return end
-		}
-		i = end + 1
-	}
-}

@@ -75,7 +75,7 @@ func (s *shapeScan) key() (string, bool) {
 		return "", false
 	}
 	start := s.i + 1
-	s.i = stringClose(s.b, start)
+	s.i = closeQuote(s.b, start)
 	if s.i >= len(s.b) {
 		s.bad = true
 		return "", false
@@ -105,29 +105,11 @@ func (s *shapeScan) skip() {
 	case 0:
 		s.bad = true
 	case '"':
-		s.i = stringClose(s.b, s.i+1) + 1
+		s.i = closeQuote(s.b, s.i+1) + 1
 	case '{', '[':
-		depth := 0
-		for ; s.i < len(s.b); s.i++ {
-			for s.i < len(s.b) && !countStop[s.b[s.i]] {
-				s.i++
-			}
-			if s.i >= len(s.b) {
-				break
-			}
-			switch s.b[s.i] {
-			case '"':
-				s.i = stringClose(s.b, s.i+1)
-			case '[', '{':
-				depth++
-			case ']', '}':
-				if depth--; depth == 0 {
-					s.i++
-					return
-				}
-			}
-		}
-		s.bad = true
+		end, _, ok := closeBracket(s.b, s.i+1)
+		s.i = end
+		s.bad = s.bad || !ok
 	default: // a number, true, false, null
 		for s.i < len(s.b) && !countStop[s.b[s.i]] && s.b[s.i] > ' ' {
 			s.i++

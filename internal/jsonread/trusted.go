@@ -36,24 +36,8 @@ func (d *Reader) skipTrusted(i int) int {
 			return j + 1
 		}
 	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			for i < len(b) && !structural[b[i]] {
-				i++
-			}
-			if i >= len(b) {
-				break
-			}
-			switch b[i] {
-			case '"':
-				i = closeQuote(b, i+1)
-			case '{', '[':
-				depth++
-			default: // '}', ']'
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
+		if end, _, ok := closeBracket(b, i+1); ok {
+			return end
 		}
 	default:
 		j := i
@@ -98,16 +82,12 @@ func quietWord(x uint64) bool {
 	return ((q-ones)&^q|(e-ones)&^e)&highs == 0
 }
 
-// structural marks the bytes skipTrusted stops at inside a container,
-// scalarEnd those that end a number or literal, quoteOrEscape those
-// closeQuote stops at.
-var structural, scalarEnd, quoteOrEscape = func() (s, e, q [256]bool) {
-	for _, c := range []byte(`"[]{}`) {
-		s[c] = true
-	}
+// scalarEnd marks the bytes that end a number or literal, quoteOrEscape
+// those closeQuote stops at.
+var scalarEnd, quoteOrEscape = func() (e, q [256]bool) {
 	q['"'], q['\\'] = true, true
 	for _, c := range []byte(",]} \t\r\n:\"[{") {
 		e[c] = true
 	}
-	return s, e, q
+	return e, q
 }()
