@@ -271,9 +271,8 @@ func unwrap(r *reply, names *jsonread.NameSet, what string) (string, *reply, err
 	kind := false
 	d.Object(names, nil, func(i int) {
 		name := names.Name(i)
-		d.Peek()
-		start := d.Pos()
 		v := d.Raw()
+		start := d.Pos() - len(v)
 		switch {
 		case name == "kind":
 			kind = true

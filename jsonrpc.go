@@ -85,9 +85,8 @@ func readEnvelope(body []byte, ends *jsonread.Ends) (env envelope, isObject bool
 			case "id":
 				env.id = d.Raw()
 			case "result":
-				d.Peek()
-				env.resultAt = d.Pos()
 				env.result = d.Raw()
+				env.resultAt = d.Pos() - len(env.result)
 			case "error":
 				env.error = d.Raw()
 			}

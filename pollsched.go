@@ -122,7 +122,7 @@ func (w *pollWait) step() {
 		return
 	}
 	w.running = true
-	actx, cancel := pc.attemptContext()
+	actx, cancel := context.WithCancel(pc.live) // live's child: ends with ctx and at the poll's deadline
 	w.cancel = cancel
 	w.attempt++
 	attempt := w.attempt
@@ -302,12 +302,6 @@ func (pc *pollCall) nearestDeadline() (time.Time, bool) {
 		return pc.deadline, true
 	}
 	return cd, true
-}
-
-// attemptContext is the context of one tasks/get: live's child, so it
-// ends with ctx and at the poll's own deadline.
-func (pc *pollCall) attemptContext() (context.Context, context.CancelFunc) {
-	return context.WithCancel(pc.live)
 }
 
 // progressPanic is the end of a wait whose PollProgress func panicked or

@@ -1,5 +1,10 @@
 package jsonread
 
+import (
+	"cmp"
+	"slices"
+)
+
 // Remembering where large values end: the first, validating pass over a
 // reply notes the end of each large value it steps over, so the later
 // passes over the same bytes (the result's kind, the table that decodes
@@ -9,7 +14,8 @@ package jsonread
 // endsDepth levels deep, at most maxEnds of them) of one input end, by
 // their offsets in it. A value not noted is skipped as ever.
 type Ends struct {
-	spans  []span
+	spans  []span // by end as noted; by start once recalled (sorted)
+	sorted bool
 	buf    [8]span
 	starts [endsDepth]int // where the containers open in the pass that notes began
 }
@@ -50,7 +56,7 @@ func (d *Reader) Note(e *Ends) {
 	if e == nil {
 		return
 	}
-	e.spans = e.buf[:0]
+	e.spans, e.sorted = e.buf[:0], false
 	d.ends = endsView{ends: e, noting: true}
 }
 
@@ -59,6 +65,10 @@ func (d *Reader) Note(e *Ends) {
 // a value noted there at once. e must not change while d reads.
 func (d *Reader) Recall(e *Ends, base int) {
 	if e != nil && len(e.spans) > 0 {
+		if !e.sorted { // for end's binary search: a value starts where no other does
+			slices.SortFunc(e.spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+			e.sorted = true
+		}
 		d.ends = endsView{ends: e, base: base}
 	}
 }
@@ -75,13 +85,13 @@ func (v *endsView) note(start, end int) {
 // end returns where the value starting at offset start of the reader's
 // input ends, if it was noted.
 func (v *endsView) end(start int) (int, bool) {
-	if v.ends == nil {
+	if v.ends == nil || v.noting {
+		return 0, false // a noting pass has not seen the values ahead
+	}
+	spans := v.ends.spans
+	i, ok := slices.BinarySearchFunc(spans, start+v.base, func(s span, at int) int { return cmp.Compare(s.start, at) })
+	if !ok {
 		return 0, false
 	}
-	for _, s := range v.ends.spans {
-		if s.start == start+v.base {
-			return s.end - v.base, true
-		}
-	}
-	return 0, false
+	return spans[i].end - v.base, true
 }

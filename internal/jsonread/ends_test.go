@@ -26,6 +26,20 @@ func TestEnds(t *testing.T) {
 		t.Fatalf("noted %d values, want 5: %v", len(e.spans), e.spans)
 	}
 
+	// Each noted value is found by its start, once recalled (the spans,
+	// noted inner first, are then sorted by start).
+	noted := append([]span(nil), e.spans...)
+	NewReader(nil).Recall(&e, 0)
+	v := endsView{ends: &e}
+	for _, s := range noted {
+		if end, ok := v.end(s.start); !ok || end != s.end {
+			t.Errorf("end(%d) = %d, %v; want %d", s.start, end, ok, s.end)
+		}
+	}
+	if _, ok := v.end(noted[0].start + 1); ok {
+		t.Error("an end found for an offset where no noted value starts")
+	}
+
 	base := strings.Index(string(body), `{"small"`)
 	result := body[base : len(body)-1]
 	for _, trust := range []bool{false, true} {

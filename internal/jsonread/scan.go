@@ -75,7 +75,10 @@ func (d *Reader) Null() bool {
 	return false
 }
 
-// Skip reads past one value, validating it, and returns its bytes.
+// Skip reads past one value and returns its bytes (their capacity ends
+// with them). It validates the value unless the reader trusts its input
+// (Trust) or a validating pass noted where the value ends (Recall); nil
+// after a syntax error.
 func (d *Reader) Skip() []byte {
 	d.ws()
 	start := d.pos
