@@ -58,7 +58,11 @@ for run in push poll:WaitTasks poll:WaitTask; do
     name=$mode; [ "$mode" = poll ] && name="poll $poller"
     echo "scale: $name, $n waits, $rounds rounds" >&2
     # A run still going 60 s past its own -timeout (stuck) is stopped.
-    if timeout -k 10 $(( limit + 60 )) "$work/scale" -mode "$mode" -poller "$poller" -waits "$n" -rounds "$rounds" -timeout "${limit}s" > "$work/out" 2> "$work/err"; then
+    ok=true
+    timeout -k 10 $(( limit + 60 )) "$work/scale" -mode "$mode" -poller "$poller" -waits "$n" -rounds "$rounds" -timeout "${limit}s" > "$work/out" 2> "$work/err" || ok=false
+    # The table's header as the program prints it, before any round.
+    [ -s "$work/$mode.head" ] || grep -m2 -e '^| mode |' -e '^|---|' "$work/out" > "$work/$mode.head" || true
+    if $ok; then
       cat "$work/out" >&2
       grep '(median of' "$work/out" | sed 's/ (median of [0-9]*)//' >> "$work/$mode.rows"
       sed -n "s/^spread over/$name, $n waits: spread over/p" "$work/out" >> "$work/$mode.spread"
@@ -79,13 +83,13 @@ load_end=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
   echo
   echo "**Push** (\`scale -mode push\`): N tasks sent through one \`PushReceiver\` (\`PushFallbackAfter(time.Hour)\`: no fallback poll while they are made, tasks/get counted, none), each wait under \`context.Background()\`. *heap/wait* = (live heap with N waits pending − the same agent holding N tasks with no wait) / N; connections closed before each measure. The agent POSTs each task's end from 16 goroutines over 16 connections; *notifications/s* = N / (release → last POST answered); the *bare handler* (reads the body, answers 204) takes the same notifications from the same senders on the same server, before the receiver every other round; *ratio* = the median of the rounds' notifications/s over bare handler/s; *time to drain* = release → last wait ended (PushOnDone); *all pending after* = first send → last wait registered (16 senders)."
   echo
-  cat "$work/push.rows" | { echo '| mode | waits | heap/wait | stack/wait | goroutines/wait | notifications/s | bare handler/s | ratio | time to drain | all pending after |'; echo '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|'; cat; }
+  cat "$work/push.head" "$work/push.rows"
   echo
   sed 's/^/- /' "$work/push.spread"
   echo
   echo "**Polling** (\`scale -mode poll\`): N waits on a default client (\`DefaultMaxPollsInFlight\` = 64 tasks/get at once), by one \`WaitTasks\` call (*poll WaitTasks*) or by a goroutine and \`WaitTask\` per task (*poll WaitTask*, \`-poller WaitTask\`); the default schedule (500 ms ×1.5 to 5 s, ±20 %), with \`PollTimeout(30*time.Minute)\` and \`PollMaxAttempts(100000)\` so no budget ends a wait; measured once every task has been asked for once. The agent runs in the same process, so its connection goroutines and buffers count in the figures. *connections accepted* = the agent's \`http.Server\` ConnState StateNew count over the round, *most open* = the most open at once, *most in flight* = the most tasks/get inside the agent's handler at once; *time to drain* = release → last wait ended; *all pending after* = start → every task asked for once."
   echo
-  cat "$work/poll.rows" | { echo '| mode | waits | heap/wait | stack/wait | heap+stack/wait | goroutines/wait | connections accepted | most open | most in flight | tasks/get | time to drain | all pending after |'; echo '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'; cat; }
+  cat "$work/poll.head" "$work/poll.rows"
   echo
   sed 's/^/- /' "$work/poll.spread"
   if [ -f scale_before.md ]; then

@@ -219,8 +219,8 @@ func newSender(workers int) *sender {
 func (s *sender) close() { s.client.CloseIdleConnections() }
 
 // notify POSTs each record's task, completed, with its token, to url
-// (the record's own when url is ""), and returns the first failure: a
-// POST not answered 2xx.
+// (the record's own when url is ""), and returns each worker's first
+// failure (a POST not answered 2xx), joined.
 func (s *sender) notify(ctx context.Context, recs []pushRec, url string) error {
 	var next atomic.Int64
 	var wg sync.WaitGroup

@@ -27,7 +27,7 @@ func pollRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client) (resul
 		ids[i] = taskPrefix + strconv.Itoa(i)
 	}
 	tl := newTally(cfg.waits)
-	quiet(ctx, ag) // the last round's connections closed: not counted in this one's
+	settle(ctx, ag) // the last round's connections closed: not counted in this one's
 	ag.reset()
 	before := measure()
 	ctx, cancel := context.WithCancel(ctx)

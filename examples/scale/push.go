@@ -62,14 +62,16 @@ func pushRound(ctx context.Context, cfg config, ag *agent, c *a2a.Client, bareFi
 	ag.fill(cfg.waits, recv.URL())
 	agentHeld := measure()
 	ag.reset()
-	before := quiet(ctx, ag)
+	settle(ctx, ag)
+	before := measure()
 
 	start := time.Now()
 	if err := sendAll(ctx, cfg, recv, c); err != nil {
 		return res, err
 	}
 	res.setup = time.Since(start)
-	pending := quiet(ctx, ag)
+	settle(ctx, ag)
+	pending := measure()
 	if p := recv.Pending(); p != cfg.waits {
 		return res, fmt.Errorf("%d waits pending, want %d", p, cfg.waits)
 	}
@@ -147,13 +149,12 @@ func sendAll(ctx context.Context, cfg config, recv *a2a.PushReceiver, c *a2a.Cli
 	return cmp.Or(errors.Join(errs...), ctx.Err())
 }
 
-// quiet closes the client's idle connections and waits (a few seconds at
+// settle closes the client's idle connections and waits (a few seconds at
 // most) for the agent's side of them to close, so that no connection's
-// goroutines and buffers count in a measure; then measures.
-func quiet(ctx context.Context, ag *agent) snapshot {
+// goroutines and buffers count in a measure.
+func settle(ctx context.Context, ag *agent) {
 	a2a.CloseIdleConnections()
 	for i := 0; i < 1000 && ag.open.Load() > 0 && ctx.Err() == nil; i++ {
 		time.Sleep(5 * time.Millisecond)
 	}
-	return measure()
 }
