@@ -73,16 +73,15 @@ func TestPushWaitLifeCycleStress(t *testing.T) {
 		// after Close's return, stamped the same way: Close waits for
 		// running hooks, and none starts after it.
 		base := time.Now()
-		var lastHook, closedAt atomic.Int64
-		var lateMu sync.Mutex
+		var closedAt atomic.Int64
+		var lateMu sync.Mutex // guards the latest hook's time and name
+		var lastHook int64
 		lateName := ""
 		late := func(name string) {
 			lateMu.Lock()
 			defer lateMu.Unlock()
-			at := int64(time.Since(base))
-			if at > lastHook.Load() {
-				lastHook.Store(at)
-				lateName = name
+			if at := int64(time.Since(base)); at > lastHook {
+				lastHook, lateName = at, name
 			}
 		}
 		var mu sync.Mutex
@@ -156,10 +155,10 @@ func TestPushWaitLifeCycleStress(t *testing.T) {
 				t.Fatalf("round %d: wait %d open after Close returned", round, i)
 			}
 		}
-		if h, cl := lastHook.Load(), closedAt.Load(); h > cl {
-			lateMu.Lock()
-			name := lateName
-			lateMu.Unlock()
+		lateMu.Lock()
+		h, name := lastHook, lateName
+		lateMu.Unlock()
+		if cl := closedAt.Load(); h > cl {
 			t.Fatalf("round %d: a hook (%s) ran %v after Close returned", round, name, time.Duration(h-cl))
 		}
 		switch {
